@@ -1,0 +1,168 @@
+"""The Python API under the ``referee`` command. Each command is a few lines over these.
+
+>>> from referee import api
+>>> api.lookup("epic", "to-hit", "8").rows[0][0]
+'8+'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.dice import new_seed
+from referee.core.errors import RefereeError, ScriptError, UsageError
+from referee.core.options import Options, parse_assignments, resolve_options
+from referee.core.port import Port
+from referee.core.result import Result, Table
+from referee.core.text import Msg
+from referee.rulesets import RulesetInfo, find_ruleset
+
+
+def lookup_tables(ruleset: str) -> Table:
+    """The lookup tables a ruleset offers, as a table."""
+    info = find_ruleset(ruleset)
+    module = info.implementation()
+    rows = tuple((lt.id, lt.title, lt.key_help or "-",
+                  " ".join(f"--{f.name}" for f in lt.flags) or "-")
+                 for lt in module.lookup_tables())
+    return Table(Msg.of("lookup.tables_title", ruleset=info.name),
+                 tuple(Msg.of(f"lookup.col.{c}") for c in ("table", "title", "key", "flags")),
+                 rows)
+
+
+def lookup(ruleset: str, table: str, key: str | None = None,
+           flags: Sequence[str] = ()) -> Table:
+    """One lookup table, or its row for ``key``; ``flags`` are the table's own (``--cover``)."""
+    info = find_ruleset(ruleset)
+    module = info.implementation()
+    known = [lt.id for lt in module.lookup_tables()]
+    if table not in known:
+        from referee.core.errors import UnknownIdError
+
+        raise UnknownIdError("table", table, known)
+    return module.lookup(table, key, list(flags))
+
+
+@dataclass
+class AttackPlan:
+    """Everything fixed before the first question: ruleset, options, declaration, seed."""
+
+    info: RulesetInfo
+    options: Options
+    seed: int
+    declaration: Any | None = None
+    declaration_raw: Mapping[str, Any] | None = None
+    option_overrides: Mapping[str, Any] = field(default_factory=dict)
+    script_path: str | None = None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),
+                declaration_file: Path | None = None,
+                declaration: Mapping[str, Any] | None = None) -> AttackPlan:
+    """Prepare an attack: ``options`` as ``NAME=VALUE``; the declaration from a file (its
+    ``[declaration]`` table) or given directly; no declaration means it is asked for."""
+    from referee.session import validate_declaration
+
+    info = find_ruleset(ruleset)
+    info.implementation()  # a ruleset that is not ready says so before any question
+    overrides = parse_assignments(options)
+    opts = resolve_options(info.option_specs(), overrides)
+    raw, text, file = declaration, "", "<declaration>"
+    if declaration_file is not None:
+        from referee.script import load_script
+
+        script = load_script(declaration_file)
+        if script.declaration is None:
+            raise ScriptError(str(declaration_file), "declaration",
+                              Msg.of("script.expected.declaration_table"))
+        raw, text, file = script.declaration, script.text, str(declaration_file)
+    validated = validate_declaration(info, raw, file, text) if raw is not None else None
+    return AttackPlan(info, opts, seed if seed is not None else new_seed(), validated, raw,
+                      overrides)
+
+
+def plan_script(path: str | Path, *, seed: int | None = None,
+                options: Sequence[str] = ()) -> tuple[AttackPlan, Any]:
+    """Prepare a scripted run: the plan and the strict port that answers from the script."""
+    from referee.frontends.answers import AnswerPort
+    from referee.script import load_script, where
+    from referee.session import validate_declaration
+
+    script = load_script(path)
+    try:
+        info = find_ruleset(script.ruleset)
+        info.implementation()
+    except UsageError as err:
+        raise ScriptError(script.path, where(script.text, ["ruleset"]), err.msg) from None
+    overrides: dict[str, Any] = dict(script.options)
+    try:
+        overrides.update(parse_assignments(options))
+        opts = resolve_options(info.option_specs(), overrides)
+    except UsageError as err:
+        raise ScriptError(script.path, "options", err.msg) from None
+    validated = (validate_declaration(info, script.declaration, script.path, script.text)
+                 if script.declaration is not None else None)
+    chosen = seed if seed is not None else script.seed
+    plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
+                      script.declaration, overrides, script.path)
+    port = AnswerPort(script.answers, plan.rng, file=script.path,
+                      use_defaults=script.use_defaults, roll_missing_dice=True)
+    return plan, port
+
+
+def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
+         record: Path | None = None, command: str = "attack") -> Result:
+    """Resolve the attack through ``port``. With ``record``, every answer is written as a
+    script that ``referee run`` replays exactly, also when the attack is interrupted."""
+    from referee.session import run_attack
+
+    recorder = None
+    if record is not None:
+        from referee.frontends.wrappers import RecordingPort
+
+        port = recorder = RecordingPort(port)
+    try:
+        result = run_attack(plan.info, port, plan.options, plan.declaration, game=game,
+                            seed=plan.seed, command=command)
+        finish = getattr(port if recorder is None else recorder.inner, "finish", None)
+        if finish is not None:
+            finish()
+    except (KeyboardInterrupt, RefereeError):
+        if recorder is not None and record is not None:
+            _write_record(record, plan, recorder.answers, complete=False)
+        raise
+    if recorder is not None and record is not None:
+        _write_record(record, plan, recorder.answers, complete=True)
+    return result
+
+
+def _write_record(path: Path, plan: AttackPlan, answers: Mapping[str, Any],
+                  complete: bool) -> None:
+    from referee.catalog import render
+    from referee.script import Script, dump_script
+
+    script = Script(path=str(path), ruleset=plan.info.id, seed=plan.seed,
+                    options=plan.option_overrides, declaration=plan.declaration_raw,
+                    answers=answers)
+    comment = render(Msg.of("record.header" if complete else "record.header_partial",
+                            file=str(path)))
+    path.write_text(dump_script(script, comment), encoding="utf-8")
+
+
+def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,
+           declaration: Mapping[str, Any] | None = None,
+           options: Sequence[str] = ()) -> Result:
+    """Resolve an attack with answers by question id (dice not answered are rolled from
+    ``seed``): the programmatic front end, for tests and for other programs."""
+    from referee.frontends.answers import AnswerPort
+
+    plan = plan_attack(ruleset, seed=seed, options=options, declaration=declaration)
+    port = AnswerPort(answers, plan.rng, roll_missing_dice=True)
+    return play(plan, port)

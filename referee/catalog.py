@@ -1,0 +1,79 @@
+"""The message catalogue: every user-facing string, keyed by message id.
+
+Catalogues are TOML files in ``referee/locale/<lang>.toml``; nested tables give dotted ids
+(``[error] script = ...`` is ``error.script``). ``render`` formats a ``Msg`` (and any ``Msg`` in
+its parameters) with ``str.format``. A second language is a second file; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from importlib import resources
+from typing import Any
+
+from referee.core.text import Msg
+
+DEFAULT_LANG = "en"
+_lang = DEFAULT_LANG
+
+
+def available_languages() -> tuple[str, ...]:
+    files = resources.files("referee") / "locale"
+    return tuple(sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".toml")))
+
+
+def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            _flatten(full, value, out)
+        else:
+            out[full] = str(value)
+
+
+@functools.cache
+def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
+    text = (resources.files("referee") / "locale" / f"{lang}.toml").read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    _flatten("", tomllib.loads(text), out)
+    return out
+
+
+def language_from_env(environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            code = value.split(".")[0].split("_")[0].lower()
+            return code if code in available_languages() else DEFAULT_LANG
+    return DEFAULT_LANG
+
+
+def set_language(lang: str) -> None:
+    global _lang
+    _lang = lang
+
+
+def current_language() -> str:
+    return _lang
+
+
+def render(value: Any, lang: str | None = None) -> str:
+    """Text of a ``Msg`` (or a plain value) in ``lang`` (default: the current language)."""
+    if not isinstance(value, Msg):
+        return "" if value is None else str(value)
+    lang = lang or _lang
+    template = catalogue(lang).get(value.id)
+    if template is None and lang != DEFAULT_LANG:
+        template = catalogue(DEFAULT_LANG).get(value.id)
+    if template is None:
+        return value.id
+    params = {k: render(v, lang) if isinstance(v, Msg) else v for k, v in value.params}
+    return template.format(**params)
+
+
+def t(msg_id: str, **params: Any) -> str:
+    """Shorthand for edges: render ``Msg.of(msg_id, **params)``."""
+    return render(Msg.of(msg_id, **params))

@@ -1,0 +1,253 @@
+"""The ``referee`` command: thin Typer commands over the documented Python API.
+
+This module imports only Typer, the standard library and referee's light modules; rich
+rendering, questionary, pydantic and the resolvers load inside the commands that need them,
+so ``referee --help`` and ``referee lookup`` start fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee import __version__
+from referee.catalog import render, t
+from referee.context import Environment
+from referee.core.errors import (
+    GameFileError,
+    NoTerminalError,
+    RefereeError,
+    ScriptError,
+    UsageError,
+)
+from referee.core.text import Msg
+from referee.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+app = typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=False,
+                  context_settings={"help_option_names": ["-h", "--help"]})
+
+
+class DiceMode(StrEnum):
+    typed = "typed"
+    auto = "auto"
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
+GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"),
+                                              dir_okay=False)]
+
+
+def _env(ctx: typer.Context) -> Environment:
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, Environment) else Environment.from_system()
+
+
+def _console(env: Environment, err: bool = False) -> Console:
+    from referee.render.console import make_console
+
+    return make_console(env.stderr if err else env.stdout,
+                        terminal=(env.stdout_isatty and not err), color=env.color)
+
+
+def _exit_code(error: RefereeError) -> ExitCode:
+    if isinstance(error, ScriptError):
+        return ExitCode.SCRIPT
+    if isinstance(error, UsageError):
+        return ExitCode.USAGE
+    if isinstance(error, NoTerminalError):
+        return ExitCode.NO_TERMINAL
+    if isinstance(error, GameFileError):
+        return ExitCode.GAME_FILE
+    return ExitCode.SCRIPT  # a scripted run whose answers do not fit its questions
+
+
+@contextmanager
+def _guarded(env: Environment) -> Iterator[None]:
+    """One place for errors and exit codes: a message and a code, never a traceback."""
+    try:
+        yield
+    except RefereeError as error:
+        env.stderr.write(t("error.prefix", message=render(error.msg)) + "\n")
+        raise typer.Exit(_exit_code(error)) from None
+    except KeyboardInterrupt:
+        env.stderr.write("\n" + t("error.interrupted") + "\n")
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
+
+
+def _print_json(env: Environment, data: Any) -> None:
+    from referee.render.json_out import dumps
+
+    env.stdout.write(dumps(data) + "\n")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"referee {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version,
+                                                is_eager=True,
+                                                help=t("cli.opt.version"))] = False) -> None:
+    """Referee: guided attacks, rule-table lookups and scripted dry runs."""
+
+
+@app.command(help=t("cli.rulesets.help"))
+def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
+    from referee.rulesets import all_rulesets
+
+    env = _env(ctx)
+    with _guarded(env):
+        infos = all_rulesets()
+        if json_:
+            _print_json(env, [{"id": i.id, "aliases": list(i.aliases), "name": render(i.name),
+                               "edition": i.edition, "covers": render(i.covers),
+                               "available": list(i.available), "tables": list(i.tables)}
+                              for i in infos])
+            return
+        from referee.core.result import Table
+        from referee.render.console import print_table
+
+        rows = tuple((i.id, ", ".join(i.aliases), i.name, i.edition, i.covers,
+                      ", ".join(i.available) or Msg.of("rulesets.coming"))
+                     for i in infos)
+        print_table(_console(env), Table(Msg.of("rulesets.title"),
+                                         tuple(Msg.of(f"rulesets.col.{c}") for c in
+                                               ("id", "aliases", "game", "edition", "covers",
+                                                "available")), rows))
+
+
+@app.command(help=t("cli.lookup.help"),
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def lookup(ctx: typer.Context,
+           ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+           table: Annotated[str | None, typer.Argument(help=t("cli.arg.table"))] = None,
+           key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"))] = None,
+           json_: JsonFlag = False) -> None:
+    from referee.api import lookup as do_lookup
+    from referee.api import lookup_tables
+
+    env = _env(ctx)
+    with _guarded(env):
+        flags = list(ctx.args)
+        if key is not None and key.startswith("--"):
+            flags.insert(0, key)
+            key = None
+        stray = [a for a in flags if not a.startswith("--")]
+        if stray:
+            raise UsageError(Msg.of("error.stray_args", args=" ".join(stray)))
+        if table is None:
+            result = lookup_tables(ruleset)
+        else:
+            result = do_lookup(ruleset, table, key, flags)
+        if json_:
+            from referee.render.json_out import table_json
+
+            _print_json(env, table_json(result))
+            return
+        from referee.render.console import print_table
+
+        print_table(_console(env), result)
+
+
+@app.command(help=t("cli.attack.help"))
+def attack(ctx: typer.Context,
+           ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
+           DiceMode.typed,
+           seed: SeedOpt = None,
+           record: Annotated[Path | None, typer.Option("--record", help=t("cli.opt.record"),
+                                                       dir_okay=False)] = None,
+           option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                            help=t("cli.opt.option"))] = None,
+           declaration: Annotated[Path | None, typer.Option(
+               "--declaration", help=t("cli.opt.declaration"), dir_okay=False)] = None,
+           game: GameOpt = None,
+           json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        plan = api.plan_attack(ruleset, seed=seed, options=option or [],
+                               declaration_file=declaration)
+        _announce(env, plan.seed, json_)
+        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        result = api.play(plan, port, game=game, record=record, command="attack")
+        _show_result(env, result, plan.seed, json_)
+
+
+@app.command(help=t("cli.run.help"))
+def run(ctx: typer.Context,
+        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), dir_okay=False)],
+        seed: SeedOpt = None,
+        option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                         help=t("cli.opt.option"))] = None,
+        game: GameOpt = None,
+        json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        plan, port = api.plan_script(file, seed=seed, options=option or [])
+        _announce(env, plan.seed, json_)
+        result = api.play(plan, port, game=game, command="run")
+        _show_result(env, result, plan.seed, json_)
+
+
+def _announce(env: Environment, seed: int, json_: bool) -> None:
+    if not json_:
+        from referee.render.console import print_message
+
+        print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
+
+
+def _terminal_port(env: Environment, rng: random.Random, *, auto_dice: bool,
+                   json_: bool) -> Any:
+    from referee.frontends.wrappers import AutoDicePort, EchoPort
+    from referee.render.console import print_message, show_answer
+
+    console = _console(env)
+    if env.port_factory is not None:
+        port = env.port_factory(rng)
+        if not json_:
+            port = EchoPort(port, lambda q, v: show_answer(console, q, v))
+    elif env.stdin_isatty:
+        from referee.frontends.interactive import InteractivePort
+
+        port = InteractivePort(rng, say=lambda text: print_message(console, text))
+    else:
+        raise NoTerminalError(Msg.of("error.no_terminal"))
+    if auto_dice:
+        def on_roll(question: Any, value: Any) -> None:
+            if not json_:
+                show_answer(console, question, value)
+
+        port = AutoDicePort(port, rng, on_roll=on_roll)
+    return port
+
+
+def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
+    if json_:
+        from referee.render.json_out import result_json
+
+        _print_json(env, result_json(result, {"seed": seed}))
+        return
+    from referee.render.console import print_result
+
+    print_result(_console(env), result)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(obj=Environment.from_system())

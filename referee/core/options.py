@@ -1,0 +1,88 @@
+"""Ruleset options: the named switches for ambiguities and house rules.
+
+Every [AMBIG]/[CONTRA]/[XLAT] reading of a brief is an option with the brief's handling as its
+default. Specs are data (``rulesets/<id>/options.toml``); this module validates overrides given
+as ``NAME=VALUE`` and reports which options differ from their defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.core.errors import UnknownIdError, UsageError
+from referee.core.text import Msg
+
+TRUE_WORDS = {"true", "yes", "on", "1"}
+FALSE_WORDS = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    default: Any
+    clause: str | None
+    help: Msg
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> Any:
+        if isinstance(self.default, bool):
+            folded = text.strip().casefold()
+            if folded in TRUE_WORDS:
+                return True
+            if folded in FALSE_WORDS:
+                return False
+            raise UsageError(Msg.of("option.error.bool", name=self.name, given=text))
+        if isinstance(self.default, int):
+            try:
+                return int(text)
+            except ValueError:
+                raise UsageError(Msg.of("option.error.int", name=self.name, given=text)) from None
+        if self.choices and text not in self.choices:
+            raise UsageError(Msg.of("option.error.choice", name=self.name, given=text,
+                                    legal=", ".join(self.choices)))
+        return text
+
+
+@dataclass(frozen=True)
+class Options:
+    specs: tuple[OptionSpec, ...]
+    values: Mapping[str, Any]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    @property
+    def non_default(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.specs if self.values[s.name] != s.default)
+
+
+def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
+    """``["a=b", "c=d"]`` to ``{"a": "b", "c": "d"}``, refusing items without ``=``."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(Msg.of("option.error.syntax", given=pair))
+        out[name.strip()] = value.strip()
+    return out
+
+
+def resolve_options(specs: Iterable[OptionSpec], overrides: Mapping[str, Any]) -> Options:
+    """Defaults with ``overrides`` applied. Override values may be text (from the command line)
+    or already typed (from a script)."""
+    specs = tuple(specs)
+    by_name = {s.name: s for s in specs}
+    values = {s.name: s.default for s in specs}
+    for name, raw in overrides.items():
+        spec = by_name.get(name)
+        if spec is None:
+            raise UnknownIdError("option", name, sorted(by_name))
+        if isinstance(raw, str):
+            values[name] = spec.parse(raw)
+        elif type(raw) is type(spec.default):
+            values[name] = spec.parse(str(raw)) if spec.choices else raw
+        else:
+            raise UsageError(Msg.of("option.error.type", name=name, given=str(raw)))
+    return Options(specs, values)

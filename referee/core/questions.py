@@ -1,0 +1,217 @@
+"""Questions as values.
+
+A resolver asks for everything it needs through a port with these values. Each question has a
+stable ``id`` (scripts answer by it), its text, its legal values, a default, and the clause and
+rule it serves. ``accept`` is the single validation path: a typed answer, a scripted answer and a
+test answer are all checked by it, so they fail the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value
+from referee.core.errors import AnswerError
+from referee.core.text import Msg
+
+YES_WORDS = frozenset({"y", "yes", "true", "1", "да", "д"})
+NO_WORDS = frozenset({"n", "no", "false", "0", "нет", "н"})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal value of a choice question, with the label a player sees."""
+
+    value: str
+    label: Msg | str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    id: str
+    text: Msg
+    clause: str | None = None
+    rule: Msg | None = None
+    help: Msg | None = None
+
+    kind = "question"
+
+    @property
+    def default(self) -> Any:
+        return None
+
+    def accept(self, raw: Any) -> Any:
+        """Validate an answer (typed text or a scripted value); return the answer value."""
+        raise NotImplementedError
+
+    def to_script(self, value: Any) -> Any:
+        """The script value that ``accept`` turns back into ``value``."""
+        return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoiceQuestion(Question):
+    """Choose one of ``choices``; typed answers may give the value or the label."""
+
+    choices: tuple[Choice, ...]
+    default_value: str | None = None
+    kind = "choice"
+
+    def __post_init__(self) -> None:
+        if not self.choices:
+            raise ValueError(f"question {self.id} has no choices")
+
+    @property
+    def default(self) -> str | None:
+        return self.default_value
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+    def accept(self, raw: Any, labels: dict[str, str] | None = None) -> str:
+        if isinstance(raw, str):
+            text = raw.strip()
+            if text == "" and self.default_value is not None:
+                return self.default_value
+            folded = text.casefold()
+            for c in self.choices:
+                if folded == c.value.casefold():
+                    return c.value
+                if labels and folded == labels.get(c.value, "").casefold():
+                    return c.value
+            if text.isdigit() and 1 <= int(text) <= len(self.choices):
+                return self.choices[int(text) - 1].value
+        raise AnswerError(Msg.of("answer.error.choice", given=str(raw),
+                                 legal=", ".join(self.values)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class MultiChoiceQuestion(Question):
+    """Choose several of ``choices`` (between ``min_count`` and ``max_count``)."""
+
+    choices: tuple[Choice, ...]
+    default_values: tuple[str, ...] = ()
+    min_count: int = 0
+    max_count: int | None = None
+    kind = "multi"
+
+    @property
+    def default(self) -> tuple[str, ...]:
+        return self.default_values
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+    def accept(self, raw: Any) -> tuple[str, ...]:
+        if isinstance(raw, str):
+            items = [p for p in raw.replace(",", " ").split() if p]
+        elif isinstance(raw, (list, tuple)):
+            items = [str(p) for p in raw]
+        else:
+            raise AnswerError(Msg.of("answer.error.multi_type"))
+        picked: list[str] = []
+        for item in items:
+            match = next((c.value for c in self.choices if c.value.casefold() == item.casefold()),
+                         None)
+            if match is None:
+                raise AnswerError(Msg.of("answer.error.choice", given=item,
+                                         legal=", ".join(self.values)))
+            if match in picked:
+                raise AnswerError(Msg.of("answer.error.multi_repeat", given=item))
+            picked.append(match)
+        most = len(self.choices) if self.max_count is None else self.max_count
+        if not self.min_count <= len(picked) <= most:
+            raise AnswerError(Msg.of("answer.error.multi_count", least=self.min_count,
+                                     most=most, got=len(picked)))
+        # keep the question's order, so that the answer is a stable value
+        return tuple(v for v in self.values if v in picked)
+
+    def to_script(self, value: Any) -> Any:
+        return list(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NumberQuestion(Question):
+    """A whole number between ``minimum`` and ``maximum`` (inclusive)."""
+
+    minimum: int | None = None
+    maximum: int | None = None
+    default_value: int | None = None
+    kind = "number"
+
+    @property
+    def default(self) -> int | None:
+        return self.default_value
+
+    def accept(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise AnswerError(Msg.of("answer.error.number", given=str(raw)))
+        if isinstance(raw, str):
+            text = raw.strip()
+            if text == "" and self.default_value is not None:
+                return self.default_value
+            try:
+                raw = int(text)
+            except ValueError:
+                raise AnswerError(Msg.of("answer.error.number", given=text)) from None
+        if not isinstance(raw, int):
+            raise AnswerError(Msg.of("answer.error.number", given=str(raw)))
+        if self.minimum is not None and raw < self.minimum:
+            raise AnswerError(Msg.of("answer.error.too_small", given=raw, least=self.minimum))
+        if self.maximum is not None and raw > self.maximum:
+            raise AnswerError(Msg.of("answer.error.too_large", given=raw, most=self.maximum))
+        return raw
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfirmQuestion(Question):
+    """Yes or no."""
+
+    default_value: bool = False
+    kind = "confirm"
+
+    @property
+    def default(self) -> bool:
+        return self.default_value
+
+    def accept(self, raw: Any) -> bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str):
+            text = raw.strip().casefold()
+            if text == "":
+                return self.default_value
+            if text in YES_WORDS:
+                return True
+            if text in NO_WORDS:
+                return False
+        raise AnswerError(Msg.of("answer.error.confirm", given=str(raw)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceQuestion(Question):
+    """Roll dice. The answer is a ``DiceRoll``, or ``ROLL`` when the program is to roll."""
+
+    spec: DiceSpec = field(default_factory=lambda: DiceSpec(count=1))
+    kind = "dice"
+
+    @property
+    def default(self) -> str:
+        return ROLL
+
+    def accept(self, raw: Any) -> DiceRoll | str:
+        if isinstance(raw, DiceRoll):
+            raw = raw.to_script()
+        if isinstance(raw, str):
+            return parse_dice_text(self.spec, raw)
+        return parse_dice_value(self.spec, raw)
+
+    def to_script(self, value: Any) -> Any:
+        return value.to_script() if isinstance(value, DiceRoll) else value
+
+
+QUESTION_KINDS = (ChoiceQuestion, MultiChoiceQuestion, NumberQuestion, ConfirmQuestion,
+                  DiceQuestion)

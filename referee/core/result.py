@@ -1,0 +1,110 @@
+"""What a resolver returns: a step log, tables of the working, and the final outcome.
+
+The renderer turns these values into rich tables, plain text or JSON; nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from referee.core.text import Msg, jsonable
+
+
+class StepKind(StrEnum):
+    INPUT = "input"  # a fact of the attack: declared or answered
+    MODIFIER = "modifier"  # a modifier applied, and why
+    ROLL = "roll"  # dice rolled (typed or by the program)
+    OUTCOME = "outcome"  # what a step decided
+    NOTE = "note"  # a reminder for the players (something the referee does not adjudicate)
+    WARNING = "warning"  # a rule read in a non-obvious way, or a house rule in force
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: StepKind
+    text: Msg
+    clause: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "clause": self.clause, "text": jsonable(self.text),
+                "data": jsonable(dict(self.data))}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the working (shots, hits, allocation...), as data."""
+
+    title: Msg
+    columns: tuple[Msg, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    clause: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": jsonable(self.title), "clause": self.clause,
+                "columns": jsonable(self.columns), "rows": jsonable(self.rows)}
+
+
+@dataclass(frozen=True)
+class Result:
+    ruleset: str
+    steps: tuple[Step, ...]
+    tables: tuple[Table, ...]
+    outcome: Msg
+    outcome_data: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    non_default_options: tuple[str, ...] = ()
+    state_updates: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset,
+                "options": dict(self.options),
+                "non_default_options": list(self.non_default_options),
+                "steps": [s.to_json() for s in self.steps],
+                "tables": [t.to_json() for t in self.tables],
+                "outcome": {"text": jsonable(self.outcome),
+                            "data": jsonable(dict(self.outcome_data))}}
+
+
+class StepLog:
+    """Collects steps while a resolver works (a small builder; the result is immutable)."""
+
+    def __init__(self) -> None:
+        self._steps: list[Step] = []
+        self._tables: list[Table] = []
+
+    def add(self, kind: StepKind, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self._steps.append(Step(kind, text, clause, data))
+
+    def input(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.INPUT, text, clause, **data)
+
+    def modifier(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.MODIFIER, text, clause, **data)
+
+    def roll(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.ROLL, text, clause, **data)
+
+    def outcome(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.OUTCOME, text, clause, **data)
+
+    def note(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.NOTE, text, clause, **data)
+
+    def warning(self, text: Msg, clause: str | None = None, **data: Any) -> None:
+        self.add(StepKind.WARNING, text, clause, **data)
+
+    def table(self, title: Msg, columns: Sequence[Msg], rows: Sequence[Sequence[Any]],
+              clause: str | None = None) -> None:
+        self._tables.append(Table(title, tuple(columns), tuple(tuple(r) for r in rows), clause))
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(self._steps)
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        return tuple(self._tables)

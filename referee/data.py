@@ -1,0 +1,33 @@
+"""Where the per-ruleset data files live.
+
+In a wheel they are packaged as ``referee/_rulesets/<id>/`` (see ``pyproject.toml``); in a
+source checkout or an editable install they are the repository's top-level ``rulesets/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from pathlib import Path
+from typing import Any
+
+
+@functools.cache
+def data_root() -> Path:
+    here = Path(__file__).resolve().parent
+    packaged = here / "_rulesets"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "rulesets"
+
+
+@functools.cache
+def load(ruleset_id: str, name: str) -> dict[str, Any]:
+    """The TOML file ``rulesets/<ruleset_id>/<name>.toml`` as a dict."""
+    with (data_root() / ruleset_id / f"{name}.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in data_root().iterdir()
+                        if (p / "ruleset.toml").is_file()))

@@ -1,0 +1,1 @@
+"""Ports: the front ends that answer a resolver's questions."""

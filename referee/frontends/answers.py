@@ -1,0 +1,82 @@
+"""Answers given in advance: scripts, transcripts and tests.
+
+``AnswerPort`` answers each question by its id from a mapping. It is strict: a question it has
+no answer for is an error naming the question id (unless the script asks for defaults, or the
+question is a dice question and dice may be rolled from the seed), and ``finish`` refuses
+answers that no question used. ``SequencePort`` answers in order (a transcript's prompts).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.core.dice import ROLL
+from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
+from referee.core.port import settle_dice
+from referee.core.questions import DiceQuestion, Question
+
+
+class AnswerPort:
+    def __init__(self, answers: Mapping[str, Any], rng: random.Random, *,
+                 file: str = "<answers>", where: str = "answers", use_defaults: bool = False,
+                 roll_missing_dice: bool = False) -> None:
+        self.answers = dict(answers)
+        self.rng = rng
+        self.file = file
+        self.where = where
+        self.use_defaults = use_defaults
+        self.roll_missing_dice = roll_missing_dice
+        self.used: set[str] = set()
+
+    def ask(self, question: Question) -> Any:
+        if question.id in self.answers:
+            self.used.add(question.id)
+            try:
+                value = question.accept(self.answers[question.id])
+            except AnswerError as err:
+                raise ScriptError(self.file, f"{self.where}.{question.id}", err.msg) from None
+        elif isinstance(question, DiceQuestion) and self.roll_missing_dice:
+            value = ROLL
+        elif self.use_defaults and question.default is not None:
+            value = question.default
+        else:
+            raise MissingAnswerError(self.file, question.id)
+        if isinstance(question, DiceQuestion):
+            return settle_dice(question, value, self.rng)
+        return value
+
+    def finish(self) -> None:
+        unused = [qid for qid in self.answers if qid not in self.used]
+        if unused:
+            raise UnusedAnswerError(self.file, unused)
+
+
+class SequencePort:
+    """Answers in the order the questions come, as typed at a prompt (a transcript)."""
+
+    def __init__(self, typed: Sequence[str], rng: random.Random, *,
+                 file: str = "<transcript>") -> None:
+        self.typed = list(typed)
+        self.rng = rng
+        self.file = file
+        self.position = 0
+
+    def ask(self, question: Question) -> Any:
+        if self.position >= len(self.typed):
+            raise MissingAnswerError(self.file, question.id)
+        text = self.typed[self.position]
+        self.position += 1
+        try:
+            value = question.accept(text)
+        except AnswerError as err:
+            raise ScriptError(self.file, f"#{self.position} ({question.id})", err.msg) from None
+        if isinstance(question, DiceQuestion):
+            return settle_dice(question, value, self.rng)
+        return value
+
+    def finish(self) -> None:
+        if self.position < len(self.typed):
+            raise UnusedAnswerError(self.file, [f"#{i + 1}" for i in
+                                                range(self.position, len(self.typed))])

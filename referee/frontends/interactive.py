@@ -1,0 +1,90 @@
+"""The terminal front end: questionary prompts (``unsafe_ask``, so Ctrl-C reaches us).
+
+Every typed answer is checked by ``Question.accept``; a refused answer shows its one-line
+reason under the prompt and the question stays open. Imported only when a terminal is used.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import questionary
+from prompt_toolkit.application import create_app_session
+
+from referee.catalog import render
+from referee.core.dice import ROLL
+from referee.core.errors import AnswerError
+from referee.core.port import settle_dice
+from referee.core.questions import (
+    ChoiceQuestion,
+    ConfirmQuestion,
+    DiceQuestion,
+    MultiChoiceQuestion,
+    Question,
+)
+from referee.frontends.display import dice_text, hint, labels
+
+
+def _validator(question: Question, **kw: Any) -> Callable[[str], bool | str]:
+    def validate(text: str) -> bool | str:
+        try:
+            question.accept(text, **kw) if kw else question.accept(text)
+        except AnswerError as err:
+            return render(err.msg)
+        return True
+
+    return validate
+
+
+class InteractivePort:
+    def __init__(self, rng: random.Random, *, say: Callable[[str], None],
+                 input: Any = None, output: Any = None) -> None:
+        self.rng = rng
+        self.say = say
+        self.input = input
+        self.output = output
+
+    def _prompt(self, question: Question) -> questionary.Question:
+        text = render(question.text)
+        instruction = hint(question) or None
+        if isinstance(question, ChoiceQuestion):
+            names = labels(question)
+            choices = [questionary.Choice(title=names[c.value], value=c.value)
+                       for c in question.choices]
+            return questionary.select(text, choices=choices, default=question.default,
+                                      instruction=instruction)
+        if isinstance(question, MultiChoiceQuestion):
+            names = labels(question)
+            choices = [questionary.Choice(title=names[c.value], value=c.value,
+                                          checked=c.value in question.default)
+                       for c in question.choices]
+
+            def check(values: list[str]) -> bool | str:
+                return _validator(question)(" ".join(values))
+
+            return questionary.checkbox(text, choices=choices, validate=check,
+                                        instruction=instruction)
+        if isinstance(question, ConfirmQuestion):
+            return questionary.confirm(text, default=question.default,
+                                       instruction=instruction)
+        if instruction:
+            text = f"{text} ({instruction})"
+        # no pre-filled default: an empty answer takes it (typing would append to it)
+        return questionary.text(text, validate=_validator(question))
+
+    def ask(self, question: Question) -> Any:
+        with create_app_session(input=self.input, output=self.output):
+            raw = self._prompt(question).unsafe_ask()
+        if isinstance(question, (ChoiceQuestion, ConfirmQuestion)):
+            return raw
+        if isinstance(question, MultiChoiceQuestion):
+            return question.accept(list(raw))
+        value = question.accept(raw)
+        if isinstance(question, DiceQuestion):
+            roll = settle_dice(question, value, self.rng)
+            if value == ROLL:
+                self.say(f"  {dice_text(roll)}")
+            return roll
+        return value

@@ -1,0 +1,59 @@
+"""Ports that wrap another port: automatic dice, recording, echoing.
+
+They compose: ``RecordingPort(AutoDicePort(InteractivePort(...)))`` rolls every die from the
+seed, asks the rest at the terminal, and keeps every answer for ``--record``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from referee.core.dice import roll
+from referee.core.port import Port
+from referee.core.questions import DiceQuestion, Question
+
+
+class AutoDicePort:
+    """Rolls every dice question from the seeded generator; passes other questions on."""
+
+    def __init__(self, inner: Port, rng: random.Random,
+                 on_roll: Callable[[DiceQuestion, Any], None] | None = None) -> None:
+        self.inner = inner
+        self.rng = rng
+        self.on_roll = on_roll
+
+    def ask(self, question: Question) -> Any:
+        if isinstance(question, DiceQuestion):
+            value = roll(question.spec, self.rng)
+            if self.on_roll:
+                self.on_roll(question, value)
+            return value
+        return self.inner.ask(question)
+
+
+class RecordingPort:
+    """Keeps every question asked and the answer given, in script form, in order."""
+
+    def __init__(self, inner: Port) -> None:
+        self.inner = inner
+        self.answers: dict[str, Any] = {}
+
+    def ask(self, question: Question) -> Any:
+        value = self.inner.ask(question)
+        self.answers[question.id] = question.to_script(value)
+        return value
+
+
+class EchoPort:
+    """Shows each question and its answer as a player saw them (used for transcripts)."""
+
+    def __init__(self, inner: Port, show: Callable[[Question, Any], None]) -> None:
+        self.inner = inner
+        self.show = show
+
+    def ask(self, question: Question) -> Any:
+        value = self.inner.ask(question)
+        self.show(question, value)
+        return value

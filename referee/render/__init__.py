@@ -1,0 +1,1 @@
+"""Renderers: result values to rich tables, plain text or JSON. Imported by the edges only."""

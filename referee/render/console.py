@@ -1,0 +1,82 @@
+"""Human output: rich tables in a terminal; plain text (no colour, ASCII-free of escapes)
+when NO_COLOR is set or the output is not a terminal."""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from referee.catalog import render
+from referee.core.result import Result, StepKind, Table
+from referee.core.text import Msg
+from referee.render.json_out import cell_text
+
+PLAIN_WIDTH = 100
+
+KIND_STYLE = {StepKind.INPUT: "cyan", StepKind.MODIFIER: "yellow", StepKind.ROLL: "magenta",
+              StepKind.OUTCOME: "bold green", StepKind.NOTE: "blue", StepKind.WARNING: "bold red"}
+
+
+def make_console(file: IO[str], *, terminal: bool, color: bool) -> Console:
+    if terminal:
+        return Console(file=file, force_terminal=True, no_color=not color, highlight=False,
+                       soft_wrap=False)
+    return Console(file=file, force_terminal=False, color_system=None, width=PLAIN_WIDTH,
+                   highlight=False, soft_wrap=False, emoji=False)
+
+
+def _box(console: Console) -> box.Box:
+    return box.ROUNDED if console.is_terminal else box.ASCII
+
+
+def print_table(console: Console, table: Table) -> None:
+    title = render(table.title)
+    if table.clause:
+        title += f" [{table.clause}]"
+    rich_table = RichTable(title=title, box=_box(console), title_justify="left",
+                           show_lines=False)
+    for i, col in enumerate(table.columns):
+        # the first column holds ids and names: never cut or wrap it
+        rich_table.add_column(render(col), no_wrap=(i == 0))
+    for row in table.rows:
+        rich_table.add_row(*(str(cell_text(c)) for c in row))
+    console.print(rich_table, markup=False)
+
+
+def print_steps(console: Console, result: Result) -> None:
+    rich_table = RichTable(title=render(Msg.of("result.steps_title")), box=_box(console),
+                           title_justify="left")
+    rich_table.add_column(render(Msg.of("result.col.step")), justify="right")
+    rich_table.add_column(render(Msg.of("result.col.clause")))
+    rich_table.add_column(render(Msg.of("result.col.kind")))
+    rich_table.add_column(render(Msg.of("result.col.what")))
+    for i, step in enumerate(result.steps, 1):
+        kind = render(Msg.of(f"step.kind.{step.kind.value}"))
+        style = KIND_STYLE[step.kind] if console.is_terminal else None
+        rich_table.add_row(str(i), step.clause or "", kind, render(step.text), style=style)
+    console.print(rich_table, markup=False)
+
+
+def print_result(console: Console, result: Result) -> None:
+    if result.non_default_options:
+        values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
+        console.print(render(Msg.of("result.house_rules", options=values)), markup=False)
+    print_steps(console, result)
+    for table in result.tables:
+        print_table(console, table)
+    console.print(render(Msg.of("result.outcome", outcome=result.outcome)), markup=False,
+                  style="bold" if console.is_terminal else None)
+
+
+def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:
+    console.print(render(msg), markup=False, style=style if console.is_terminal else None)
+
+
+def show_answer(console: Console, question: Any, value: Any) -> None:
+    """One answered question as the player saw it: ``? text  answer``."""
+    from referee.frontends.display import answer_text
+
+    console.print(f"? {render(question.text)}  {answer_text(question, value)}", markup=False)

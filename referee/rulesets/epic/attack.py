@@ -1,0 +1,210 @@
+"""The Epic Armageddon shooting resolver: the to-hit slice (clauses E-7, E-8, E-9).
+
+Pure: it asks through the port and returns a ``Result``. The full sequence (suppression,
+allocation, saves, Blast markers, break checks) is built on this in the Epic issue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.port import Port
+from referee.core.questions import (
+    Choice,
+    ChoiceQuestion,
+    ConfirmQuestion,
+    DiceQuestion,
+    NumberQuestion,
+)
+from referee.core.result import Result, StepLog
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
+from referee.rulesets.epic.tables import RULESET_ID, tables
+from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
+
+FIRE_TYPES = ("ap", "at")
+MAX_WEAPON_TYPES = 12
+TO_HIT_VALUES = tuple(range(2, 7))
+
+
+@dataclass(frozen=True)
+class WeaponShots:
+    """One weapon's part of the attack after the E-7 choice."""
+
+    weapon: Weapon
+    fire_type: str
+    to_hit: int
+
+
+def _rule(section: str) -> Msg:
+    return Msg.of(f"epic.rule.{section}")
+
+
+def ask_declaration(port: Port) -> ShootingDeclaration:
+    """Build the declaration from questions, for an attack without a script or roster."""
+    count = port.ask(NumberQuestion(id="weapons", text=Msg.of("epic.q.weapons"), minimum=1,
+                                    maximum=MAX_WEAPON_TYPES, default_value=1))
+    weapons = []
+    for i in range(1, count + 1):
+        shots = port.ask(NumberQuestion(id=f"weapon.{i}.shots",
+                                        text=Msg.of("epic.q.weapon_shots", n=i),
+                                        minimum=1, maximum=200, default_value=1))
+        values = tuple(Choice(str(v), f"{v}+") for v in TO_HIT_VALUES)
+        none = Choice("none", Msg.of("epic.choice.none"))
+        ap = port.ask(ChoiceQuestion(id=f"weapon.{i}.ap", text=Msg.of("epic.q.weapon_ap", n=i),
+                                     choices=(none, *values), default_value="none",
+                                     clause="E-7"))
+        # a weapon needs at least one value, so "none" is offered for AT only if AP has one
+        at_choices = values if ap == "none" else (none, *values)
+        at = port.ask(ChoiceQuestion(id=f"weapon.{i}.at", text=Msg.of("epic.q.weapon_at", n=i),
+                                     choices=at_choices, default_value=at_choices[0].value,
+                                     clause="E-7"))
+        weapons.append(Weapon(name=f"weapon {i}", shots=shots,
+                              ap=None if ap == "none" else int(ap),
+                              at=None if at == "none" else int(at)))
+    return ShootingDeclaration(weapons=weapons)
+
+
+def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> list[WeaponShots]:
+    """E-7: a weapon with both values fires all its shots as AP or as AT."""
+    out = []
+    for w in decl.weapons:
+        if w.ap is not None and w.at is not None:
+            fire = port.ask(ChoiceQuestion(
+                id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
+                                                      ap=w.ap, at=w.at),
+                choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
+                         Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
+                default_value="ap", clause="E-7", rule=_rule("to_hit")))
+            log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
+                             fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
+        else:
+            fire = "ap" if w.ap is not None else "at"
+        to_hit = w.ap if fire == "ap" else w.at
+        assert to_hit is not None
+        out.append(WeaponShots(w, fire, to_hit))
+    return out
+
+
+def _dice_text(roll: DiceRoll) -> str:
+    faces = " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
+    return faces
+
+
+def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan, log: StepLog) -> tuple[int, str]:
+    """Roll one weapon's shots; returns (hits, dice shown in the table)."""
+    w = shot.weapon
+    fail = (tables().natural_fail,)
+    if plan.mode == "impossible":
+        log.outcome(Msg.of("epic.step.impossible", weapon=w.name, need=plan.need), "E-9")
+        return 0, "-"
+    assert plan.target is not None
+    spec = DiceSpec(count=w.shots, target=plan.target, auto_fail=fail, count_only=True)
+    text = "epic.q.roll_direct" if plan.mode == "direct" else "epic.q.roll_first"
+    first = port.ask(DiceQuestion(id=f"to-hit.{w.key}", spec=spec, clause="E-8",
+                                  text=Msg.of(text, weapon=w.name, shots=w.shots,
+                                              target=plan.target, need=plan.need),
+                                  rule=_rule("to_hit")))
+    log.roll(Msg.of("epic.step.rolled", weapon=w.name, dice=spec.describe(),
+                    faces=_dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
+                    successes=first.successes),
+             "E-8" if plan.mode == "direct" else "E-9", question=f"to-hit.{w.key}",
+             faces=first.faces, successes=first.successes, source=first.source.value)
+    if plan.mode == "direct" or first.successes == 0:
+        return first.successes, _dice_text(first)
+    assert plan.then is not None
+    spec2 = DiceSpec(count=first.successes, target=plan.then, count_only=True)
+    second = port.ask(DiceQuestion(id=f"to-hit.{w.key}.then", spec=spec2, clause="E-9",
+                                   text=Msg.of("epic.q.roll_then", weapon=w.name,
+                                               count=first.successes, then=plan.then),
+                                   rule=_rule("seven_plus")))
+    log.roll(Msg.of("epic.step.rolled", weapon=w.name, dice=spec2.describe(),
+                    faces=_dice_text(second), source=Msg.of(f"dice.source.{second.source}"),
+                    successes=second.successes),
+             "E-9", question=f"to-hit.{w.key}.then", faces=second.faces,
+             successes=second.successes, source=second.source.value)
+    return second.successes, f"{_dice_text(first)} → {_dice_text(second)}"
+
+
+def attack(ctx: AttackContext) -> Result:
+    port, log, t = ctx.port, StepLog(), tables()
+    if isinstance(ctx.declaration, ShootingDeclaration):
+        decl = ctx.declaration
+    elif ctx.declaration is not None:
+        decl = ShootingDeclaration.model_validate(ctx.declaration)
+    else:
+        decl = ask_declaration(port)
+    log.input(Msg.of("epic.step.declared", firing=decl.firing, target=decl.target,
+                     weapons=len(decl.weapons)), "E-1")
+
+    action_id = port.ask(ChoiceQuestion(
+        id="action", text=Msg.of("epic.q.action", firing=decl.firing),
+        choices=tuple(Choice(a.id, Msg.of(f"epic.action.{a.id}")) for a in t.actions),
+        default_value="advance", clause="E-8", rule=_rule("to_hit")))
+    action = t.action(action_id)
+    log.input(Msg.of("epic.step.action", action=Msg.of(f"epic.action.{action.id}")), "E-8",
+              action=action.id)
+    if not action.may_shoot:
+        log.outcome(Msg.of("epic.step.may_not_shoot", action=Msg.of(f"epic.action.{action.id}"),
+                           firing=decl.firing), "E-2")
+        return _result(ctx, log, {"ap": 0, "at": 0}, {}, shot=False)
+
+    in_cover = port.ask(ConfirmQuestion(id="cover", text=Msg.of("epic.q.cover",
+                                                                target=decl.target),
+                                        clause="E-8", rule=_rule("to_hit")))
+    modifier = action.modifier
+    mod_parts: list[Msg] = []
+    if action.modifier:
+        log.modifier(Msg.of("epic.step.mod_action", action=Msg.of(f"epic.action.{action.id}"),
+                            value=f"{action.modifier:+d}"), "E-8", value=action.modifier)
+        mod_parts.append(Msg.of("epic.mod.action", value=f"{action.modifier:+d}",
+                                action=Msg.of(f"epic.action.{action.id}")))
+    if in_cover:
+        modifier += t.cover_modifier
+        log.modifier(Msg.of("epic.step.mod_cover", value=f"{t.cover_modifier:+d}"), "E-8",
+                     value=t.cover_modifier)
+        mod_parts.append(Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}"))
+
+    hits = {"ap": 0, "at": 0}
+    by_weapon: dict[str, int] = {}
+    rows = []
+    for shot in _choose_fire_types(port, decl, log):
+        need = required_roll(shot.to_hit, modifier)
+        plan = hit_plan(need)
+        log.input(Msg.of("epic.step.need", weapon=shot.weapon.name,
+                         fire=Msg.of(f"epic.fire.{shot.fire_type}"), to_hit=shot.to_hit,
+                         modifier=f"{modifier:+d}", need=_need_text(plan)),
+                  "E-9" if plan.mode != "direct" else "E-8",
+                  weapon=shot.weapon.key, to_hit=shot.to_hit, modifier=modifier, need=need)
+        got, dice_shown = _roll_to_hit(port, shot, plan, log)
+        hits[shot.fire_type] += got
+        by_weapon[shot.weapon.key] = got
+        rows.append((shot.weapon.name, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
+                     f"{shot.to_hit}+", tuple(mod_parts) or "-", _need_text(plan),
+                     dice_shown, got))
+    log.table(Msg.of("epic.table.shots", firing=decl.firing, target=decl.target),
+              [Msg.of(f"epic.col.{c}") for c in
+               ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
+              rows, clause="E-8")
+    return _result(ctx, log, hits, by_weapon, shot=True)
+
+
+def _need_text(plan: HitPlan) -> Msg:
+    if plan.mode == "impossible":
+        return Msg.of("epic.need.impossible", need=plan.need)
+    if plan.mode == "two_stage":
+        return Msg.of("epic.need.two_stage", need=plan.need, first=plan.target, then=plan.then)
+    return Msg.of("epic.need.direct", target=plan.target)
+
+
+def _result(ctx: AttackContext, log: StepLog, hits: dict[str, int], by_weapon: dict[str, int],
+            shot: bool) -> Result:
+    outcome = (Msg.of("epic.outcome.hits", ap=hits["ap"], at=hits["at"]) if shot
+               else Msg.of("epic.outcome.no_shooting"))
+    log.outcome(outcome, "E-8")
+    return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
+                  outcome_data={"shot": shot, "hits": hits, "hits_by_weapon": by_weapon},
+                  options=dict(ctx.options.values),
+                  non_default_options=ctx.options.non_default)

@@ -1,0 +1,53 @@
+"""The declaration of an Epic Armageddon shooting attack, as a validated value.
+
+A script's ``[declaration]`` table is checked against these models (pydantic gives the field
+path of any mistake); an interactive attack without one builds the same value from questions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+def weapon_key(name: str) -> str:
+    """A stable id for question ids: ``"Heavy cannon"`` becomes ``heavy-cannon``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "weapon"
+
+
+class Weapon(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, description="the weapon's name as the players call it")
+    shots: int = Field(ge=1, le=200, description="shots fired at the target (all such weapons)")
+    ap: int | None = Field(default=None, ge=1, le=9, description="AP to-hit value, e.g. 5 for AP5+")
+    at: int | None = Field(default=None, ge=1, le=9, description="AT to-hit value, e.g. 4 for AT4+")
+
+    @model_validator(mode="after")
+    def _has_a_value(self) -> Weapon:
+        if self.ap is None and self.at is None:
+            raise ValueError("a weapon needs an ap or an at to-hit value (or both)")
+        return self
+
+    @property
+    def key(self) -> str:
+        return weapon_key(self.name)
+
+
+class ShootingDeclaration(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    firing: str = Field(default="firing formation", min_length=1)
+    target: str = Field(default="target formation", min_length=1)
+    weapons: list[Weapon] = Field(min_length=1, max_length=30)
+
+    @model_validator(mode="after")
+    def _unique_keys(self) -> ShootingDeclaration:
+        seen: set[str] = set()
+        for w in self.weapons:
+            if w.key in seen:
+                raise ValueError(f"two weapons share the name {w.name!r}: give them different "
+                                 "names")
+            seen.add(w.key)
+        return self

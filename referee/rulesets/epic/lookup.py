@@ -1,0 +1,116 @@
+"""Epic Armageddon lookups: the to-hit table with the 7+ chart, modifiers, actions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.core.errors import UnknownIdError, UsageError
+from referee.core.result import Table
+from referee.core.text import Msg
+from referee.rulesets.base import LookupFlag, LookupTable
+from referee.rulesets.epic.tables import tables
+from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
+
+
+def lookup_tables() -> tuple[LookupTable, ...]:
+    t = tables()
+    action_flags = tuple(LookupFlag(a.id, Msg.of("epic.flag.action", value=f"{a.modifier:+d}",
+                                                 action=Msg.of(f"epic.action.{a.id}")))
+                         for a in t.actions if a.modifier)
+    return (
+        LookupTable("to-hit", Msg.of("epic.lookup.to_hit.title"),
+                    Msg.of("epic.lookup.to_hit.key"),
+                    (LookupFlag("cover", Msg.of("epic.flag.cover",
+                                                value=f"{t.cover_modifier:+d}")),
+                     *action_flags)),
+        LookupTable("modifiers", Msg.of("epic.lookup.modifiers.title")),
+        LookupTable("actions", Msg.of("epic.lookup.actions.title")),
+    )
+
+
+def _flag_modifiers(flags: Sequence[str]) -> list[tuple[str, int]]:
+    t = tables()
+    by_flag = {"cover": t.cover_modifier}
+    by_flag.update({a.id: a.modifier for a in t.actions if a.modifier})
+    out = []
+    for flag in flags:
+        name = flag.removeprefix("--")
+        if name not in by_flag:
+            raise UnknownIdError("flag", flag, [f"--{n}" for n in by_flag])
+        out.append((name, by_flag[name]))
+    actions = [n for n, _ in out if n != "cover"]
+    if len(actions) > 1:
+        raise UsageError(Msg.of("epic.error.two_actions", actions=", ".join(actions)))
+    return out
+
+
+def _how(plan: HitPlan) -> Msg:
+    if plan.mode == "impossible":
+        return Msg.of("epic.how.impossible")
+    if plan.mode == "two_stage":
+        return Msg.of("epic.how.two_stage", first=plan.target, then=plan.then)
+    return Msg.of("epic.how.direct", target=plan.target)
+
+
+def _row(need: int) -> tuple[object, ...]:
+    plan = hit_plan(need)
+    chance = plan.chance
+    return (f"{need}+", _how(plan), f"{chance.numerator}/{chance.denominator}"
+            if chance else "0", f"{float(chance):.1%}")
+
+
+def to_hit(key: str | None, flags: Sequence[str]) -> Table:
+    t = tables()
+    columns = tuple(Msg.of(f"epic.col.{c}") for c in ("need", "roll", "chance", "percent"))
+    mods = _flag_modifiers(flags)
+    if key is None:
+        if mods:
+            raise UsageError(Msg.of("epic.error.flags_need_key"))
+        rows = tuple(_row(n) for n in range(2, t.highest_key + 1))
+        return Table(Msg.of("epic.lookup.to_hit.title"), columns, rows, "E-9")
+    try:
+        base = int(key.strip().rstrip("+"))
+    except ValueError:
+        raise UsageError(Msg.of("epic.error.to_hit_key", given=key, low=t.lowest_key,
+                                high=t.highest_key)) from None
+    if not t.lowest_key <= base <= t.highest_key:
+        raise UsageError(Msg.of("epic.error.to_hit_key", given=key, low=t.lowest_key,
+                                high=t.highest_key))
+    modifier = sum(v for _, v in mods)
+    need = required_roll(base, modifier)
+    if mods:
+        title = Msg.of("epic.lookup.to_hit.row_title", base=base, need=need,
+                       mods=", ".join(f"{v:+d} {n}" for n, v in mods))
+    else:
+        title = Msg.of("epic.lookup.to_hit.row_title_plain", base=base, need=need)
+    return Table(title, columns, (_row(need),), "E-9" if need > 6 else "E-8")
+
+
+def modifiers_table() -> Table:
+    t = tables()
+    rows = [(Msg.of("epic.mod.name.cover"), f"{t.cover_modifier:+d}", "E-8")]
+    rows += [(Msg.of(f"epic.action.{a.id}"), f"{a.modifier:+d}", "E-8")
+             for a in t.actions if a.modifier]
+    return Table(Msg.of("epic.lookup.modifiers.title"),
+                 (Msg.of("epic.col.modifier"), Msg.of("epic.col.value"),
+                  Msg.of("epic.col.clause")), tuple(rows))
+
+
+def actions_table() -> Table:
+    rows = tuple((Msg.of(f"epic.action.{a.id}"), a.id, f"{a.modifier:+d}",
+                  Msg.of("word.yes" if a.may_shoot else "word.no")) for a in tables().actions)
+    return Table(Msg.of("epic.lookup.actions.title"),
+                 tuple(Msg.of(f"epic.col.{c}") for c in ("action", "id", "modifier",
+                                                         "may_shoot")), rows)
+
+
+def lookup(table: str, key: str | None, flags: Sequence[str]) -> Table:
+    if table == "to-hit":
+        return to_hit(key, flags)
+    if flags:
+        raise UsageError(Msg.of("error.flags_not_taken", table=table))
+    if table == "modifiers":
+        return modifiers_table()
+    if table == "actions":
+        return actions_table()
+    raise UnknownIdError("table", table, [lt.id for lt in lookup_tables()])

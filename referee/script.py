@@ -1,0 +1,192 @@
+"""Script files: a ruleset, a declaration, answers by question id, and optionally a seed.
+
+Scripts are TOML (read with the standard library). Everything wrong with one is reported as a
+``ScriptError`` naming the file, the line or field path, and what was expected. ``dump_script``
+writes the same format back (``--record``), restricted to the value types scripts use.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.errors import ScriptError
+from referee.core.text import Msg
+
+SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
+               "options": "table", "declaration": "table", "answers": "table"}
+
+
+@dataclass(frozen=True)
+class Script:
+    path: str
+    ruleset: str
+    title: str | None = None
+    seed: int | None = None
+    use_defaults: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+    declaration: Mapping[str, Any] | None = None
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScriptError(name, "-", Msg.of("script.expected.exists")) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScriptError(name, "-", Msg.of("script.expected.readable",
+                                            reason=type(err).__name__)) from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else "-"
+        reason = re.sub(r"\s*\(at line.*\)$", "", str(err))
+        raise ScriptError(name, where, Msg.of("script.expected.toml", reason=reason)) from None
+
+
+def load_script(path: str | Path) -> Script:
+    path = Path(path)
+    text, raw = read_toml(path)
+    name = str(path)
+    for key, value in raw.items():
+        kind = SCRIPT_KEYS.get(key)
+        if kind is None:
+            raise ScriptError(name, where(text, [key]),
+                              Msg.of("script.expected.key", given=key,
+                                     known=", ".join(SCRIPT_KEYS)))
+        ok = {"text": isinstance(value, str), "bool": isinstance(value, bool),
+              "int": isinstance(value, int) and not isinstance(value, bool),
+              "table": isinstance(value, dict)}[kind]
+        if not ok:
+            raise ScriptError(name, where(text, [key]), Msg.of(f"script.expected.{kind}",
+                                                               key=key))
+    if "ruleset" not in raw:
+        raise ScriptError(name, "ruleset", Msg.of("script.expected.ruleset"))
+    return Script(path=name, ruleset=raw["ruleset"], title=raw.get("title"),
+                  seed=raw.get("seed"), use_defaults=raw.get("use_defaults", False),
+                  options=raw.get("options", {}), declaration=raw.get("declaration"),
+                  answers=raw.get("answers", {}), text=text)
+
+
+def field_path(loc: tuple[Any, ...], prefix: str = "declaration") -> str:
+    out = prefix
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def where(text: str, path: list[str | int]) -> str:
+    """``line N (field.path)`` when the field can be found in the text, else the path alone."""
+    dotted = field_path(tuple(path[1:]), str(path[0])) if path else "-"
+    line = locate(text, path)
+    return f"line {line} ({dotted})" if line else dotted
+
+
+def locate(text: str, path: list[str | int]) -> int | None:
+    """Best-effort line number of a field in a script written in the documented layout:
+    ``[table]`` / ``[[table.array]]`` headers with ``key = value`` lines under them."""
+    lines = text.splitlines()
+    header = ""
+    keys: list[str] = []
+    index: int | None = None
+    # split the path into the table headers it crosses and the final key
+    for part in path:
+        if isinstance(part, int):
+            index = part
+        else:
+            keys.append(part)
+    start = 0
+    if len(keys) > 1:
+        header = ".".join(keys[:-1])
+        pattern = re.compile(rf"^\s*\[\[?\s*{re.escape(header)}\s*\]\]?\s*(#.*)?$")
+        seen = -1
+        found = None
+        for i, line in enumerate(lines):
+            if pattern.match(line):
+                seen += 1
+                if index is None or seen == index:
+                    found = i
+                    break
+        if found is None:
+            # maybe an inline table: fall back to the header's key at top level
+            return _find_key(lines, 0, keys[0])
+        start = found + 1
+    return _find_key(lines, start, keys[-1]) if keys else None
+
+
+def _find_key(lines: list[str], start: int, key: str) -> int | None:
+    """The line of ``key = ...`` in the table that starts at ``start`` (or of the table
+    ``[key]`` itself); the table's header line when the key is missing from it."""
+    assignment = re.compile(rf'^\s*("?){re.escape(key)}\1\s*=')
+    header = re.compile(rf"^\s*\[\[?\s*{re.escape(key)}\s*\]\]?")
+    for i in range(start, len(lines)):
+        if assignment.match(lines[i]) or (start == 0 and header.match(lines[i])):
+            return i + 1
+        if start and lines[i].lstrip().startswith("["):
+            break
+    return start or None
+
+
+# --- writing -------------------------------------------------------------------------------
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(k: str) -> str:
+    return k if _BARE.match(k) else _string(k)
+
+
+def _string(s: str) -> str:
+    escaped = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return _string(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {type(v).__name__} to a script")
+
+
+def _table(lines: list[str], name: str, table: Mapping[str, Any]) -> None:
+    scalars = {k: v for k, v in table.items()
+               if not (isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v))}
+    arrays = {k: v for k, v in table.items() if k not in scalars}
+    lines.append(f"\n[{name}]")
+    lines += [f"{_key(k)} = {_value(v)}" for k, v in scalars.items()]
+    for k, items in arrays.items():
+        for item in items:
+            lines.append(f"\n[[{name}.{_key(k)}]]")
+            lines += [f"{_key(ik)} = {_value(iv)}" for ik, iv in item.items()]
+
+
+def dump_script(script: Script, comment: str = "") -> str:
+    lines = [f"# {line}" for line in comment.splitlines()]
+    lines.append(f"ruleset = {_string(script.ruleset)}")
+    if script.title:
+        lines.append(f"title = {_string(script.title)}")
+    if script.seed is not None:
+        lines.append(f"seed = {script.seed}")
+    if script.use_defaults:
+        lines.append("use_defaults = true")
+    if script.options:
+        _table(lines, "options", script.options)
+    if script.declaration is not None:
+        _table(lines, "declaration", script.declaration)
+    _table(lines, "answers", script.answers)
+    return "\n".join(lines) + "\n"
