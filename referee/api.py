@@ -7,13 +7,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.core.dice import new_seed
+from referee.core.dice import SeededDice, new_seed
 from referee.core.errors import RefereeError, ScriptError, UsageError
 from referee.core.options import Options, parse_assignments, resolve_options
 from referee.core.port import Port
@@ -60,7 +59,7 @@ class AttackPlan:
     script_path: str | None = None
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+        self.rng = SeededDice(self.seed)
 
 
 def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),
@@ -101,18 +100,21 @@ def plan_script(path: str | Path, *, seed: int | None = None,
         info.implementation()
     except UsageError as err:
         raise ScriptError(script.path, where(script.text, ["ruleset"]), err.msg) from None
-    overrides: dict[str, Any] = dict(script.options)
+    from_cli = parse_assignments(options)
+    resolve_options(info.option_specs(), from_cli)  # a bad --option is a usage error
+    overrides: dict[str, Any] = {**script.options, **from_cli}  # the command line wins
     try:
-        overrides.update(parse_assignments(options))
         opts = resolve_options(info.option_specs(), overrides)
     except UsageError as err:
-        raise ScriptError(script.path, "options", err.msg) from None
+        name = getattr(err, "given", None) or getattr(err, "option", None)
+        path: list[str | int] = ["options", name] if name in script.options else ["options"]
+        raise ScriptError(script.path, where(script.text, path), err.msg) from None
     validated = (validate_declaration(info, script.declaration, script.path, script.text)
                  if script.declaration is not None else None)
     chosen = seed if seed is not None else script.seed
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
                       script.declaration, overrides, script.path)
-    port = AnswerPort(script.answers, plan.rng, file=script.path,
+    port = AnswerPort(script.answers, plan.rng, file=script.path, text=script.text,
                       use_defaults=script.use_defaults, roll_missing_dice=True)
     return plan, port
 

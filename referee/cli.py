@@ -181,8 +181,8 @@ def attack(ctx: typer.Context,
     with _guarded(env):
         plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                declaration_file=declaration)
-        _announce(env, plan.seed, json_)
         port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, record=record, command="attack")
         _show_result(env, result, plan.seed, json_)
 
@@ -200,9 +200,10 @@ def run(ctx: typer.Context,
     env = _env(ctx)
     with _guarded(env):
         plan, port = api.plan_script(file, seed=seed, options=option or [])
-        _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, command="run")
         _show_result(env, result, plan.seed, json_)
+        if plan.rng.rolled:  # the seed matters only when the program rolled dice
+            _announce(env, plan.seed, json_)
 
 
 def _announce(env: Environment, seed: int, json_: bool) -> None:

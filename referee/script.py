@@ -39,15 +39,15 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScriptError(name, "-", Msg.of("script.expected.exists")) from None
+        raise ScriptError(name, "", Msg.of("script.expected.exists")) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ScriptError(name, "-", Msg.of("script.expected.readable",
+        raise ScriptError(name, "", Msg.of("script.expected.readable",
                                             reason=type(err).__name__)) from None
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else "-"
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else ""
         reason = re.sub(r"\s*\(at line.*\)$", "", str(err))
         raise ScriptError(name, where, Msg.of("script.expected.toml", reason=reason)) from None
 

@@ -33,9 +33,21 @@ def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
     except ValidationError as err:
         first = err.errors()[0]
         path: list[str | int] = ["declaration", *first["loc"]]
-        reason = first["msg"].removeprefix("Value error, ")
-        raise ScriptError(file, where(text, path),
-                          Msg.of("script.expected.declaration", reason=reason)) from None
+        raise ScriptError(file, where(text, path), validation_message(first)) from None
+
+
+def validation_message(error: Mapping[str, Any]) -> Msg:
+    """A pydantic error as a catalogue message: custom errors carry their message id as their
+    type; pydantic's own types map to ``validation.<type>``; pydantic's English is the last
+    resort (for types the catalogue does not know yet)."""
+    from referee.catalog import catalogue
+
+    kind = error["type"]
+    params = {k: str(v) for k, v in (error.get("ctx") or {}).items()}
+    for msg_id in (kind, f"validation.{kind}"):
+        if msg_id in catalogue():
+            return Msg.of(msg_id, **params)
+    return Msg.of("script.expected.declaration", reason=error["msg"])
 
 
 def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any | None,

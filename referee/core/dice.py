@@ -137,8 +137,25 @@ def parse_dice_value(spec: DiceSpec, value: object) -> DiceRoll | str:
     raise AnswerError(Msg.of("dice.error.script_value"))
 
 
+class SeededDice(random.Random):
+    """The session's dice: a seeded generator that remembers its seed and how many dice it
+    rolled (a run that rolled none does not need its seed repeated)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seed_value = seed
+        self.rolled = 0
+
+    def roll_die(self, sides: int) -> int:
+        self.rolled += 1
+        return self.randint(1, sides)
+
+
 def roll(spec: DiceSpec, rng: random.Random) -> DiceRoll:
-    faces = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
+    if isinstance(rng, SeededDice):
+        faces = tuple(rng.roll_die(spec.sides) for _ in range(spec.count))
+    else:
+        faces = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
     return DiceRoll(faces, spec.successes(faces), DiceSource.ROLLED)
 
 

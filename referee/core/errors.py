@@ -48,7 +48,10 @@ class ScriptError(RefereeError):
         self.file = file
         self.where = where
         self.expected = expected
-        super().__init__(Msg.of("error.script", file=file, where=where, expected=expected))
+        if where:
+            super().__init__(Msg.of("error.script", file=file, where=where, expected=expected))
+        else:
+            super().__init__(Msg.of("error.script_file", file=file, expected=expected))
 
 
 class MissingAnswerError(RefereeError):

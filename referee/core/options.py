@@ -27,6 +27,13 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
 
     def parse(self, text: str) -> Any:
+        try:
+            return self._parse(text)
+        except UsageError as err:
+            err.option = self.name  # type: ignore[attr-defined]
+            raise
+
+    def _parse(self, text: str) -> Any:
         if isinstance(self.default, bool):
             folded = text.strip().casefold()
             if folded in TRUE_WORDS:

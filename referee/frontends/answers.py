@@ -20,12 +20,12 @@ from referee.core.questions import DiceQuestion, Question
 
 class AnswerPort:
     def __init__(self, answers: Mapping[str, Any], rng: random.Random, *,
-                 file: str = "<answers>", where: str = "answers", use_defaults: bool = False,
+                 file: str = "<answers>", text: str = "", use_defaults: bool = False,
                  roll_missing_dice: bool = False) -> None:
         self.answers = dict(answers)
         self.rng = rng
         self.file = file
-        self.where = where
+        self.text = text
         self.use_defaults = use_defaults
         self.roll_missing_dice = roll_missing_dice
         self.used: set[str] = set()
@@ -36,7 +36,10 @@ class AnswerPort:
             try:
                 value = question.accept(self.answers[question.id])
             except AnswerError as err:
-                raise ScriptError(self.file, f"{self.where}.{question.id}", err.msg) from None
+                from referee.script import where
+
+                raise ScriptError(self.file, where(self.text, ["answers", question.id]),
+                                  err.msg) from None
         elif isinstance(question, DiceQuestion) and self.roll_missing_dice:
             value = ROLL
         elif self.use_defaults and question.default is not None:
@@ -54,13 +57,15 @@ class AnswerPort:
 
 
 class SequencePort:
-    """Answers in the order the questions come, as typed at a prompt (a transcript)."""
+    """Answers in the order the questions come, as typed at a prompt; with ``shown=True``,
+    as a transcript shows them (labels, ``(rolled)`` dice), turned back into what was typed."""
 
     def __init__(self, typed: Sequence[str], rng: random.Random, *,
-                 file: str = "<transcript>") -> None:
+                 file: str = "<transcript>", shown: bool = False) -> None:
         self.typed = list(typed)
         self.rng = rng
         self.file = file
+        self.shown = shown
         self.position = 0
 
     def ask(self, question: Question) -> Any:
@@ -68,6 +73,10 @@ class SequencePort:
             raise MissingAnswerError(self.file, question.id)
         text = self.typed[self.position]
         self.position += 1
+        if self.shown:
+            from referee.frontends.display import typed_from_shown
+
+            text = typed_from_shown(question, text)
         try:
             value = question.accept(text)
         except AnswerError as err:

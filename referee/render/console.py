@@ -14,7 +14,7 @@ from referee.core.result import Result, StepKind, Table
 from referee.core.text import Msg
 from referee.render.json_out import cell_text
 
-PLAIN_WIDTH = 100
+PLAIN_WIDTH = 120
 
 KIND_STYLE = {StepKind.INPUT: "cyan", StepKind.MODIFIER: "yellow", StepKind.ROLL: "magenta",
               StepKind.OUTCOME: "bold green", StepKind.NOTE: "blue", StepKind.WARNING: "bold red"}

@@ -196,14 +196,18 @@ def _need_text(plan: HitPlan) -> Msg:
         return Msg.of("epic.need.impossible", need=plan.need)
     if plan.mode == "two_stage":
         return Msg.of("epic.need.two_stage", need=plan.need, first=plan.target, then=plan.then)
+    if plan.need < (plan.target or 0):
+        return Msg.of("epic.need.natural_one", need=plan.need, target=plan.target)
     return Msg.of("epic.need.direct", target=plan.target)
 
 
 def _result(ctx: AttackContext, log: StepLog, hits: dict[str, int], by_weapon: dict[str, int],
             shot: bool) -> Result:
-    outcome = (Msg.of("epic.outcome.hits", ap=hits["ap"], at=hits["at"]) if shot
-               else Msg.of("epic.outcome.no_shooting"))
-    log.outcome(outcome, "E-8")
+    if shot:
+        outcome = Msg.of("epic.outcome.hits", ap=hits["ap"], at=hits["at"])
+        log.outcome(outcome, "E-8")
+    else:
+        outcome = Msg.of("epic.outcome.no_shooting")
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data={"shot": shot, "hits": hits, "hits_by_weapon": by_weapon},
                   options=dict(ctx.options.values),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 
 def weapon_key(name: str) -> str:
@@ -27,7 +28,7 @@ class Weapon(BaseModel):
     @model_validator(mode="after")
     def _has_a_value(self) -> Weapon:
         if self.ap is None and self.at is None:
-            raise ValueError("a weapon needs an ap or an at to-hit value (or both)")
+            raise PydanticCustomError("epic.decl.no_value", "a weapon needs an AP or AT value")
         return self
 
     @property
@@ -47,7 +48,7 @@ class ShootingDeclaration(BaseModel):
         seen: set[str] = set()
         for w in self.weapons:
             if w.key in seen:
-                raise ValueError(f"two weapons share the name {w.name!r}: give them different "
-                                 "names")
+                raise PydanticCustomError("epic.decl.same_name", "two weapons named {name}",
+                                          {"name": w.name})
             seen.add(w.key)
         return self

@@ -1,0 +1,21 @@
+"""Shared fixtures and options for the test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-transcripts", action="store_true",
+                     help="rewrite the outputs recorded in transcripts/ and README.md")
+
+
+@pytest.fixture
+def root(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The repository root, as the working directory (transcripts name files from there)."""
+    monkeypatch.chdir(ROOT)
+    return ROOT

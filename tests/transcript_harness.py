@@ -1,0 +1,86 @@
+"""Golden transcripts: Markdown files whose ``console`` blocks are replayed as tests.
+
+A block holds one or more commands (lines starting with ``$ referee``), each followed by the
+exact output. Lines of the form ``? question  answer`` are the questions as the player saw
+them: replay feeds those answers back in order (``SequencePort``), so an interactive attack is
+documented and tested at once. A non-zero exit shows as a last line ``[exit N]``.
+Comparison ignores trailing spaces. ``pytest --update-transcripts`` rewrites the outputs.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.context import Environment
+from referee.frontends.answers import SequencePort
+
+BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
+PROMPT = re.compile(r"^\? (.*?)  (.*)$")
+
+
+@dataclass
+class Command:
+    line: str  # without the "$ "
+    expected: str  # the output recorded in the transcript
+    start: int  # offset of the command line in the file
+    end: int  # offset just after the recorded output
+
+
+def commands(text: str) -> list[Command]:
+    out = []
+    for block in BLOCK.finditer(text):
+        body, base = block.group(1), block.start(1)
+        starts = [m.start() for m in re.finditer(r"^\$ ", body, re.M)]
+        for i, s in enumerate(starts):
+            e = starts[i + 1] if i + 1 < len(starts) else len(body)
+            chunk = body[s:e]
+            first, _, rest = chunk.partition("\n")
+            out.append(Command(first[2:], rest, base + s, base + e))
+    return out
+
+
+def replay(command: Command) -> str:
+    """Run one transcript command in-process and return its output as the transcript shows it."""
+    argv = shlex.split(command.line)
+    assert argv[0] == "referee", f"transcripts run referee only, not {argv[0]!r}"
+    answers = [m.group(2) for m in map(PROMPT.match, command.expected.splitlines()) if m]
+    stream = io.StringIO()
+    # a command whose transcript shows no questions runs as with no terminal at all
+    factory = (lambda rng: SequencePort(answers, rng, shown=True)) if answers else None
+    env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream, stdin_isatty=False,
+                      stdout_isatty=False, color=False, port_factory=factory)
+    result = CliRunner().invoke(app, argv[1:], obj=env, catch_exceptions=False)
+    text = stream.getvalue() + result.output
+    if result.exit_code:
+        text += f"[exit {result.exit_code}]\n"
+    return text
+
+
+def normalise(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines())
+
+
+def transcript_files(root: Path) -> list[Path]:
+    return sorted((root / "transcripts").glob("**/*.md")) + [root / "README.md"]
+
+
+def update(path: Path) -> bool:
+    """Rewrite the recorded outputs of ``path``; True when something changed."""
+    text = path.read_text(encoding="utf-8")
+    pieces, last = [], 0
+    for cmd in commands(text):
+        pieces.append(text[last:cmd.start])
+        pieces.append(f"$ {cmd.line}\n{normalise(replay(cmd))}\n")
+        last = cmd.end
+    pieces.append(text[last:])
+    new = "".join(pieces)
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
