@@ -27,6 +27,14 @@ How it is made fair
   which is exactly what the installed ``referee`` console script does.  ``python -m
   referee`` would also import ``runpy`` and ``python benchmarks/baseline_app.py`` would
   not, so those two forms are not compared with each other.
+* Both read their bytecode from one private, warmed cache: the children run with
+  ``PYTHONPYCACHEPREFIX`` set to a temporary directory and without
+  ``PYTHONDONTWRITEBYTECODE``.  Otherwise, in a shell that sets ``PYTHONDONTWRITEBYTECODE``
+  (many containers and CI images do), an editable referee is compiled from source on
+  every run while Typer, rich and pydantic load ``.pyc`` files written by pip: that
+  measures the development set-up, not the program.  An installed referee has its
+  ``.pyc`` files, so a warmed cache is the honest comparison.  The cache lives outside
+  the source tree, which stays untouched.  ``--inherit-bytecode-settings`` turns this off.
 * Warm-up runs of each command come first and are discarded: they write the ``.pyc``
   files and fill the OS page cache, so "cold start" here means a new interpreter process,
   not a cold disk.  Every warm-up run must exit 0 and print something, or the benchmark
@@ -49,6 +57,8 @@ From the repository root, with the interpreter that has referee installed::
     python benchmarks/startup.py --rounds 60     # more rounds, tighter medians
     python benchmarks/startup.py --json          # machine-readable results
     python benchmarks/startup.py --check         # exit 1 if a metric misses its target
+    python benchmarks/startup.py --inherit-bytecode-settings   # keep the caller's
+                                                 # PYTHONDONTWRITEBYTECODE / PYCACHEPREFIX
 
 POSIX only (``os.wait4``); standard library only.
 """
@@ -142,12 +152,23 @@ def commands() -> tuple[Command, Command]:
     return baseline, referee
 
 
-def run_once(command: Command, *, check_output: bool = False) -> Sample:
+def child_env(pycache_dir: str | None) -> dict[str, str]:
+    """The environment of every child: the caller's, with ``-X importtime`` switched off
+    and, given ``pycache_dir``, bytecode read from and written to that private cache."""
+    env = dict(os.environ)
+    env.pop("PYTHONPROFILEIMPORTTIME", None)
+    if pycache_dir is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = pycache_dir
+    return env
+
+
+def run_once(command: Command, env: dict[str, str], *, check_output: bool = False) -> Sample:
     """Run ``command`` once as a fresh process; its wall time, CPU time and peak RSS."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(command.argv, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=err, cwd=REPO_ROOT)
+                                stderr=err, cwd=REPO_ROOT, env=env)
         # wait4 reaps this very child and returns its own rusage (not the running
         # maximum over all children that RUSAGE_CHILDREN would give).
         _, status, usage = os.wait4(proc.pid, 0)
@@ -163,17 +184,17 @@ def run_once(command: Command, *, check_output: bool = False) -> Sample:
                   maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT)
 
 
-def measure(baseline: Command, referee: Command, *, rounds: int,
+def measure(baseline: Command, referee: Command, env: dict[str, str], *, rounds: int,
             warmup: int) -> dict[str, list[Sample]]:
     """Warm up, then ``rounds`` interleaved rounds with alternating order."""
     for _ in range(warmup):
         for command in (baseline, referee):
-            run_once(command, check_output=True)
+            run_once(command, env, check_output=True)
     samples: dict[str, list[Sample]] = {baseline.name: [], referee.name: []}
     for i in range(rounds):
         order = (baseline, referee) if i % 2 == 0 else (referee, baseline)
         for command in order:
-            samples[command.name].append(run_once(command))
+            samples[command.name].append(run_once(command, env))
     return samples
 
 
@@ -217,7 +238,7 @@ def _mib(size: float) -> str:
 
 
 def format_report(summaries: dict[str, Summary], verdicts: Sequence[Verdict], *,
-                  rounds: int, warmup: int) -> str:
+                  rounds: int, warmup: int, bytecode: str) -> str:
     base, ref = summaries["baseline"], summaries["referee"]
     time_v, rss_v = verdicts
     rows = [("metric", "baseline", "referee", "ratio", "target", "result"),
@@ -237,7 +258,7 @@ def format_report(summaries: dict[str, Summary], verdicts: Sequence[Verdict], *,
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [f"Start-up: `referee lookup epic to-hit 8` vs a bare Typer + rich app "
              f"({rounds} interleaved rounds after {warmup} warm-up runs each; "
-             f"Python {platform.python_version()})", ""]
+             f"Python {platform.python_version()}; bytecode: {bytecode})", ""]
     for n, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
                                                                         strict=True)]
@@ -251,9 +272,10 @@ def format_report(summaries: dict[str, Summary], verdicts: Sequence[Verdict], *,
 
 def to_json(commands_: Sequence[Command], summaries: dict[str, Summary],
             verdicts: Sequence[Verdict], samples: dict[str, list[Sample]], *, rounds: int,
-            warmup: int) -> dict[str, Any]:
+            warmup: int, bytecode: str) -> dict[str, Any]:
     return {"python": sys.executable, "python_version": platform.python_version(),
-            "rounds": rounds, "warmup": warmup, "target_ratio": TARGET_RATIO,
+            "rounds": rounds, "warmup": warmup, "bytecode": bytecode,
+            "target_ratio": TARGET_RATIO,
             "commands": {c.name: list(c.argv) for c in commands_},
             "summary": {name: asdict(s) for name, s in summaries.items()},
             "verdicts": [asdict(v) for v in verdicts],
@@ -281,6 +303,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--check", action="store_true",
                         help=f"exit 1 unless both ratios are <= {TARGET_RATIO:.2f}")
+    parser.add_argument("--inherit-bytecode-settings", action="store_true",
+                        help="run the children with the caller's PYTHONDONTWRITEBYTECODE and "
+                             "PYTHONPYCACHEPREFIX instead of a private, warmed bytecode cache")
     return parser.parse_args(argv)
 
 
@@ -290,18 +315,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("startup.py needs os.wait4 (a POSIX system)", file=sys.stderr)
         return 2
     baseline, referee = commands()
-    try:
-        samples = measure(baseline, referee, rounds=args.rounds, warmup=args.warmup)
-    except BenchmarkError as error:
-        print(f"startup.py: {error}", file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory(prefix="referee-bench-pycache-") as pycache_dir:
+        inherit = args.inherit_bytecode_settings
+        env = child_env(None if inherit else pycache_dir)
+        bytecode = "inherited settings" if inherit else "private warmed cache"
+        try:
+            samples = measure(baseline, referee, env, rounds=args.rounds, warmup=args.warmup)
+        except BenchmarkError as error:
+            print(f"startup.py: {error}", file=sys.stderr)
+            return 2
     summaries = {name: summarize(runs) for name, runs in samples.items()}
     verdicts = judge(summaries["baseline"], summaries["referee"], TARGET_RATIO)
     if args.json:
         print(json.dumps(to_json((baseline, referee), summaries, verdicts, samples,
-                                 rounds=args.rounds, warmup=args.warmup), indent=2))
+                                 rounds=args.rounds, warmup=args.warmup, bytecode=bytecode),
+                         indent=2))
     else:
-        print(format_report(summaries, verdicts, rounds=args.rounds, warmup=args.warmup))
+        print(format_report(summaries, verdicts, rounds=args.rounds, warmup=args.warmup,
+                            bytecode=bytecode))
     if args.check and not all(v.passed for v in verdicts):
         return 1
     return 0

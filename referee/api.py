@@ -115,7 +115,8 @@ def plan_script(path: str | Path, *, seed: int | None = None,
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
                       script.declaration, overrides, script.path)
     port = AnswerPort(script.answers, plan.rng, file=script.path, text=script.text,
-                      use_defaults=script.use_defaults, roll_missing_dice=True)
+                      use_defaults=script.use_defaults,
+                      roll_missing_dice=script.roll_missing_dice)
     return plan, port
 
 
@@ -152,7 +153,7 @@ def _write_record(path: Path, plan: AttackPlan, answers: Mapping[str, Any],
 
     script = Script(path=str(path), ruleset=plan.info.id, seed=plan.seed,
                     options=plan.option_overrides, declaration=plan.declaration_raw,
-                    answers=answers)
+                    answers=answers, roll_missing_dice=complete)
     comment = render(Msg.of("record.header" if complete else "record.header_partial",
                             file=str(path)))
     path.write_text(dump_script(script, comment), encoding="utf-8")

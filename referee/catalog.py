@@ -69,6 +69,8 @@ def render(value: Any, lang: str | None = None) -> str:
     if template is None and lang != DEFAULT_LANG:
         template = catalogue(DEFAULT_LANG).get(value.id)
     if template is None:
+        if os.environ.get("REFEREE_STRICT_MESSAGES"):
+            raise KeyError(f"message id {value.id!r} is not in the catalogue")
         return value.id
     params = {k: render(v, lang) if isinstance(v, Msg) else v for k, v in value.params}
     return template.format(**params)

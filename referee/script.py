@@ -18,6 +18,7 @@ from referee.core.errors import ScriptError
 from referee.core.text import Msg
 
 SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
+               "roll_missing_dice": "bool",
                "options": "table", "declaration": "table", "answers": "table"}
 
 
@@ -28,6 +29,7 @@ class Script:
     title: str | None = None
     seed: int | None = None
     use_defaults: bool = False
+    roll_missing_dice: bool = True
     options: Mapping[str, Any] = field(default_factory=dict)
     declaration: Mapping[str, Any] | None = None
     answers: Mapping[str, Any] = field(default_factory=dict)
@@ -72,6 +74,7 @@ def load_script(path: str | Path) -> Script:
         raise ScriptError(name, "ruleset", Msg.of("script.expected.ruleset"))
     return Script(path=name, ruleset=raw["ruleset"], title=raw.get("title"),
                   seed=raw.get("seed"), use_defaults=raw.get("use_defaults", False),
+                  roll_missing_dice=raw.get("roll_missing_dice", True),
                   options=raw.get("options", {}), declaration=raw.get("declaration"),
                   answers=raw.get("answers", {}), text=text)
 
@@ -184,6 +187,8 @@ def dump_script(script: Script, comment: str = "") -> str:
         lines.append(f"seed = {script.seed}")
     if script.use_defaults:
         lines.append("use_defaults = true")
+    if not script.roll_missing_dice:
+        lines.append("roll_missing_dice = false")
     if script.options:
         _table(lines, "options", script.options)
     if script.declaration is not None:

@@ -19,3 +19,17 @@ def root(monkeypatch: pytest.MonkeyPatch) -> Path:
     """The repository root, as the working directory (transcripts name files from there)."""
     monkeypatch.chdir(ROOT)
     return ROOT
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Every message rendered during the tests must exist in the catalogue: a missing id
+    # raises instead of falling back to the id (see referee.catalog.render).
+    import os
+
+    os.environ["REFEREE_STRICT_MESSAGES"] = "1"
+
+
+def rng(seed: int = 1):  # noqa: ANN201 - a tiny helper shared by tests
+    from referee.core.dice import SeededDice
+
+    return SeededDice(seed)

@@ -35,7 +35,6 @@ ROWS, COLS = 50, 200  # wide enough that no table row of these attacks wraps
 DOWN = "\x1b[B"
 ENTER = "\r"
 CTRL_C = "\x03"
-CTRL_U = "\x15"  # erase the line typed so far (a refused answer stays in the buffer)
 
 # question texts from referee/locale/en.toml (stable substrings)
 Q_WEAPONS = "How many kinds of weapon fire?"
@@ -146,11 +145,11 @@ def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, 
 
     s.child.sendline("5 6 9 1")
     s.expect("9 is not a face of a d6")  # dice.error.face
-    # the question stays open: nothing resolved, the program waits for another answer
+    # the same question is asked again, on a clean line; nothing was resolved
+    s.expect(Q_ROLL + ": 4 dice, 6+ hits")
     assert s.child.isalive()
     assert "Outcome:" not in s.text and "Working" not in s.text
 
-    s.child.send(CTRL_U)
     s.child.sendline("5 6 2 1")  # 5: miss, 6: hit, 2: miss, 1: natural 1 misses
     s.expect("Outcome: 1 AP hit(s) and 0 AT hit(s)")
     assert s.finish() == 0
@@ -202,6 +201,7 @@ def test_ctrl_c_exits_130_and_records_the_answers_so_far(spawn, tmp_path):
     text = record.read_text(encoding="utf-8")
     assert "interrupted" in text  # the partial-recording header
     script = tomllib.loads(text)
+    assert script["roll_missing_dice"] is False  # a replay stops where the player stopped
     assert script["ruleset"] == "epic-armageddon"
     assert script["seed"] == 3
     assert script["answers"] == {"weapons": 1, "weapon.1.shots": 3, "weapon.1.ap": "3",

@@ -60,13 +60,11 @@ def typed_from_shown(question: Question, shown: str) -> str:
 
 
 def hint(question: Question) -> str:
-    """The short hint beside a prompt: how to answer, and the clause the question serves."""
+    """The short hint beside a typed prompt: how to answer."""
     parts = []
     if isinstance(question, NumberQuestion) and question.default is not None:
         parts.append(render(Msg.of("answer.hint.default", default=question.default)))
     if isinstance(question, DiceQuestion):
         key = "dice.hint.count_ok" if question.spec.count_only else "dice.hint.faces"
         parts.append(render(Msg.of(key)))
-    if question.clause:
-        parts.append(question.clause)
     return " · ".join(parts)

@@ -17,6 +17,7 @@ from referee.catalog import render
 from referee.core.dice import ROLL
 from referee.core.errors import AnswerError
 from referee.core.port import settle_dice
+from referee.core.text import Msg
 from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
@@ -25,17 +26,6 @@ from referee.core.questions import (
     Question,
 )
 from referee.frontends.display import dice_text, hint, labels
-
-
-def _validator(question: Question, **kw: Any) -> Callable[[str], bool | str]:
-    def validate(text: str) -> bool | str:
-        try:
-            question.accept(text, **kw) if kw else question.accept(text)
-        except AnswerError as err:
-            return render(err.msg)
-        return True
-
-    return validate
 
 
 class InteractivePort:
@@ -48,13 +38,13 @@ class InteractivePort:
 
     def _prompt(self, question: Question) -> questionary.Question:
         text = render(question.text)
-        instruction = hint(question) or None
+        if question.clause:
+            text = f"{text} [{question.clause}]"
         if isinstance(question, ChoiceQuestion):
             names = labels(question)
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
-            return questionary.select(text, choices=choices, default=question.default,
-                                      instruction=instruction)
+            return questionary.select(text, choices=choices, default=question.default)
         if isinstance(question, MultiChoiceQuestion):
             names = labels(question)
             choices = [questionary.Choice(title=names[c.value], value=c.value,
@@ -62,29 +52,36 @@ class InteractivePort:
                        for c in question.choices]
 
             def check(values: list[str]) -> bool | str:
-                return _validator(question)(" ".join(values))
+                try:
+                    question.accept(list(values))
+                except AnswerError as err:
+                    return render(err.msg)
+                return True
 
-            return questionary.checkbox(text, choices=choices, validate=check,
-                                        instruction=instruction)
+            return questionary.checkbox(text, choices=choices, validate=check)
         if isinstance(question, ConfirmQuestion):
-            return questionary.confirm(text, default=question.default,
-                                       instruction=instruction)
-        if instruction:
-            text = f"{text} ({instruction})"
-        # no pre-filled default: an empty answer takes it (typing would append to it)
-        return questionary.text(text, validate=_validator(question))
+            return questionary.confirm(text, default=question.default)
+        how = hint(question)
+        return questionary.text(f"{text} ({how})" if how else text)
+
+    def _ask_once(self, question: Question) -> Any:
+        with create_app_session(input=self.input, output=self.output):
+            return self._prompt(question).unsafe_ask()
 
     def ask(self, question: Question) -> Any:
-        with create_app_session(input=self.input, output=self.output):
-            raw = self._prompt(question).unsafe_ask()
-        if isinstance(question, (ChoiceQuestion, ConfirmQuestion)):
-            return raw
-        if isinstance(question, MultiChoiceQuestion):
-            return question.accept(list(raw))
-        value = question.accept(raw)
-        if isinstance(question, DiceQuestion):
-            roll = settle_dice(question, value, self.rng)
-            if value == ROLL:
-                self.say(f"  {dice_text(roll)}")
-            return roll
-        return value
+        while True:
+            raw = self._ask_once(question)
+            if isinstance(question, (ChoiceQuestion, ConfirmQuestion)):
+                return raw  # the prompt offered legal values only
+            try:
+                value = question.accept(list(raw) if isinstance(raw, list) else raw)
+            except AnswerError as err:
+                # refused: the one-line reason, then the same question again on a clean line
+                self.say(render(Msg.of("answer.refused", reason=err.msg)))
+                continue
+            if isinstance(question, DiceQuestion):
+                roll = settle_dice(question, value, self.rng)
+                if value == ROLL:
+                    self.say(f"  {dice_text(roll)}")
+                return roll
+            return value

@@ -136,11 +136,13 @@ def attack(ctx: AttackContext) -> Result:
         decl = ShootingDeclaration.model_validate(ctx.declaration)
     else:
         decl = ask_declaration(port)
-    log.input(Msg.of("epic.step.declared", firing=decl.firing, target=decl.target,
+    firing = decl.firing or Msg.of("epic.default.firing")
+    target = decl.target or Msg.of("epic.default.target")
+    log.input(Msg.of("epic.step.declared", firing=firing, target=target,
                      weapons=len(decl.weapons)), "E-1")
 
     action_id = port.ask(ChoiceQuestion(
-        id="action", text=Msg.of("epic.q.action", firing=decl.firing),
+        id="action", text=Msg.of("epic.q.action", firing=firing),
         choices=tuple(Choice(a.id, Msg.of(f"epic.action.{a.id}")) for a in t.actions),
         default_value="advance", clause="E-8", rule=_rule("to_hit")))
     action = t.action(action_id)
@@ -148,11 +150,11 @@ def attack(ctx: AttackContext) -> Result:
               action=action.id)
     if not action.may_shoot:
         log.outcome(Msg.of("epic.step.may_not_shoot", action=Msg.of(f"epic.action.{action.id}"),
-                           firing=decl.firing), "E-2")
+                           firing=firing), "E-2")
         return _result(ctx, log, {"ap": 0, "at": 0}, {}, shot=False)
 
     in_cover = port.ask(ConfirmQuestion(id="cover", text=Msg.of("epic.q.cover",
-                                                                target=decl.target),
+                                                                target=target),
                                         clause="E-8", rule=_rule("to_hit")))
     modifier = action.modifier
     mod_parts: list[Msg] = []
@@ -184,7 +186,7 @@ def attack(ctx: AttackContext) -> Result:
         rows.append((shot.weapon.name, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
                      f"{shot.to_hit}+", tuple(mod_parts) or "-", _need_text(plan),
                      dice_shown, got))
-    log.table(Msg.of("epic.table.shots", firing=decl.firing, target=decl.target),
+    log.table(Msg.of("epic.table.shots", firing=firing, target=target),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
               rows, clause="E-8")

@@ -39,8 +39,8 @@ class Weapon(BaseModel):
 class ShootingDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    firing: str = Field(default="firing formation", min_length=1)
-    target: str = Field(default="target formation", min_length=1)
+    firing: str | None = Field(default=None, min_length=1)
+    target: str | None = Field(default=None, min_length=1)
     weapons: list[Weapon] = Field(min_length=1, max_length=30)
 
     @model_validator(mode="after")

@@ -1,0 +1,89 @@
+"""Questions validate typed and scripted answers by one path, and carry their clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.catalog import render
+from referee.core.dice import DiceRoll, DiceSource, DiceSpec
+from referee.core.errors import AnswerError
+from referee.core.questions import (
+    Choice,
+    ChoiceQuestion,
+    ConfirmQuestion,
+    DiceQuestion,
+    MultiChoiceQuestion,
+    NumberQuestion,
+)
+from referee.core.text import Msg
+
+TEXT = Msg.of("epic.q.cover", target="X")
+ACTION = ChoiceQuestion(id="action", text=TEXT, clause="E-8",
+                        choices=(Choice("advance", Msg.of("epic.action.advance")),
+                                 Choice("double", Msg.of("epic.action.double"))),
+                        default_value="advance")
+
+
+def test_choice_accepts_value_label_number_and_default() -> None:
+    assert ACTION.accept("double") == "double"
+    assert ACTION.accept("DOUBLE") == "double"
+    assert ACTION.accept("Double", labels={"double": "Double"}) == "double"
+    assert ACTION.accept("2") == "double"
+    assert ACTION.accept("") == "advance"
+
+
+def test_choice_refuses_what_is_not_offered_and_names_the_legal_values() -> None:
+    for raw in ("charge", 3, None):
+        with pytest.raises(AnswerError) as err:
+            ACTION.accept(raw)
+        assert "advance, double" in render(err.value.msg)
+
+
+def test_question_carries_id_clause_and_default() -> None:
+    assert (ACTION.id, ACTION.clause, ACTION.default, ACTION.kind) == \
+        ("action", "E-8", "advance", "choice")
+
+
+def test_multi_choice_keeps_question_order_and_checks_counts() -> None:
+    q = MultiChoiceQuestion(id="units", text=TEXT, min_count=1, max_count=2,
+                            choices=(Choice("a", "A"), Choice("b", "B"), Choice("c", "C")))
+    assert q.accept("c a") == ("a", "c")
+    assert q.accept(["b"]) == ("b",)
+    for bad in ("", "a b c", "a a", "d", 5):
+        with pytest.raises(AnswerError):
+            q.accept(bad)
+    assert q.to_script(("a", "c")) == ["a", "c"]
+
+
+def test_number_bounds_and_types() -> None:
+    q = NumberQuestion(id="shots", text=TEXT, minimum=1, maximum=10, default_value=2)
+    assert q.accept("7") == 7
+    assert q.accept(7) == 7
+    assert q.accept("") == 2
+    for bad, reason in (("0", "below the least allowed, 1"), (11, "above the most allowed, 10"),
+                        ("x", "not a whole number"), (True, "not a whole number"),
+                        (2.5, "not a whole number")):
+        with pytest.raises(AnswerError) as err:
+            q.accept(bad)
+        assert reason in render(err.value.msg)
+
+
+def test_confirm_accepts_words_in_english_and_russian() -> None:
+    q = ConfirmQuestion(id="cover", text=TEXT, default_value=False)
+    assert [q.accept(x) for x in ("y", "Yes", "да", True)] == [True] * 4
+    assert [q.accept(x) for x in ("n", "NO", "нет", False, "")] == [False] * 5
+    with pytest.raises(AnswerError):
+        q.accept("maybe")
+
+
+def test_dice_question_typed_and_scripted_fail_alike() -> None:
+    q = DiceQuestion(id="to-hit.x", text=TEXT, spec=DiceSpec(count=2, target=4))
+    with pytest.raises(AnswerError) as typed:
+        q.accept("4 7")
+    with pytest.raises(AnswerError) as scripted:
+        q.accept([4, 7])
+    assert render(typed.value.msg) == render(scripted.value.msg)
+    value = q.accept([4, 2])
+    assert value == DiceRoll((4, 2), 1, DiceSource.TYPED)
+    assert q.accept(value) == value
+    assert q.to_script(value) == [4, 2]
