@@ -55,8 +55,9 @@ def _env(ctx: typer.Context) -> Environment:
 def _console(env: Environment, err: bool = False) -> Console:
     from referee.render.console import make_console
 
+    # NO_COLOR or no terminal: plain text, no escapes at all
     return make_console(env.stderr if err else env.stdout,
-                        terminal=(env.stdout_isatty and not err), color=env.color)
+                        terminal=(env.stdout_isatty and env.color and not err))
 
 
 def _exit_code(error: RefereeError) -> ExitCode:

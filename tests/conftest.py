@@ -29,7 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["REFEREE_STRICT_MESSAGES"] = "1"
 
 
-def rng(seed: int = 1):  # noqa: ANN201 - a tiny helper shared by tests
+def rng(seed: int = 1):
     from referee.core.dice import SeededDice
 
     return SeededDice(seed)

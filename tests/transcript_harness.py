@@ -68,7 +68,7 @@ def normalise(text: str) -> str:
 
 
 def transcript_files(root: Path) -> list[Path]:
-    return sorted((root / "transcripts").glob("**/*.md")) + [root / "README.md"]
+    return [*sorted((root / "transcripts").glob("**/*.md")), root / "README.md"]
 
 
 def update(path: Path) -> bool:

@@ -17,7 +17,6 @@ from referee.catalog import render
 from referee.core.dice import ROLL
 from referee.core.errors import AnswerError
 from referee.core.port import settle_dice
-from referee.core.text import Msg
 from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
@@ -25,6 +24,7 @@ from referee.core.questions import (
     MultiChoiceQuestion,
     Question,
 )
+from referee.core.text import Msg
 from referee.frontends.display import dice_text, hint, labels
 
 

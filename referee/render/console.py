@@ -20,10 +20,9 @@ KIND_STYLE = {StepKind.INPUT: "cyan", StepKind.MODIFIER: "yellow", StepKind.ROLL
               StepKind.OUTCOME: "bold green", StepKind.NOTE: "blue", StepKind.WARNING: "bold red"}
 
 
-def make_console(file: IO[str], *, terminal: bool, color: bool) -> Console:
+def make_console(file: IO[str], *, terminal: bool) -> Console:
     if terminal:
-        return Console(file=file, force_terminal=True, no_color=not color, highlight=False,
-                       soft_wrap=False)
+        return Console(file=file, force_terminal=True, highlight=False, soft_wrap=False)
     return Console(file=file, force_terminal=False, color_system=None, width=PLAIN_WIDTH,
                    highlight=False, soft_wrap=False, emoji=False)
 

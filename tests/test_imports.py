@@ -1,0 +1,76 @@
+"""Start-up: --help, rulesets and lookup never import the heavy front-end packages, and the
+pure core never imports the edges."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+# (pydantic is not listed: Typer 0.29 itself imports it when an app runs)
+HEAVY = ("questionary", "prompt_toolkit", "sqlite3", "dyce")
+PROBE = f"""
+import sys
+from referee.cli import app
+from referee.context import Environment
+try:
+    app(sys.argv[1:], obj=Environment.from_system(), standalone_mode=False)
+except SystemExit:
+    pass
+heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))
+print("HEAVY:" + ",".join(heavy))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["rulesets"], ["lookup", "epic", "to-hit", "8"],
+                                  ["lookup", "epic"], ["lookup", "epic", "to-hit"]])
+def test_light_commands_load_no_heavy_module(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    marker = proc.stdout.strip().splitlines()[-1]
+    assert marker == "HEAVY:", f"{argv} imported {marker[6:]}"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "referee" / "core").glob("*.py")) +
+                         sorted((ROOT / "referee" / "rulesets").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_core_and_resolvers_never_import_the_edges(path: Path) -> None:
+    forbidden = ("typer", "rich", "questionary", "prompt_toolkit", "referee.cli",
+                 "referee.render", "referee.frontends")
+    bad = {m for m in _imports(path) if m.split(".")[0] in forbidden[:4] or
+           any(m.startswith(f) for f in forbidden[4:])}
+    assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "referee" / "core").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_core_uses_the_standard_library_only(path: Path) -> None:
+    third_party = {m for m in _imports(path)
+                   if m.split(".")[0] not in sys.stdlib_module_names and
+                   not m.startswith("referee")}
+    assert not third_party, f"{path.name} imports {sorted(third_party)}"
+
+
+def test_resolvers_never_print() -> None:
+    for path in (ROOT / "referee" / "rulesets").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id in ("print", "input")]
+        assert not calls, f"{path} calls print or input"

@@ -1,0 +1,119 @@
+"""The questionary front end, driven in-process through prompt_toolkit pipe input: every
+question kind, a refused die asked again, Ctrl-C, and a whole attack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from referee import api
+from referee.core.dice import DiceRoll, DiceSource, DiceSpec, SeededDice
+from referee.core.questions import (
+    Choice,
+    ChoiceQuestion,
+    ConfirmQuestion,
+    DiceQuestion,
+    MultiChoiceQuestion,
+    NumberQuestion,
+)
+from referee.core.text import Msg
+from referee.frontends.interactive import InteractivePort
+
+DOWN, ENTER, SPACE, CTRL_C = "\x1b[B", "\r", " ", "\x03"
+TEXT = Msg.of("epic.q.weapons")
+
+
+@pytest.fixture
+def terminal() -> Iterator[tuple[InteractivePort, Any, list[str]]]:
+    """A port reading keys from a pipe; ``said`` collects what it printed besides prompts."""
+    said: list[str] = []
+    with create_pipe_input() as pipe:
+        port = InteractivePort(SeededDice(4), say=said.append, input=pipe, output=DummyOutput())
+        yield port, pipe, said
+
+
+def test_choice_is_picked_with_arrow_keys(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ChoiceQuestion(id="a", text=TEXT, choices=(Choice("x", "X"), Choice("y", "Y"),
+                                                    Choice("z", "Z")), default_value="x")
+    pipe.send_text(DOWN + DOWN + ENTER)
+    assert port.ask(q) == "z"
+
+
+def test_multi_choice_with_space_and_enter(terminal) -> None:
+    port, pipe, _ = terminal
+    q = MultiChoiceQuestion(id="m", text=TEXT, choices=(Choice("x", "X"), Choice("y", "Y")))
+    pipe.send_text(SPACE + DOWN + SPACE + ENTER)
+    assert port.ask(q) == ("x", "y")
+
+
+def test_number_default_and_refusal(terminal) -> None:
+    port, pipe, said = terminal
+    q = NumberQuestion(id="n", text=TEXT, minimum=1, maximum=5, default_value=2)
+    pipe.send_text("9" + ENTER + "4" + ENTER)
+    assert port.ask(q) == 4
+    assert said == ["  ✗ 9 is above the most allowed, 5"]
+    pipe.send_text(ENTER)
+    assert port.ask(q) == 2
+
+
+def test_confirm_takes_one_key(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ConfirmQuestion(id="c", text=TEXT, default_value=False)
+    pipe.send_text("y")
+    assert port.ask(q) is True
+    pipe.send_text(ENTER)
+    assert port.ask(q) is False
+
+
+def test_bad_die_is_refused_with_a_reason_and_asked_again(terminal) -> None:
+    port, pipe, said = terminal
+    q = DiceQuestion(id="d", text=TEXT, spec=DiceSpec(count=3, target=4, count_only=True))
+    pipe.send_text("5 7 1" + ENTER + "5 6" + ENTER + "5 6 1" + ENTER)
+    assert port.ask(q) == DiceRoll((5, 6, 1), 2, DiceSource.TYPED)
+    assert said == ["  ✗ 7 is not a face of a d6", "  ✗ expected 3 dice, got 2"]
+
+
+def test_enter_at_a_dice_prompt_rolls_from_the_seed_and_shows_the_faces(terminal) -> None:
+    port, pipe, said = terminal
+    q = DiceQuestion(id="d", text=TEXT, spec=DiceSpec(count=3, target=4))
+    pipe.send_text(ENTER)
+    got = port.ask(q)
+    assert got.source is DiceSource.ROLLED
+    from referee.core.dice import roll
+
+    assert got == roll(q.spec, SeededDice(4))
+    assert said == [f"  {' '.join(map(str, got.faces))} (rolled)"]
+
+
+def test_count_of_hits_is_accepted(terminal) -> None:
+    port, pipe, _ = terminal
+    q = DiceQuestion(id="d", text=TEXT, spec=DiceSpec(count=3, target=4, count_only=True))
+    pipe.send_text("=2" + ENTER)
+    assert port.ask(q) == DiceRoll(None, 2, DiceSource.TYPED)
+
+
+def test_ctrl_c_reaches_the_caller(terminal) -> None:
+    port, pipe, _ = terminal
+    pipe.send_text(CTRL_C)
+    with pytest.raises(KeyboardInterrupt):
+        port.ask(NumberQuestion(id="n", text=TEXT))
+
+
+def test_a_whole_attack_typed_at_the_prompts(terminal) -> None:
+    port, pipe, _ = terminal
+    keys = ["1" + ENTER,  # kinds of weapon
+            "4" + ENTER,  # shots
+            DOWN * 4 + ENTER,  # AP 5+
+            ENTER,  # AT none
+            DOWN + ENTER,  # Double
+            "n",  # not in cover
+            "5 6 2 1" + ENTER]
+    pipe.send_text("".join(keys))
+    plan = api.plan_attack("epic", seed=4)
+    result = api.play(plan, port)
+    assert result.outcome_data["hits"] == {"ap": 1, "at": 0}
