@@ -13,8 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.dice import SeededDice, new_seed
-from referee.core.errors import RefereeError, ScriptError, UsageError
-from referee.core.options import Options, parse_assignments, resolve_options
+from referee.core.errors import RefereeError, ScriptError, UnknownIdError, UsageError
+from referee.core.options import (
+    Options,
+    OptionValueError,
+    parse_assignments,
+    resolve_options,
+)
 from referee.core.port import Port
 from referee.core.result import Result, Table
 from referee.core.text import Msg
@@ -40,8 +45,6 @@ def lookup(ruleset: str, table: str, key: str | None = None,
     module = info.implementation()
     known = [lt.id for lt in module.lookup_tables()]
     if table not in known:
-        from referee.core.errors import UnknownIdError
-
         raise UnknownIdError("table", table, known)
     return module.lookup(table, key, list(flags))
 
@@ -105,10 +108,10 @@ def plan_script(path: str | Path, *, seed: int | None = None,
     overrides: dict[str, Any] = {**script.options, **from_cli}  # the command line wins
     try:
         opts = resolve_options(info.option_specs(), overrides)
-    except UsageError as err:
-        name = getattr(err, "given", None) or getattr(err, "option", None)
-        path: list[str | int] = ["options", name] if name in script.options else ["options"]
-        raise ScriptError(script.path, where(script.text, path), err.msg) from None
+    except (UnknownIdError, OptionValueError) as err:
+        name = err.given if isinstance(err, UnknownIdError) else err.name
+        field: list[str | int] = ["options", name] if name in script.options else ["options"]
+        raise ScriptError(script.path, where(script.text, field), err.msg) from None
     validated = (validate_declaration(info, script.declaration, script.path, script.text)
                  if script.declaration is not None else None)
     chosen = seed if seed is not None else script.seed

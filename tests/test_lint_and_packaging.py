@@ -1,4 +1,4 @@
-"""The code stays clean (ruff), and a normal install carries the ruleset data."""
+"""The code stays clean (ruff, mypy --strict), and a normal install carries the ruleset data."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ def test_ruff_finds_nothing() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     proc = subprocess.run([ruff, "check", "--no-cache", "."], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_finds_nothing() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

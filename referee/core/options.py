@@ -18,6 +18,14 @@ TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 
 
+class OptionValueError(UsageError):
+    """A value an option does not take; ``name`` is the option."""
+
+    def __init__(self, name: str, msg: Msg) -> None:
+        super().__init__(msg)
+        self.name = name
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     name: str
@@ -27,28 +35,24 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
 
     def parse(self, text: str) -> Any:
-        try:
-            return self._parse(text)
-        except UsageError as err:
-            err.option = self.name  # type: ignore[attr-defined]
-            raise
+        def refuse(kind: str, **extra: Any) -> OptionValueError:
+            return OptionValueError(self.name, Msg.of(f"option.error.{kind}", name=self.name,
+                                                      given=text, **extra))
 
-    def _parse(self, text: str) -> Any:
         if isinstance(self.default, bool):
             folded = text.strip().casefold()
             if folded in TRUE_WORDS:
                 return True
             if folded in FALSE_WORDS:
                 return False
-            raise UsageError(Msg.of("option.error.bool", name=self.name, given=text))
+            raise refuse("bool")
         if isinstance(self.default, int):
             try:
                 return int(text)
             except ValueError:
-                raise UsageError(Msg.of("option.error.int", name=self.name, given=text)) from None
+                raise refuse("int") from None
         if self.choices and text not in self.choices:
-            raise UsageError(Msg.of("option.error.choice", name=self.name, given=text,
-                                    legal=", ".join(self.choices)))
+            raise refuse("choice", legal=", ".join(self.choices))
         return text
 
 
@@ -91,5 +95,5 @@ def resolve_options(specs: Iterable[OptionSpec], overrides: Mapping[str, Any]) -
         elif type(raw) is type(spec.default):
             values[name] = spec.parse(str(raw)) if spec.choices else raw
         else:
-            raise UsageError(Msg.of("option.error.type", name=name, given=str(raw)))
+            raise OptionValueError(name, Msg.of("option.error.type", name=name, given=str(raw)))
     return Options(specs, values)

@@ -41,7 +41,8 @@ class RulesetInfo:
     def implementation(self) -> RulesetModule:
         if self.module is None:
             raise UsageError(Msg.of("error.ruleset_not_ready", ruleset=self.id))
-        return importlib.import_module(f"referee.rulesets.{self.module}").RULESET
+        module: RulesetModule = importlib.import_module(f"referee.rulesets.{self.module}").RULESET
+        return module
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return option_specs(self.id)
