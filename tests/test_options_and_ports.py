@@ -8,7 +8,13 @@ import pytest
 
 from referee.catalog import render
 from referee.core.dice import DiceSource, DiceSpec, SeededDice
-from referee.core.errors import MissingAnswerError, ScriptError, UnknownIdError, UsageError
+from referee.core.errors import (
+    MissingAnswerError,
+    ScriptError,
+    UnknownIdError,
+    UnusedAnswerError,
+    UsageError,
+)
 from referee.core.options import OptionSpec, OptionValueError, parse_assignments, resolve_options
 from referee.core.questions import ConfirmQuestion, DiceQuestion, NumberQuestion
 from referee.core.text import Msg
@@ -74,9 +80,9 @@ def test_answer_port_is_strict() -> None:
     with pytest.raises(MissingAnswerError) as missing:
         port.ask(COVER)
     assert render(missing.value.msg) == "f.toml: no answer for question 'cover'"
-    with pytest.raises(Exception) as unused:
+    with pytest.raises(UnusedAnswerError) as unused:
         port.finish()
-    assert "extra" in render(unused.value.msg)  # type: ignore[attr-defined]
+    assert render(unused.value.msg) == "f.toml: answers that no question asked for: extra"
 
 
 def test_answer_port_defaults_and_rolls_only_when_allowed() -> None:
@@ -97,8 +103,9 @@ def test_answer_port_names_the_field_of_a_refused_answer() -> None:
 def test_sequence_port_takes_answers_in_order_and_refuses_leftovers() -> None:
     port = SequencePort(["4", "yes", "extra"], SeededDice(1))
     assert (port.ask(NUMBER), port.ask(COVER)) == (4, True)
-    with pytest.raises(Exception, match="error.unused_answers"):
+    with pytest.raises(UnusedAnswerError) as err:
         port.finish()
+    assert err.value.question_ids == ("#3",)
 
 
 def test_wrappers_compose_auto_dice_recording_and_echo() -> None:
