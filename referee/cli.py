@@ -113,7 +113,7 @@ def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
         infos = all_rulesets()
         if json_:
             _print_json(env, [{"id": i.id, "aliases": list(i.aliases), "name": render(i.name),
-                               "edition": i.edition, "covers": render(i.covers),
+                               "edition": render(i.edition), "covers": render(i.covers),
                                "available": list(i.available), "tables": list(i.tables)}
                               for i in infos])
             return

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 class RulesetInfo:
     id: str
     aliases: tuple[str, ...]
-    edition: str
     module: str | None
     available: tuple[str, ...]
     tables: tuple[str, ...]
@@ -33,6 +32,10 @@ class RulesetInfo:
     @property
     def name(self) -> Msg:
         return Msg.of(f"ruleset.{self.id}.name")
+
+    @property
+    def edition(self) -> Msg:
+        return Msg.of(f"ruleset.{self.id}.edition")
 
     @property
     def covers(self) -> Msg:
@@ -54,7 +57,7 @@ def all_rulesets() -> tuple[RulesetInfo, ...]:
     for rid in data.ruleset_ids():
         raw = data.load(rid, "ruleset")
         out.append(RulesetInfo(id=raw["id"], aliases=tuple(raw.get("aliases", ())),
-                               edition=raw["edition"], module=raw.get("module"),
+                               module=raw.get("module"),
                                available=tuple(raw.get("available", ())),
                                tables=tuple(raw.get("tables", ()))))
     return tuple(out)
