@@ -3,7 +3,8 @@
 One Typer command that takes the same shape of command line as
 ``referee lookup epic to-hit 8`` (three positional strings and a ``--json`` flag, so Typer
 does the same per-parameter work) and prints one small rich table: a title, 4 columns,
-1 row, ASCII box when the output is not a terminal, exactly as referee prints its lookup.
+1 row, ASCII box when the output is not a terminal, no emoji or highlighting, as referee
+prints its lookup.
 
 It deliberately imports nothing beyond Typer and rich: whatever ``referee`` costs on top
 of this is referee's own start-up cost.
@@ -31,7 +32,9 @@ def lookup(ruleset: Annotated[str, typer.Argument()],
            key: Annotated[str, typer.Argument()],
            json_: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Print a one-row, four-column table, like ``referee lookup``."""
-    console = Console()
+    # Rendering as referee does (no emoji codes, no highlighting): otherwise the baseline
+    # alone would load rich's emoji table (~2 ms) and look slower than it is.
+    console = Console(emoji=False, highlight=False)
     rich_table = Table(title=f"{ruleset} {table} {key}", title_justify="left",
                        box=box.ROUNDED if console.is_terminal else box.ASCII)
     for i, name in enumerate(("Need", "How to roll", "Chance", "%")):

@@ -1,8 +1,10 @@
 """The message catalogue: every user-facing string, keyed by message id.
 
-Catalogues are TOML files in ``referee/locale/<lang>.toml``; nested tables give dotted ids
-(``[error] script = ...`` is ``error.script``). ``render`` formats a ``Msg`` (and any ``Msg`` in
-its parameters) with ``str.format``. A second language is a second file; nothing else changes.
+Catalogues are TOML files: ``referee/locale/<lang>.toml`` for the shared messages and one
+file per ruleset in ``referee/locale/<lang>/``; nested tables give dotted ids (``[error]
+script = ...`` is ``error.script``). An id defined twice is an error. ``render`` formats a
+``Msg`` (and any ``Msg`` in its parameters) with ``str.format``. A second language is a second
+set of files; nothing else changes.
 """
 
 from __future__ import annotations
@@ -35,9 +37,20 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
 
 @functools.cache
 def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
-    text = (resources.files("referee") / "locale" / f"{lang}.toml").read_text(encoding="utf-8")
+    base = resources.files("referee") / "locale"
+    files = [base / f"{lang}.toml"]
+    folder = base / lang
+    if folder.is_dir():
+        files += sorted((p for p in folder.iterdir() if p.name.endswith(".toml")),
+                        key=lambda p: p.name)
     out: dict[str, str] = {}
-    _flatten("", tomllib.loads(text), out)
+    for file in files:
+        part: dict[str, str] = {}
+        _flatten("", tomllib.loads(file.read_text(encoding="utf-8")), part)
+        twice = sorted(set(part) & set(out))
+        if twice:
+            raise ValueError(f"message ids defined twice in the {lang} catalogue: {twice}")
+        out.update(part)
     return out
 
 

@@ -44,6 +44,7 @@ def test_the_wheel_carries_ruleset_data_and_catalogues(wheel: Path) -> None:
         assert f"referee/_rulesets/{rid}/ruleset.toml" in names
     assert "referee/_rulesets/epic-armageddon/tables.toml" in names
     assert "referee/locale/en.toml" in names
+    assert "referee/locale/en/epic.toml" in names
     assert not any(n.startswith(("tests/", "rulesets/")) for n in names)
 
 
