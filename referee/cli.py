@@ -141,17 +141,16 @@ def lookup(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
-        flags = list(ctx.args)
+        # everything after KEY (flags such as --cover, --defence 2, more keys) is the
+        # table's own to read: the ruleset checks it and refuses what it does not take
+        args = list(ctx.args)
         if key is not None and key.startswith("--"):
-            flags.insert(0, key)
+            args.insert(0, key)
             key = None
-        stray = [a for a in flags if not a.startswith("--")]
-        if stray:
-            raise UsageError(Msg.of("error.stray_args", args=" ".join(stray)))
         if table is None:
             result = lookup_tables(ruleset)
         else:
-            result = do_lookup(ruleset, table, key, flags)
+            result = do_lookup(ruleset, table, key, args)
         if json_:
             from referee.render.json_out import table_json
 

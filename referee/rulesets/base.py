@@ -44,7 +44,11 @@ class RulesetModule(Protocol):
 
     def lookup_tables(self) -> Sequence[LookupTable]: ...
 
-    def lookup(self, table: str, key: str | None, flags: Sequence[str]) -> Table: ...
+    def lookup(self, table: str, key: str | None, args: Sequence[str]) -> Table:
+        """One table, or its rows for ``key``; ``args`` are the words after the key
+        (flags such as ``--cover``, ``--defence 2``, further keys), the table's own to read
+        and refuse with a ``UsageError`` when it does not take them."""
+        ...
 
     def declaration_model(self) -> type[Any]:
         """The pydantic model a script's ``[declaration]`` table is validated against."""

@@ -33,6 +33,9 @@ def _flag_modifiers(flags: Sequence[str]) -> list[tuple[str, int]]:
     by_flag = {"cover": t.cover_modifier}
     by_flag.update({a.id: a.modifier for a in t.actions if a.modifier})
     out = []
+    stray = [f for f in flags if not f.startswith("--")]
+    if stray:
+        raise UsageError(Msg.of("error.stray_args", args=" ".join(stray)))
     for flag in flags:
         name = flag.removeprefix("--")
         if name not in by_flag:
@@ -107,7 +110,7 @@ def actions_table() -> Table:
 def lookup(table: str, key: str | None, flags: Sequence[str]) -> Table:
     if table == "to-hit":
         return to_hit(key, flags)
-    if flags:
+    if flags or key is not None:
         raise UsageError(Msg.of("error.flags_not_taken", table=table))
     if table == "modifiers":
         return modifiers_table()
