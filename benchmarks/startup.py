@@ -57,10 +57,10 @@ From the repository root, with the interpreter that has referee installed::
     python benchmarks/startup.py --rounds 60     # more rounds, tighter medians
     python benchmarks/startup.py --json          # machine-readable results
     python benchmarks/startup.py --check         # exit 1 if a metric misses its target
-    python benchmarks/startup.py --inherit-bytecode-settings   # keep the caller's
-                                                 # PYTHONDONTWRITEBYTECODE / PYCACHEPREFIX
+    python benchmarks/startup.py --inherit-bytecode-settings    # see "How it is made fair"
 
-POSIX only (``os.wait4``); standard library only.
+Exit status: 0; with ``--check``, 1 when a metric misses its target; 2 when a command
+cannot be run at all.  POSIX only (``os.wait4``); standard library only.
 """
 
 from __future__ import annotations

@@ -10,20 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.core.dice import SeededDice, new_seed
 from referee.core.errors import RefereeError, ScriptError, UnknownIdError, UsageError
-from referee.core.options import (
-    Options,
-    OptionValueError,
-    parse_assignments,
-    resolve_options,
-)
-from referee.core.port import Port
-from referee.core.result import Result, Table
+from referee.core.table import Table
 from referee.core.text import Msg
 from referee.rulesets import RulesetInfo, find_ruleset
+
+if TYPE_CHECKING:
+    from referee.core.options import Options
+    from referee.core.port import Port
+    from referee.core.result import Result
+
+# The attack side (dice, options, ports, results) is imported inside the functions that use
+# it, so that a lookup starts without it.
 
 
 def lookup_tables(ruleset: str) -> Table:
@@ -62,6 +62,8 @@ class AttackPlan:
     script_path: str | None = None
 
     def __post_init__(self) -> None:
+        from referee.core.dice import SeededDice
+
         self.rng = SeededDice(self.seed)
 
 
@@ -70,6 +72,8 @@ def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str]
                 declaration: Mapping[str, Any] | None = None) -> AttackPlan:
     """Prepare an attack: ``options`` as ``NAME=VALUE``; the declaration from a file (its
     ``[declaration]`` table) or given directly; no declaration means it is asked for."""
+    from referee.core.dice import new_seed
+    from referee.core.options import parse_assignments, resolve_options
     from referee.session import validate_declaration
 
     info = find_ruleset(ruleset)
@@ -93,6 +97,8 @@ def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str]
 def plan_script(path: str | Path, *, seed: int | None = None,
                 options: Sequence[str] = ()) -> tuple[AttackPlan, Any]:
     """Prepare a scripted run: the plan and the strict port that answers from the script."""
+    from referee.core.dice import new_seed
+    from referee.core.options import OptionValueError, parse_assignments, resolve_options
     from referee.frontends.answers import AnswerPort
     from referee.script import load_script, where
     from referee.session import validate_declaration

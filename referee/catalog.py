@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from referee.core.text import Msg
+from referee.tomlcache import load_toml
 
 DEFAULT_LANG = "en"
+LOCALE = Path(__file__).resolve().parent / "locale"
 _lang = DEFAULT_LANG
 
 
 def available_languages() -> tuple[str, ...]:
-    files = resources.files("referee") / "locale"
-    return tuple(sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".toml")))
+    return tuple(sorted(p.stem for p in LOCALE.glob("*.toml")))
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -37,16 +37,11 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
 
 @functools.cache
 def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
-    base = resources.files("referee") / "locale"
-    files = [base / f"{lang}.toml"]
-    folder = base / lang
-    if folder.is_dir():
-        files += sorted((p for p in folder.iterdir() if p.name.endswith(".toml")),
-                        key=lambda p: p.name)
+    files = [LOCALE / f"{lang}.toml", *sorted((LOCALE / lang).glob("*.toml"))]
     out: dict[str, str] = {}
     for file in files:
         part: dict[str, str] = {}
-        _flatten("", tomllib.loads(file.read_text(encoding="utf-8")), part)
+        _flatten("", load_toml(file), part)
         twice = sorted(set(part) & set(out))
         if twice:
             raise ValueError(f"message ids defined twice in the {lang} catalogue: {twice}")

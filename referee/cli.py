@@ -117,7 +117,7 @@ def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
                                "available": list(i.available), "tables": list(i.tables)}
                               for i in infos])
             return
-        from referee.core.result import Table
+        from referee.core.table import Table
         from referee.render.console import print_table
 
         rows = tuple((i.id, ", ".join(i.aliases), i.name, i.edition, i.covers,

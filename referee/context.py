@@ -6,20 +6,22 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import IO, Any
 
 
-@dataclass
 class Environment:
-    stdin: IO[str] = field(default_factory=lambda: sys.stdin)
-    stdout: IO[str] = field(default_factory=lambda: sys.stdout)
-    stderr: IO[str] = field(default_factory=lambda: sys.stderr)
-    stdin_isatty: bool = False
-    stdout_isatty: bool = False
-    color: bool = True
-    # Tests inject a factory (rng) -> Port used in place of the terminal prompts.
-    port_factory: Callable[[Any], Any] | None = None
+    def __init__(self, *, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
+                 stderr: IO[str] | None = None, stdin_isatty: bool = False,
+                 stdout_isatty: bool = False, color: bool = True,
+                 port_factory: Callable[[Any], Any] | None = None) -> None:
+        self.stdin = sys.stdin if stdin is None else stdin
+        self.stdout = sys.stdout if stdout is None else stdout
+        self.stderr = sys.stderr if stderr is None else stderr
+        self.stdin_isatty = stdin_isatty
+        self.stdout_isatty = stdout_isatty
+        self.color = color
+        # Tests inject a factory (rng) -> Port used in place of the terminal prompts.
+        self.port_factory = port_factory
 
     @classmethod
     def from_system(cls) -> Environment:

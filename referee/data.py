@@ -7,9 +7,10 @@ source checkout or an editable install they are the repository's top-level ``rul
 from __future__ import annotations
 
 import functools
-import tomllib
 from pathlib import Path
 from typing import Any
+
+from referee.tomlcache import load_toml
 
 
 @functools.cache
@@ -24,8 +25,7 @@ def data_root() -> Path:
 @functools.cache
 def load(ruleset_id: str, name: str) -> dict[str, Any]:
     """The TOML file ``rulesets/<ruleset_id>/<name>.toml`` as a dict."""
-    with (data_root() / ruleset_id / f"{name}.toml").open("rb") as f:
-        return tomllib.load(f)
+    return load_toml(data_root() / ruleset_id / f"{name}.toml")
 
 
 def ruleset_ids() -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from referee.core.table import Table
 from referee.core.text import Msg, jsonable
 
 
@@ -32,20 +33,6 @@ class Step:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "clause": self.clause, "text": jsonable(self.text),
                 "data": jsonable(dict(self.data))}
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table of the working (shots, hits, allocation...), as data."""
-
-    title: Msg
-    columns: tuple[Msg, ...]
-    rows: tuple[tuple[Any, ...], ...]
-    clause: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"title": jsonable(self.title), "clause": self.clause,
-                "columns": jsonable(self.columns), "rows": jsonable(self.rows)}
 
 
 @dataclass(frozen=True)

@@ -3,21 +3,25 @@ when NO_COLOR is set or the output is not a terminal."""
 
 from __future__ import annotations
 
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
 from referee.catalog import render
-from referee.core.result import Result, StepKind, Table
+from referee.core.table import Table
 from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from referee.core.result import Result
 from referee.render.json_out import cell_text
 
 PLAIN_WIDTH = 120
 
-KIND_STYLE = {StepKind.INPUT: "cyan", StepKind.MODIFIER: "yellow", StepKind.ROLL: "magenta",
-              StepKind.OUTCOME: "bold green", StepKind.NOTE: "blue", StepKind.WARNING: "bold red"}
+# by StepKind value (kept as text so that a lookup does not load the result module)
+KIND_STYLE = {"input": "cyan", "modifier": "yellow", "roll": "magenta", "outcome": "bold green",
+              "note": "blue", "warning": "bold red"}
 
 
 def make_console(file: IO[str], *, terminal: bool) -> Console:
@@ -54,7 +58,7 @@ def print_steps(console: Console, result: Result) -> None:
     rich_table.add_column(render(Msg.of("result.col.what")))
     for i, step in enumerate(result.steps, 1):
         kind = render(Msg.of(f"step.kind.{step.kind.value}"))
-        style = KIND_STYLE[step.kind] if console.is_terminal else None
+        style = KIND_STYLE[step.kind.value] if console.is_terminal else None
         rich_table.add_row(str(i), step.clause or "", kind, render(step.text), style=style)
     console.print(rich_table, markup=False)
 

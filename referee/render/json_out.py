@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.catalog import render
-from referee.core.result import Result, Table
+from referee.core.table import Table
 from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from referee.core.result import Result
 
 
 def _plain(value: Any) -> Any:

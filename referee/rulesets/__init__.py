@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from referee import data
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.options import OptionSpec
 from referee.core.text import Msg
 
 if TYPE_CHECKING:
+    from referee.core.options import OptionSpec
     from referee.rulesets.base import RulesetModule
 
 
-@dataclass(frozen=True)
-class RulesetInfo:
+class RulesetInfo(NamedTuple):
     id: str
     aliases: tuple[str, ...]
     module: str | None
@@ -77,6 +75,8 @@ def find_ruleset(name: str) -> RulesetInfo:
 
 @functools.cache
 def option_specs(ruleset_id: str) -> tuple[OptionSpec, ...]:
+    from referee.core.options import OptionSpec
+
     path = data.data_root() / ruleset_id / "options.toml"
     if not path.is_file():
         return ()

@@ -3,40 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from referee.core.options import Options
-from referee.core.port import Port
-from referee.core.result import Result, Table
 from referee.core.text import Msg
 
+if TYPE_CHECKING:
+    from referee.core.options import Options
+    from referee.core.port import Port
+    from referee.core.result import Result
+    from referee.core.table import Table
 
-@dataclass(frozen=True)
-class LookupFlag:
+
+class LookupFlag(NamedTuple):
     """A flag a lookup table accepts after its key (``--cover``), as data."""
 
     name: str
     help: Msg
 
 
-@dataclass(frozen=True)
-class LookupTable:
+class LookupTable(NamedTuple):
     id: str
     title: Msg
     key_help: Msg | None = None
     flags: tuple[LookupFlag, ...] = ()
 
 
-@dataclass(frozen=True)
-class AttackContext:
+class AttackContext(NamedTuple):
     """Everything a resolver may use besides the port: options, the declaration given in a
     script (``None``: ask for it), and the persistent state of a game file (``{}``: none)."""
 
     port: Port
     options: Options
     declaration: Any | None = None
-    state: Mapping[str, Any] = field(default_factory=dict)
+    state: Mapping[str, Any] = MappingProxyType({})
 
 
 class RulesetModule(Protocol):

@@ -12,7 +12,8 @@ from referee.rulesets.epic import lookup as _lookup
 from referee.rulesets.epic.tables import RULESET_ID
 
 if TYPE_CHECKING:
-    from referee.core.result import Result, Table
+    from referee.core.result import Result
+    from referee.core.table import Table
     from referee.rulesets.base import AttackContext, LookupTable
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.result import Table
+from referee.core.table import Table
 from referee.core.text import Msg
 from referee.rulesets.base import LookupFlag, LookupTable
 from referee.rulesets.epic.tables import tables

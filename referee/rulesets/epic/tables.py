@@ -3,29 +3,26 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee import data
 
 RULESET_ID = "epic-armageddon"
 
 
-@dataclass(frozen=True)
-class SevenPlusRow:
+class SevenPlusRow(NamedTuple):
     need: int
     first: int
     then: int
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     id: str
     modifier: int
     may_shoot: bool
 
 
-@dataclass(frozen=True)
-class EpicTables:
+class EpicTables(NamedTuple):
     natural_fail: int
     lowest_key: int
     highest_key: int
