@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,7 +60,6 @@ class AttackPlan:
     declaration: Any | None = None
     declaration_raw: Mapping[str, Any] | None = None
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
-    script_path: str | None = None
 
     def __post_init__(self) -> None:
         from referee.core.dice import SeededDice
@@ -88,15 +88,23 @@ def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str]
         if script.declaration is None:
             raise ScriptError(str(declaration_file), "declaration",
                               Msg.of("script.expected.declaration_table"))
+        if find_ruleset(script.ruleset).id != info.id:
+            raise ScriptError(str(declaration_file), "ruleset",
+                              Msg.of("script.expected.same_ruleset", ruleset=info.id))
+        if script.answers or script.options:
+            raise ScriptError(str(declaration_file), "answers" if script.answers else "options",
+                              Msg.of("script.expected.declaration_only"))
         raw, text, file = script.declaration, script.text, str(declaration_file)
     validated = validate_declaration(info, raw, file, text) if raw is not None else None
     return AttackPlan(info, opts, seed if seed is not None else new_seed(), validated, raw,
                       overrides)
 
 
-def plan_script(path: str | Path, *, seed: int | None = None,
-                options: Sequence[str] = ()) -> tuple[AttackPlan, Any]:
-    """Prepare a scripted run: the plan and the strict port that answers from the script."""
+def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
+                auto_dice: bool = False) -> tuple[AttackPlan, Any]:
+    """Prepare a scripted run: the plan and the strict port that answers from the script.
+    Dice the script does not give are an error, unless ``auto_dice`` or the script's
+    ``roll_missing_dice = true`` let the seed roll them."""
     from referee.core.dice import new_seed
     from referee.core.options import OptionValueError, parse_assignments, resolve_options
     from referee.frontends.answers import AnswerPort
@@ -122,10 +130,10 @@ def plan_script(path: str | Path, *, seed: int | None = None,
                  if script.declaration is not None else None)
     chosen = seed if seed is not None else script.seed
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
-                      script.declaration, overrides, script.path)
+                      script.declaration, overrides)
     port = AnswerPort(script.answers, plan.rng, file=script.path, text=script.text,
                       use_defaults=script.use_defaults,
-                      roll_missing_dice=script.roll_missing_dice)
+                      roll_missing_dice=script.roll_missing_dice or auto_dice)
     return plan, port
 
 
@@ -139,6 +147,7 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     if record is not None:
         from referee.frontends.wrappers import RecordingPort
 
+        _check_writable(record)  # before the first question, not after the last
         port = recorder = RecordingPort(port)
     try:
         result = run_attack(plan.info, port, plan.options, plan.declaration, game=game,
@@ -155,6 +164,12 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     return result
 
 
+def _check_writable(path: Path) -> None:
+    if path.is_dir() or not path.parent.is_dir() or not os.access(path.parent, os.W_OK) or (
+            path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(Msg.of("error.record_unwritable", file=str(path)))
+
+
 def _write_record(path: Path, plan: AttackPlan, answers: Mapping[str, Any],
                   complete: bool) -> None:
     from referee.catalog import render
@@ -165,7 +180,11 @@ def _write_record(path: Path, plan: AttackPlan, answers: Mapping[str, Any],
                     answers=answers, roll_missing_dice=complete)
     comment = render(Msg.of("record.header" if complete else "record.header_partial",
                             file=str(path)))
-    path.write_text(dump_script(script, comment), encoding="utf-8")
+    try:
+        path.write_text(dump_script(script, comment), encoding="utf-8")
+    except OSError as err:
+        raise UsageError(Msg.of("error.record_failed", file=str(path),
+                                reason=err.strerror or "")) from None
 
 
 def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,

@@ -43,8 +43,7 @@ class DiceMode(StrEnum):
 
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
-GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"),
-                                              dir_okay=False)]
+GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"))]
 
 
 def _env(ctx: typer.Context) -> Environment:
@@ -57,7 +56,7 @@ def _console(env: Environment, err: bool = False) -> Console:
 
     # NO_COLOR or no terminal: plain text, no escapes at all
     return make_console(env.stderr if err else env.stdout,
-                        terminal=(env.stdout_isatty and env.color and not err))
+                        terminal=env.stdout_isatty and not err, color=env.color)
 
 
 def _exit_code(error: RefereeError) -> ExitCode:
@@ -167,12 +166,12 @@ def attack(ctx: typer.Context,
            dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
            DiceMode.typed,
            seed: SeedOpt = None,
-           record: Annotated[Path | None, typer.Option("--record", help=t("cli.opt.record"),
-                                                       dir_okay=False)] = None,
+           record: Annotated[Path | None,
+                             typer.Option("--record", help=t("cli.opt.record"))] = None,
            option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                             help=t("cli.opt.option"))] = None,
            declaration: Annotated[Path | None, typer.Option(
-               "--declaration", help=t("cli.opt.declaration"), dir_okay=False)] = None,
+               "--declaration", help=t("cli.opt.declaration"))] = None,
            game: GameOpt = None,
            json_: JsonFlag = False) -> None:
     from referee import api
@@ -189,8 +188,10 @@ def attack(ctx: typer.Context,
 
 @app.command(help=t("cli.run.help"))
 def run(ctx: typer.Context,
-        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), dir_okay=False)],
+        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"))],
         seed: SeedOpt = None,
+        dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.run_dice"))] =
+        DiceMode.typed,
         option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                          help=t("cli.opt.option"))] = None,
         game: GameOpt = None,
@@ -199,7 +200,8 @@ def run(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
-        plan, port = api.plan_script(file, seed=seed, options=option or [])
+        plan, port = api.plan_script(file, seed=seed, options=option or [],
+                                     auto_dice=dice is DiceMode.auto)
         result = api.play(plan, port, game=game, command="run")
         _show_result(env, result, plan.seed, json_)
         if plan.rng.rolled:  # the seed matters only when the program rolled dice

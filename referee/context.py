@@ -26,7 +26,7 @@ class Environment:
     @classmethod
     def from_system(cls) -> Environment:
         return cls(stdin_isatty=_isatty(sys.stdin), stdout_isatty=_isatty(sys.stdout),
-                   color="NO_COLOR" not in os.environ)
+                   color=not os.environ.get("NO_COLOR"))  # set and non-empty: no colour
 
 
 def _isatty(stream: Any) -> bool:

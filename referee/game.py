@@ -1,8 +1,10 @@
 """Game files: state that lives between commands (``--game FILE``).
 
 A game file is an SQLite database (standard library) with the current state of each ruleset
-as JSON and an append-only log of every resolved step. Each command runs in one transaction:
-a crash or Ctrl-C rolls everything back, so a game file is never half-written.
+as JSON and an append-only log of every resolved step. A command writes in one transaction:
+a crash or Ctrl-C rolls everything back, so a game file is never half-written. An attack reads
+the state in a short transaction, asks its questions with the file unlocked, and writes its
+result in a second one that first checks nobody else wrote in between (``revision``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from referee.core.errors import GameFileError
 from referee.core.text import Msg
 
 SCHEMA_VERSION = 1
+APPLICATION_ID = 0x52454652  # "REFR": marks an SQLite file as a referee game file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS state (
@@ -57,6 +60,7 @@ class GameTransaction:
             "INSERT INTO state (ruleset, key, value) VALUES (?, ?, ?) "
             "ON CONFLICT (ruleset, key) DO UPDATE SET value = excluded.value",
             [(ruleset, k, json.dumps(v, sort_keys=True)) for k, v in values.items()])
+        self._bump()
 
     def append_log(self, ruleset: str, command: str, entry: Mapping[str, Any],
                    seed: int | None = None) -> None:
@@ -64,6 +68,18 @@ class GameTransaction:
             "INSERT INTO log (at, ruleset, command, seed, entry) VALUES (?, ?, ?, ?, ?)",
             (datetime.now(UTC).isoformat(timespec="seconds"), ruleset, command, seed,
              json.dumps(entry, sort_keys=True, ensure_ascii=False)))
+        self._bump()
+
+    @property
+    def revision(self) -> int:
+        """Bumped by every write: a command that read the state, asked its questions and
+        now writes can tell whether another command wrote in between."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _bump(self) -> None:
+        self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 "
+                           "WHERE key = 'revision'")
 
     def log(self) -> list[LogEntry]:
         rows = self._conn.execute(
@@ -74,31 +90,52 @@ class GameTransaction:
 @contextmanager
 def open_game(path: str | Path) -> Iterator[GameTransaction]:
     """Open (or create) a game file and run one transaction in it: committed when the block
-    ends normally, rolled back on any exception (Ctrl-C included)."""
+    ends normally, rolled back on any exception (Ctrl-C included). Any SQLite failure, and a
+    database that is not a referee game file, is a ``GameFileError``."""
     path = Path(path)
+    name = str(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None)
     except sqlite3.Error as err:
-        raise GameFileError(Msg.of("error.game_open", file=str(path), reason=str(err))) from None
+        raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
     try:
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                conn.execute(statement)
-            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        except sqlite3.DatabaseError as err:
-            raise GameFileError(Msg.of("error.game_open", file=str(path),
-                                       reason=str(err))) from None
-        if row is None:
-            conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise GameFileError(Msg.of("error.game_schema", file=str(path), found=row[0],
-                                       expected=SCHEMA_VERSION))
-        try:
+            _check_or_create(conn, name)
             yield GameTransaction(conn)
+        except sqlite3.Error as err:
+            _rollback(conn)
+            raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as err:
+            raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
     finally:
         conn.close()
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+def _check_or_create(conn: sqlite3.Connection, name: str) -> None:
+    """A new (empty) file becomes a game file; an existing one must be one of ours."""
+    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    (tables,) = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    if tables == 0 and app_id == 0:
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            conn.execute(statement)
+        conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        conn.execute("INSERT INTO meta VALUES ('revision', '0')")
+        return
+    if app_id != APPLICATION_ID:
+        raise GameFileError(Msg.of("error.game_foreign", file=name))
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    if row is None or row[0] != str(SCHEMA_VERSION):
+        raise GameFileError(Msg.of("error.game_schema", file=name,
+                                   found=row[0] if row else "?", expected=SCHEMA_VERSION))

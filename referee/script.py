@@ -29,7 +29,7 @@ class Script:
     title: str | None = None
     seed: int | None = None
     use_defaults: bool = False
-    roll_missing_dice: bool = True
+    roll_missing_dice: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
     declaration: Mapping[str, Any] | None = None
     answers: Mapping[str, Any] = field(default_factory=dict)
@@ -42,16 +42,23 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScriptError(name, "", Msg.of("script.expected.exists")) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except IsADirectoryError:
+        raise ScriptError(name, "", Msg.of("script.expected.not_folder")) from None
+    except UnicodeDecodeError:
+        raise ScriptError(name, "", Msg.of("script.expected.utf8")) from None
+    except OSError as err:
         raise ScriptError(name, "", Msg.of("script.expected.readable",
-                                            reason=type(err).__name__)) from None
+                                            reason=err.strerror or "")) from None
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else ""
+        at: Msg | str = (Msg.of("where.line_column", line=int(m.group(1)),
+                                column=int(m.group(2))) if m else "")
         reason = re.sub(r"\s*\(at line.*\)$", "", str(err))
-        raise ScriptError(name, where, Msg.of("script.expected.toml", reason=reason)) from None
+        raise ScriptError(name, at, Msg.of("script.expected.toml", reason=reason)) from None
+    except ValueError as err:  # e.g. an integer too long to read
+        raise ScriptError(name, "", Msg.of("script.expected.toml", reason=str(err))) from None
 
 
 def load_script(path: str | Path) -> Script:
@@ -74,7 +81,7 @@ def load_script(path: str | Path) -> Script:
         raise ScriptError(name, "ruleset", Msg.of("script.expected.ruleset"))
     return Script(path=name, ruleset=raw["ruleset"], title=raw.get("title"),
                   seed=raw.get("seed"), use_defaults=raw.get("use_defaults", False),
-                  roll_missing_dice=raw.get("roll_missing_dice", True),
+                  roll_missing_dice=raw.get("roll_missing_dice", False),
                   options=raw.get("options", {}), declaration=raw.get("declaration"),
                   answers=raw.get("answers", {}), text=text)
 
@@ -86,11 +93,11 @@ def field_path(loc: tuple[Any, ...], prefix: str = "declaration") -> str:
     return out
 
 
-def where(text: str, path: list[str | int]) -> str:
+def where(text: str, path: list[str | int]) -> Msg | str:
     """``line N (field.path)`` when the field can be found in the text, else the path alone."""
     dotted = field_path(tuple(path[1:]), str(path[0])) if path else "-"
     line = locate(text, path)
-    return f"line {line} ({dotted})" if line else dotted
+    return Msg.of("where.line_field", line=line, field=dotted) if line else dotted
 
 
 def locate(text: str, path: list[str | int]) -> int | None:
@@ -195,8 +202,8 @@ def dump_script(script: Script, comment: str = "") -> str:
         lines.append(f"seed = {script.seed}")
     if script.use_defaults:
         lines.append("use_defaults = true")
-    if not script.roll_missing_dice:
-        lines.append("roll_missing_dice = false")
+    if script.roll_missing_dice:
+        lines.append("roll_missing_dice = true")
     if script.options:
         _table(lines, "options", script.options)
     if script.declaration is not None:

@@ -56,11 +56,16 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
     module = info.implementation()
     if game is None:
         return module.attack(AttackContext(port, options, declaration))
+    from referee.core.errors import GameFileError
     from referee.game import open_game
 
+    # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
     with open_game(game) as tx:
-        result = module.attack(AttackContext(port, options, declaration,
-                                             state=tx.state(info.id)))
+        state, revision = tx.state(info.id), tx.revision
+    result = module.attack(AttackContext(port, options, declaration, state=state))
+    with open_game(game) as tx:
+        if tx.revision != revision:
+            raise GameFileError(Msg.of("error.game_changed", file=str(game)))
         if result.state_updates:
             tx.update_state(info.id, result.state_updates)
         tx.append_log(info.id, command, result.to_json(), seed)

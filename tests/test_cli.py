@@ -19,6 +19,7 @@ from referee.exit_codes import ExitCode
 from referee.frontends.answers import AnswerPort, SequencePort
 
 SCRIPT = "transcripts/scripts/epic-to-hit.toml"
+DECLARATION = "transcripts/scripts/epic-grey-company.toml"
 TYPED = ["1", "4", "5", "none", "double", "no", "5 6 2 1"]
 
 
@@ -121,7 +122,7 @@ def test_recorded_attack_replays_identically(tmp_path: Path) -> None:
 
 
 def test_declaration_file_asks_only_the_situation(tmp_path: Path) -> None:
-    code, out, _ = invoke(["attack", "epic", "--declaration", SCRIPT, "--seed", "1",
+    code, out, _ = invoke(["attack", "epic", "--declaration", DECLARATION, "--seed", "1",
                            "--json"], port_factory=typed(["advance", "no", "at", "", ""]))
     data = json.loads(out)
     assert code == 0
@@ -148,13 +149,13 @@ def test_ctrl_c_exits_130_keeps_the_answers_and_leaves_no_half_written_game(
                            "--game", str(game)],
                           port_factory=lambda rng: Interrupting(rng, answers))
     assert code == ExitCode.INTERRUPTED
-    assert "Traceback" not in err and "Interrupted." in err
+    assert "Interrupted." in err
     script = tomllib.loads(record.read_text(encoding="utf-8"))
     assert script["answers"] == answers
-    assert script["roll_missing_dice"] is False
-    with sqlite3.connect(game) as conn:  # the whole command was rolled back
-        tables = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
-    assert "log" not in tables
+    assert "roll_missing_dice" not in script  # strict: a replay stops where the player did
+    with sqlite3.connect(game) as conn:  # nothing of the interrupted attack was written
+        assert conn.execute("SELECT count(*) FROM log").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM state").fetchone() == (0,)
     # the partial recording replays up to where the player stopped, then names the question
     code, _, err = invoke(["run", str(record)])
     assert code == ExitCode.SCRIPT and "no answer for question 'action'" in err
@@ -183,10 +184,93 @@ def test_game_file_that_is_not_a_game_file(tmp_path: Path) -> None:
     assert code == ExitCode.GAME_FILE and "cannot use game file" in err
 
 
-def test_broken_scripts_exit_3_without_traceback(tmp_path: Path) -> None:
-    for name in ("bad-toml", "bad-field", "bad-die", "missing-answer", "unused-answer",
-                 "unknown-option"):
+def test_broken_scripts_exit_3_with_file_and_reason(tmp_path: Path) -> None:
+    for name in ("bad-toml", "bad-field", "bad-die", "missing-answer", "misspelt-answer",
+                 "unused-answer", "unknown-option"):
         code, _, err = invoke(["run", f"transcripts/scripts/broken/{name}.toml"])
         assert code == ExitCode.SCRIPT, name
         assert err.startswith(f"error: transcripts/scripts/broken/{name}.toml"), err
-        assert "Traceback" not in err
+
+
+class Refusing:
+    """A port that must not be asked anything (the command should stop before)."""
+
+    def __init__(self, rng: Any) -> None:
+        pass
+
+    def ask(self, question: Any) -> Any:
+        raise AssertionError(f"asked {question.id} although the command should have stopped")
+
+
+@pytest.mark.parametrize("where", ["no-such-folder/rec.toml", "."])
+def test_unwritable_recording_is_refused_before_the_first_question(where: str,
+                                                                    tmp_path: Path) -> None:
+    target = tmp_path / where
+    code, _, err = invoke(["attack", "epic", "--record", str(target)], port_factory=Refusing)
+    assert code == ExitCode.USAGE and "cannot write the recording" in err
+
+
+def test_names_with_brackets_are_shown_as_written(tmp_path: Path) -> None:
+    script = tmp_path / "s.toml"
+    script.write_text('ruleset = "epic"\n[declaration]\nfiring = "[/bold] Squad [red]X[/]"\n'
+                      '[[declaration.weapons]]\nname = "Gun [mk2]"\nshots = 1\nap = 4\n'
+                      '[answers]\naction = "advance"\ncover = false\n"to-hit.gun-mk2" = [4]\n',
+                      encoding="utf-8")
+    code, out, _ = invoke(["run", str(script)])
+    assert code == 0
+    assert "[/bold] Squad [red]X[/] shoots at" in out and "Gun [mk2]" in out
+
+
+def test_absurdly_long_numbers_are_refused_not_crashed(tmp_path: Path) -> None:
+    big = "9" * 5000
+    code, _, err = invoke(["attack", "epic", "--seed", "1"],
+                          port_factory=typed(["1", "2", "4", "none", "advance", "no",
+                                              "=" + big]))
+    assert code == ExitCode.SCRIPT and "cannot read" in err
+    script = tmp_path / "s.toml"
+    script.write_text(f'ruleset = "epic"\nseed = {big}\n', encoding="utf-8")
+    code, _, err = invoke(["run", str(script)])
+    assert code == ExitCode.SCRIPT and "expected valid TOML" in err
+
+
+def test_a_folder_is_not_a_script(tmp_path: Path) -> None:
+    code, _, err = invoke(["run", str(tmp_path)])
+    assert code == ExitCode.SCRIPT and "expected a file, not a folder" in err
+
+
+def test_declaration_file_must_hold_a_declaration_only() -> None:
+    code, _, err = invoke(["attack", "epic", "--declaration", SCRIPT], port_factory=Refusing)
+    assert code == ExitCode.SCRIPT and "declaration only" in err
+
+
+class Meddling:
+    """Answers like a player while another command writes to the same game file."""
+
+    def __init__(self, rng: Any, game: Path) -> None:
+        self.inner = SequencePort(TYPED, rng)
+        self.game = game
+
+    def ask(self, question: Any) -> Any:
+        if question.id == "cover":
+            from referee.game import open_game
+
+            with open_game(self.game) as tx:
+                tx.append_log("epic-armageddon", "attack", {"by": "someone else"})
+        return self.inner.ask(question)
+
+
+def test_the_game_file_is_free_during_questions_and_a_clash_writes_nothing(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    code, _, err = invoke(["attack", "epic", "--seed", "1", "--game", str(game)],
+                          port_factory=lambda rng: Meddling(rng, game))
+    assert code == ExitCode.GAME_FILE and "changed by another command" in err
+    with sqlite3.connect(game) as conn:
+        assert conn.execute("SELECT count(*) FROM log").fetchone() == (1,)  # theirs only
+
+
+def test_an_empty_no_color_leaves_colour_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "")
+    assert Environment.from_system().color is True
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert Environment.from_system().color is False

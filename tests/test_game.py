@@ -58,3 +58,34 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"not a database at all, just some bytes" * 20)
     with pytest.raises(GameFileError), open_game(path):
         pass
+
+
+def test_a_foreign_database_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE log (x)")
+    with pytest.raises(GameFileError), open_game(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert names == {"log"}
+
+
+def test_sqlite_failures_inside_a_command_become_game_file_errors(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    with open_game(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE log")
+        conn.execute("CREATE TABLE log (x)")
+    with pytest.raises(GameFileError), open_game(path) as tx:
+        tx.append_log("epic-armageddon", "attack", {})
+
+
+def test_every_write_bumps_the_revision(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    with open_game(path) as tx:
+        assert tx.revision == 0
+        tx.update_state("x", {"a": 1})
+        tx.append_log("x", "attack", {})
+        assert tx.revision == 2

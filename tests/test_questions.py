@@ -24,12 +24,21 @@ ACTION = ChoiceQuestion(id="action", text=TEXT, clause="E-8",
                         default_value="advance")
 
 
-def test_choice_accepts_value_label_number_and_default() -> None:
+def test_choice_accepts_its_values_in_any_case_and_the_default() -> None:
     assert ACTION.accept("double") == "double"
     assert ACTION.accept("DOUBLE") == "double"
-    assert ACTION.accept("Double", labels={"double": "Double"}) == "double"
-    assert ACTION.accept("2") == "double"
     assert ACTION.accept("") == "advance"
+    with pytest.raises(AnswerError):
+        ACTION.accept("2")  # a position in the list is not an answer
+
+
+def test_choice_reads_numbers_as_their_text() -> None:
+    q = ChoiceQuestion(id="ap", text=TEXT, choices=(Choice("none", "none"), Choice("5", "5+")))
+    assert q.accept(5) == "5"
+    assert q.accept("5") == "5"
+    with pytest.raises(AnswerError) as err:
+        q.accept(1)
+    assert render(err.value.msg) == "'1' is not one of: none, 5"
 
 
 def test_choice_refuses_what_is_not_offered_and_names_the_legal_values() -> None:

@@ -30,7 +30,7 @@ def test_a_script_loads_with_its_parts(tmp_path: Path) -> None:
     s = load_script(write(tmp_path, 'ruleset = "epic"\nseed = 4\n[answers]\naction = "double"\n'))
     assert (s.ruleset, s.seed, dict(s.answers), s.declaration) == \
         ("epic", 4, {"action": "double"}, None)
-    assert s.roll_missing_dice and not s.use_defaults
+    assert not s.roll_missing_dice and not s.use_defaults  # strict unless the script says
 
 
 def test_errors_name_file_line_and_what_was_expected(tmp_path: Path) -> None:
@@ -83,5 +83,5 @@ def test_dump_script_round_trips_through_toml(ans: dict, seed: int | None, roll:
     assert back["answers"] == ans
     assert back["declaration"] == decl
     assert back.get("seed") == seed
-    assert back.get("roll_missing_dice", True) == roll
+    assert back.get("roll_missing_dice", False) == roll
     assert back["options"] == {"allocation-by": "defender"}

@@ -79,7 +79,7 @@ ROLL = "roll"
 """The answer that asks the program to roll (an empty line at the prompt)."""
 
 _SPLIT = re.compile(r"[\s,;]+")
-_COUNT = re.compile(r"^=\s*(\d+)$|^(\d+)\s*(?:hits?|successes)$", re.IGNORECASE)
+_COUNT = re.compile(r"^=\s*(\d{1,6})$|^(\d{1,6})\s*(?:hits?|successes)$", re.IGNORECASE)
 
 
 def check_faces(spec: DiceSpec, faces: tuple[int, ...]) -> None:

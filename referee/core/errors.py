@@ -44,7 +44,7 @@ class UnknownIdError(UsageError):
 class ScriptError(RefereeError):
     """A script, roster or transcript that cannot be used: names the file, where, and what."""
 
-    def __init__(self, file: str, where: str, expected: Msg | str) -> None:
+    def __init__(self, file: str, where: Msg | str, expected: Msg | str) -> None:
         self.file = file
         self.where = where
         self.expected = expected
@@ -57,9 +57,13 @@ class ScriptError(RefereeError):
 class MissingAnswerError(RefereeError):
     """A scripted run reached a question its script does not answer."""
 
-    def __init__(self, file: str, question_id: str) -> None:
+    def __init__(self, file: str, question_id: str, near: str | None = None) -> None:
         self.question_id = question_id
-        super().__init__(Msg.of("error.missing_answer", file=file, question=question_id))
+        if near:
+            super().__init__(Msg.of("error.missing_answer_near", file=file,
+                                    question=question_id, near=near))
+        else:
+            super().__init__(Msg.of("error.missing_answer", file=file, question=question_id))
 
 
 class UnusedAnswerError(RefereeError):

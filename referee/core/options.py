@@ -13,9 +13,7 @@ from typing import Any
 
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.text import Msg
-
-TRUE_WORDS = {"true", "yes", "on", "1"}
-FALSE_WORDS = {"false", "no", "off", "0"}
+from referee.core.words import NO_WORDS, YES_WORDS
 
 
 class OptionValueError(UsageError):
@@ -41,9 +39,9 @@ class OptionSpec:
 
         if isinstance(self.default, bool):
             folded = text.strip().casefold()
-            if folded in TRUE_WORDS:
+            if folded in YES_WORDS:
                 return True
-            if folded in FALSE_WORDS:
+            if folded in NO_WORDS:
                 return False
             raise refuse("bool")
         if isinstance(self.default, int):

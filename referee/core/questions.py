@@ -14,9 +14,7 @@ from typing import Any
 from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
-
-YES_WORDS = frozenset({"y", "yes", "true", "1", "да", "д"})
-NO_WORDS = frozenset({"n", "no", "false", "0", "нет", "н"})
+from referee.core.words import NO_WORDS, YES_WORDS
 
 
 @dataclass(frozen=True)
@@ -70,19 +68,16 @@ class ChoiceQuestion(Question):
     def values(self) -> tuple[str, ...]:
         return tuple(c.value for c in self.choices)
 
-    def accept(self, raw: Any, labels: dict[str, str] | None = None) -> str:
-        if isinstance(raw, str):
-            text = raw.strip()
+    def accept(self, raw: Any) -> str:
+        """The value named by ``raw`` (case-insensitive; a number is read as its text, so a
+        script may write ``5`` or ``"5"``); an empty answer takes the default."""
+        if isinstance(raw, (str, int)) and not isinstance(raw, bool):
+            text = str(raw).strip()
             if text == "" and self.default_value is not None:
                 return self.default_value
-            folded = text.casefold()
             for c in self.choices:
-                if folded == c.value.casefold():
+                if text.casefold() == c.value.casefold():
                     return c.value
-                if labels and folded == labels.get(c.value, "").casefold():
-                    return c.value
-            if text.isdigit() and 1 <= int(text) <= len(self.choices):
-                return self.choices[int(text) - 1].value
         raise AnswerError(Msg.of("answer.error.choice", given=str(raw),
                                  legal=", ".join(self.values)))
 
@@ -212,6 +207,3 @@ class DiceQuestion(Question):
     def to_script(self, value: Any) -> Any:
         return value.to_script() if isinstance(value, DiceRoll) else value
 
-
-QUESTION_KINDS = (ChoiceQuestion, MultiChoiceQuestion, NumberQuestion, ConfirmQuestion,
-                  DiceQuestion)

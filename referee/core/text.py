@@ -22,12 +22,6 @@ class Msg:
     def of(cls, id: str, **params: Any) -> Msg:
         return cls(id, tuple(sorted(params.items())))
 
-    @property
-    def kwargs(self) -> dict[str, Any]:
-        return dict(self.params)
-
-
-Text = Msg | str | int | float | None
 
 
 def jsonable(value: Any) -> Any:

@@ -45,7 +45,11 @@ class AnswerPort:
         elif self.use_defaults and question.default is not None:
             value = question.default
         else:
-            raise MissingAnswerError(self.file, question.id)
+            import difflib
+
+            unused = [k for k in self.answers if k not in self.used]
+            close = difflib.get_close_matches(question.id, unused, n=1, cutoff=0.6)
+            raise MissingAnswerError(self.file, question.id, close[0] if close else None)
         if isinstance(question, DiceQuestion):
             return settle_dice(question, value, self.rng)
         return value

@@ -8,6 +8,7 @@ from typing import IO, TYPE_CHECKING, Any
 from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from referee.catalog import render
 from referee.core.table import Table
@@ -24,43 +25,51 @@ KIND_STYLE = {"input": "cyan", "modifier": "yellow", "roll": "magenta", "outcome
               "note": "blue", "warning": "bold red"}
 
 
-def make_console(file: IO[str], *, terminal: bool) -> Console:
-    if terminal:
+def make_console(file: IO[str], *, terminal: bool, color: bool = True) -> Console:
+    """Colour and rounded boxes on a terminal; plain text (no escape codes) with NO_COLOR or
+    when not writing to a terminal: at the terminal's width, or a fixed width for files."""
+    if terminal and color:
         return Console(file=file, force_terminal=True, highlight=False, soft_wrap=False)
-    return Console(file=file, force_terminal=False, color_system=None, width=PLAIN_WIDTH,
-                   highlight=False, soft_wrap=False, emoji=False)
+    return Console(file=file, force_terminal=False, color_system=None,
+                   width=None if terminal else PLAIN_WIDTH, highlight=False, soft_wrap=False,
+                   emoji=False)
 
 
 def _box(console: Console) -> box.Box:
     return box.ROUNDED if console.is_terminal else box.ASCII
 
 
+def _text(value: object) -> Text:
+    """Players' names may hold brackets: everything shown is literal text, never markup."""
+    return Text(str(value))
+
+
 def print_table(console: Console, table: Table) -> None:
     title = render(table.title)
     if table.clause:
         title += f" [{table.clause}]"
-    rich_table = RichTable(title=title, box=_box(console), title_justify="left",
+    rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
                            show_lines=False)
     for i, col in enumerate(table.columns):
         # the first column holds ids and names: never cut or wrap it
-        rich_table.add_column(render(col), no_wrap=(i == 0))
+        rich_table.add_column(_text(render(col)), no_wrap=(i == 0))
     for row in table.rows:
-        rich_table.add_row(*(str(cell_text(c)) for c in row))
-    console.print(rich_table, markup=False)
+        rich_table.add_row(*(_text(cell_text(c)) for c in row))
+    console.print(rich_table)
 
 
 def print_steps(console: Console, result: Result) -> None:
-    rich_table = RichTable(title=render(Msg.of("result.steps_title")), box=_box(console),
-                           title_justify="left")
-    rich_table.add_column(render(Msg.of("result.col.step")), justify="right")
-    rich_table.add_column(render(Msg.of("result.col.clause")))
-    rich_table.add_column(render(Msg.of("result.col.kind")))
-    rich_table.add_column(render(Msg.of("result.col.what")))
+    rich_table = RichTable(title=_text(render(Msg.of("result.steps_title"))),
+                           box=_box(console), title_justify="left")
+    rich_table.add_column(_text(render(Msg.of("result.col.step"))), justify="right")
+    for col in ("clause", "kind", "what"):
+        rich_table.add_column(_text(render(Msg.of(f"result.col.{col}"))))
     for i, step in enumerate(result.steps, 1):
         kind = render(Msg.of(f"step.kind.{step.kind.value}"))
         style = KIND_STYLE[step.kind.value] if console.is_terminal else None
-        rich_table.add_row(str(i), step.clause or "", kind, render(step.text), style=style)
-    console.print(rich_table, markup=False)
+        rich_table.add_row(str(i), _text(step.clause or ""), _text(kind),
+                           _text(render(step.text)), style=style)
+    console.print(rich_table)
 
 
 def print_result(console: Console, result: Result) -> None:
