@@ -64,7 +64,8 @@ def attack(ctx: AttackContext) -> Result:
         outcome_data["marker"] = marker.to_state()
         outcome = Msg.of(f"waw.outcome.{mission}", hex=hex_label,
                          marker=Msg.of(f"waw.marker.{marker.kind}", level=marker.level))
-    log.outcome(outcome, CLAUSE_OF[mission])
+    if mission == "he":
+        log.outcome(outcome, CLAUSE_OF[mission])
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data=outcome_data, options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default, state_updates=updates)
