@@ -77,5 +77,5 @@ def markers(ctx: typer.Context,
             tuple(Msg.of(f"waw.col.{c}") for c in ("id", "marker", "hex", "placed",
                                                    "removal")),
             tuple((m.id, Msg.of(f"waw.marker.{m.kind}", level=m.level), m.hex,
-                   Msg.of("waw.markers.placed", phase=m.placed_after_phase),
+                   Msg.of("waw.markers.placed", turn=m.placed_after_phase + 1),
                    Msg.of(f"waw.removal.{m.kind}")) for m in now)))

@@ -38,7 +38,7 @@ def test_W1_he_odds_lookup_rows_and_title() -> None:
     # 0 net = 1/4 + 1/2 * 1/3; 1 net = 1/2 * 2/3 + 1/4 * 1/3; 2 net = 1/4 * 2/3
     assert [r[1] for r in table.rows] == ["5/12", "5/12", "1/6"]
     assert table.rows[0][3] == "100.0%"
-    assert "Firepower 2, hits on 4+, 1 defence dice" in render(table.title)
+    assert "Firepower 2 at 4+, 1 defence dice (5+ cancels)" in render(table.title)
     assert api.lookup("waw", "he-odds", "2", ["4+", "--defence=1"]).rows == table.rows
 
 

@@ -25,8 +25,9 @@ def ask_mission(port: Port) -> str:
 
 
 def ask_hex(port: Port) -> str:
-    return str(port.ask(NumberQuestion(id="hex", text=Msg.of("waw.q.hex"), minimum=0,
-                                       maximum=MAX_HEX, rule=Msg.of("waw.rule.placement"))))
+    number = port.ask(NumberQuestion(id="hex", text=Msg.of("waw.q.hex"), minimum=0,
+                                     maximum=MAX_HEX, rule=Msg.of("waw.rule.placement")))
+    return f"{number:04d}"  # hex numbers as printed on the map: 0712
 
 
 def ask_units(port: Port, mission: str) -> list[Unit]:

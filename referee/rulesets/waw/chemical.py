@@ -75,14 +75,14 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
                                before=Msg.of(f"waw.status.{before.name}"),
                                after=Msg.of(f"waw.status.{after.name}")), "W-8",
                         unit=u.key, status=after.name)
-        rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"), Msg.of(f"waw.position.{u.position}"),
+        rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"),
                      Msg.of("waw.morale.passed" if ok else "waw.morale.failed"),
                      Msg.of(f"waw.status.{before.name}"), Msg.of(f"waw.status.{after.name}"),
                      why))
     rows.sort(key=lambda r: [u.name for u in decl.units].index(str(r[0])))
     log.table(Msg.of("waw.table.chemical", hex=decl.hex or "?"),
-              [Msg.of(f"waw.col.{c}") for c in ("unit", "kind", "position", "morale",
-                                                 "before", "after", "why")], rows, "W-8")
+              [Msg.of(f"waw.col.{c}") for c in ("unit", "kind", "morale", "before", "after",
+                                                 "why")], rows, "W-8")
     return ChemicalOutcome(passed, statuses)
 
 
