@@ -76,3 +76,35 @@ def test_W4_effects_lookup_shows_the_cells_left_open() -> None:
     table = api.lookup("waw", "effects")
     soft = table.rows[1]
     assert "asked" in render(soft[1]) and render(soft[2]) == "weakened"
+
+
+@pytest.mark.parametrize("argv", [["lookup", "waw", "he-odds", "6", "5", "--defence", "2"],
+                                  ["lookup", "waw", "missions"], ["lookup", "waw"],
+                                  ["waw-markers", "--help"]])
+def test_waw_lookups_load_no_heavy_module(argv: list[str]) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    from tests.test_imports import PROBE
+
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
+
+
+def test_markers_command_has_help_with_json_and_phase() -> None:
+    import io
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.context import Environment
+
+    out = io.StringIO()
+    env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, color=False)
+    result = CliRunner().invoke(app, ["waw-markers", "--help"], obj=env)
+    assert result.exit_code == 0
+    for word in ("--game", "--phase", "--clear", "--json"):
+        assert word in result.output
