@@ -388,3 +388,38 @@ def test_declaration_mistakes_name_the_field() -> None:
     with pytest.raises(ScriptError) as err:
         api.attack("waw", {}, declaration={"mission": "smoke", "hex": "1", "firepower": 3})
     assert "HE missions only" in refused(err.value)
+
+
+@pytest.mark.clause("W-1")
+def test_W1_data_file_assets_are_offered_as_choices_with_a_way_out() -> None:
+    from referee.frontends.answers import AnswerPort
+    from referee.frontends.wrappers import RecordingPort
+
+    plan = api.plan_attack("waw", seed=1, options=[f"data-file={DATA}"],
+                           declaration={"mission": "he", "hex": "1", "units": [TANK]})
+    port = RecordingPort(AnswerPort({"artillery": "other", "firepower": 2, "hit-number": 6,
+                                     "attack": [6, 6], "terrain": "open"}, plan.rng))
+    r = api.play(plan, port)
+    assert list(port.answers)[:3] == ["artillery", "firepower", "hit-number"]
+    assert "terrain" in port.answers and "terrain-defence" not in port.answers
+    assert r.outcome_data["net_hits"] == 2  # open ground (invented value 0): no defence dice
+    with pytest.raises(ScriptError) as err:
+        api.attack("waw", {"artillery": "nope"}, options=[f"data-file={DATA}"],
+                   declaration={"mission": "he", "hex": "1", "units": [TANK]})
+    assert "nope" in refused(err.value) and "grey-battery" in refused(err.value)
+
+
+def test_a_missing_data_file_is_named_with_the_reason() -> None:
+    with pytest.raises(ScriptError) as err:
+        he([INF], {}, options=["data-file=no/such/file.toml"])
+    assert "no/such/file.toml" in refused(err.value)
+    assert "cannot read the data file" in refused(err.value)
+
+
+def test_the_shipped_example_data_file_says_it_is_invented() -> None:
+    from tests.conftest import ROOT
+
+    text = (ROOT / DATA).read_text(encoding="utf-8")
+    assert "INVENTED" in text.splitlines()[0]
+    assert all("invented" in line.lower() for line in text.splitlines()
+               if line.startswith("name = "))
