@@ -254,3 +254,4 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     app(obj=Environment.from_system())
+from referee.cli_waw import markers as _waw_markers; app.command("waw-markers", help=t("waw.cli.markers.help"))(_waw_markers)  # noqa: E402, E501, E702, I001

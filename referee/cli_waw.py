@@ -1,0 +1,81 @@
+"""``referee waw-markers``: World at War's markers kept in a game file (W-6, W-7, W-8).
+
+Lists the Smoke, Mines! and Chemical Strike markers on the map; with ``--phase`` it first runs
+the marker-removal phase (Smoke 2 to Smoke 1, Smoke 1 and Chemical Strike removed).
+Registered in ``referee.cli`` with one line; heavy imports stay inside the function.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from referee.catalog import t
+from referee.cli import _console, _env, _guarded, _print_json
+
+RULESET = "world-at-war"
+
+
+def markers(ctx: typer.Context,
+            game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
+                                               dir_okay=False)],
+            phase: Annotated[bool, typer.Option("--phase",
+                                                help=t("waw.cli.opt.phase"))] = False,
+            clear: Annotated[bool, typer.Option("--clear",
+                                                help=t("waw.cli.opt.clear"))] = False,
+            json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False,
+            ) -> None:
+    from referee.core.result import Table
+    from referee.core.text import Msg
+    from referee.game import open_game
+    from referee.rulesets.waw import markers as mk
+
+    env = _env(ctx)
+    with _guarded(env):
+        changes: list[mk.Change] = []
+        with open_game(game) as tx:
+            state: dict[str, Any] = tx.state(RULESET)
+            if clear:
+                state.update(mk.clear(state))
+                tx.update_state(RULESET, state)
+                tx.append_log(RULESET, "waw-markers --clear", {"cleared": True})
+            if phase:
+                changes, updates = mk.removal_phase(state)
+                state.update(updates)
+                tx.update_state(RULESET, updates)
+                tx.append_log(RULESET, "waw-markers --phase",
+                              {"phase": updates["phases"],
+                               "changes": [{"marker": c.marker.to_state(), "after": c.after}
+                                           for c in changes]})
+        now = mk.markers(state)
+        phases = int(state.get("phases", 0))
+        if json_:
+            _print_json(env, {"phases": phases, "markers": [m.to_state() for m in now],
+                              "changes": [{"marker": c.marker.to_state(), "after": c.after,
+                                           "clause": c.clause} for c in changes]})
+            return
+        from referee.render.console import print_message, print_table
+
+        console = _console(env)
+        if clear:
+            print_message(console, Msg.of("waw.markers.cleared", file=str(game)))
+        if phase:
+            print_table(console, Table(
+                Msg.of("waw.markers.phase_title", phase=phases),
+                tuple(Msg.of(f"waw.col.{c}") for c in ("id", "hex", "before", "after",
+                                                       "clause")),
+                tuple((c.marker.id, c.marker.hex,
+                       Msg.of(f"waw.marker.{c.marker.kind}", level=c.marker.level),
+                       Msg.of(f"waw.after.{c.after}"), c.clause) for c in changes)))
+        if not now:
+            print_message(console, Msg.of("waw.markers.none", phases=phases))
+            return
+        print_table(console, Table(
+            Msg.of("waw.markers.title", phases=phases),
+            tuple(Msg.of(f"waw.col.{c}") for c in ("id", "marker", "hex", "placed",
+                                                   "removal")),
+            tuple((m.id, Msg.of(f"waw.marker.{m.kind}", level=m.level), m.hex,
+                   Msg.of("waw.markers.placed", turn=m.placed_after_phase + 1),
+                   Msg.of(f"waw.removal.{m.kind}")) for m in now)))

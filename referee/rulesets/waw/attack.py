@@ -1,0 +1,115 @@
+"""The World at War artillery mission resolver: HE (W-1 to W-5), smoke (W-6), FASCAM (W-7)
+and chemical (W-8). Pure: it asks through the port and returns a ``Result`` whose
+``state_updates`` keep the markers in a game file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.result import Result, StepLog
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.waw import markers as mk
+from referee.rulesets.waw.ask import ask_declaration, ask_hex, ask_units
+from referee.rulesets.waw.declaration import MissionDeclaration
+from referee.rulesets.waw.tables import RULESET_ID, tables
+from referee.rulesets.waw.userdata import load_user_data
+
+MARKER_OF = {"smoke": "smoke", "fascam": "mines", "chemical": "chemical"}
+CLAUSE_OF = {"he": "W-1", "smoke": "W-6", "fascam": "W-7", "chemical": "W-8"}
+
+
+def _declaration(ctx: AttackContext) -> MissionDeclaration:
+    if isinstance(ctx.declaration, MissionDeclaration):
+        decl = ctx.declaration
+    elif ctx.declaration is not None:
+        decl = MissionDeclaration.model_validate(ctx.declaration)
+    else:
+        return ask_declaration(ctx.port)
+    if decl.hex is None:
+        decl = decl.model_copy(update={"hex": ask_hex(ctx.port)})
+    if decl.mission in ("he", "chemical") and not decl.units:
+        decl = decl.model_copy(update={"units": ask_units(ctx.port, decl.mission)})
+    return decl
+
+
+def attack(ctx: AttackContext) -> Result:
+    log = StepLog()
+    data = load_user_data(str(ctx.options["data-file"]))
+    if ctx.options["data-file"]:
+        log.input(Msg.of("waw.step.data_file", file=ctx.options["data-file"]), "W-1")
+    decl = _declaration(ctx)
+    hex_label = decl.hex or "?"
+    mission = decl.mission
+    log.input(Msg.of("waw.step.mission", mission=Msg.of(f"waw.mission.{mission}"),
+                     hex=hex_label), CLAUSE_OF[mission], mission=mission, hex=hex_label)
+    log.note(Msg.of("waw.step.placement_not_adjudicated"), CLAUSE_OF[mission])
+    outcome_data: dict[str, Any] = {"mission": mission, "hex": hex_label}
+    updates: dict[str, Any] = {}
+    if mission == "he":
+        from referee.rulesets.waw.he_mission import resolve_he
+
+        he = resolve_he(ctx.port, decl, data, ctx.options, log)
+        outcome_data.update(attack_hits=he.attack_hits, cancels=he.cancels, net_hits=he.net,
+                            hits=he.hits_by_unit, status=he.status_by_unit,
+                            hq_rolls=he.hq_rolls)
+        outcome = Msg.of("waw.outcome.he", net=he.net, hex=hex_label)
+    else:
+        if mission == "chemical":
+            from referee.rulesets.waw.chemical import resolve_chemical
+
+            chem = resolve_chemical(ctx.port, decl, data, log)
+            outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
+        marker, updates = _place(ctx, mission, hex_label, log)
+        outcome_data["marker"] = marker.to_state()
+        outcome = Msg.of(f"waw.outcome.{mission}", hex=hex_label,
+                         marker=Msg.of(f"waw.marker.{marker.kind}", level=marker.level))
+    if mission == "he":
+        log.outcome(outcome, CLAUSE_OF[mission])
+    return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
+                  outcome_data=outcome_data, options=dict(ctx.options.values),
+                  non_default_options=ctx.options.non_default, state_updates=updates)
+
+
+def _place(ctx: AttackContext, mission: str, hex_label: str,
+           log: StepLog) -> tuple[mk.Marker, dict[str, Any]]:
+    t = tables()
+    kind = MARKER_OF[mission]
+    level = t.smoke_first_level if kind == "smoke" else 0
+    marker, updates = mk.place(ctx.state, kind, hex_label, level)
+    clause = CLAUSE_OF[mission]
+    log.outcome(Msg.of("waw.step.marker_placed", marker=Msg.of(f"waw.marker.{kind}",
+                                                                level=level), hex=hex_label),
+                clause, marker=marker.to_state())
+    if kind == "smoke":
+        _smoke_notes(ctx, hex_label, log)
+    elif kind == "mines":
+        log.note(Msg.of("waw.step.mines_attack"), "W-7")
+    else:
+        log.note(Msg.of("waw.step.chemical_move", mp=t.chemical_extra_mp, hex=hex_label), "W-8")
+    rows = [(m.id, Msg.of(f"waw.marker.{m.kind}", level=m.level), m.hex,
+             Msg.of(f"waw.removal.{m.kind}"))
+            for m in mk.markers({"markers": updates["markers"]})]
+    log.table(Msg.of("waw.table.markers"),
+              [Msg.of(f"waw.col.{c}") for c in ("id", "marker", "hex", "removal")], rows,
+              clause)
+    return marker, updates
+
+
+def _smoke_notes(ctx: AttackContext, hex_label: str, log: StepLog) -> None:
+    from referee.rulesets.waw.smoke import smoke_fire
+
+    t = tables()
+    cases = [("far", False, False, False), ("far_advanced_centre", False, True, False),
+             ("adjacent_centre", True, False, False), ("adjacent_neighbour", True, False, True)]
+    rows = []
+    for name, adjacent, advanced, neighbour in cases:
+        v = smoke_fire(adjacent=adjacent, advanced=advanced, into_neighbour=neighbour,
+                       neighbours=ctx.options["smoke-neighbours"],
+                       penalty_reading=ctx.options["smoke-penalty"], penalty=t.smoke_penalty)
+        rows.append((Msg.of(f"waw.smoke.case.{name}"),
+                     Msg.of("waw.smoke.blocked" if v.blocked else "waw.smoke.open"),
+                     "-" if v.blocked else f"+{v.penalty}", Msg.of(f"waw.smoke.why.{v.why}")))
+    log.table(Msg.of("waw.table.smoke", hex=hex_label),
+              [Msg.of(f"waw.col.{c}") for c in ("firer", "sight", "hit_number", "why")], rows,
+              "W-6")

@@ -1,0 +1,108 @@
+"""The chemical strike (W-8): a morale check for every unit in the marker hex and its six
+neighbours, outcomes by kind of unit. The morale check itself is not in the excerpt: the
+players roll it by their rules and say whether each unit passed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion
+from referee.core.result import StepLog
+from referee.core.text import Msg
+from referee.rulesets.waw.declaration import MissionDeclaration, Unit
+from referee.rulesets.waw.he import Status, apply_effect
+from referee.rulesets.waw.tables import ASK, EFFECTS, tables
+from referee.rulesets.waw.userdata import UserData
+
+
+@dataclass(frozen=True)
+class ChemicalOutcome:
+    passed: dict[str, bool]
+    status_by_unit: dict[str, str]
+
+
+def _status(u: Unit) -> Status:
+    return Status(disorganized=u.disorganized, weakened=u.weakened)
+
+
+def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
+                     log: StepLog) -> ChemicalOutcome:
+    passed: dict[str, bool] = {}
+    statuses: dict[str, str] = {}
+    rows = []
+    riders = {u.key for u in decl.units if u.mounted_in is not None}
+    by_name = {u.name: u for u in decl.units}
+
+    def weakened_again(unit: Unit) -> str:
+        cell = data.soft_effects.weakened_again or tables().he_effects["soft"].weakened_again
+        if cell != ASK:
+            return cell
+        answer = port.ask(ChoiceQuestion(
+            id=f"effect.{unit.key}.weakened-again",
+            text=Msg.of("waw.q.effect_weakened_again", unit=unit.name),
+            choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS if e != "weaken"),
+            default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
+        return str(answer)
+
+    # vehicles first: the infantry riding in them shares their result
+    order = [u for u in decl.units if u.key not in riders] + \
+            [u for u in decl.units if u.key in riders]
+    for u in order:
+        before = _status(u)
+        if u.mounted_in is not None:
+            ok = passed[by_name[u.mounted_in].key]
+            log.input(Msg.of("waw.step.rider", unit=u.name, vehicle=u.mounted_in,
+                             result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
+                      "W-8", unit=u.key, passed=ok)
+            after = before if ok else replace(before, disorganized=True)
+            why = Msg.of("waw.why.chem_rider_pass" if ok else "waw.why.chem_rider_fail",
+                         vehicle=u.mounted_in)
+        else:
+            ok = bool(port.ask(ConfirmQuestion(
+                id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.name),
+                default_value=True, clause="W-8", rule=Msg.of("waw.rule.chemical"),
+                help=Msg.of("waw.help.morale"))))
+            log.input(Msg.of("waw.step.morale", unit=u.name,
+                             result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
+                      "W-8", unit=u.key, passed=ok)
+            after, why = _outcome(port, u, before, ok, weakened_again)
+        passed[u.key] = ok
+        statuses[u.key] = after.name
+        if after != before:
+            log.outcome(Msg.of("waw.step.chem_effect", unit=u.name,
+                               before=Msg.of(f"waw.status.{before.name}"),
+                               after=Msg.of(f"waw.status.{after.name}")), "W-8",
+                        unit=u.key, status=after.name)
+        rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"),
+                     Msg.of("waw.morale.passed" if ok else "waw.morale.failed"),
+                     Msg.of(f"waw.status.{before.name}"), Msg.of(f"waw.status.{after.name}"),
+                     why))
+    rows.sort(key=lambda r: [u.name for u in decl.units].index(str(r[0])))
+    log.table(Msg.of("waw.table.chemical", hex=decl.hex or "?"),
+              [Msg.of(f"waw.col.{c}") for c in ("unit", "kind", "morale", "before", "after",
+                                                 "why")], rows, "W-8")
+    return ChemicalOutcome(passed, statuses)
+
+
+def _outcome(port: Port, u: Unit, before: Status, ok: bool,
+             weakened_again: Callable[[Unit], str]) -> tuple[Status, Msg]:
+    if ok:
+        return before, Msg.of("waw.why.chem_pass")
+    if u.kind == "combat-vehicle":
+        if before.disorganized:
+            return before, Msg.of("waw.why.chem_vehicle_already")
+        return replace(before, disorganized=True), Msg.of("waw.why.chem_vehicle")
+    if u.kind == "infantry":
+        after = replace(before, disorganized=True)
+        after, _ = apply_effect(after, "weaken",
+                                lambda cell: weakened_again(u))
+        return after, Msg.of("waw.why.chem_infantry")
+    # unarmoured vehicles and HQs: the excerpt gives no outcome; the players' rules decide
+    effect = port.ask(ChoiceQuestion(
+        id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.name),
+        choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
+        default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
+    after, _ = apply_effect(before, str(effect), lambda cell: "none")
+    return after, Msg.of("waw.why.chem_other", effect=Msg.of(f"waw.effect.{effect}"))

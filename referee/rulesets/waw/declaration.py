@@ -1,0 +1,97 @@
+"""The declaration of a World at War artillery mission, as a validated value.
+
+A script's ``[declaration]`` table is checked against these models; an interactive mission
+without one builds the same value from questions. Anything left out is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+MISSIONS = ("he", "smoke", "fascam", "chemical")
+UNIT_KINDS = ("combat-vehicle", "infantry", "unarmoured-vehicle", "hq")
+SOFT_KINDS = ("infantry", "unarmoured-vehicle")
+
+Mission = Literal["he", "smoke", "fascam", "chemical"]
+UnitKind = Literal["combat-vehicle", "infantry", "unarmoured-vehicle", "hq"]
+
+
+def unit_key(name: str) -> str:
+    """A stable id for question ids: ``"Grey Platoon (invented)"`` is ``grey-platoon-invented``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "unit"
+
+
+class Unit(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, description="the unit as the players call it")
+    kind: UnitKind = Field(description="combat-vehicle, infantry, unarmoured-vehicle or hq")
+    disorganized: bool = False
+    weakened: bool = False
+    mounted_in: str | None = Field(default=None, min_length=1,
+                                   description="chemical: the combat vehicle it rides in")
+    position: Literal["centre", "adjacent"] = Field(
+        default="centre", description="chemical: in the marker hex or one of its neighbours")
+
+    @property
+    def key(self) -> str:
+        return unit_key(self.name)
+
+    @property
+    def soft(self) -> bool:
+        return self.kind in SOFT_KINDS
+
+
+class MissionDeclaration(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mission: Mission
+    hex: str | None = Field(default=None, min_length=1, description="the target hex's label")
+    artillery: str | None = Field(default=None, min_length=1,
+                                  description="an artillery id from the data file")
+    firepower: int | None = Field(default=None, ge=1, le=40)
+    hit_number: int | None = Field(default=None, ge=1, le=6)
+    terrain: str | None = Field(default=None, min_length=1,
+                                description="a terrain id from the data file")
+    terrain_defence: int | None = Field(default=None, ge=0, le=10)
+    units: list[Unit] = Field(default_factory=list, max_length=30)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MissionDeclaration:
+        seen: set[str] = set()
+        for u in self.units:
+            if u.key in seen:
+                raise PydanticCustomError("waw.decl.same_name", "two units named {name}",
+                                          {"name": u.name})
+            seen.add(u.key)
+        vehicles = {u.name for u in self.units if u.kind == "combat-vehicle"}
+        for u in self.units:
+            if u.mounted_in is not None and u.kind != "infantry":
+                raise PydanticCustomError("waw.decl.mounted_not_infantry",
+                                          "only infantry rides in a vehicle: {name}",
+                                          {"name": u.name})
+            if u.mounted_in is not None and u.mounted_in not in vehicles:
+                raise PydanticCustomError("waw.decl.mounted_unknown",
+                                          "{name} rides in {vehicle}, not a combat vehicle here",
+                                          {"name": u.name, "vehicle": u.mounted_in})
+        if self.mission != "he":
+            given = [f for f in ("artillery", "firepower", "hit_number", "terrain",
+                                 "terrain_defence") if getattr(self, f) is not None]
+            if given:
+                raise PydanticCustomError("waw.decl.he_only", "{field} is for HE missions only",
+                                          {"field": given[0]})
+        if self.mission in ("smoke", "fascam") and self.units:
+            raise PydanticCustomError("waw.decl.no_units",
+                                      "a {mission} mission places a marker: it takes no units",
+                                      {"mission": self.mission})
+        if self.artillery is not None and (self.firepower or self.hit_number):
+            raise PydanticCustomError("waw.decl.artillery_and_numbers",
+                                      "give an artillery id or firepower and hit number, not both")
+        if self.terrain is not None and self.terrain_defence is not None:
+            raise PydanticCustomError("waw.decl.terrain_and_value",
+                                      "give a terrain id or a terrain defence value, not both")
+        return self

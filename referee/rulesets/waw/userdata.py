@@ -1,0 +1,80 @@
+"""The players' own data file (option ``data-file``): artillery ratings, terrain defence
+values and the HE effects the excerpt leaves out. Decision 3: the referee never invents them;
+without a file it asks. Format: ``rulesets/world-at-war/data-format.md``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from referee.core.errors import ScriptError
+from referee.core.text import Msg
+
+
+class Artillery(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    firepower: int = Field(ge=1, le=40)
+    hit_number: int = Field(ge=1, le=6)
+
+
+class Terrain(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    infantry_defence: int = Field(ge=0, le=10)
+
+
+class SoftEffects(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    first: Literal["none", "disorganize", "weaken", "eliminate"] | None = None
+    weakened_again: Literal["none", "disorganize", "eliminate"] | None = None
+
+
+class UserData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    artillery: list[Artillery] = Field(default_factory=list)
+    terrain: list[Terrain] = Field(default_factory=list)
+    soft_effects: SoftEffects = Field(default_factory=SoftEffects)
+
+    def artillery_by_id(self, key: str) -> Artillery | None:
+        return next((a for a in self.artillery if a.id == key), None)
+
+    def terrain_by_id(self, key: str) -> Terrain | None:
+        return next((t for t in self.terrain if t.id == key), None)
+
+
+EMPTY = UserData()
+
+
+def load_user_data(path: str) -> UserData:
+    """The file named by the option, validated; a broken file names the field and line."""
+    if not path:
+        return EMPTY
+    import tomllib
+
+    from referee.script import where
+    from referee.session import validation_message
+
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+    except OSError as err:
+        raise ScriptError(path, "", Msg.of("waw.data.unreadable",
+                                           reason=err.strerror or str(err))) from None
+    except tomllib.TOMLDecodeError as err:
+        raise ScriptError(path, "", Msg.of("waw.data.not_toml", reason=str(err))) from None
+    try:
+        return UserData.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc: list[str | int] = [str(p) if not isinstance(p, int) else p for p in first["loc"]]
+        raise ScriptError(path, where(text, loc), validation_message(first)) from None

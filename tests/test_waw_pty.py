@@ -1,0 +1,100 @@
+"""World at War's HE mission and the marker phase driven through a real pseudo-terminal
+(pexpect): select prompts with arrow keys, typed numbers and dice, a refused die, a recording
+that `referee run` replays, and `waw-markers` on the game file the mission wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from tests.test_pty import (
+    DOWN,
+    ENTER,
+    ROOT,
+    TIMEOUT,
+    Session,
+    _child_env,
+    spawn,  # noqa: F401  (the fixture)
+)
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = [
+    pytest.mark.pty,
+    pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty"),
+]
+
+UP = "\x1b[A"
+KINDS = ["combat vehicle", "infantry", "unarmoured vehicle", "HQ"]  # default: infantry
+
+
+@pytest.mark.clause("W-3")
+def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, tmp_path):  # noqa: F811
+    record = tmp_path / "he.toml"
+    s = Session(spawn("attack", "waw", "--seed", "4", "--record", str(record)))
+    s.expect("Which artillery mission?")
+    s.child.send(ENTER)  # HE is the first choice and the default
+    s.expect("Target hex")
+    s.child.sendline("712")
+    s.expect("How many units are in the target hex")
+    s.child.sendline("2")
+    s.expect("Unit 1: what kind of unit?")
+    s.child.send(UP + ENTER)  # combat vehicle, one above the default
+    s.expect("Unit 1: its state before the mission?")
+    s.child.send(ENTER)
+    s.expect("Unit 2: what kind of unit?")
+    s.child.send(ENTER)  # infantry
+    s.expect("Unit 2: its state before the mission?")
+    s.child.send(ENTER)
+    s.expect("Mission firepower")
+    s.child.sendline("5")
+    s.expect("Mission hit number")
+    s.child.sendline("4")
+    s.expect("Roll the HE attack: 5 dice, 4+ hits")
+    s.child.sendline("4 5 6 1 9")
+    s.expect("9 is not a face of a d6")
+    s.expect("Roll the HE attack: 5 dice, 4+ hits")
+    s.child.sendline("4 5 6 1 2")
+    s.expect("Infantry defence value")
+    s.child.sendline("1")
+    s.expect("Owner: roll terrain defence: 1 dice, each 5+ cancels a hit")
+    s.child.sendline("5")
+    s.expect("What does a first HE hit do to unit 2")
+    s.child.send(DOWN + ENTER)  # disorganized, one below the default (no effect)
+    s.expect("Outcome: 2 net hit(s) on hex 0712")
+    assert s.finish() == 0
+    shown = s.text
+    assert "Traceback" not in shown
+    assert "4 5 6 1 2 (typed) → 3 hit(s)" in shown
+
+    script = tomllib.loads(record.read_text(encoding="utf-8"))
+    assert script["answers"]["attack"] == [4, 5, 6, 1, 2]
+    assert script["answers"]["unit.1.kind"] == "combat-vehicle"
+    assert script["answers"]["effect.unit-2.first"] == "disorganize"
+    replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record), "--json"],
+                            cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
+                            timeout=TIMEOUT, env=_child_env())
+    assert replay.returncode == 0, replay.stderr
+    data = json.loads(replay.stdout)
+    assert data["outcome"]["data"]["status"] == {"unit-1": "disorganized",
+                                                 "unit-2": "disorganized"}
+
+
+@pytest.mark.clause("W-6")
+def test_W6_smoke_at_the_terminal_then_the_marker_phase(spawn, tmp_path):  # noqa: F811
+    game = tmp_path / "game.sqlite"
+    s = Session(spawn("attack", "waw", "--seed", "4", "--game", str(game)))
+    s.expect("Which artillery mission?")
+    s.child.send(DOWN + ENTER)  # Smoke
+    s.expect("Target hex")
+    s.child.sendline("805")
+    s.expect("Outcome: Smoke 2 in hex 0805")
+    assert s.finish() == 0
+    for expected in ("Smoke 1", "No markers on the map"):
+        s = Session(spawn("waw-markers", "--game", str(game), "--phase"))
+        s.expect(expected)
+        assert s.finish() == 0
