@@ -27,7 +27,7 @@ def markers(ctx: typer.Context,
                                                 help=t("waw.cli.opt.clear"))] = False,
             json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False,
             ) -> None:
-    from referee.core.result import Table
+    from referee.core.table import Table
     from referee.core.text import Msg
     from referee.game import open_game
     from referee.rulesets.waw import markers as mk

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from referee.core.table import Table
+from referee.core.table import Table as Table  # re-exported: results hold tables
 from referee.core.text import Msg, jsonable
 
 

@@ -22,6 +22,10 @@ class Msg:
     def of(cls, id: str, **params: Any) -> Msg:
         return cls(id, tuple(sorted(params.items())))
 
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.params)
+
 
 
 def jsonable(value: Any) -> Any:

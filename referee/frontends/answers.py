@@ -47,7 +47,10 @@ class AnswerPort:
         else:
             import difflib
 
-            unused = [k for k in self.answers if k not in self.used]
+            # an answer for a question nested under this one (``pick.round-2.1``) is not a
+            # misspelling of it
+            unused = [k for k in self.answers if k not in self.used
+                      and not k.startswith(question.id) and not question.id.startswith(k)]
             close = difflib.get_close_matches(question.id, unused, n=1, cutoff=0.6)
             raise MissingAnswerError(self.file, question.id, close[0] if close else None)
         if isinstance(question, DiceQuestion):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.result import Table
+from referee.core.table import Table
 from referee.core.text import Msg
 from referee.rulesets.base import LookupFlag, LookupTable
 from referee.rulesets.waw.declaration import MISSIONS
