@@ -4,6 +4,8 @@ A block holds one or more commands (lines starting with ``$ referee``), each fol
 exact output. Lines of the form ``? question  answer`` are the questions as the player saw
 them: replay feeds those answers back in order (``SequencePort``), so an interactive attack is
 documented and tested at once. A non-zero exit shows as a last line ``[exit N]``.
+``--lang X`` on a command line is handled as the console script does (``referee.entry``): the
+commands are loaded with their help in that language, and English is restored afterwards.
 Comparison ignores trailing spaces. ``pytest --update-transcripts`` rewrites the outputs.
 """
 
@@ -17,8 +19,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.catalog import DEFAULT_LANG
 from referee.context import Environment
+from referee.entry import load_app, split_lang
 from referee.frontends.answers import SequencePort
 
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
@@ -50,13 +53,23 @@ def replay(command: Command) -> str:
     """Run one transcript command in-process and return its output as the transcript shows it."""
     argv = shlex.split(command.line)
     assert argv[0] == "referee", f"transcripts run referee only, not {argv[0]!r}"
+    lang, args = split_lang(argv[1:])
+    try:
+        return _replay(command, args, lang or DEFAULT_LANG)
+    finally:
+        if lang not in (None, DEFAULT_LANG):
+            load_app(DEFAULT_LANG)
+
+
+def _replay(command: Command, args: list[str], lang: str) -> str:
+    app = load_app(lang)
     answers = [m.group(2) for m in map(PROMPT.match, command.expected.splitlines()) if m]
     stream = io.StringIO()
     # a command whose transcript shows no questions runs as with no terminal at all
     factory = (lambda rng: SequencePort(answers, rng, shown=True)) if answers else None
     env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream, stdin_isatty=False,
                       stdout_isatty=False, color=False, port_factory=factory)
-    result = CliRunner().invoke(app, argv[1:], obj=env, catch_exceptions=False)
+    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False)
     text = stream.getvalue() + result.output
     if result.exit_code:
         text += f"[exit {result.exit_code}]\n"

@@ -1,0 +1,110 @@
+"""The ``referee`` console script: choose the language, then load the commands.
+
+Help texts are rendered when ``referee.cli`` is imported (``t()`` in its decorators), so the
+language is chosen before that import: ``--lang X`` or ``--lang=X`` anywhere before a ``--``
+on the command line (taken out before Typer sees the arguments, so every command accepts it,
+including commands added later), else the environment (LC_ALL, LC_MESSAGES, LANG), else
+English. This module imports only the standard library and the catalogue, so start-up stays
+light.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from referee.catalog import (
+    DEFAULT_LANG,
+    available_languages,
+    language_from_env,
+    render,
+    set_language,
+    t,
+)
+
+if TYPE_CHECKING:
+    import typer
+
+LANG_FLAG = "--lang"
+
+
+class LanguageError(ValueError):
+    """``--lang`` without a value, or with a language that has no catalogue."""
+
+
+def split_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The language asked for with ``--lang`` (the last one wins) and the other arguments."""
+    lang: str | None = None
+    rest: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            rest.append(arg)
+            rest.extend(args)
+            break
+        if arg == LANG_FLAG:
+            value = next(args, None)
+            if value is None:
+                raise LanguageError("")
+            lang = value
+        elif arg.startswith(LANG_FLAG + "="):
+            lang = arg.partition("=")[2]
+        else:
+            rest.append(arg)
+    if lang is not None:
+        lang = lang.strip().lower()
+        if lang not in available_languages():
+            raise LanguageError(lang)
+    return lang, rest
+
+
+def load_app(lang: str) -> typer.Typer:
+    """The Typer app with its help texts in ``lang`` (``referee.cli`` and the
+    ``referee.cli_*`` command modules are loaded again when they were built in another
+    language), and ``lang`` as the language of everything the commands show."""
+    set_language(lang)
+    chrome = sys.modules.get("referee.help_chrome")
+    if lang != DEFAULT_LANG or (chrome is not None and chrome.applied):
+        from referee import help_chrome
+
+        help_chrome.translate()
+    cli = sys.modules.get("referee.cli")
+    if cli is not None and cli.app.info.help != t("cli.help"):
+        for name in sorted(m for m in sys.modules if m.startswith("referee.cli_")):
+            importlib.reload(sys.modules[name])
+        cli = importlib.reload(cli)
+    elif cli is None:
+        cli = importlib.import_module("referee.cli")
+    app: typer.Typer = cli.app
+    note = t("cli.lang.note")
+    if isinstance(app.info.help, str) and not app.info.help.endswith(note):
+        app.info.help = f"{app.info.help}\n\n{note}"
+    for command in app.registered_commands:
+        if isinstance(command.help, str) and not command.help.endswith(note):
+            command.help = f"{command.help}\n\n{note}"
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point: ``referee [--lang ru|en] COMMAND ...``."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        lang, rest = split_lang(args)
+    except LanguageError as error:
+        from referee.core.text import Msg
+        from referee.exit_codes import ExitCode
+
+        set_language(language_from_env())
+        given = str(error)
+        msg = (Msg.of("error.unknown_id", kind=Msg.of("kind.language"), given=given,
+                      known=", ".join(available_languages()))
+               if given else Msg.of("error.lang_value", flag=LANG_FLAG,
+                                    known="|".join(available_languages())))
+        sys.stderr.write(t("error.prefix", message=render(msg)) + "\n")
+        raise SystemExit(ExitCode.USAGE) from None
+    app = load_app(lang or language_from_env())
+    from referee.context import Environment
+
+    app(rest, obj=Environment.from_system())

@@ -1,0 +1,76 @@
+"""Typer's own words on the help screens (panel titles, ``Usage:``, ``[required]``, the
+``--help`` line) in the chosen language.
+
+Typer renders these from module constants (``typer.rich_utils``) and two literals of its
+vendored click. ``translate`` replaces them with catalogue messages; it is called only for a
+language other than English, so English start-up imports nothing more. Every step is
+guarded: a Typer release that moves one of them leaves that word in English, never breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.catalog import t
+
+# typer.rich_utils constant -> catalogue id
+CONSTANTS = {
+    "ARGUMENTS_PANEL_TITLE": "cli.chrome.arguments",
+    "OPTIONS_PANEL_TITLE": "cli.chrome.options",
+    "COMMANDS_PANEL_TITLE": "cli.chrome.commands",
+    "ERRORS_PANEL_TITLE": "cli.chrome.error",
+    "REQUIRED_LONG_STRING": "cli.chrome.required",
+    "ABORTED_TEXT": "cli.chrome.aborted",
+}
+
+
+_usage = "Usage: "  # the prefix the usage highlighter knows now
+applied = False
+
+
+def translate() -> None:
+    """Typer's words in the current language (English included, to undo a translation)."""
+    global applied
+    applied = True
+    try:
+        from typer import rich_utils
+        from typer._click import decorators, formatting
+    except ImportError:  # pragma: no cover - a Typer without these modules
+        return
+    for name, msg_id in CONSTANTS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, t(msg_id))
+    if hasattr(rich_utils, "DEFAULT_STRING"):
+        # "[default: {}]" keeps its one positional field
+        rich_utils.DEFAULT_STRING = t("cli.chrome.default", value="{}")
+    global _usage
+    usage = t("cli.chrome.usage") + " "
+    write_usage = getattr(formatting.HelpFormatter, "write_usage", None)
+    if write_usage is not None and len(write_usage.__defaults__ or ()) == 2:
+        write_usage.__defaults__ = ("", usage)
+        # the usage highlighter looks for the prefix to colour it
+        highlighter = getattr(rich_utils, "highlighter", None)
+        if highlighter is not None and hasattr(highlighter, "highlights"):
+            highlighter.highlights = [h.replace(_usage, usage)
+                                      for h in highlighter.highlights]
+        _usage = usage
+    original = getattr(decorators, "help_option", None)
+    if original is not None and not getattr(original, "referee_translated", False):
+        decorators.help_option = _translated_help_option(original)
+
+
+def _translated_help_option(original: Callable[[list[str]], Any]) -> Callable[..., Any]:
+    def help_option(param_decls: list[str]) -> Callable[[Any], Any]:
+        decorate = original(param_decls)
+
+        def apply(command: Any) -> Any:
+            command = decorate(command)
+            if getattr(command, "params", None):
+                command.params[-1].help = t("cli.chrome.help")
+            return command
+
+        return apply
+
+    help_option.referee_translated = True  # type: ignore[attr-defined]
+    return help_option

@@ -1,0 +1,163 @@
+"""Every language speaks every message: the same ids in each catalogue file, the same format
+fields in each translation, no extra ids; and the language is chosen as the issue says
+(``--lang``, then LC_ALL, LC_MESSAGES, LANG, then English)."""
+
+from __future__ import annotations
+
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.catalog import (
+    DEFAULT_LANG,
+    LOCALE,
+    _flatten,
+    available_languages,
+    catalogue,
+    language_from_env,
+    render,
+)
+from referee.core.text import Msg
+from referee.entry import LanguageError, split_lang
+from referee.tomlcache import load_toml
+from tests.conftest import ROOT
+
+ENGLISH_WORD = re.compile(r"(?<![-\w])[a-z]{2,}\b")
+FIELD = re.compile(r"\{[^}]*\}")
+TRANSLATIONS = [lang for lang in available_languages() if lang != DEFAULT_LANG]
+
+
+def ids(file: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    _flatten("", load_toml(file), out)
+    return out
+
+
+def fields(template: str) -> list[tuple[str, str, str | None]]:
+    """The replacement fields of a template, with their format spec and conversion."""
+    return sorted((name, spec or "", conv) for _, name, spec, conv
+                  in string.Formatter().parse(template) if name is not None)
+
+
+def pairs(lang: str) -> list[tuple[Path, Path]]:
+    """(English file, translated file) for the shared file and every ruleset file that has
+    both; a translated ruleset file whose English file is on another branch is left out."""
+    out = [(LOCALE / f"{DEFAULT_LANG}.toml", LOCALE / f"{lang}.toml")]
+    for mine in sorted((LOCALE / lang).glob("*.toml")):
+        english = LOCALE / DEFAULT_LANG / mine.name
+        if english.exists():
+            out.append((english, mine))
+    return out
+
+
+def test_russian_is_a_language() -> None:
+    assert "ru" in TRANSLATIONS
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_every_english_file_has_a_translation(lang: str) -> None:
+    missing = [p.name for p in (LOCALE / DEFAULT_LANG).glob("*.toml")
+               if not (LOCALE / lang / p.name).exists()]
+    assert not missing, f"no {lang} catalogue for {missing}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_every_id_is_translated_and_no_id_is_extra(lang: str) -> None:
+    for english, mine in pairs(lang):
+        theirs, ours = ids(english), ids(mine)
+        assert not sorted(set(theirs) - set(ours)), f"{mine.name}: untranslated ids"
+        assert not sorted(set(ours) - set(theirs)), f"{mine.name}: ids English does not have"
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_every_translation_keeps_the_format_fields(lang: str) -> None:
+    for english, mine in pairs(lang):
+        theirs, ours = ids(english), ids(mine)
+        wrong = [i for i in sorted(set(theirs) & set(ours)) if fields(theirs[i]) != fields(ours[i])]
+        assert not wrong, f"{mine.name}: fields differ in {wrong}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_translations_are_translated(lang: str) -> None:
+    """A translation identical to the English is allowed for symbols, names and command
+    syntax (AP, %, Lock 'n Load Tactical, FIREPOWER HIT [--defence N]); an English phrase
+    (three lower-case words or more) left in place is not."""
+    for english, mine in pairs(lang):
+        theirs, ours = ids(english), ids(mine)
+        same = [i for i in sorted(set(theirs) & set(ours)) if ours[i] == theirs[i]
+                and len(ENGLISH_WORD.findall(FIELD.sub("", theirs[i]))) >= 3]
+        assert not same, f"{mine.name}: left in English: {same}"
+
+
+def test_ruleset_files_define_only_their_own_ids() -> None:
+    for lang in available_languages():
+        for file in (LOCALE / lang).glob("*.toml"):
+            tops = {i.split(".")[0] for i in ids(file)}
+            assert tops <= {file.stem, "option"}, (lang, file.name, tops)
+
+
+def test_russian_renders_and_falls_back_to_english_for_unknown_languages() -> None:
+    msg = Msg.of("epic.step.action", action=Msg.of("epic.action.double"))
+    assert render(msg, "ru") != render(msg, "en")
+    assert catalogue("ru")["word.yes"] == "Да"
+
+
+@pytest.mark.parametrize(("environ", "lang"), [
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LC_MESSAGES": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}, "ru"),
+    ({"LC_ALL": "en_GB.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "en"),
+    ({"LC_ALL": "", "LANG": "ru"}, "ru"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+    ({}, "en"),
+])
+def test_language_from_the_environment(environ: dict[str, str], lang: str) -> None:
+    assert language_from_env(environ) == lang
+
+
+@pytest.mark.parametrize(("argv", "lang", "rest"), [
+    (["--lang", "ru", "rulesets"], "ru", ["rulesets"]),
+    (["attack", "epic", "--lang=ru", "--seed", "3"], "ru", ["attack", "epic", "--seed", "3"]),
+    (["lookup", "epic", "to-hit", "5", "--cover", "--lang", "EN"], "en",
+     ["lookup", "epic", "to-hit", "5", "--cover"]),
+    (["run", "--", "--lang", "ru"], None, ["run", "--", "--lang", "ru"]),
+    (["rulesets"], None, ["rulesets"]),
+])
+def test_lang_flag_is_taken_out_of_any_command(argv: list[str], lang: str | None,
+                                               rest: list[str]) -> None:
+    assert split_lang(argv) == (lang, rest)
+
+
+@pytest.mark.parametrize("argv", [["--lang"], ["--lang", "xx"], ["--lang="]])
+def test_a_bad_lang_is_refused(argv: list[str]) -> None:
+    with pytest.raises(LanguageError):
+        split_lang(argv)
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8", "COLUMNS": "100", **env}
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=environ, timeout=60)
+
+
+def test_help_in_russian_from_the_flag_and_from_the_locale() -> None:
+    by_flag = _run("--lang", "ru", "attack", "--help", LANG="en_US.UTF-8")
+    by_locale = _run("attack", "--help", LANG="ru_RU.UTF-8")
+    assert by_flag.returncode == 0 and by_flag.stdout == by_locale.stdout
+    assert catalogue("ru")["cli.opt.seed"].split()[0] in by_flag.stdout
+    assert "--lang ru|en" in by_flag.stdout
+    english = _run("attack", "--help", LANG="ru_RU.UTF-8", LC_ALL="en_US.UTF-8")
+    assert catalogue("en")["cli.opt.seed"].split()[0] in english.stdout
+
+
+def test_an_unknown_language_is_a_usage_error_in_the_environment_language() -> None:
+    proc = _run("--lang", "xx", "rulesets", LANG="ru_RU.UTF-8")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == render(
+        Msg.of("error.prefix", message=Msg.of(
+            "error.unknown_id", kind=Msg.of("kind.language"), given="xx",
+            known=", ".join(available_languages()))), "ru")
