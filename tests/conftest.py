@@ -27,6 +27,12 @@ def pytest_configure(config: pytest.Config) -> None:
     import os
 
     os.environ["REFEREE_STRICT_MESSAGES"] = "1"
+    # The commands the tests start in subprocesses speak English whatever the developer's
+    # locale (tests of another language set --lang or the locale themselves).
+    from referee.catalog import language_from_env
+
+    if language_from_env() != "en":
+        os.environ["LC_ALL"] = "C.UTF-8"
 
 
 def rng(seed: int = 1):

@@ -33,8 +33,10 @@ class AnswerPort:
     def ask(self, question: Question) -> Any:
         if question.id in self.answers:
             self.used.add(question.id)
+            from referee.frontends.display import value_from_label
+
             try:
-                value = question.accept(self.answers[question.id])
+                value = question.accept(value_from_label(question, self.answers[question.id]))
             except AnswerError as err:
                 from referee.script import where
 
@@ -80,12 +82,12 @@ class SequencePort:
             raise MissingAnswerError(self.file, question.id)
         text = self.typed[self.position]
         self.position += 1
-        if self.shown:
-            from referee.frontends.display import typed_from_shown
+        from referee.frontends.display import typed_from_shown, value_from_label
 
+        if self.shown:
             text = typed_from_shown(question, text)
         try:
-            value = question.accept(text)
+            value = question.accept(value_from_label(question, text))
         except AnswerError as err:
             raise ScriptError(self.file, f"#{self.position} ({question.id})", err.msg) from None
         if isinstance(question, DiceQuestion):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.catalog import render
+from referee.catalog import available_languages, current_language, render
 from referee.core.dice import DiceRoll, DiceSource
 from referee.core.questions import (
     ChoiceQuestion,
@@ -39,6 +39,44 @@ def answer_text(question: Question, value: Any) -> str:
     if isinstance(question, DiceQuestion):
         return dice_text(value)
     return str(value)
+
+
+def _by_label(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:
+    """Every label of the question's choices, in every language (the current one first, so
+    that it wins a clash), case-folded, to its value."""
+    out: dict[str, str] = {}
+    langs = [current_language(), *(x for x in available_languages() if x != current_language())]
+    for lang in langs:
+        for c in question.choices:
+            out.setdefault(render(c.label, lang).strip().casefold(), c.value)
+    return out
+
+
+def value_from_label(question: Question, raw: Any) -> Any:
+    """A choice named by its label (in any language, any case) becomes the choice's value,
+    so that a Russian player may type or script «Двойное» as well as ``double``; anything
+    else is returned unchanged for ``Question.accept`` to judge. Values stay the stored
+    answer, so recordings replay in every language."""
+    if not isinstance(question, (ChoiceQuestion, MultiChoiceQuestion)):
+        return raw
+    values = {v.casefold() for v in question.values}
+
+    def one(item: Any) -> Any:
+        if not isinstance(item, str) or item.strip().casefold() in values:
+            return item
+        return _by_label(question).get(item.strip().casefold(), item)
+
+    if isinstance(question, ChoiceQuestion):
+        return one(raw)
+    if isinstance(raw, (list, tuple)):
+        return [one(item) for item in raw]
+    if isinstance(raw, str):
+        whole = one(raw)
+        if whole is not raw or raw.strip().casefold() in values:
+            return [whole] if raw.strip() else raw
+        if "," in raw:  # labels may hold spaces: a list of labels is split on commas
+            return [one(item) for item in raw.split(",") if item.strip()]
+    return raw
 
 
 def typed_from_shown(question: Question, shown: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import questionary
 from prompt_toolkit.application import create_app_session
 
-from referee.catalog import render
+from referee.catalog import DEFAULT_LANG, current_language, render, t
 from referee.core.dice import ROLL
 from referee.core.errors import AnswerError
 from referee.core.port import settle_dice
@@ -44,7 +44,8 @@ class InteractivePort:
             names = labels(question)
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
-            return questionary.select(text, choices=choices, default=question.default)
+            return questionary.select(text, choices=choices, default=question.default,
+                                      instruction=t("prompt.select"))
         if isinstance(question, MultiChoiceQuestion):
             names = labels(question)
             choices = [questionary.Choice(title=names[c.value], value=c.value,
@@ -58,9 +59,15 @@ class InteractivePort:
                     return render(err.msg)
                 return True
 
-            return questionary.checkbox(text, choices=choices, validate=check)
+            return questionary.checkbox(text, choices=choices, validate=check,
+                                        instruction=t("prompt.checkbox"))
         if isinstance(question, ConfirmQuestion):
-            return questionary.confirm(text, default=question.default)
+            if current_language() == DEFAULT_LANG:
+                return questionary.confirm(text, default=question.default)
+            # questionary's confirm takes the Latin y/n keys only: in another language the
+            # player types the word (да/нет, or y/n), checked by ConfirmQuestion.accept
+            how = t("prompt.confirm_yes" if question.default else "prompt.confirm_no")
+            return questionary.text(f"{text} ({how})")
         how = hint(question)
         return questionary.text(f"{text} ({how})" if how else text)
 
@@ -71,7 +78,7 @@ class InteractivePort:
     def ask(self, question: Question) -> Any:
         while True:
             raw = self._ask_once(question)
-            if isinstance(question, (ChoiceQuestion, ConfirmQuestion)):
+            if isinstance(question, ChoiceQuestion) or isinstance(raw, bool):
                 return raw  # the prompt offered legal values only
             try:
                 value = question.accept(list(raw) if isinstance(raw, list) else raw)

@@ -1,0 +1,110 @@
+"""Typed and scripted answers in Russian: да/нет at yes/no questions, a choice named by its
+Russian label; the stored answer stays the language-independent value, so a recording made
+in one language replays in the other."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from referee import api
+from referee.catalog import render, set_language
+from referee.core.dice import SeededDice
+from referee.core.errors import ScriptError
+from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
+from referee.core.text import Msg
+from referee.frontends.answers import AnswerPort, SequencePort
+from referee.frontends.display import value_from_label
+from referee.render.json_out import result_json
+
+MISSION = ChoiceQuestion(id="mission", text=Msg.of("waw.q.mission"),
+                         choices=tuple(Choice(m, Msg.of(f"waw.mission.{m}"))
+                                       for m in ("he", "smoke", "fascam", "chemical")),
+                         default_value="he")
+KINDS = MultiChoiceQuestion(id="kinds", text=Msg.of("waw.q.mission"),
+                            choices=tuple(Choice(k, Msg.of(f"waw.kind.{k}"))
+                                          for k in ("combat-vehicle", "infantry", "hq")))
+COVER = ConfirmQuestion(id="cover", text=Msg.of("epic.q.cover", target="x"))
+
+MIXED_STACK = {"mission": "he", "hex": "0914", "firepower": 4, "hit_number": 4,
+               "terrain_defence": 1,
+               "units": [{"name": "Iron Tank Platoon (invented)", "kind": "combat-vehicle"},
+                         {"name": "Grey Rifle Platoon (invented)", "kind": "infantry"}]}
+
+
+@pytest.fixture
+def russian() -> Iterator[None]:
+    set_language("ru")
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("typed", ["Дымовая завеса", "дымовая завеса", "  ДЫМОВАЯ ЗАВЕСА ",
+                                   "Smoke", "smoke"])
+def test_a_choice_is_named_by_its_label_in_either_language(typed: str) -> None:
+    assert MISSION.accept(value_from_label(MISSION, typed)) == "smoke"
+
+
+def test_russian_labels_are_read_whatever_the_current_language(russian: None) -> None:
+    assert MISSION.accept(value_from_label(MISSION, "Chemical strike")) == "chemical"
+    set_language("en")
+    assert MISSION.accept(value_from_label(MISSION, "Химическая атака")) == "chemical"
+
+
+def test_an_unknown_label_is_still_refused_with_the_legal_values() -> None:
+    with pytest.raises(Exception, match="answer.error.choice"):
+        MISSION.accept(value_from_label(MISSION, "Туман"))
+
+
+@pytest.mark.parametrize(("raw", "values"), [
+    ("пехота, штаб", ("infantry", "hq")),
+    (["боевая машина", "hq"], ("combat-vehicle", "hq")),
+    ("боевая машина", ("combat-vehicle",)),
+    ("infantry hq", ("infantry", "hq")),
+])
+def test_several_choices_by_their_russian_labels(raw: object, values: tuple[str, ...]) -> None:
+    assert KINDS.accept(value_from_label(KINDS, raw)) == values
+
+
+@pytest.mark.parametrize(("typed", "value"), [("да", True), ("Да", True), ("д", True),
+                                              ("нет", False), ("НЕТ", False), ("н", False)])
+def test_yes_and_no_in_russian(typed: str, value: bool) -> None:
+    assert COVER.accept(typed) is value
+
+
+def test_a_typed_russian_label_at_a_text_prompt(russian: None) -> None:
+    port = SequencePort(["Дымовая завеса", "да"], SeededDice(1))
+    assert port.ask(MISSION) == "smoke"
+    assert port.ask(COVER) is True
+
+
+def test_a_script_may_answer_with_russian_labels() -> None:
+    port = AnswerPort({"mission": "химическая атака", "kinds": ["пехота"]}, SeededDice(1))
+    assert port.ask(MISSION) == "chemical"
+    assert port.ask(KINDS) == ("infantry",)
+
+
+def test_a_bad_russian_answer_in_a_script_names_file_and_question(russian: None) -> None:
+    port = AnswerPort({"mission": "Туман"}, SeededDice(1), file="s.toml")
+    with pytest.raises(ScriptError) as caught:
+        port.ask(MISSION)
+    assert render(caught.value.msg).startswith("s.toml, ")
+    assert "'Туман' — не из списка: he, smoke, fascam, chemical" in render(caught.value.msg)
+
+
+def test_a_whole_attack_answered_in_russian_resolves_as_with_values(russian: None) -> None:
+    dice = {"attack": [4, 6, 2, 1], "defence": [3]}
+    by_value = api.attack("waw", {**dice, "effect.grey-rifle-platoon-invented.first":
+                                  "disorganize"}, declaration=MIXED_STACK)
+    by_label = api.attack("waw", {**dice, "effect.grey-rifle-platoon-invented.first":
+                                  "Дезорганизовано"}, declaration=MIXED_STACK)
+    assert result_json(by_value, {}) == result_json(by_label, {})
+    assert render(by_label.outcome) == "итоговых попаданий по гексу 0914: 2"
+
+
+def test_epic_none_typed_in_russian(russian: None) -> None:
+    result = api.attack("epic", {"weapons": 1, "weapon.1.shots": 2, "weapon.1.ap": "5+",
+                                 "weapon.1.at": "нет", "action": "Double", "cover": "нет",
+                                 "to-hit.weapon-1": [6, 1]})
+    assert render(result.outcome) == "попаданий AP: 1, попаданий AT: 0"
