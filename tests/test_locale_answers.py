@@ -11,7 +11,7 @@ import pytest
 from referee import api
 from referee.catalog import render, set_language
 from referee.core.dice import SeededDice
-from referee.core.errors import ScriptError
+from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
@@ -53,8 +53,9 @@ def test_russian_labels_are_read_whatever_the_current_language(russian: None) ->
 
 
 def test_an_unknown_label_is_still_refused_with_the_legal_values() -> None:
-    with pytest.raises(Exception, match="answer.error.choice"):
+    with pytest.raises(AnswerError) as caught:
         MISSION.accept(value_from_label(MISSION, "Туман"))
+    assert caught.value.msg.id == "answer.error.choice"
 
 
 @pytest.mark.parametrize(("raw", "values"), [
