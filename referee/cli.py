@@ -92,7 +92,7 @@ def _print_json(env: Environment, data: Any) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"referee {__version__}")
+        typer.echo(t("cli.version.line", version=__version__))
         raise typer.Exit()
 
 
