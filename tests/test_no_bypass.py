@@ -11,9 +11,10 @@ Every Python file under ``referee/`` is read as a syntax tree and these are refu
   in the text of an f-string (``f"weapon {i}"`` builds a name a player reads).
 
 Allowed, because no player reads them: docstrings and bare strings, the messages of
-programming errors (``raise ValueError(...)``, ``assert x, ...``), pydantic ``Field(description=...)``
-(schema documentation), SQL, the TOML key lines the script writer emits, rich style names,
-regular expressions. What is left is listed in ``KNOWN`` with the reason it stays.
+programming errors (``raise ValueError(...)``, ``assert x, ...``), pydantic
+``Field(description=...)`` (schema documentation), SQL, the TOML key lines the script
+writer emits, rich style names, regular expressions. What is left is listed in ``KNOWN``
+with the reason it stays.
 """
 
 from __future__ import annotations
