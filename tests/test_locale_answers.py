@@ -109,3 +109,33 @@ def test_epic_none_typed_in_russian(russian: None) -> None:
                                  "weapon.1.at": "нет", "action": "Double", "cover": "нет",
                                  "to-hit.weapon-1": [6, 1]})
     assert render(result.outcome) == "попаданий AP: 1, попаданий AT: 0"
+
+
+def test_units_and_weapons_named_in_russian_keep_distinct_question_ids() -> None:
+    from referee.rulesets.epic.declaration import weapon_key
+    from referee.rulesets.waw.declaration import unit_key
+
+    assert weapon_key("Тяжёлая пушка") != weapon_key("Автоган")
+    assert unit_key("Танки «Сталь» (вымышленные)") == "танки-сталь-вымышленные"
+    # names in Latin letters keep the ids they always had
+    assert weapon_key("Heavy cannon") == "heavy-cannon"
+    assert unit_key("Grey Platoon (invented)") == "grey-platoon-invented"
+    assert unit_key("A_B") == "a-b"
+
+
+def test_a_recording_with_russian_names_replays(tmp_path) -> None:
+    """Question ids holding Cyrillic letters are quoted in the recorded script."""
+    from referee.frontends.wrappers import RecordingPort
+
+    decl = {"mission": "he", "hex": "0914", "firepower": 2, "hit_number": 4,
+            "terrain_defence": 0,
+            "units": [{"name": "Стрелки «Гром» (вымышленные)", "kind": "infantry"}]}
+    plan = api.plan_attack("waw", seed=3, declaration=decl)
+    answers = {"attack": [5, 6], "effect.стрелки-гром-вымышленные.first": "Дезорганизовано"}
+    port = RecordingPort(AnswerPort(answers, plan.rng))
+    record = tmp_path / "rec.toml"
+    first = api.play(plan, port, record=record)
+    replay_plan, replay_port = api.plan_script(record)
+    again = api.play(replay_plan, replay_port)
+    assert result_json(first, {}) == result_json(again, {})
+    assert '"effect.стрелки-гром-вымышленные.first" = "disorganize"' in record.read_text("utf-8")

@@ -69,7 +69,7 @@ def _replay(command: Command, args: list[str], lang: str) -> str:
     factory = (lambda rng: SequencePort(answers, rng, shown=True)) if answers else None
     env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream, stdin_isatty=False,
                       stdout_isatty=False, color=False, port_factory=factory)
-    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False)
+    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False, prog_name="referee")
     text = stream.getvalue() + result.output
     if result.exit_code:
         text += f"[exit {result.exit_code}]\n"

@@ -14,7 +14,7 @@ from pydantic_core import PydanticCustomError
 
 def weapon_key(name: str) -> str:
     """A stable id for question ids: ``"Heavy cannon"`` becomes ``heavy-cannon``."""
-    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "weapon"
+    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "weapon"  # any alphabet
 
 
 class Weapon(BaseModel):

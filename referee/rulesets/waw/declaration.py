@@ -21,8 +21,9 @@ UnitKind = Literal["combat-vehicle", "infantry", "unarmoured-vehicle", "hq"]
 
 
 def unit_key(name: str) -> str:
-    """A stable id for question ids: ``"Grey Platoon (invented)"`` is ``grey-platoon-invented``."""
-    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "unit"
+    """A stable id for question ids: ``"Grey Platoon (invented)"`` is ``grey-platoon-invented``.
+    Letters of any alphabet are kept, so that units named in Russian stay distinct."""
+    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "unit"
 
 
 class Unit(BaseModel):
