@@ -62,7 +62,7 @@ def steps(result: Any, clause: str) -> list[str]:
     return [render(s.text) for s in result.steps if s.clause == clause]
 
 
-# --- C-1: ordnance targeting ------------------------------------------------------------------
+# --- C-1: ordnance targeting --------------------------------------------------------
 
 MORTAR = {"name": "Mortar", "kind": "weapon", "white_band": True, "hex": "A1", "fp": 6,
           "range": 12}
@@ -118,7 +118,7 @@ def test_C1_ordnance_miss_script_ends_the_attack_without_a_fire_roll() -> None:
                                    "edition": "cc_20th"}
 
 
-# --- C-2, C-6, C-7, C-14: who may fire ---------------------------------------------------------
+# --- C-2, C-6, C-7, C-14: who may fire -----------------------------------------------
 
 @pytest.mark.clause("C-2")
 def test_C2_a_target_hex_needs_an_enemy_unit() -> None:
@@ -174,7 +174,7 @@ def test_C14_example_B_weapon_with_broken_carrier_cannot_fire_command_extends_ra
     assert short.outcome_data["allowed"] is False
 
 
-# --- C-3, C-8, C-9, C-X1: firepower --------------------------------------------------------------
+# --- C-3, C-8, C-9, C-X1: firepower ----------------------------------------------------
 
 @pytest.mark.clause("C-8")
 @pytest.mark.clause("C-X1")
@@ -245,7 +245,7 @@ def test_CX7_ordnance_hindrance_on_the_roll_or_on_the_fp() -> None:
     assert other.outcome_data["fp"] == 3  # 4 > 3 hits with no hindrance on the roll
 
 
-# --- C-10, C-11, C-13: the fire card and its trigger -----------------------------------------
+# --- C-10, C-11, C-13: the fire card and its trigger -------------------------------
 
 @pytest.mark.clause("C-10")
 @pytest.mark.clause("C-11")
@@ -290,7 +290,7 @@ def test_CX8_the_2006_event_card_is_refused_under_the_2025_deck() -> None:
         q.accept("")
 
 
-# --- C-4, C-5, C-12, C-X4: defence rolls ----------------------------------------------------------
+# --- C-4, C-5, C-12, C-X4: defence rolls ------------------------------------------------
 
 @pytest.mark.clause("C-4")
 @pytest.mark.clause("C-5")
@@ -362,7 +362,7 @@ def test_C12_default_order_rolls_leaders_last_and_offers_only_units_left() -> No
     assert port.answers["defence-order.1"] == "squad"
 
 
-# --- C-X5, C-X6: triggers on other cards, whose deck -----------------------------------------------
+# --- C-X5, C-X6: triggers on other cards, whose deck -------------------------------------
 
 @pytest.mark.clause("C-X5")
 def test_CX5_trigger_on_a_defence_card_is_reported_or_ignored() -> None:
@@ -390,7 +390,7 @@ def test_CX3_team_or_squad_naming_changes_no_arithmetic() -> None:
     assert a.outcome_data["attack_total"] == b.outcome_data["attack_total"] == 8
 
 
-# --- the deck ---------------------------------------------------------------------------------------
+# --- the deck -----------------------------------------------------------------------------
 
 def test_deck_trigger_counts_of_the_brief() -> None:
     want = {"germany": (2, 7, 10, 2, 51), "america": (2, 6, 12, 2, 50),
@@ -468,7 +468,7 @@ def test_virtual_deck_persists_with_game_and_record_replays(tmp_path: Path) -> N
     assert "rolled" in recorded["fire"]
 
 
-# --- properties -------------------------------------------------------------------------------------
+# --- properties ---------------------------------------------------------------------------
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=8), st.data())
@@ -492,9 +492,10 @@ def test_property_each_units_result_depends_only_on_its_totals(attack: int, defe
                                                                moving: bool, broken: bool,
                                                                suppressed: bool,
                                                                shift: int) -> None:
-    kw = {"moving": moving, "broken": broken, "suppressed": suppressed}
-    result = ar.defence_result(attack, defence, **kw)
-    assert result == ar.defence_result(attack + shift, defence + shift, **kw)
+    result = ar.defence_result(attack, defence, moving=moving, broken=broken,
+                               suppressed=suppressed)
+    assert result == ar.defence_result(attack + shift, defence + shift, moving=moving,
+                                       broken=broken, suppressed=suppressed)
     if defence > attack:
         assert result is ar.Result.NO_EFFECT
     elif defence < attack:

@@ -12,7 +12,7 @@ import functools
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee import data
@@ -148,7 +148,7 @@ class FateCardQuestion(DiceQuestion):
     (``None``: not public, any card is accepted); ``remaining`` the virtual deck's cards
     not yet drawn (``None``: no virtual deck, cards must be typed)."""
 
-    spec: DiceSpec = DiceSpec(count=2)
+    spec: DiceSpec = field(default_factory=lambda: DiceSpec(count=2))
     nation: str
     edition_id: str
     composition: tuple[str, ...] | None = None
