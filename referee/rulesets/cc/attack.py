@@ -152,8 +152,9 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
         base = next(p for p in shooters if p.key == base_key)
     command = 0 if included else hex_command(decl, base, a.ctx.options)
     fp = base.fp
-    rows.append((Msg.of("cc.fp.base", piece=base.name), "C-8", base.fp, fp))
-    log.input(Msg.of("cc.step.base", piece=base.name, fp=base.fp), "C-8", fp=base.fp)
+    alone = "alone" if len(shooters) == 1 else "base"
+    rows.append((Msg.of(f"cc.fp.{alone}", piece=base.name), "C-8", base.fp, fp))
+    log.input(Msg.of(f"cc.step.{alone}", piece=base.name, fp=base.fp), "C-8", fp=base.fp)
     if included:
         log.warning(Msg.of("cc.step.fp_includes_command"), "C-X1")
     if command:
@@ -353,6 +354,8 @@ def _morale(a: Attack, states: dict[str, UnitState], state: UnitState) -> tuple[
     if command:
         morale += command
         parts = Msg.of("cc.morale.command", before=parts, value=_signed(command))
+        if unit.kind == "leader" and not state.broken and unit.command == command:
+            a.log.warning(Msg.of("cc.step.self_command", unit=unit.name), "C-14")
     if state.suppressed:
         morale -= 1
         parts = Msg.of("cc.morale.suppressed", before=parts)
