@@ -526,3 +526,10 @@ def test_a_broken_declaration_names_the_field() -> None:
     with pytest.raises(ScriptError) as err:
         api.plan_attack("cc", declaration=bad["declaration"])
     assert "declaration.firing[0].fp" in reason(err)
+
+
+def test_a_white_band_piece_must_be_a_weapon() -> None:
+    bad = decl([{**MORTAR, "kind": "unit", "distance": 2}])
+    with pytest.raises(ScriptError) as err:
+        api.plan_attack("cc", declaration=bad)
+    assert "only a weapon" in reason(err)

@@ -41,6 +41,13 @@ class FiringPiece(_Model):
     fires: bool = Field(default=True, description="false: a leader present only for Command")
     activated_by: str | None = Field(default=None, description="the leader who activated it")
 
+    @model_validator(mode="after")
+    def _white_band_is_a_weapon(self) -> FiringPiece:
+        if self.white_band and self.kind != "weapon":
+            raise PydanticCustomError("cc.decl.white_band_weapon",
+                                      "only a weapon has a white band")
+        return self
+
     @property
     def key(self) -> str:
         return piece_key(self.name)
