@@ -533,3 +533,18 @@ def test_a_white_band_piece_must_be_a_weapon() -> None:
     with pytest.raises(ScriptError) as err:
         api.plan_attack("cc", declaration=bad)
     assert "only a weapon" in reason(err)
+
+
+@pytest.mark.parametrize("argv", [["lookup", "cc"], ["lookup", "cc", "targeting", "5"],
+                                  ["lookup", "cc", "fire-odds"],
+                                  ["lookup", "cc", "triggers", "germany"]])
+def test_cc_lookups_load_no_heavy_module(argv: list[str]) -> None:
+    import subprocess
+    import sys
+
+    from tests.test_imports import PROBE
+
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"

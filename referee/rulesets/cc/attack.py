@@ -194,7 +194,7 @@ def _targeting(a: Attack, piece: FiringPiece, hindrance: int) -> bool:
     decl = a.decl
     card = a.draw("targeting", decl.attacker,
                   Msg.of("cc.q.targeting", piece=piece.name, distance=piece.distance,
-                         hindrance=hindrance), "C-1")
+                         hindrance=hindrance, nation=_nation(decl.attacker)), "C-1")
     product = card.product
     hit = ar.targeting_hits(product, hindrance, piece.distance)
     a.log.roll(Msg.of("cc.step.targeting", card=a.card_text(card), product=product,
