@@ -548,3 +548,29 @@ def test_cc_lookups_load_no_heavy_module(argv: list[str]) -> None:
                           text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
+
+
+@pytest.mark.clause("C-13")
+def test_C13_a_unit_the_event_eliminates_makes_no_defence_roll_and_gives_its_vp() -> None:
+    units = [target(name="A", vp=2), target(name="B", vp=1)]
+    out = fire(decl([squad()], units),
+               {"fire": [2, 5, "event"], "event.a": "eliminated", "event.b": "none",
+                "defence.b": [5, 6]})
+    assert out.outcome_data["results"] == {"B": "no-effect", "A": "eliminated"}
+    assert [s.data["unit"] for s in out.steps if s.clause == "C-5"] == ["b"]
+    assert any("2 VP" in t for t in steps(out, "C-14"))
+
+
+def test_an_empty_virtual_deck_is_reshuffled_before_a_draw() -> None:
+    from referee.frontends.answers import AnswerPort
+    from referee.rulesets.base import AttackContext
+    from referee.rulesets.cc.attack import attack
+    from referee.rulesets.cc.declaration import FireDeclaration
+
+    plan = api.plan_attack("cc", seed=3)
+    port = AnswerPort({}, plan.rng, roll_missing_dice=True, use_defaults=True)
+    ctx = AttackContext(port, plan.options, FireDeclaration.model_validate(decl([squad()])),
+                        state={"decks": {"cc_20th/germany": []}})
+    out = attack(ctx)
+    assert any("reshuffled" in render(s.text) for s in out.steps)
+    assert len(out.state_updates["decks"]["cc_20th/germany"]) == 71

@@ -116,7 +116,9 @@ def attack(ctx: AttackContext) -> Result:
                 [Msg.of(f"cc.col.{c}") for c in ("fp", "card", "roll", "total")],
                 [(fp, a.card_text(card), card.total, total)], clause="C-3")
     units = _trigger(a, card, shooters)
+    gone = [u for u in decl.target if u.key not in {k.key for k in units}]
     rows, results = _defence(a, units, total)
+    results.update({u.name: ar.Result.ELIMINATED.value for u in gone})
     a.log.table(Msg.of("cc.table.defence", attack=total),
                 [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll", "total",
                                                    "versus", "result")],
@@ -265,6 +267,7 @@ def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
         elif effect == "broken":
             u = u.model_copy(update={"broken": True})
         elif effect == "eliminated":
+            _eliminated(a, u)  # by the event, before the fire roll's defence rolls
             continue
         out.append(u)
     return out
