@@ -574,3 +574,24 @@ def test_an_empty_virtual_deck_is_reshuffled_before_a_draw() -> None:
     out = attack(ctx)
     assert any("reshuffled" in render(s.text) for s in out.steps)
     assert len(out.state_updates["decks"]["cc_20th/germany"]) == 71
+
+
+@pytest.mark.clause("C-X8")
+def test_CX8_a_users_deck_file_gives_a_virtual_deck_for_the_2006_edition() -> None:
+    raw = script("example-e-g")
+    deck_file = str(SCRIPTS / "decks" / "my-2006-germany.toml")
+    opts = ["deck-edition=cce_2006", f"deck-file={deck_file}"]
+    out = fire(raw["declaration"], raw["answers"], opts)
+    assert out.outcome_data["attack_total"] == 20
+    assert len(out.state_updates["decks"]) == 0  # typed cards leave the virtual deck alone
+    from referee.frontends.answers import AnswerPort
+
+    plan = api.plan_attack("cc", seed=2, options=opts, declaration=raw["declaration"])
+    port = AnswerPort({"defence.us-squad-invented": [1, 2]}, plan.rng, use_defaults=True,
+                      roll_missing_dice=True)
+    drawn = api.play(plan, port)
+    assert len(drawn.state_updates["decks"]["cce_2006/germany"]) == 71
+    with pytest.raises(ScriptError) as err:
+        fire(raw["declaration"], raw["answers"], ["deck-edition=cc_20th",
+                                                  f"deck-file={deck_file}"])
+    assert "[edition.cc_20th]" in reason(err)

@@ -83,7 +83,8 @@ def _declaration(ctx: AttackContext) -> FireDeclaration:
 
 def attack(ctx: AttackContext) -> Result:
     decl = _declaration(ctx)
-    decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})))
+    decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
+                         ctx.options["deck-file"])
     a = Attack(ctx, decl, decks, StepLog())
     shooters = decl.shooters
     a.log.input(Msg.of("cc.step.declared", attacker=_nation(decl.attacker),
@@ -91,6 +92,8 @@ def attack(ctx: AttackContext) -> Result:
                        units=", ".join(u.name for u in decl.target)), "C-2")
     a.log.input(Msg.of("cc.step.edition", edition=Msg.of(f"cc.edition.{decks.edition.id}")),
                 "C-X8")
+    if ctx.options["deck-file"]:
+        a.log.input(Msg.of("cc.step.deck_file", file=ctx.options["deck-file"]), "C-X8")
     refused = refusal(decl, ctx.options)
     if refused is not None:
         clause, reason = refused

@@ -107,6 +107,34 @@ def edition(edition_id: str) -> DeckEdition:
                                     for n, spec in nations.items()})
 
 
+def edition_from_file(path: str, edition_id: str) -> DeckEdition:
+    """A deck edition the user supplies (decision 3: tables that are not public are read
+    from the user's file), in the layout of the bundled ``decks.toml``."""
+    from pathlib import Path
+
+    from referee.core.errors import ScriptError
+    from referee.script import read_toml, where
+
+    text, raw = read_toml(Path(path))
+    table = raw.get("edition", {}).get(edition_id)
+    if not isinstance(table, dict):
+        raise ScriptError(path, f"edition.{edition_id}",
+                          Msg.of("cc.error.deck_file_edition", edition=edition_id))
+    decks: dict[str, tuple[str, ...]] = {}
+    for nation, spec in table.get("nation", {}).items():
+        field_path: list[str | int] = ["edition", edition_id, "nation", nation]
+        if nation not in NATIONS:
+            raise ScriptError(path, where(text, field_path),
+                              Msg.of("cc.error.unknown_nation", given=nation,
+                                     known=", ".join(NATIONS)))
+        try:
+            decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
+        except (KeyError, TypeError, ValueError) as err:
+            raise ScriptError(path, where(text, field_path),
+                              Msg.of("cc.error.deck_file_nation", reason=str(err))) from None
+    return DeckEdition(edition_id, decks)
+
+
 def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | str:
     """A card as typed (``1 6 event``, ``1-6 Event!``) or scripted (``[1, 6, "event"]``,
     ``{rolled = [1, 6]}``); an empty answer, ``roll`` or ``draw`` asks for a draw."""
@@ -196,8 +224,10 @@ class VirtualDecks:
     """The remaining cards of each nation's virtual deck in one run (C-10, C-X8); starts
     from a game file's state and gives back what to store."""
 
-    def __init__(self, edition_id: str, state: dict[str, list[str]]) -> None:
-        self.edition = edition(edition_id)
+    def __init__(self, edition_id: str, state: dict[str, list[str]],
+                 deck_file: str = "") -> None:
+        self.edition = edition_from_file(deck_file, edition_id) if deck_file \
+            else edition(edition_id)
         self.state = {k: list(v) for k, v in state.items()}
 
     def _slot(self, nation: str) -> str:
