@@ -595,3 +595,11 @@ def test_CX8_a_users_deck_file_gives_a_virtual_deck_for_the_2006_edition() -> No
         fire(raw["declaration"], raw["answers"], ["deck-edition=cc_20th",
                                                   f"deck-file={deck_file}"])
     assert "[edition.cc_20th]" in reason(err)
+
+
+@pytest.mark.parametrize("name", ["example-c-d", "example-e-g", "example-h", "example-j",
+                                  "moving-tie"])
+def test_declaration_files_declare_the_same_attack_as_their_scripts(name: str) -> None:
+    alone = tomllib.loads((SCRIPTS / "declarations" / f"cc-{name}.toml").read_text("utf-8"))
+    assert set(alone) == {"ruleset", "declaration"}
+    assert alone["declaration"] == script(name)["declaration"]

@@ -19,7 +19,7 @@ pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty"),
 ]
 
-DECL = "transcripts/scripts/cc-example-c-d.toml"
+DECL = "transcripts/scripts/declarations/cc-example-c-d.toml"
 Q_BASE = "Which piece is the base of the fire group?"
 Q_FIRE = "Fire roll: draw from the German Fate deck (FP 11)"
 Q_DEFENCE = "Defence roll for US squad (invented) (Morale 5)"
@@ -66,7 +66,8 @@ def test_C8_C10_examples_C_D_typed_at_a_terminal_with_a_refused_card(spawn, tmp_
 @pytest.mark.clause("C-X8")
 def test_CX8_a_drawn_card_is_recorded_as_its_values_and_replays(spawn, tmp_path):  # noqa: F811
     record = tmp_path / "drawn.toml"
-    s = Session(spawn("attack", "cc", "--declaration", "transcripts/scripts/cc-example-j.toml",
+    s = Session(spawn("attack", "cc", "--declaration",
+                      "transcripts/scripts/declarations/cc-example-j.toml",
                       "--seed", "5", "--record", str(record)))
     s.expect("Outcome: Attack not allowed")  # FP -1: no card is asked at all
     assert s.finish() == 0
