@@ -603,3 +603,17 @@ def test_declaration_files_declare_the_same_attack_as_their_scripts(name: str) -
     alone = tomllib.loads((SCRIPTS / "declarations" / f"cc-{name}.toml").read_text("utf-8"))
     assert set(alone) == {"ruleset", "declaration"}
     assert alone["declaration"] == script(name)["declaration"]
+
+
+def test_a_broken_deck_file_names_the_file_the_nation_and_the_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "deck.toml"
+    bad.write_text('[edition.cce_2006.nation.germany]\n'
+                   'counts = { jammed = 3, sniper = 0, event = 0, time = 0 }\n'
+                   'jammed = ["1-1", "1-1"]\n', encoding="utf-8")
+    raw = script("example-e-g")
+    with pytest.raises(ScriptError) as err:
+        fire(raw["declaration"], raw["answers"], ["deck-edition=cce_2006",
+                                                  f"deck-file={bad}"])
+    text = reason(err)
+    assert str(bad) in text and "edition.cce_2006.nation.germany" in text
+    assert "2 jammed card(s) listed, but counts says 3" in text

@@ -78,15 +78,32 @@ class DeckEdition:
         return self.decks.get(nation)
 
 
+class DeckDataError(ValueError):
+    """Deck data that does not make a deck; ``msg`` says why (for a user's deck file)."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.id)
+        self.msg = msg
+
+
+_DICE = re.compile(r"^[1-6]-[1-6]$")
+
+
 def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
     """The card keys of one deck: every ordered pair ``cards_per_pair`` times, with the
     listed trigger cards placed on their dice."""
     placed: Counter[str] = Counter()
+    counts = spec.get("counts")
+    if not isinstance(counts, dict):
+        raise DeckDataError(Msg.of("cc.error.deck_counts"))
     for trigger in TRIGGERS:
         listed = spec.get(trigger, [])
-        if len(listed) != spec["counts"][trigger]:
-            raise ValueError(f"{trigger}: {len(listed)} cards listed, counts say "
-                             f"{spec['counts'][trigger]}")
+        if not isinstance(listed, list) or not all(isinstance(d, str) and _DICE.match(d)
+                                                   for d in listed):
+            raise DeckDataError(Msg.of("cc.error.deck_dice", trigger=trigger))
+        if len(listed) != counts.get(trigger, 0):
+            raise DeckDataError(Msg.of("cc.error.deck_count", trigger=trigger,
+                                       listed=len(listed), counted=counts.get(trigger, 0)))
         placed.update(f"{dice}:{trigger}" for dice in listed)
     cards: list[str] = []
     for a in range(1, 7):
@@ -94,7 +111,8 @@ def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
             dice = f"{a}-{b}"
             with_trigger = [k for k in placed.elements() if k.startswith(dice + ":")]
             if len(with_trigger) > cards_per_pair:
-                raise ValueError(f"{dice}: more trigger cards than cards")
+                raise DeckDataError(Msg.of("cc.error.deck_crowded", dice=dice,
+                                           cards=cards_per_pair))
             cards += with_trigger + [dice] * (cards_per_pair - len(with_trigger))
     return tuple(sorted(cards))
 
@@ -129,9 +147,8 @@ def edition_from_file(path: str, edition_id: str) -> DeckEdition:
                                      known=", ".join(NATIONS)))
         try:
             decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
-        except (KeyError, TypeError, ValueError) as err:
-            raise ScriptError(path, where(text, field_path),
-                              Msg.of("cc.error.deck_file_nation", reason=str(err))) from None
+        except DeckDataError as err:
+            raise ScriptError(path, where(text, field_path), err.msg) from None
     return DeckEdition(edition_id, decks)
 
 

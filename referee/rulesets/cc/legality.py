@@ -24,7 +24,7 @@ def connected(hexes: set[str], adjacent: list[tuple[str, str]]) -> bool:
     """C-6: every firing hex is linked to the others through a chain of adjacent hexes."""
     if len(hexes) <= 1:
         return True
-    links = {h: set() for h in hexes}  # type: dict[str, set[str]]
+    links: dict[str, set[str]] = {h: set() for h in hexes}
     for a, b in adjacent:
         if a in links and b in links:
             links[a].add(b)
