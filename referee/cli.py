@@ -252,3 +252,4 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     app(obj=Environment.from_system())
+from referee.cli_lnlt import phase as _lnlt_phase; app.command("phase", help=t("lnlt.cli.help"))(_lnlt_phase)  # noqa: E402, E501, E702, I001

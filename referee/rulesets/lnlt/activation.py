@@ -89,8 +89,8 @@ def reach(roster: Roster, side: str, leaders: list[Unit], activated_hexes: set[s
         if not near:
             why = next((can_reach(roster, ldr) for ldr in leaders
                         if hex_id in roster.neighbours(ldr.hex)), None)
-            out.refused[hex_id] = why and Refusal(hex_id, why.clause, why.reason) or Refusal(
-                hex_id, "L-3", Msg.of("lnlt.why.not_adjacent", hex=hex_id))
+            out.refused[hex_id] = (Refusal(hex_id, why.clause, why.reason) if why else Refusal(
+                hex_id, "L-3", Msg.of("lnlt.why.not_adjacent", hex=hex_id)))
             continue
         units: list[Unit] = []
         by: list[Unit] = []

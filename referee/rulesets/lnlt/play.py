@@ -97,6 +97,23 @@ def result(phase: PhaseState, log: StepLog, options: Options) -> Result:
                   state_updates={STATE_KEY: phase.model_dump(mode="json")})
 
 
+def impulse_result(phase: PhaseState, log: StepLog, options: Options) -> Result:
+    """One impulse's working (no summary tables), with the state to keep."""
+    return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables,
+                  outcome=outcome(phase),
+                  outcome_data={"ended": phase.ended, "end_reason": phase.end_reason,
+                                "impulses": phase.impulses, "current": phase.current,
+                                "passes": phase.passes},
+                  options=dict(options.values), non_default_options=options.non_default,
+                  state_updates={STATE_KEY: phase.model_dump(mode="json")})
+
+
+def summary(state: Any, options: Options) -> Result:
+    """The impulse log and the units of the phase a game file keeps (ended or not)."""
+    phase = PhaseState.model_validate(state[STATE_KEY])
+    return result(phase, StepLog(), options)
+
+
 def attack(ctx: AttackContext) -> Result:
     """``referee run`` / ``attack``: resume the phase a game file holds, or start one from
     the roster (the declaration), and play it to its end (or ``max_impulses``)."""
