@@ -336,7 +336,8 @@ class Activation:
         if target_moved is None:
             target_moved = any(m in tables().moved_target_markers
                                for u in targets for m in u.markers)
-        build = build_fp(fp_comps, lead, kind=kind, target_moved=target_moved,
+        oft_comps = [c for c in chosen if c.oft]
+        build = build_fp(fp_comps + oft_comps, lead, kind=kind, target_moved=target_moved,
                          options=self.options)
         help_ = self._leader_lm(chosen, hex_id, target, kind, fp_comps)
         firing = _names(list({c.unit.id: c.unit for c in chosen}.values()))
