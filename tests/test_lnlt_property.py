@@ -4,6 +4,7 @@ L-11; Op Fire and spotted-hex fire only as L-12 to L-14 allow)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -115,7 +116,7 @@ def test_L2_L8_random_legal_play_ends_by_the_rules_and_marked_units_never_act(
         assert reason == "all-used" and all(u.markers for u in on_map)
     # L-1: the sides alternate, the initiative side first
     sides = [r.side for r in phase.log]
-    assert all(a != b for a, b in zip(sides, sides[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(sides))
     if sides:
         assert sides[0] == phase.initiative
     # L-8, L-11 (exceptions L-12 to L-14): no marked unit acts again
