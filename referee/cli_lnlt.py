@@ -34,6 +34,8 @@ def phase(ctx: typer.Context,
           impulses: Annotated[int | None, typer.Option(
               "--impulses", min=1, help=t("lnlt.cli.opt.impulses"))] = None,
           show: Annotated[bool, typer.Option("--show", help=t("lnlt.cli.opt.show"))] = False,
+          restart: Annotated[bool, typer.Option("--restart",
+                                                help=t("lnlt.cli.opt.restart"))] = False,
           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
           DiceMode.typed,
           seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
@@ -43,12 +45,13 @@ def phase(ctx: typer.Context,
           ) -> None:
     env = _env(ctx)
     with _guarded(env):
-        _phase(env, ruleset, game, roster, dct, impulses, show, dice, seed, option or [],
-               json_)
+        _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
+               option or [], json_)
 
 
 def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
-           dct_file: Path | None, impulses: int | None, show: bool, dice: DiceMode,
+           dct_file: Path | None, impulses: int | None, show: bool, restart: bool,
+           dice: DiceMode,
            seed: int | None, option: list[str], json_: bool) -> None:
     from referee.cli import _announce, _terminal_port
     from referee.core.dice import SeededDice, new_seed
@@ -76,6 +79,10 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     played: list[Result] = []
     with open_game(game) as tx:
         saved = tx.state(info.id)
+    if restart:
+        if roster is None:
+            raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
+        saved = {}
     phase = engine.load_state(saved)
     if show and saved.get(engine.STATE_KEY):
         phase, roster = None, None
@@ -98,7 +105,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                 kept.update(overrides)
                 options = resolve_options(info.option_specs(), kept)
                 log = StepLog()
-                phase = engine.load_state(state)
+                phase = None if roster is not None else engine.load_state(state)
                 if phase is None:
                     assert roster is not None
                     phase = engine.begin(roster, port, log)

@@ -70,6 +70,11 @@ def _names(units: list[Unit]) -> str:
     return ", ".join(u.label for u in units)
 
 
+def _list(units: list[Unit]) -> str:
+    """Units inside a choice label (no commas: a shown multiple answer is comma-separated)."""
+    return " / ".join(u.label for u in units)
+
+
 def play_pass(state: PhaseState, log: StepLog, options: Options) -> None:
     side = state.current
     forced = not activatable(state.roster, side)
@@ -155,7 +160,7 @@ class Activation:
         first = self.port.ask(RuledChoice(
             id=f"i{self.n}.hex", text=Msg.of("lnlt.q.hex", side=side),
             choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_names(activatable(roster, side, h))))
+                                           units=_list(activatable(roster, side, h))))
                           for h in own),
             default_value=own[0], clause="L-3", refusals=tuple(refusals)))
         self._activate_hex(first, activatable(roster, side, first), None)
@@ -172,8 +177,8 @@ class Activation:
             chosen = self.port.ask(RuledMultiChoice(
                 id=qid, text=Msg.of("lnlt.q.reach", leaders=_names(pending)),
                 choices=tuple(Choice(h, Msg.of("lnlt.label.reach", hex=h,
-                                               leaders=_names(found.leaders[h]),
-                                               units=_names(found.units[h])))
+                                               leaders=_list(found.leaders[h]),
+                                               units=_list(found.units[h])))
                               for h in found.units),
                 min_count=0, clause="L-3", refusals=tuple(found.refused.values()),
                 help=Msg.of("lnlt.help.reach")))
@@ -286,7 +291,7 @@ class Activation:
         target = self.port.ask(RuledChoice(
             id=f"i{n}.fire.{hex_id}.target", text=Msg.of("lnlt.q.target", hex=hex_id),
             choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_names(_enemies_in(roster, self.side, h))))
+                                           units=_list(_enemies_in(roster, self.side, h))))
                           for h in legal),
             default_value=legal[0], clause="L-5", refusals=tuple(refusals)))
         kind = FireKind.SPOTTED if (spotted_at and target == spotted_at[0]) else FireKind.NORMAL
@@ -467,7 +472,7 @@ class Activation:
                 id=f"i{n}.opfire.{k}.{j}", text=Msg.of("lnlt.q.op_fire", side=enemy, hex=to),
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
                          *(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                            units=_names([u for u in able if u.hex == h])))
+                                            units=_list([u for u in able if u.hex == h])))
                            for h in hexes)),
                 default_value="none", clause="L-12", refusals=refusals))
             if where == "none":
