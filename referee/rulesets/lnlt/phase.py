@@ -270,7 +270,8 @@ class Activation:
     def fire(self, hex_id: str) -> None:
         roster, n = self.roster, self.n
         spotter = self._spotter(hex_id)
-        units = self._free(hex_id) + ([spotter] if spotter else [])
+        ready = {u.id for u in self._free(hex_id)} | ({spotter.id} if spotter else set())
+        units = [u for u in roster.units if u.id in ready]
         comps = [c for u in units for c in _components(u)]
         enemy = _enemy_hexes(roster, self.side)
         if not enemy:
@@ -398,7 +399,8 @@ class Activation:
                        rows, clause="L-5")
         self.log.input(Msg.of("lnlt.step.fp", firing=firing, hex=target, fp=build.total,
                               kind=Msg.of(f"lnlt.firekind.{kind.value}")),
-                       "L-12" if kind is FireKind.OP_FIRE else "L-5", fp=build.total)
+                       {FireKind.OP_FIRE: "L-12", FireKind.SPOTTED: "L-14"}.get(kind, "L-5"),
+                       fp=build.total)
 
     def _oft(self, prefix: str, comp: Component, target: str, drm: int, clause: str) -> None:
         assert comp.sw is not None
