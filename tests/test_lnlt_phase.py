@@ -402,3 +402,29 @@ def test_L9_A_fires_from_hex_1_B_fires_from_hex_2_then_C_moves_out_of_hex_1() ->
     assert (after["A"]["markers"], after["B"]["markers"], after["C"]["markers"]) == \
         (["fired"], ["fired"], ["moved"])
     assert after["lt"]["markers"] == ["ops-complete"]  # he only activated others (L-10)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_assault_move_or_stealth_then_fire_in_the_same_impulse_plain_move_not() -> None:
+    decl = roster(unit("a", "G", "H1", ifp=2), unit("x", "R", "H3"), adjacent=MAP)
+    moved = {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "move:H1",
+             "i1.move.H1.units": ["a"], "i1.move.H1.to": "H2", "i1.opfire.1.1": "none"}
+    ids = asked(decl, {**moved, "i1.move.H1.type": "moved", "i2.do": "pass",
+                       "i3.do": "pass", "i4.do": "pass"})
+    assert "i1.act.2" not in ids  # a plain move: nothing left to do
+    result = run(decl, {**moved, "i1.move.H1.type": "assault-move", "i1.act.2": "fire:H2",
+                        "i1.fire.H2.with": ["a"], "i1.fire.H2.target": "H3",
+                        "i1.fire.H2.drm": -1, "i1.fire.H2.tm": 0, "i1.fire.H2.attack": [1],
+                        "i1.fire.H2.defence": [6], "i2.do": "pass", "i3.do": "pass",
+                        "i4.do": "pass"})
+    assert units_after(result)["a"]["markers"] == ["assault-move", "fired"]
+    assert any("[L-5]" in t and "Assault Move or Stealth" in t for t in step_texts(result))
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_leader_alone_does_not_fire_he_lends_his_LM() -> None:
+    decl = roster(leader("lt", "G", "H1"), unit("a", "G", "H1", ifp=2), unit("x", "R", "H3"),
+                  adjacent=MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {**FIRE_H1, "i1.fire.H1.with": ["lt"]})
+    assert refusal(err.value).kwargs["clause"] == "L-5"

@@ -79,6 +79,9 @@ class RandomPort:
             most = len(q.values) if q.max_count is None else q.max_count
             picked = draw(st.lists(st.sampled_from(q.values), min_size=q.min_count,
                                    max_size=most, unique=True))
+            needs = getattr(q, "needs_one", ())
+            if needs and not set(picked) & set(needs):
+                picked.append(draw(st.sampled_from(needs)))  # the only legal answers
             return q.accept(picked)
         if isinstance(q, ConfirmQuestion):
             return draw(st.booleans())
@@ -124,6 +127,10 @@ def test_L2_L8_random_legal_play_ends_by_the_rules_and_marked_units_never_act(
     for act in phase.actions:
         if act.action in ("fire", "move", "spot", "activate-others"):
             assert act.markers_before == [], act
+        elif act.action == "move-fire":  # L-5: Assault Move or Stealth, same impulse
+            assert set(act.markers_before) <= {"assault-move", "stealth"}, act
+            assert any(m.unit == act.unit and m.impulse == act.impulse and m.action == "move"
+                       for m in phase.actions), act
         elif act.action == "op-fire":
             assert not set(act.markers_before) & {"moved", "low-crawl", "fired"}, act
         else:  # spotted-fire: only in the impulse it spotted

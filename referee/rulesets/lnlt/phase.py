@@ -126,6 +126,7 @@ class Activation:
     spotted: dict[str, tuple[str, str]] = field(default_factory=dict)  # hex -> (target, by)
     acted: set[str] = field(default_factory=set)
     did: list[str] = field(default_factory=list)
+    move_fire: dict[str, str] = field(default_factory=dict)  # unit -> hex it moved into
 
     @property
     def n(self) -> int:
@@ -230,13 +231,16 @@ class Activation:
         k = 1
         while True:
             offered, refusals = [], []
-            for h in self.hexes:
+            for h in dict.fromkeys([*self.hexes, *self.move_fire.values()]):
                 free, spotter = self._free(h), self._spotter(h)
                 if h in self.fired:
                     refusals.append(Refusal(f"fire:{h}", "L-5", Msg.of(
                         "lnlt.why.hex_fired", hex=h, target=self.fired[h])))
-                elif (free and any(_components(u) for u in free)) or spotter:
+                elif (any(_fires(u) for u in free) or spotter
+                      or self._movers_who_may_fire(h)):
                     offered.append(Choice(f"fire:{h}", Msg.of("lnlt.choice.fire", hex=h)))
+                if h not in self.hexes:
+                    continue
                 if h in self.moved:
                     refusals.append(Refusal(f"move:{h}", "L-5", Msg.of("lnlt.why.hex_moved",
                                                                         hex=h)))
@@ -262,6 +266,11 @@ class Activation:
                 self.spot(hex_id, k)
             k += 1
 
+    def _movers_who_may_fire(self, hex_id: str) -> list[Unit]:
+        """L-5: units that moved by Assault Move or Stealth this impulse may also fire."""
+        return [u for u in self.roster.units if self.move_fire.get(u.id) == hex_id
+                and "fired" not in u.markers and _fires(u)]
+
     def _record(self, unit: Unit, action: str) -> None:
         self.state.actions.append(UnitAction(impulse=self.n, unit=unit.id,
                                              action=action,  # type: ignore[arg-type]
@@ -270,7 +279,11 @@ class Activation:
     def fire(self, hex_id: str) -> None:
         roster, n = self.roster, self.n
         spotter = self._spotter(hex_id)
-        ready = {u.id for u in self._free(hex_id)} | ({spotter.id} if spotter else set())
+        movers = self._movers_who_may_fire(hex_id)
+        ready = ({u.id for u in self._free(hex_id)} | ({spotter.id} if spotter else set())
+                 | {u.id for u in movers})
+        if movers:
+            self.log.note(Msg.of("lnlt.step.move_fire", units=_names(movers)), "L-5")
         units = [u for u in roster.units if u.id in ready]
         comps = [c for u in units for c in _components(u)]
         enemy = _enemy_hexes(roster, self.side)
@@ -300,7 +313,8 @@ class Activation:
         self._resolve(f"i{n}.fire.{hex_id}", chosen, hex_id, target, kind)
         for unit in {c.unit.id: c.unit for c in chosen}.values():
             only_sw = all(c.sw is not None for c in chosen if c.unit is unit) and not unit.leader
-            self._record(unit, "spotted-fire" if unit.markers else "fire")
+            self._record(unit, "move-fire" if unit.id in self.move_fire else
+                         "spotted-fire" if unit.markers else "fire")
             self.acted.add(unit.id)
             if only_sw:
                 self.log.note(Msg.of("lnlt.step.sw_only", unit=unit.label), "L-X4")
@@ -316,11 +330,13 @@ class Activation:
                            hex_id: str) -> list[Component]:
         values = tuple(c.key for c in comps)
         default = tuple(c.key for c in comps if not c.oft)
-        keys = self.port.ask(MultiChoiceQuestion(
+        firing = tuple(c.key for c in comps if _lends_fp(c))
+        keys = self.port.ask(RuledMultiChoice(
             id=f"{prefix}.with", text=Msg.of("lnlt.q.with", hex=hex_id),
             choices=tuple(Choice(c.key, _component_label(c)) for c in comps),
             default_values=default or values[:1], min_count=1, clause="L-6",
-            help=Msg.of("lnlt.help.with")))
+            help=Msg.of("lnlt.help.with"), needs_one=firing,
+            needs_one_refusal=Refusal("leader", "L-5", Msg.of("lnlt.why.leader_alone"))))
         return [c for c in comps if c.key in keys]
 
     def _resolve(self, prefix: str, chosen: list[Component], hex_id: str, target: str,
@@ -330,7 +346,7 @@ class Activation:
         enemy = self.state.other(chosen[0].unit.side)
         targets = target_units or [u for u in roster.units if u.hex == target
                                    and u.side == enemy and u.on_map]
-        fp_comps = [c for c in chosen if not c.oft and not c.unit.leader]
+        fp_comps = [c for c in chosen if not c.oft and _lends_fp(c)]
         ifp_units = [c.unit for c in fp_comps if c.sw is None]
         lead = ifp_units[0].id if ifp_units else None
         if len(ifp_units) > 1:
@@ -442,6 +458,8 @@ class Activation:
             u.hex, u.position, u.level = to, "open", None
             _mark(u, how)
         self.moved.add(hex_id)
+        if how in ("assault-move", "stealth"):
+            self.move_fire.update({u.id: to for u in movers})
         self.log.outcome(Msg.of("lnlt.step.moved", units=_names(movers), frm=hex_id, to=to,
                                 marker=Msg.of(f"lnlt.marker.{how}")), "L-8")
         self.did.append(f"move:{hex_id}:{to}")
@@ -462,8 +480,9 @@ class Activation:
         j = 1
         while True:
             able = [u for u in roster.units if u.side == enemy and u.on_map
-                    and not any(m in NO_OP_FIRE for m in u.markers) and _components(u)]
-            hexes = sorted({u.hex for u in able})
+                    and not any(m in NO_OP_FIRE for m in u.markers)]
+            hexes = sorted({u.hex for u in able if _fires(u)})
+            able = [u for u in able if u.hex in hexes]
             if not hexes:
                 return
             refusals = tuple(Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
@@ -539,6 +558,15 @@ class Activation:
 def _mark(unit: Unit, marker: str) -> None:
     if marker not in unit.markers:
         unit.markers.append(marker)  # type: ignore[arg-type]
+
+
+def _lends_fp(comp: Component) -> bool:
+    """Whether a component fires (a leader's own entry lends only his LM)."""
+    return comp.sw is not None or not comp.unit.leader
+
+
+def _fires(unit: Unit) -> bool:
+    return any(_lends_fp(c) for c in _components(unit))
 
 
 def _components(unit: Unit) -> list[Component]:

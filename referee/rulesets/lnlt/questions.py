@@ -46,7 +46,12 @@ class RuledChoice(ChoiceQuestion):
 
 @dataclass(frozen=True, kw_only=True)
 class RuledMultiChoice(MultiChoiceQuestion):
+    """``needs_one``: when set, an answer must pick at least one of these values, else it
+    is refused with that refusal's clause and reason."""
+
     refusals: tuple[Refusal, ...] = ()
+    needs_one: tuple[str, ...] = ()
+    needs_one_refusal: Refusal | None = None
 
     def accept(self, raw: Any) -> tuple[str, ...]:
         items: list[str] = []
@@ -58,4 +63,8 @@ class RuledMultiChoice(MultiChoiceQuestion):
             found = _refusal(self.refusals, item)
             if found is not None and found.value not in self.values:
                 raise found.error()
-        return super().accept(raw)
+        picked = super().accept(raw)
+        if self.needs_one and not set(picked) & set(self.needs_one):
+            assert self.needs_one_refusal is not None
+            raise self.needs_one_refusal.error()
+        return picked

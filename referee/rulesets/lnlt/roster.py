@@ -228,7 +228,8 @@ class UnitAction(BaseModel):
 
     impulse: int
     unit: str
-    action: Literal["fire", "move", "spot", "op-fire", "spotted-fire", "activate-others"]
+    action: Literal["fire", "move", "spot", "op-fire", "spotted-fire", "move-fire",
+                    "activate-others"]
     markers_before: list[str] = Field(default_factory=list)
 
 
