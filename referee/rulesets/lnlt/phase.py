@@ -317,13 +317,17 @@ class Activation:
                          "spotted-fire" if unit.markers else "fire")
             self.acted.add(unit.id)
             if only_sw:
-                self.log.note(Msg.of("lnlt.step.sw_only", unit=unit.label), "L-X4")
-                if not self.options["sw-only-fire-marks-owner"]:
+                marks = bool(self.options["sw-only-fire-marks-owner"])
+                self.log.note(Msg.of("lnlt.step.sw_only" if marks else "lnlt.step.sw_only_free",
+                                     unit=unit.label), "L-X4")
+                if not marks:
                     continue
             _mark(unit, "fired")
-        self.log.outcome(Msg.of("lnlt.step.marked", units=_names(
-            [u for u in roster.units if u.id in {c.unit.id for c in chosen}
-             and "fired" in u.markers]), marker=Msg.of("lnlt.marker.fired")), "L-8")
+        marked = [u for u in roster.units if u.id in {c.unit.id for c in chosen}
+                  and "fired" in u.markers]
+        if marked:
+            self.log.outcome(Msg.of("lnlt.step.marked", units=_names(marked),
+                                    marker=Msg.of("lnlt.marker.fired")), "L-8")
         self.did.append(f"fire:{hex_id}:{target}")
 
     def _choose_components(self, prefix: str, comps: list[Component],
