@@ -260,5 +260,5 @@ def main() -> None:
 from referee.cli_lnlt import phase as _lnlt_phase  # noqa: E402
 from referee.cli_waw import markers as _waw_markers  # noqa: E402
 
-app.command("waw-markers", help=t("waw.cli.markers.help"))(_waw_markers)
-app.command("phase", help=t("lnlt.cli.help"))(_lnlt_phase)
+app.command("waw-markers", help=t("cli.waw_markers.help"))(_waw_markers)
+app.command("phase", help=t("cli.phase.help"))(_lnlt_phase)

@@ -24,18 +24,18 @@ STATE_OPTIONS = "options"
 
 
 def phase(ctx: typer.Context,
-          ruleset: Annotated[str, typer.Argument(help=t("lnlt.cli.arg.ruleset"))],
-          game: Annotated[Path, typer.Option("--game", help=t("lnlt.cli.opt.game"),
+          ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
+          game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
                                              dir_okay=False)],
           roster: Annotated[Path | None, typer.Option(
-              "--roster", help=t("lnlt.cli.opt.roster"), dir_okay=False)] = None,
-          dct: Annotated[Path | None, typer.Option("--dct", help=t("lnlt.cli.opt.dct"),
+              "--roster", help=t("cli.phase.opt.roster"), dir_okay=False)] = None,
+          dct: Annotated[Path | None, typer.Option("--dct", help=t("cli.phase.opt.dct"),
                                                    dir_okay=False)] = None,
           impulses: Annotated[int | None, typer.Option(
-              "--impulses", min=1, help=t("lnlt.cli.opt.impulses"))] = None,
-          show: Annotated[bool, typer.Option("--show", help=t("lnlt.cli.opt.show"))] = False,
+              "--impulses", min=1, help=t("cli.phase.opt.impulses"))] = None,
+          show: Annotated[bool, typer.Option("--show", help=t("cli.phase.opt.show"))] = False,
           restart: Annotated[bool, typer.Option("--restart",
-                                                help=t("lnlt.cli.opt.restart"))] = False,
+                                                help=t("cli.phase.opt.restart"))] = False,
           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
           DiceMode.typed,
           seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
