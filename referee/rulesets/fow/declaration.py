@@ -1,0 +1,121 @@
+"""The declaration of an assault's hit allocation, as a validated value.
+
+Geometry stays at the table (decision 4 of the rules README): for each hitting team the
+players say which defending teams are within 2"/5cm and in its line of sight, which of those
+it cannot reach across impassable terrain, and its building situation. The referee applies
+the rules to these facts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+DefenderType = Literal["tank", "infantry", "gun", "transport"]
+HitterType = Literal["tank", "tank-escort", "infantry", "gun"]
+Status = Literal["active", "bogged-down", "bailed-out"]
+Priority = Literal["tank", "infantry", "gun", "transport"]
+Situation = Literal["open", "outside-at-opening", "inside-through-opening", "inside"]
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def _check_id(value: str) -> None:
+    if not _ID.match(value):
+        raise PydanticCustomError("fow.decl.bad_id", "bad id {id}", {"id": value})
+
+
+class DefendingTeam(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1, description="short id used in answers, e.g. 'a'")
+    name: str | None = Field(default=None, min_length=1)
+    type: DefenderType
+    status: Status = "active"
+    top: int | None = Field(default=None, ge=0, le=20, description="Top armour")
+    building: str | None = Field(default=None, min_length=1)
+    platoon: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DefendingTeam:
+        _check_id(self.id)
+        vehicle = self.type in ("tank", "transport")
+        if self.top is not None and not vehicle:
+            raise PydanticCustomError("fow.decl.top_not_vehicle", "top on {id}", {"id": self.id})
+        if self.status != "active" and not vehicle:
+            raise PydanticCustomError("fow.decl.status_not_vehicle", "status on {id}",
+                                      {"id": self.id})
+        if vehicle and self.building is not None:
+            raise PydanticCustomError("fow.decl.vehicle_in_building", "vehicle {id}",
+                                      {"id": self.id})
+        return self
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class HittingTeam(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    name: str | None = Field(default=None, min_length=1)
+    type: HitterType
+    fully_armoured: bool = False
+    hits: int = Field(ge=0, le=60)
+    priority: Priority | None = None
+    reaches: list[str] = Field(default_factory=list)
+    impassable: list[str] = Field(default_factory=list)
+    situation: Situation = "open"
+    building: str | None = Field(default=None, min_length=1)
+    near_opening: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HittingTeam:
+        _check_id(self.id)
+        tankish = self.type in ("tank", "tank-escort")
+        if self.fully_armoured and not tankish:
+            raise PydanticCustomError("fow.decl.fa_not_tank", "fa {id}", {"id": self.id})
+        if self.type == "tank" and self.situation != "open":
+            raise PydanticCustomError("fow.decl.tank_situation", "tank {id}", {"id": self.id})
+        needs_building = self.situation in ("outside-at-opening", "inside")
+        if needs_building and self.building is None:
+            raise PydanticCustomError("fow.decl.needs_building", "building {id}",
+                                      {"id": self.id})
+        if self.near_opening and self.situation != "inside-through-opening":
+            raise PydanticCustomError("fow.decl.near_opening", "opening {id}", {"id": self.id})
+        return self
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class AssaultDeclaration(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    attacker: str | None = Field(default=None, min_length=1)
+    defender: str | None = Field(default=None, min_length=1)
+    defending: list[DefendingTeam] = Field(min_length=1, max_length=60)
+    hitting: list[HittingTeam] = Field(min_length=1, max_length=60)
+
+    @model_validator(mode="after")
+    def _references(self) -> AssaultDeclaration:
+        ids = [d.id for d in self.defending]
+        for i, d in enumerate(ids):
+            if d in ids[:i]:
+                raise PydanticCustomError("fow.decl.same_id", "two {id}", {"id": d})
+        hitter_ids = [h.id for h in self.hitting]
+        for i, h in enumerate(hitter_ids):
+            if h in hitter_ids[:i]:
+                raise PydanticCustomError("fow.decl.same_id", "two {id}", {"id": h})
+        for hitter in self.hitting:
+            for team in (*hitter.reaches, *hitter.impassable, *hitter.near_opening):
+                if team not in ids:
+                    raise PydanticCustomError("fow.decl.unknown_team", "{team} of {id}",
+                                              {"team": team, "id": hitter.id,
+                                               "known": ", ".join(ids)})
+        return self
