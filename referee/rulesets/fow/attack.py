@@ -19,7 +19,7 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import results
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.eligibility import EscortReadings, Reach, build
+from referee.rulesets.fow.eligibility import EscortReadings, Reach, build, clause_order
 from referee.rulesets.fow.flow import loads
 from referee.rulesets.fow.problem import Problem, Readings, Team
 from referee.rulesets.fow.questions import AllocationQuestion
@@ -124,7 +124,7 @@ def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg
     problem = allocator.problem
     hit = problem.hit(number)
     if len(hit.eligible) == 1:
-        ruled_out = sorted({c for _, c in hit.excluded}) or ["F-2"]
+        ruled_out = sorted({c for _, c in hit.excluded} or {"F-2"}, key=clause_order)
         return Msg.of("fow.rule.only", clauses=", ".join(ruled_out))
     broken: list[str] = []
     for other in hit.eligible:
@@ -135,7 +135,7 @@ def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg
             return Msg.of("fow.rule.choice")
         if violation.clause not in broken:
             broken.append(violation.clause)
-    return Msg.of("fow.rule.forced", clauses=", ".join(sorted(broken)))
+    return Msg.of("fow.rule.forced", clauses=", ".join(sorted(broken, key=clause_order)))
 
 
 def attack(ctx: AttackContext) -> Result:

@@ -25,7 +25,7 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 def _check_id(value: str) -> None:
     if not _ID.match(value):
-        raise PydanticCustomError("fow.decl.bad_id", "bad id {id}", {"id": value})
+        raise PydanticCustomError("fow.decl.bad_id", "bad id {team}", {"team": value})
 
 
 class DefendingTeam(BaseModel):
@@ -44,13 +44,14 @@ class DefendingTeam(BaseModel):
         _check_id(self.id)
         vehicle = self.type in ("tank", "transport")
         if self.top is not None and not vehicle:
-            raise PydanticCustomError("fow.decl.top_not_vehicle", "top on {id}", {"id": self.id})
+            raise PydanticCustomError("fow.decl.top_not_vehicle", "top on {team}",
+                                      {"team": self.id})
         if self.status != "active" and not vehicle:
-            raise PydanticCustomError("fow.decl.status_not_vehicle", "status on {id}",
-                                      {"id": self.id})
+            raise PydanticCustomError("fow.decl.status_not_vehicle", "status on {team}",
+                                      {"team": self.id})
         if vehicle and self.building is not None:
-            raise PydanticCustomError("fow.decl.vehicle_in_building", "vehicle {id}",
-                                      {"id": self.id})
+            raise PydanticCustomError("fow.decl.vehicle_in_building", "vehicle {team}",
+                                      {"team": self.id})
         return self
 
     @property
@@ -78,15 +79,16 @@ class HittingTeam(BaseModel):
         _check_id(self.id)
         tankish = self.type in ("tank", "tank-escort")
         if self.fully_armoured and not tankish:
-            raise PydanticCustomError("fow.decl.fa_not_tank", "fa {id}", {"id": self.id})
+            raise PydanticCustomError("fow.decl.fa_not_tank", "fa {team}", {"team": self.id})
         if self.type == "tank" and self.situation != "open":
-            raise PydanticCustomError("fow.decl.tank_situation", "tank {id}", {"id": self.id})
+            raise PydanticCustomError("fow.decl.tank_situation", "tank {team}",
+                                      {"team": self.id})
         needs_building = self.situation in ("outside-at-opening", "inside")
         if needs_building and self.building is None:
-            raise PydanticCustomError("fow.decl.needs_building", "building {id}",
-                                      {"id": self.id})
+            raise PydanticCustomError("fow.decl.needs_building", "building {team}",
+                                      {"team": self.id})
         if self.near_opening and self.situation != "inside-through-opening":
-            raise PydanticCustomError("fow.decl.near_opening", "opening {id}", {"id": self.id})
+            raise PydanticCustomError("fow.decl.near_opening", "opening {team}", {"team": self.id})
         return self
 
     @property
@@ -107,15 +109,15 @@ class AssaultDeclaration(BaseModel):
         ids = [d.id for d in self.defending]
         for i, d in enumerate(ids):
             if d in ids[:i]:
-                raise PydanticCustomError("fow.decl.same_id", "two {id}", {"id": d})
+                raise PydanticCustomError("fow.decl.same_id", "two {team}", {"team": d})
         hitter_ids = [h.id for h in self.hitting]
         for i, h in enumerate(hitter_ids):
             if h in hitter_ids[:i]:
-                raise PydanticCustomError("fow.decl.same_id", "two {id}", {"id": h})
+                raise PydanticCustomError("fow.decl.same_id", "two {team}", {"team": h})
         for hitter in self.hitting:
             for team in (*hitter.reaches, *hitter.impassable, *hitter.near_opening):
                 if team not in ids:
-                    raise PydanticCustomError("fow.decl.unknown_team", "{team} of {id}",
-                                              {"team": team, "id": hitter.id,
+                    raise PydanticCustomError("fow.decl.unknown_team", "{team} of {hitter}",
+                                              {"team": team, "hitter": hitter.id,
                                                "known": ", ".join(ids)})
         return self

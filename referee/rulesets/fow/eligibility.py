@@ -36,10 +36,10 @@ class Reach:
     def ignored_clauses(self) -> tuple[str, ...]:
         in_play = set(self.considered)
         clauses = {c for t, c in self.excluded if t in in_play} or {"F-2"}
-        return tuple(sorted(clauses, key=_clause_key))
+        return tuple(sorted(clauses, key=clause_order))
 
 
-def _clause_key(clause: str) -> tuple[int, str]:
+def clause_order(clause: str) -> tuple[int, str]:
     tail = clause.split("-")[-1]
     return (int(tail), clause) if tail.isdigit() else (99, clause)
 
