@@ -101,6 +101,8 @@ def _choose(port: Port, allocator: Allocator, log: StepLog) -> dict[int, str]:
         if len(options) == 1:
             only, plan = next(iter(options.items()))
             chosen[hit.number] = only
+            log.input(Msg.of("fow.step.forced_hit", hit=hit.number,
+                             team=problem.team(only).name), "F-1")
             continue
         held = loads(chosen)
         choices = tuple(Choice(t, Msg.of("fow.choice.team", team=problem.team(t).name,

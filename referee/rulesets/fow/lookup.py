@@ -21,7 +21,7 @@ def lookup_tables() -> tuple[LookupTable, ...]:
 
 def allocation_rules(key: str | None) -> Table:
     steps = data.load(RULESET_ID, "allocation-rules")["step"]
-    columns = tuple(Msg.of(f"fow.col.{c}") for c in ("order", "clause", "kind", "rule"))
+    columns = tuple(Msg.of(f"fow.col.{c}") for c in ("order", "clause", "kind", "applies"))
     rows = tuple((s["order"], s["clause"], Msg.of(f"fow.lookup.kind.{s['kind']}"),
                   Msg.of(f"fow.lookup.step.{s['id']}")) for s in steps)
     if key is None:
