@@ -116,6 +116,9 @@ def _choose(port: Port, allocator: Allocator, log: StepLog) -> dict[int, str]:
             choices=choices, default_value=default, clause="F-1"))
         chosen[hit.number] = team_id
         plan = options[team_id]
+        log.input(Msg.of("fow.step.chosen_hit", hit=hit.number, team=problem.team(team_id).name,
+                         legal=", ".join(problem.team(t).name for t in hit.eligible
+                                         if t in options)), "F-1")
     log.input(Msg.of("fow.step.by_hit"), "F-1")
     return chosen
 
