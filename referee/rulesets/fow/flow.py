@@ -68,16 +68,25 @@ class MinCostFlow:
                 dv = dist[v]
                 if dv is not None:
                     potential[v] += dv
-            # every augmenting path here carries one unit (hits have capacity 1)
+            push = wanted - sent
             node = sink
             while node != source:
                 e = via[node]
-                self.cap[e] -= 1
-                self.cap[e ^ 1] += 1
-                total += self.cost[e]
+                push = min(push, self.cap[e])
                 node = self.head[e ^ 1]
-            sent += 1
+            node = sink
+            while node != source:
+                e = via[node]
+                self.cap[e] -= push
+                self.cap[e ^ 1] += push
+                total += self.cost[e] * push
+                node = self.head[e ^ 1]
+            sent += push
         return sent, total
+
+    def carried(self, edge: int) -> int:
+        """The flow on an arc: what its reverse arc can give back."""
+        return self.cap[edge ^ 1]
 
     def used(self, edge: int) -> bool:
         """Whether an arc added with capacity 1 carries flow."""

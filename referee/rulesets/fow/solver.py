@@ -42,30 +42,45 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
         prio_unit = armour_range + 1
         rank_unit = n * prio_unit + armour_range + 1
 
-    team_node = {t.id: n + 1 + i for i, t in enumerate(teams)}
-    sink = n + len(teams) + 1
-    graph = MinCostFlow(sink + 1)
-    arcs: list[tuple[int, str, int]] = []
-    capacity = dict.fromkeys(team_node, 0)
-    for i, hit in enumerate(hits, 1):
-        graph.add_edge(0, i, 1, 0)
+    groups: dict[tuple[tuple[str, ...], str | None], list[int]] = {}
+    for hit in hits:
         allowed = hit.eligible
         if hit.number in fixed:
             if fixed[hit.number] not in hit.eligible:
                 return None
             allowed = (fixed[hit.number],)
+        groups.setdefault((allowed, hit.priority), []).append(hit.number)
+    team_node = {t.id: len(groups) + 1 + i for i, t in enumerate(teams)}
+    sink = len(groups) + len(teams) + 1
+    graph = MinCostFlow(sink + 1)
+    arcs: list[tuple[int, str, int]] = []
+    capacity = dict.fromkeys(team_node, 0)
+    for g, ((allowed, priority), numbers) in enumerate(groups.items(), 1):
+        graph.add_edge(0, g, len(numbers), 0)
         for team_id in allowed:
-            off = hit.priority is not None and problem.team(team_id).kind != hit.priority
-            arcs.append((graph.add_edge(i, team_node[team_id], 1, prio_unit * off),
-                         team_id, hit.number))
-            capacity[team_id] += 1
+            off = priority is not None and problem.team(team_id).kind != priority
+            arcs.append((graph.add_edge(g, team_node[team_id], len(numbers), prio_unit * off),
+                         team_id, g))
+            capacity[team_id] += len(numbers)
     for team in teams:
         for j in range(1, capacity[team.id] + 1):
             cost = problem.rank_weight(team, j) * rank_unit + _armour_cost(problem, team, j)
             graph.add_edge(team_node[team.id], sink, 1, cost)
     sent, _ = graph.flow(0, sink, n)
     assert sent == n, "every hit has an eligible team"
-    return {number: team_id for edge, team_id, number in arcs if graph.used(edge)}
+    return _distribute(groups, arcs, graph)
+
+
+def _distribute(groups: Mapping[tuple[tuple[str, ...], str | None], list[int]],
+                arcs: list[tuple[int, str, int]], graph: MinCostFlow) -> dict[int, str]:
+    """Hit numbers to teams from the flow on each group's arcs (hits of a group are
+    interchangeable, so they are handed out in order)."""
+    pools = [sorted(numbers, reverse=True) for numbers in groups.values()]
+    allocation: dict[int, str] = {}
+    for edge, team_id, g in arcs:
+        for _ in range(graph.carried(edge)):
+            allocation[pools[g - 1].pop()] = team_id
+    return allocation
 
 
 def allocate_with_loads(problem: Problem, wanted: Mapping[str, int], off_priority: int,
@@ -78,26 +93,33 @@ def allocate_with_loads(problem: Problem, wanted: Mapping[str, int], off_priorit
     n = len(hits)
     if sum(wanted.values()) != n:
         return None
-    team_node = {t.id: n + 1 + i for i, t in enumerate(teams)}
-    sink = n + len(teams) + 1
+    # a plain b-matching first: most load vectors tried are not reachable at all, and
+    # without priority types it is the whole answer
+    matched = _b_matching(problem, wanted, fixed)
+    if matched is None or problem.off_priority(matched) <= off_priority:
+        return matched
+    # hits with the same options and priority are interchangeable: one node each group
+    groups: dict[tuple[tuple[str, ...], str | None], list[int]] = {}
+    for hit in hits:
+        allowed = (fixed[hit.number],) if hit.number in fixed else hit.eligible
+        groups.setdefault((allowed, hit.priority), []).append(hit.number)
+    team_node = {t.id: len(groups) + 1 + i for i, t in enumerate(teams)}
+    sink = len(groups) + len(teams) + 1
     graph = MinCostFlow(sink + 1)
     arcs: list[tuple[int, str, int]] = []
-    for i, hit in enumerate(hits, 1):
-        graph.add_edge(0, i, 1, 0)
-        allowed = (fixed[hit.number],) if hit.number in fixed else hit.eligible
+    for g, ((allowed, priority), numbers) in enumerate(groups.items(), 1):
+        graph.add_edge(0, g, len(numbers), 0)
         for team_id in allowed:
-            if team_id not in hit.eligible:
-                return None
-            off = hit.priority is not None and problem.team(team_id).kind != hit.priority
-            arcs.append((graph.add_edge(i, team_node[team_id], 1, int(off)), team_id,
-                         hit.number))
+            off = priority is not None and problem.team(team_id).kind != priority
+            arcs.append((graph.add_edge(g, team_node[team_id], len(numbers), int(off)),
+                         team_id, g))
     for team_id, node in team_node.items():
         if wanted.get(team_id, 0):
             graph.add_edge(node, sink, wanted[team_id], 0)
     sent, cost = graph.flow(0, sink, n)
     if sent != n or cost > off_priority:
         return None
-    return {number: team_id for edge, team_id, number in arcs if graph.used(edge)}
+    return _distribute(groups, arcs, graph)
 
 
 def feasible_with_loads(problem: Problem, wanted: Mapping[str, int],
@@ -105,3 +127,39 @@ def feasible_with_loads(problem: Problem, wanted: Mapping[str, int],
     """Is there an allocation giving each team exactly ``wanted`` hits with no more than
     ``off_priority`` hits off their priority type?"""
     return allocate_with_loads(problem, wanted, off_priority) is not None
+
+
+def _b_matching(problem: Problem, wanted: Mapping[str, int],
+                fixed: Mapping[int, str]) -> dict[int, str] | None:
+    """Hits to teams, each team taking exactly ``wanted`` hits (augmenting paths)."""
+    holder: dict[str, list[int]] = {t: [] for t in wanted}
+    allocation: dict[int, str] = {}
+    options = {h.number: ((fixed[h.number],) if h.number in fixed else h.eligible)
+               for h in problem.hits}
+
+    def place(number: int, seen: set[str]) -> bool:
+        for team_id in options[number]:
+            if team_id in seen or wanted.get(team_id, 0) == 0:
+                continue
+            seen.add(team_id)
+            if len(holder[team_id]) < wanted[team_id]:
+                holder[team_id].append(number)
+                allocation[number] = team_id
+                return True
+            for other in list(holder[team_id]):
+                if other in fixed:
+                    continue
+                holder[team_id].remove(other)
+                if place(other, seen):
+                    holder[team_id].append(number)
+                    allocation[number] = team_id
+                    return True
+                holder[team_id].append(other)
+        return False
+
+    for hit in problem.hits:
+        if any(t not in hit.eligible for t in options[hit.number]):
+            return None
+        if not place(hit.number, set()):
+            return None
+    return allocation

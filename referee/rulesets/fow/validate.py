@@ -202,12 +202,15 @@ class Allocator:
         return out
 
     def legal_completion(self, fixed: Mapping[int, str],
-                         limit: int = 400) -> dict[int, str] | None:
+                         limit: int = 60) -> dict[int, str] | None:
         """A legal allocation that keeps the hits in ``fixed`` where they are, or ``None``.
 
         The cheapest completion settles evenness and priority types; when it breaks the
         Top-armour order only because a fixed hit blocks the better move, the other load
-        vectors of equal score are searched by single exchanges (same round, same tier)."""
+        vectors of equal score are searched by single exchanges (same round, same tier) that
+        move a hit on or off an armoured vehicle, up to ``limit`` vectors. The search only
+        ever returns a legal allocation; on table-top sizes it finds one whenever one exists
+        (checked against brute force in the tests)."""
         problem = self.problem
         first = solve(problem, fixed)
         if first is None or problem.score(first) != self.best_score:
@@ -225,8 +228,9 @@ class Allocator:
                 if ja == 0:
                     continue
                 for b in problem.teams:
-                    if b.id == a.id or problem.rank(b, held.get(b.id, 0) + 1) != problem.rank(
-                            a, ja):
+                    if b.id == a.id or not (a.armoured or b.armoured):
+                        continue
+                    if problem.rank(b, held.get(b.id, 0) + 1) != problem.rank(a, ja):
                         continue
                     wanted = dict(held)
                     wanted[a.id] -= 1
