@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.rulesets.fow.flow import max_matching  # noqa: E402
-from referee.rulesets.fow.problem import Hit, Problem, Team  # noqa: E402
-from referee.rulesets.fow.validate import Allocator  # noqa: E402
+from referee.rulesets.fow.flow import max_matching
+from referee.rulesets.fow.problem import Hit, Problem, Team
+from referee.rulesets.fow.validate import Allocator
 
 TEAMS, HITS, HITTERS = 25, 40, 12
 TARGET_MS = 100.0

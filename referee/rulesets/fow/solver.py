@@ -68,18 +68,36 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
             graph.add_edge(team_node[team.id], sink, 1, cost)
     sent, _ = graph.flow(0, sink, n)
     assert sent == n, "every hit has an eligible team"
-    return _distribute(groups, arcs, graph)
+    return _distribute(problem, groups, arcs, graph)
 
 
-def _distribute(groups: Mapping[tuple[tuple[str, ...], str | None], list[int]],
+def _distribute(problem: Problem,
+                groups: Mapping[tuple[tuple[str, ...], str | None], list[int]],
                 arcs: list[tuple[int, str, int]], graph: MinCostFlow) -> dict[int, str]:
-    """Hit numbers to teams from the flow on each group's arcs (hits of a group are
-    interchangeable, so they are handed out in order)."""
-    pools = [sorted(numbers, reverse=True) for numbers in groups.values()]
-    allocation: dict[int, str] = {}
+    """Hit numbers to teams from the flow on each group's arcs. The hits of a group are
+    interchangeable, so they are handed out in rounds, in the order of allocation (tier,
+    then lowest Top armour), so that the table reads as the rules are applied."""
+    position = {t.id: i for i, t in enumerate(problem.teams)}
+
+    def order(team_id: str) -> tuple[int, int, int]:
+        team = problem.team(team_id)
+        top = team.top_armour if team.armoured and team.top_armour is not None else -1
+        return (problem.tier(team), top, position[team_id])
+
+    counts: list[dict[str, int]] = [{} for _ in groups]
     for edge, team_id, g in arcs:
-        for _ in range(graph.carried(edge)):
-            allocation[pools[g - 1].pop()] = team_id
+        if graph.carried(edge):
+            counts[g - 1][team_id] = graph.carried(edge)
+    allocation: dict[int, str] = {}
+    for numbers, share in zip(groups.values(), counts, strict=True):
+        pool = sorted(numbers, reverse=True)
+        left = dict(share)
+        while left:
+            for team_id in sorted(left, key=order):
+                allocation[pool.pop()] = team_id
+                left[team_id] -= 1
+                if left[team_id] == 0:
+                    del left[team_id]
     return allocation
 
 
@@ -119,7 +137,7 @@ def allocate_with_loads(problem: Problem, wanted: Mapping[str, int], off_priorit
     sent, cost = graph.flow(0, sink, n)
     if sent != n or cost > off_priority:
         return None
-    return _distribute(groups, arcs, graph)
+    return _distribute(problem, groups, arcs, graph)
 
 
 def feasible_with_loads(problem: Problem, wanted: Mapping[str, int],
