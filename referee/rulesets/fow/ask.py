@@ -34,7 +34,7 @@ def _choice(port: Port, qid: str, text: Msg, values: tuple[str, ...], prefix: st
 
 
 def _defender(port: Port, i: int) -> dict[str, Any]:
-    team: dict[str, Any] = {"id": f"d{i}"}
+    team: dict[str, Any] = {"id": f"d{i}", "name": f"D{i}"}
     team["type"] = _choice(port, f"defending.{i}.type", Msg.of("fow.q.defender_type", n=i),
                            ("infantry", "gun", "tank", "transport"), "fow.kind", "infantry")
     if team["type"] in ("tank", "transport"):
@@ -67,7 +67,7 @@ def _teams_multi(port: Port, qid: str, text: Msg, ids: list[str], clause: str,
 def _hitter(port: Port, i: int, defenders: list[dict[str, Any]],
             transport_priority: bool) -> dict[str, Any]:
     ids = [d["id"] for d in defenders]
-    team: dict[str, Any] = {"id": f"h{i}"}
+    team: dict[str, Any] = {"id": f"h{i}", "name": f"H{i}"}
     team["type"] = _choice(port, f"hitting.{i}.type", Msg.of("fow.q.hitter_type", n=i),
                            ("infantry", "gun", "tank", "tank-escort"), "fow.hitter",
                            "infantry")
