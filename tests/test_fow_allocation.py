@@ -201,6 +201,16 @@ def test_FX2_bogged_vehicles_wait_for_infantry_too() -> None:
     assert proposal(d) == ["a"]
     v = check(d, ["k"])
     assert v is not None and v.clause == "F-4"
+    # the summary's reading: the bogged tank waits for functioning vehicles only
+    summary = ["bogged-bailed-wait=functioning-vehicles"]
+    assert check(d, ["k"], summary) is None
+    assert check(d, ["a"], summary) is None
+    d2 = decl([D("k", "tank", status="bogged-down", top=1), D("j", "tank", top=2), D("a")],
+              [H("x", 1, ["k", "j", "a"])])
+    v = check(d2, ["k"], summary)
+    assert v is not None and v.clause == "F-4"
+    assert "functioning vehicle J" in violation_text(v)
+    assert check(d2, ["j"], summary) is None  # Top armour ranks below the F-4 order
 
 
 @pytest.mark.clause("F-X8")

@@ -3,7 +3,8 @@
 The brute force enumerates every allocation of every hit to an eligible team and applies the
 definition directly: the legal allocations are those with the best score (evenness with the
 tiers, F-3 to F-5 and F-X8, then priority types, F-8 and F-X4), among which no load vector of
-equal score takes a hit off an armoured vehicle onto one with a lower Top armour (F-6, F-X3).
+equal score takes a hit off a vehicle onto one that comes first (``Problem.precedes``: lower
+Top armour, F-6 and F-X3; functioning before stopped under the F-X2 summary reading).
 It shares the definition of the score with the referee, not the search: the solver (a
 min-cost flow), the validator (alternating paths, load-constrained flows) and the hit-by-hit
 options (completions) are all checked against it.
@@ -42,10 +43,10 @@ def brute_force(problem: Problem) -> tuple[list[Allocation], set[tuple[tuple[int
         improvable = False
         for t in problem.teams:
             j = held.get(t.id, 0)
-            if not t.armoured or j == 0 or not problem.armour_applies(j):
+            if j == 0:
                 continue
             for u in problem.teams:
-                if not u.armoured or (u.top_armour or 0) >= (t.top_armour or 0):
+                if problem.precedes(u, t, j) is None:
                     continue
                 moved = dict(held)
                 moved[t.id] -= 1
@@ -75,7 +76,9 @@ def scenarios(draw: st.DrawFn, max_hits: int = 5) -> Problem:
         hits.append(Hit(n, f"a{n % 2}", tuple(sorted(eligible)), priority))
     readings = Readings(tiers=draw(st.sampled_from(["three-tiers", "bogged-last"])),
                         armour_every_round=draw(st.booleans()),
-                        priority_first=draw(st.booleans()))
+                        priority_first=draw(st.booleans()),
+                        stopped_wait=draw(st.sampled_from(["all-other-teams",
+                                                           "functioning-vehicles"])))
     return Problem(tuple(teams), tuple(hits), readings)
 
 

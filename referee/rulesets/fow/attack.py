@@ -31,7 +31,8 @@ RULESET_ID = "flames-of-war"
 def readings(options: Mapping[str, Any]) -> tuple[Readings, EscortReadings]:
     return (Readings(tiers=options["tiers"],
                      armour_every_round=options["armour-order"] == "every-round",
-                     priority_first=options["priority-spread"] == "priority-first"),
+                     priority_first=options["priority-spread"] == "priority-first",
+                     stopped_wait=options["bogged-bailed-wait"]),
             EscortReadings(escorts_as_tanks=options["tank-escorts"] == "tank-escort-rule",
                            escorts_hit_vehicles=options["escorts-hit-vehicles"]))
 

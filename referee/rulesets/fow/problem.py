@@ -71,6 +71,9 @@ class Readings:
     tiers: str = "three-tiers"  # F-X8: "three-tiers" or "bogged-last"
     armour_every_round: bool = True  # F-X3: the lowest-Top order starts again each round
     priority_first: bool = False  # F-X4: priority before evenness (non-default)
+    # F-X2: bogged down and bailed out teams wait for "all-other-teams" (body) or, in the
+    # summary's reading, "functioning-vehicles" only
+    stopped_wait: str = "all-other-teams"
 
 
 @dataclass(frozen=True)
@@ -96,9 +99,16 @@ class Problem:
         4: Bogged Down or Bailed Out Transports (F-4, F-5, F-X8). With the F-X8 reading
         ``bogged-last``, transports come before bogged and bailed out teams."""
         transport = team.kind == "transport"
+        # F-X2 summary reading: a stopped Tank waits for functioning vehicles only, which
+        # ``precedes`` decides pairwise; it is not a tier of its own
+        stopped = team.bogged_or_bailed and (transport or not self._summary_stopped)
         if self.readings.tiers == "bogged-last":
-            return 1 + int(transport) + 2 * int(team.bogged_or_bailed)
-        return 1 + int(team.bogged_or_bailed) + 2 * int(transport)
+            return 1 + int(transport) + 2 * int(stopped)
+        return 1 + int(stopped) + 2 * int(transport)
+
+    @property
+    def _summary_stopped(self) -> bool:
+        return self.readings.stopped_wait == "functioning-vehicles"
 
     def rank(self, team: Team, j: int) -> tuple[int, int]:
         """The rank of the ``j``-th hit on ``team``: tiers order the first hits only."""
@@ -127,3 +137,38 @@ class Problem:
     def armour_applies(self, j: int) -> bool:
         """F-X3: does the lowest-Top order apply to a team's ``j``-th hit?"""
         return self.readings.armour_every_round or j == 1
+
+    # --- the pairwise order among vehicles (F-6; F-4 under the F-X2 summary reading) -----
+
+    def vehicle_key(self, team: Team, j: int) -> tuple[int, int | None] | None:
+        """For a vehicle's ``j``-th hit: (stopped, Top armour), each ``None``/0 where no
+        rule orders it; ``None`` for teams that are not vehicles."""
+        if not team.is_vehicle:
+            return None
+        stopped = int(self._summary_stopped and j == 1 and team.bogged_or_bailed
+                      and team.kind != "transport")
+        top = team.top_armour if team.armoured and self.armour_applies(j) else None
+        return (stopped, top)
+
+    def precedes(self, u: Team, t: Team, j: int) -> str | None:
+        """The clause by which vehicle ``u`` takes a ``j``-th hit before vehicle ``t`` does
+        (F-4 under the summary reading, then F-6 lowest Top armour), or ``None``."""
+        ku, kt = self.vehicle_key(u, j), self.vehicle_key(t, j)
+        if ku is None or kt is None:
+            return None
+        if ku[0] != kt[0]:
+            return "F-4" if ku[0] < kt[0] else None
+        if ku[1] is not None and kt[1] is not None and ku[1] < kt[1]:
+            return "F-6"
+        return None
+
+    @property
+    def max_top(self) -> int:
+        return max((t.top_armour or 0) for t in self.teams)
+
+    def order_cost(self, team: Team, j: int) -> int:
+        """A small cost that makes every ``precedes`` move cheaper (for the solver)."""
+        key = self.vehicle_key(team, j)
+        if key is None:
+            return 0
+        return key[0] * (self.max_top + 2) + (0 if key[1] is None else key[1] + 1)

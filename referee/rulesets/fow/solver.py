@@ -14,15 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.rulesets.fow.flow import MinCostFlow
-from referee.rulesets.fow.problem import Problem, Team
-
-
-def _armour_cost(problem: Problem, team: Team, j: int) -> int:
-    # F-6: among armoured vehicles, a lower Top armour is cheaper
-    if team.armoured and problem.armour_applies(j):
-        assert team.top_armour is not None
-        return team.top_armour + 1
-    return 0
+from referee.rulesets.fow.problem import Problem
 
 
 def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int, str] | None:
@@ -33,8 +25,7 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
     n = len(hits)
     if n == 0:
         return {}
-    top = max((t.top_armour or 0) for t in teams) + 2
-    armour_range = n * top
+    armour_range = n * (2 * problem.max_top + 4)
     if problem.readings.priority_first:
         rank_unit = armour_range + 1
         prio_unit = n * rank_unit * (n + 4) + armour_range + 1
@@ -64,7 +55,7 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
             capacity[team_id] += len(numbers)
     for team in teams:
         for j in range(1, capacity[team.id] + 1):
-            cost = problem.rank_weight(team, j) * rank_unit + _armour_cost(problem, team, j)
+            cost = problem.rank_weight(team, j) * rank_unit + problem.order_cost(team, j)
             graph.add_edge(team_node[team.id], sink, 1, cost)
     sent, _ = graph.flow(0, sink, n)
     assert sent == n, "every hit has an eligible team"

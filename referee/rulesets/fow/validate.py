@@ -159,17 +159,19 @@ class Allocator:
         return Violation("F-8", Msg.of("fow.violation.priority_generic"))
 
     def _check_armour(self, allocation: Mapping[int, str]) -> Violation | None:
+        """F-6 (and F-4 under the F-X2 summary reading): no hit could move from a vehicle
+        onto one that comes first in the same round, keeping the score."""
         problem = self.problem
         held = loads(allocation)
         prio = problem.off_priority(allocation)
-        armoured = [t for t in problem.teams if t.armoured]
-        for t in armoured:
+        vehicles = [t for t in problem.teams if t.is_vehicle]
+        for t in vehicles:
             j = held.get(t.id, 0)
-            if j == 0 or not problem.armour_applies(j):
+            if j == 0:
                 continue
-            for u in armoured:
-                assert t.top_armour is not None and u.top_armour is not None
-                if u.top_armour >= t.top_armour:
+            for u in vehicles:
+                clause = problem.precedes(u, t, j)
+                if clause is None:
                     continue
                 if problem.rank(u, held.get(u.id, 0) + 1) != problem.rank(t, j):
                     continue
@@ -178,6 +180,9 @@ class Allocator:
                 wanted[u.id] = wanted.get(u.id, 0) + 1
                 if feasible_with_loads(problem, wanted, prio):
                     hit = min(n for n, team_id in allocation.items() if team_id == t.id)
+                    if clause == "F-4":
+                        return Violation("F-4", Msg.of("fow.violation.stopped", hit=hit,
+                                                       team=t.name, other=u.name))
                     return Violation("F-6", Msg.of("fow.violation.armour", hit=hit,
                                                    team=t.name, top=t.top_armour,
                                                    held=j, other=u.name,
@@ -228,7 +233,7 @@ class Allocator:
                 if ja == 0:
                     continue
                 for b in problem.teams:
-                    if b.id == a.id or not (a.armoured or b.armoured):
+                    if b.id == a.id or not (a.is_vehicle or b.is_vehicle):
                         continue
                     if problem.rank(b, held.get(b.id, 0) + 1) != problem.rank(a, ja):
                         continue
