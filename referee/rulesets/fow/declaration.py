@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 DefenderType = Literal["tank", "infantry", "gun", "transport"]
 HitterType = Literal["tank", "tank-escort", "infantry", "gun"]
@@ -109,15 +109,24 @@ class AssaultDeclaration(BaseModel):
         ids = [d.id for d in self.defending]
         for i, d in enumerate(ids):
             if d in ids[:i]:
-                raise PydanticCustomError("fow.decl.same_id", "two {team}", {"team": d})
+                raise _located(("defending", i, "id"), "fow.decl.same_id", {"team": d}, d)
         hitter_ids = [h.id for h in self.hitting]
         for i, h in enumerate(hitter_ids):
             if h in hitter_ids[:i]:
-                raise PydanticCustomError("fow.decl.same_id", "two {team}", {"team": h})
-        for hitter in self.hitting:
-            for team in (*hitter.reaches, *hitter.impassable, *hitter.near_opening):
-                if team not in ids:
-                    raise PydanticCustomError("fow.decl.unknown_team", "{team} of {hitter}",
-                                              {"team": team, "hitter": hitter.id,
-                                               "known": ", ".join(ids)})
+                raise _located(("hitting", i, "id"), "fow.decl.same_id", {"team": h}, h)
+        for i, hitter in enumerate(self.hitting):
+            for field in ("reaches", "impassable", "near_opening"):
+                for team in getattr(hitter, field):
+                    if team not in ids:
+                        raise _located(("hitting", i, field), "fow.decl.unknown_team",
+                                       {"team": team, "hitter": hitter.id,
+                                        "known": ", ".join(ids)}, team)
         return self
+
+
+def _located(loc: tuple[str | int, ...], kind: str, ctx: dict[str, str],
+             value: str) -> ValidationError:
+    """A validation error at a field path (so that a script's line can be named)."""
+    return ValidationError.from_exception_data(
+        "AssaultDeclaration",
+        [InitErrorDetails(type=PydanticCustomError(kind, kind, ctx), loc=loc, input=value)])
