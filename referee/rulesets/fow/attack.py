@@ -89,7 +89,10 @@ def _choose(port: Port, allocator: Allocator, log: StepLog) -> dict[int, str]:
     if mode == "complete":
         numbers = tuple(h.number for h in problem.hits)
         answer = port.ask(AllocationQuestion(
-            id="allocation.teams", text=Msg.of("fow.q.allocation_teams", hits=len(numbers)),
+            id="allocation.teams",
+            text=Msg.of("fow.q.allocation_teams", hits=len(numbers),
+                        ids=", ".join(t.id for t in problem.teams),
+                        proposal=" ".join(proposal[n] for n in numbers)),
             hit_numbers=numbers, team_ids=tuple(t.id for t in problem.teams),
             check=allocator.check, default_value=tuple(proposal[n] for n in numbers),
             clause="F-1"))
