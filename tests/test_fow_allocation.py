@@ -378,3 +378,27 @@ def test_lookup_allocation_rules() -> None:
 def test_allocator_proposal_is_legal_for_the_mixed_example() -> None:
     a = allocator(decl([D("a"), D("k", "tank", top=1)], [H("x", 1, ["a", "k"])]))
     assert a.check(a.proposal) is None
+
+
+def test_results_data_and_a_recorded_attack_replays(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The outcome data carries each team's results; ``--record`` keeps a hit-by-hit
+    allocation and a complete one as answers that replay to the same allocation."""
+    import tomllib
+
+    from referee import api
+    from referee.frontends.answers import AnswerPort
+
+    d = decl([D("a"), D("k", "tank", top=1)], [H("x", 3, ["a", "k"])])
+    r = run(d, {"allocation": "by-hit", "hit.1": "k", "hit.2": "a", "hit.3": "k",
+                "results": "unverified", "save.k": [1, 6]})
+    assert r.outcome_data["effects"] == {"a": ["destroyed"], "k": ["glancing", "bounced"]}
+    for answers in ({"allocation": "by-hit", "hit.1": "k", "hit.2": "a", "hit.3": "k"},
+                    {"allocation": "complete", "allocation.teams": "k a k"}):
+        plan = api.plan_attack("fow", seed=4, declaration=d)
+        record = tmp_path / "rec.toml"
+        port = AnswerPort({**answers, "results": "skip"}, plan.rng)
+        first = api.play(plan, port, record=record)
+        replay_plan, replay_port = api.plan_script(record)
+        again = api.play(replay_plan, replay_port)
+        assert allocation(first) == allocation(again) == ["k", "a", "k"]
+        assert "ruleset" in tomllib.loads(record.read_text(encoding="utf-8"))

@@ -196,11 +196,13 @@ def attack(ctx: AttackContext) -> Result:
                for t in problem.teams])
 
     result_rows: list[tuple[Any, ...]] = []
+    effects: dict[str, list[str]] = {}
     mode = "skip"
     if allocation:
         mode = results.ask_mode(port)
         if mode != "skip":
-            result_rows = results.resolve(port, problem, held, mode, ctx.options.values, log)
+            result_rows, effects = results.resolve(port, problem, held, mode,
+                                                   ctx.options.values, log)
             log.table(Msg.of("fow.table.results"),
                       [Msg.of(f"fow.col.{c}") for c in ("team", "hits", "result", "reading")],
                       result_rows, "F-7")
@@ -209,7 +211,8 @@ def attack(ctx: AttackContext) -> Result:
     log.outcome(outcome, "F-3")
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data={"allocation": {str(n): t for n, t in sorted(allocation.items())},
-                                "ignored": ignored, "held": dict(held), "results": mode},
+                                "ignored": ignored, "held": dict(held), "results": mode,
+                                "effects": effects},
                   options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default)
 

@@ -88,10 +88,6 @@ class MinCostFlow:
         """The flow on an arc: what its reverse arc can give back."""
         return self.cap[edge ^ 1]
 
-    def used(self, edge: int) -> bool:
-        """Whether an arc added with capacity 1 carries flow."""
-        return self.cap[edge] == 0
-
 
 def max_matching(eligible: Sequence[Sequence[str]]) -> int:
     """The largest number of hits that can go to pairwise different teams (Kuhn's

@@ -40,9 +40,12 @@ def _enter(port: Port, team_id: str, name: str, held: int) -> str:
 
 
 def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
-            options: Mapping[str, Any], log: StepLog) -> list[tuple[Any, ...]]:
-    """Rows of the results table: team, hits, what happened, the reading used."""
+            options: Mapping[str, Any], log: StepLog
+            ) -> tuple[list[tuple[Any, ...]], dict[str, list[str]]]:
+    """Rows of the results table (team, hits, what happened, the reading used), and for
+    each team hit the outcome ids (``destroyed``, ``bounced``, ``glancing``...)."""
     rows: list[tuple[Any, ...]] = []
+    effects: dict[str, list[str]] = {}
     anti_tank, firepower = options["assault-anti-tank"], options["assault-firepower"]
     if mode == "unverified":
         log.warning(Msg.of("fow.step.unverified", anti_tank=anti_tank, firepower=firepower),
@@ -53,12 +56,14 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             continue
         if mode == "enter":
             chosen = _enter(port, team.id, team.name, count)
+            effects[team.id] = [chosen]
             rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
                          Msg.of("fow.reading.entered")))
             log.outcome(Msg.of("fow.step.result_entered", team=team.name,
                                result=Msg.of(f"fow.result.{chosen}")), "F-7")
             continue
         if team.kind in ("infantry", "gun"):
+            effects[team.id] = ["destroyed"]
             rows.append((team.name, count, Msg.of("fow.result.destroyed"),
                          Msg.of("fow.reading.unverified")))
             log.outcome(Msg.of("fow.step.destroyed_no_save", team=team.name), "F-7")
@@ -70,6 +75,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
                             anti_tank=anti_tank), clause="F-7"))
             assert roll.faces is not None
             outcomes = [_save(face, team.top_armour, anti_tank) for face in roll.faces]
+            effects[team.id] = outcomes
             log.roll(Msg.of("fow.step.save", team=team.name, top=team.top_armour,
                             anti_tank=anti_tank,
                             faces=" ".join(map(str, roll.faces)),
@@ -82,11 +88,12 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             rows.append((team.name, count, shown, Msg.of("fow.reading.unverified")))
         else:
             chosen = _enter(port, team.id, team.name, count)
+            effects[team.id] = [chosen]
             rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
                          Msg.of("fow.reading.entered_unarmoured")))
             log.outcome(Msg.of("fow.step.result_entered", team=team.name,
                                result=Msg.of(f"fow.result.{chosen}")), "F-7")
-    return rows
+    return rows, effects
 
 
 def _save(face: int, top: int, anti_tank: int) -> str:
