@@ -2,9 +2,10 @@
 
 An allocation is legal when (1) every hit goes to a team it may go to (F-2, F-9 to F-13);
 (2) its score (``Problem.score``: evenness with the tiers, then hits off their priority type)
-equals the solver's, which is the best possible; (3) no hit could move from an armoured
-vehicle to one with a lower Top armour that holds fewer hits in the same round while (1) and
-(2) still hold (F-6, F-X3). ``Allocator`` also answers the hit-by-hit question: which teams
+equals the solver's, which is the best possible; (3) no hit could move from a vehicle to one
+that comes first in the same round (``Problem.precedes``: a lower Top armour, F-6 and F-X3;
+under the F-X2 summary reading also a functioning vehicle before a stopped one, F-4) while
+(1) and (2) still hold. ``Allocator`` also answers the hit-by-hit question: which teams
 the next hit may go to so that a complete legal allocation remains possible.
 """
 
@@ -48,7 +49,7 @@ class Allocator:
     def check(self, allocation: Mapping[int, str]) -> Violation | None:
         """``None`` when ``allocation`` (hit number to team id, every hit) is legal."""
         return (self._check_targets(allocation) or self._check_score(allocation)
-                or self._check_armour(allocation))
+                or self._check_vehicle_order(allocation))
 
     def _check_targets(self, allocation: Mapping[int, str]) -> Violation | None:
         problem = self.problem
@@ -158,7 +159,7 @@ class Allocator:
                                                fits=", ".join(fits)))
         return Violation("F-8", Msg.of("fow.violation.priority_generic"))
 
-    def _check_armour(self, allocation: Mapping[int, str]) -> Violation | None:
+    def _check_vehicle_order(self, allocation: Mapping[int, str]) -> Violation | None:
         """F-6 (and F-4 under the F-X2 summary reading): no hit could move from a vehicle
         onto one that comes first in the same round, keeping the score."""
         problem = self.problem
