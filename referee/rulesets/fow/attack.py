@@ -127,6 +127,21 @@ def _choose(port: Port, allocator: Allocator, log: StepLog) -> dict[int, str]:
     return chosen
 
 
+def _note_readings(log: StepLog, problem: Problem, held: Mapping[str, int],
+                   decl: AssaultDeclaration, options: Mapping[str, Any]) -> None:
+    """Say which reading of an ambiguity was used, where it mattered to this assault."""
+    armoured = [t for t in problem.teams if t.armoured]
+    if len({t.top_armour for t in armoured}) > 1 and any(held.get(t.id, 0) > 1
+                                                          for t in armoured):
+        log.note(Msg.of(f"fow.note.armour.{options['armour-order']}"), "F-X3")
+    if any(h.priority for h in decl.hitting):
+        log.note(Msg.of(f"fow.note.priority.{options['priority-spread']}"), "F-X4")
+    stopped = any(t.bogged_or_bailed for t in problem.teams if held.get(t.id))
+    if stopped:
+        log.note(Msg.of(f"fow.note.stopped.{options['bogged-bailed-wait']}",
+                        tiers=Msg.of(f"fow.note.tiers.{options['tiers']}")), "F-X2")
+
+
 def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg:
     """The rule that put hit ``number`` where it is: the clauses any other team would break
     (moving this hit alone), or the defender's free choice."""
@@ -172,6 +187,7 @@ def attack(ctx: AttackContext) -> Result:
         allocation = _choose(port, allocator, log)
         assert allocator.check(allocation) is None
     held = loads(allocation)
+    _note_readings(log, problem, held, decl, ctx.options.values)
     log.outcome(Msg.of("fow.step.all_allocated", hits=len(allocation)), "F-7")
 
     names = {r.hitter.id: r.hitter.label for r in reaches}
