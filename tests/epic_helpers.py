@@ -30,7 +30,8 @@ def decl(weapons: list[dict[str, Any]], targets: list[dict[str, Any]],
 
 def shoot(declaration: dict[str, Any], answers: dict[str, Any],
           options: tuple[str, ...] = ()) -> Result:
-    answers = {"action": "advance", **answers}
+    if "overwatch" not in declaration:  # overwatch fire is the overwatch action: not asked
+        answers = {"action": "advance", **answers}
     return api.attack("epic", answers, declaration=declaration, options=options)
 
 
