@@ -252,3 +252,4 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     app(obj=Environment.from_system())
+import referee.cli_epic  # noqa: E402, F401  (registers the epic-shoot command)

@@ -373,4 +373,4 @@ def test_situation_left_out_is_asked() -> None:
                     "situation.a.distance": 20, "situation.a.in-range": True,
                     "situation.a.terrain": "woods", "to-hit.heavy-bolter": [2]})
     assert ids[:5] == ["action", "situation.f1.in-range", "situation.f1.distance",
-                       "situation.a.distance", "situation.a.in-range"]
+                       "situation.a.in-range", "situation.a.distance"]

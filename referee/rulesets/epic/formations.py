@@ -94,6 +94,8 @@ def shooter(port: Port, unit: FiringUnit, weapons: tuple[Weapon, ...],
             id=f"situation.{unit.key}.in-range", default_value=True, clause="E-2",
             text=Msg.of("epic.q.shooter_in_range", unit=unit.name))))
     distance = unit.nearest_enemy if nearest_enemy else unit.distance
+    if not in_range:  # a unit that cannot fire is neither suppressed nor arc-checked
+        return Shooter(unit.key, unit.name, weapons, distance or 0.0, False, unit.bearing)
     if distance is None:
         distance = _distance(port, unit.key, unit.name, "E-4",
                              "epic.q.shooter_nearest" if nearest_enemy
@@ -110,14 +112,14 @@ def defender(port: Port, unit: TargetUnit, order: int, *, barrage: bool = False,
              overwatch_cover: bool = False) -> Defender:
     """A target unit with its situation (asked when not declared)."""
     t = tables()
-    distance = unit.distance
-    if distance is None:
-        distance = _distance(port, unit.key, unit.name, "E-10", "epic.q.target_distance")
     in_range = unit.in_range
     if in_range is None:
         in_range = bool(port.ask(ConfirmQuestion(
             id=f"situation.{unit.key}.in-range", default_value=True, clause="E-10",
             text=Msg.of("epic.q.target_in_range", unit=unit.name))))
+    distance = unit.distance
+    if distance is None:
+        distance = _distance(port, unit.key, unit.name, "E-10", "epic.q.target_distance")
     terrain_id = unit.terrain
     if terrain_id is None:
         terrain_id = port.ask(ChoiceQuestion(
