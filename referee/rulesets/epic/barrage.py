@@ -114,7 +114,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int, br
     if not under:
         log.note(Msg.of("epic.barrage.none_under", formation=name), "E-15")
         return None
-    ledger = MarkerLedger(name, state.blast_markers, state.broken)
+    ledger = MarkerLedger(name, state.blast_markers, state.broken, log=log)
     ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
     ledger.add(extra, Msg.of("epic.bm.barrage_extra", count=extra), "E-19")
     # E-17: one die per unit under the templates, AP against infantry (and light vehicles,

@@ -68,7 +68,7 @@ def _label(u: Target, held: int) -> Msg:
 
 
 def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence[Hit],
-             phase: str, options: dict[str, Any]) -> Allocation:
+             phase: str, options: dict[str, Any], numbered_from: int = 0) -> Allocation:
     """Allocate ``hits`` one at a time, asking whoever allocates when the rules leave a choice
     (E-10; E-X2 who; E-X6 ties; E-X7 the order of AP and AT hits in a mixed formation)."""
     out = Allocation()
@@ -89,7 +89,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
         ordered.sort(key=lambda k: 0 if k.fire == "at" else 1)
     who = Msg.of(f"epic.who.{options.get('allocation-by', 'defender')}")
     taken: dict[str, int] = {}
-    n = 0
+    n = numbered_from  # hit numbers run on across the phases of one attack
     for kind in ordered:
         for hit in (h for h in hits if h.kind == kind):
             n += 1
@@ -133,6 +133,8 @@ class SaveReport:
 def _save_text(save: Save) -> Msg:
     if save.need is None:
         return Msg.of(f"epic.save.{save.source}")
+    if save.crossfire:
+        return Msg.of(f"epic.save.{save.source}_crossfire", need=save.need, base=save.need - 1)
     return Msg.of(f"epic.save.{save.source}_need", need=save.need)
 
 
@@ -228,6 +230,7 @@ class MarkerLedger:
     rows: list[tuple[Any, ...]] = field(default_factory=list)
     added: int = 0
     as_hits: int = 0  # a broken formation takes hits instead (brief section 3)
+    log: StepLog | None = None  # each marker is also a step of the working, in its place
 
     def add(self, count: int, reason: Msg, clause: str) -> None:
         if count <= 0:
@@ -235,9 +238,15 @@ class MarkerLedger:
         if self.broken_at_start:
             self.as_hits += count
             self.rows.append((reason, Msg.of("epic.bm.as_hits", count=count), clause))
+            if self.log is not None:
+                self.log.outcome(Msg.of("epic.step.marker_as_hit", reason=reason, count=count,
+                                        target=self.name), clause)
             return
         self.added += count
         self.rows.append((reason, f"+{count}", clause))
+        if self.log is not None:
+            self.log.outcome(Msg.of("epic.step.marker", reason=reason, count=count,
+                                    target=self.name, total=self.after), clause)
 
     def table_rows(self) -> list[tuple[Any, ...]]:
         return [(Msg.of("epic.bm.before"), self.before, ""), *self.rows,

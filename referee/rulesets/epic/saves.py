@@ -21,10 +21,11 @@ class Save:
     source: str  # armour, cover, none, impossible, macro
     reroll: bool = False  # reinforced armour against a non-macro hit
     invulnerable: bool = False
+    crossfire: bool = False  # the need includes crossfire's -1
 
     @property
-    def key(self) -> tuple[int | None, str, bool, bool]:
-        return (self.need, self.source, self.reroll, self.invulnerable)
+    def key(self) -> tuple[int | None, str, bool, bool, bool]:
+        return (self.need, self.source, self.reroll, self.invulnerable, self.crossfire)
 
 
 def save_for(*, unit_type: str, armour: int | None, cover_save: int | None, macro: bool,
@@ -41,7 +42,8 @@ def save_for(*, unit_type: str, armour: int | None, cover_save: int | None, macr
     need = best - (t.crossfire_save if crossfire else 0)
     if need >= t.save_impossible_from:
         return Save(None, "impossible", invulnerable=invulnerable)
-    return Save(need, source, reroll=reinforced and not macro, invulnerable=invulnerable)
+    return Save(need, source, reroll=reinforced and not macro, invulnerable=invulnerable,
+                crossfire=crossfire)
 
 
 def saved(need: int | None, face: int) -> bool:

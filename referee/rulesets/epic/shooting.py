@@ -89,6 +89,10 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
                      _weapon_list(bearing_ok), status])
     # E-4: one unit per Blast marker, from the back
     sup = suppression([(s.key, s.distance) for s, _ in able], firing.blast_markers)
+    if firing.blast_markers:
+        log.input(Msg.of("epic.step.suppression", markers=firing.blast_markers,
+                         count=len(sup.certain) + sup.from_tied), "E-4",
+                  markers=firing.blast_markers)
     chosen: tuple[str, ...] = ()
     if sup.from_tied and sup.from_tied < len(sup.tied):
         names = {s.key: s.name for s, _ in able}
@@ -102,10 +106,6 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
     elif sup.from_tied:
         chosen = sup.tied
     suppressed = set(sup.certain) | set(chosen)
-    if firing.blast_markers:
-        log.input(Msg.of("epic.step.suppression", markers=firing.blast_markers,
-                         count=len(suppressed)), "E-4", markers=firing.blast_markers,
-                  suppressed=sorted(suppressed))
     for row in rows:
         key = next((s.key for s, _ in able if s.name == row[0]), None)
         if key in suppressed:
@@ -205,7 +205,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
     units = [defender(port, u, i, overwatch_cover=overwatch_cover)
              for i, u in enumerate(decl.target_units) if u.name not in target.destroyed]
-    ledger = MarkerLedger(target_name, target.blast_markers, target.broken)
+    ledger = MarkerLedger(target_name, target.blast_markers, target.broken, log=log)
     first_hit_rule = options.get("under-fire-marker") == "first-hit"
     if not first_hit_rule:  # E-6: under fire as soon as anyone can shoot, hits or not
         ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
@@ -254,7 +254,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits, options,
                                                         decl.crossfire > 0, ledger)
-    extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options)
+    extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
+                                    len(alloc_rows))
     alloc_rows += extra_rows[0]
     casualties += extra_rows[1]
     for table, rows_, clause in (("allocation", alloc_rows, "E-10"), ("saves", save_rows,
@@ -313,7 +314,8 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
         alive = [u for u in units if u.key not in casualties]
         if phase == "mw" and normal:
             log.note(Msg.of("epic.step.mw_after", survivors=len(alive)), "E-12")
-        alloc: Allocation = allocate(port, log, alive, phase_hits, phase, options)
+        alloc: Allocation = allocate(port, log, alive, phase_hits, phase, options,
+                                     numbered_from=len(alloc_rows))
         alloc_rows += alloc.rows
         record += alloc.record
         report = roll_saves(port, log, alive, alloc, phase, crossfire)
@@ -332,7 +334,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
 
 
 def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualties: list[str],
-                       ledger: MarkerLedger, options: dict[str, Any]
+                       ledger: MarkerLedger, options: dict[str, Any], numbered_from: int = 0
                        ) -> tuple[list[tuple[Any, ...]], list[str]]:
     """Section 3: a broken formation takes a hit with no save for every Blast marker it would
     have received, allocated front to back (casualties of these hits add nothing more)."""
@@ -341,7 +343,7 @@ def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualti
     alive = [u for u in units if u.key not in casualties]
     extra = [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)]
     log.note(Msg.of("epic.step.broken_hits", count=ledger.as_hits), "E-13")
-    alloc = allocate(port, log, alive, extra, "broken", options)
+    alloc = allocate(port, log, alive, extra, "broken", options, numbered_from=numbered_from)
     dead = []
     for key in alloc.hits_on:
         unit = next(u for u in alive if u.key == key)
