@@ -28,7 +28,8 @@ def battery(points: int, guns: int = 1, **extra: object) -> dict:
     (19, (2, 4, "4+", "5+"))])
 def test_E17_worked_example_4_barrage_table_rows(points: int, row: tuple) -> None:
     table = api.lookup("epic", "barrage", str(points))
-    assert table.rows[0][1:] == row
+    templates, markers, ap, at = row
+    assert table.rows[0][1:] == (templates, markers, 1 + markers, ap, at)
 
 
 @pytest.mark.clause("E-X5")

@@ -99,7 +99,8 @@ def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan, log: StepLog) -> 
 
 
 def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
-              qid: str | None = None, label: Msg | str | None = None) -> tuple[int, str]:
+              qid: str | None = None, label: Msg | str | None = None,
+              clause: str | None = None) -> tuple[int, str]:
     """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown)."""
     qid = qid or f"to-hit.{w.key}"
     name = label or w.name
@@ -110,14 +111,14 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
     assert plan.target is not None
     spec = DiceSpec(count=shots, target=plan.target, auto_fail=fail, count_only=True)
     text = "epic.q.roll_direct" if plan.mode == "direct" else "epic.q.roll_first"
-    first = port.ask(DiceQuestion(id=qid, spec=spec, clause="E-8",
+    first = port.ask(DiceQuestion(id=qid, spec=spec, clause=clause or "E-8",
                                   text=Msg.of(text, weapon=name, shots=shots,
                                               target=plan.target, need=plan.need),
                                   rule=_rule("to_hit")))
     log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec.describe(),
                     faces=_dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
                     successes=first.successes),
-             "E-8" if plan.mode == "direct" else "E-9", question=qid,
+             clause or ("E-8" if plan.mode == "direct" else "E-9"), question=qid,
              faces=first.faces, successes=first.successes, source=first.source.value)
     if plan.mode == "direct" or first.successes == 0:
         return first.successes, _dice_text(first)

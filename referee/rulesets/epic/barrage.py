@@ -13,7 +13,13 @@ from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger, allocate, roll_saves
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, weapon_key
 from referee.rulesets.epic.formations import Defender, defender, formation_state
-from referee.rulesets.epic.shooting import _action, _result, break_check, who_may_fire
+from referee.rulesets.epic.shooting import (
+    _action,
+    _result,
+    _weapon_list,
+    break_check,
+    who_may_fire,
+)
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
 
@@ -60,7 +66,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         return _result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     points = sum(w.barrage or 0 for w in weapons)
     log.input(Msg.of("epic.step.barrage_points", points=points,
-                     weapons=", ".join(w.name for w in weapons)), "E-16", points=points)
+                     weapons=_weapon_list(weapons)), "E-16", points=points)
     row = barrage_row(points, options, log)
     if row is None:
         return _result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
@@ -137,7 +143,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int, br
         qid = f"barrage.{fkey}.{fire}" + (".cover" if cover else "")
         dummy = Weapon(name=qid, ap=value)
         got, shown = roll_hits(ctx.port, dummy, len(members), plan, log, qid=qid,
-                               label=label)
+                               label=label, clause="E-17")
         # FAQ: hits from units rolled together fall on the nearest first
         hit_units = sorted(members, key=lambda d: (d.target.distance, d.target.order))[:got]
         kind = HitKind("mw" if macro else fire)

@@ -123,10 +123,10 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
     if flags:
         raise UsageError(Msg.of("error.flags_not_taken", table="barrage"))
     cols = tuple(Msg.of(f"epic.col.{c}") for c in ("points", "templates", "extra_markers",
-                                                  "ap", "at"))
+                                                  "all_markers", "ap", "at"))
     if key is None:
         rows = tuple((f"{r.low}" if r.low == r.high else f"{r.low}-{r.high}", r.templates,
-                      r.markers, f"{r.ap}+", f"{r.at}+") for r in t.barrage)
+                      r.markers, 1 + r.markers, f"{r.ap}+", f"{r.at}+") for r in t.barrage)
         return Table(Msg.of("epic.lookup.barrage.title"), cols, rows, "E-17")
     if not key.isdigit() or int(key) < 1:
         raise UsageError(Msg.of("epic.error.barrage_key", given=key))
@@ -138,7 +138,8 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
     if points > t.barrage_highest:
         title = Msg.of("epic.lookup.barrage.over", points=points, highest=t.barrage_highest)
         clause = "E-X5"
-    return Table(title, cols, ((points, row.templates, extra_markers(row, {}), f"{row.ap}+",
+    extra = extra_markers(row, {})
+    return Table(title, cols, ((points, row.templates, extra, 1 + extra, f"{row.ap}+",
                                 f"{row.at}+"),), clause)
 
 
