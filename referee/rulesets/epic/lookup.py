@@ -121,7 +121,7 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
 
     t = tables()
     if flags:
-        raise UsageError(Msg.of("error.flags_not_taken", table="barrage"))
+        raise UsageError(Msg.of("epic.error.barrage_flags", flags=" ".join(flags)))
     cols = tuple(Msg.of(f"epic.col.{c}") for c in ("points", "templates", "extra_markers",
                                                   "all_markers", "ap", "at"))
     if key is None:
