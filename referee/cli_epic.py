@@ -48,9 +48,11 @@ def epic_shoot(ctx: typer.Context,
         declaration = {"roster": str(roster), "firing": firing, "target": target}
         plan = api.plan_attack("epic", seed=seed, options=option or [],
                                declaration=declaration)
+        from referee.rulesets.epic.declaration import ShootingDeclaration
         from referee.rulesets.epic.roster import with_roster
 
-        with_roster(plan.declaration)  # a bad roster or name is refused before any question
+        if isinstance(plan.declaration, ShootingDeclaration):
+            with_roster(plan.declaration)  # a bad roster or name: refused before any question
         port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
         _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, record=record, command="epic-shoot")
