@@ -164,6 +164,8 @@ def _cover_choices(port: Port, pools: list[Pool], units: list[Defender],
         covered = [d for d in reach if d.target.in_cover]
         if reach and len(covered) == len(reach):
             out[fire] = True
+            log.modifier(Msg.of("epic.step.cover_forced", fire=Msg.of(f"epic.fire.{fire}"),
+                                value=f"{t.cover_modifier:+d}"), "E-8", fire=fire)
         elif not covered:
             out[fire] = False
         else:
