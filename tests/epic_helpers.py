@@ -22,7 +22,8 @@ def decl(weapons: list[dict[str, Any]], targets: list[dict[str, Any]],
          firing_units: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"firing": "Grey Company (invented)",
                            "target": "Red Hill Battery (invented)",
-                           "weapons": weapons, "target_units": targets, **extra}
+                           "weapons": weapons, "target_units": targets,
+                           "firing_blast_markers": 0, "target_blast_markers": 0, **extra}
     if firing_units is not None:
         out["firing_units"] = firing_units
     return out

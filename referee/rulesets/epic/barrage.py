@@ -49,7 +49,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     port, _t, options = ctx.port, tables(), dict(ctx.options.values)
     firing_name = decl.firing or "-"
-    firing = formation_state(ctx.state, firing_name, decl.firing_blast_markers, False, log)
+    firing = formation_state(ctx.state, firing_name, decl.firing_blast_markers, False, log,
+                             port)
     log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
                      target=decl.target or "-"), "E-15")
     action = _action(port, decl, firing, log)
@@ -107,12 +108,13 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     return _result(ctx, log, outcome, data, states, firing=firing_name)
 
 
-def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int, broken: bool,
+def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
+                   broken: bool,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
                    macro: bool, crossfire: bool, options: dict[str, Any], need_text: Any,
                    roll_hits: Any) -> tuple[Any, dict[str, Any]] | None:
     port, t = ctx.port, tables()
-    state = formation_state(ctx.state, name, markers, broken, log)
+    state = formation_state(ctx.state, name, markers, broken, log, port)
     fkey = weapon_key(name)
     alive = [defender(port, u, i, barrage=True) for i, u in enumerate(units)
              if u.name not in state.destroyed]

@@ -169,9 +169,11 @@ class ShootingDeclaration(BaseModel):
     roster: str | None = Field(default=None, min_length=1, description="a roster file")
     weapons: list[Weapon] = Field(default_factory=list, max_length=30)
     firing_units: list[FiringUnit] = Field(default_factory=list, max_length=60)
-    firing_blast_markers: int = Field(default=0, ge=0, le=99)
+    firing_blast_markers: int | None = Field(default=None, ge=0, le=99,
+                                             description="left out: asked")
     target_units: list[TargetUnit] = Field(default_factory=list, max_length=60)
-    target_blast_markers: int = Field(default=0, ge=0, le=99)
+    target_blast_markers: int | None = Field(default=None, ge=0, le=99,
+                                             description="left out: asked")
     target_broken: bool = False
     target_on_overwatch: bool = False
     crossfire: int = Field(default=0, ge=0, le=9, description="crossfiring formations")

@@ -13,7 +13,7 @@ from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, Numb
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import Target
-from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon
+from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon, weapon_key
 from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500
@@ -65,11 +65,16 @@ class FormationState:
                 "destroyed": list(self.destroyed), "overwatch": self.on_overwatch}
 
 
-def formation_state(state: Mapping[str, Any], name: str, markers: int, broken: bool,
-                    log: StepLog) -> FormationState:
-    """The declared state, or the game file's when it knows the formation (E-14, issue 5)."""
+def formation_state(state: Mapping[str, Any], name: str, markers: int | None, broken: bool,
+                    log: StepLog, port: Port | None = None) -> FormationState:
+    """The game file's state when it knows the formation (E-14, issue 5), else the declared
+    one; Blast markers left out of the declaration are asked."""
     saved = state.get("formations", {}).get(name)
     if saved is None:
+        if markers is None:
+            markers = 0 if port is None else int(port.ask(NumberQuestion(
+                id=f"markers.{weapon_key(name)}", minimum=0, maximum=99, default_value=0,
+                clause="E-4", text=Msg.of("epic.q.markers", formation=name))))
         return FormationState(name, markers, broken)
     fs = FormationState(name, int(saved.get("blast_markers", 0)), bool(saved.get("broken")),
                         list(saved.get("destroyed", [])), bool(saved.get("overwatch")), True)
