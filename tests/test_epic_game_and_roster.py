@@ -132,3 +132,21 @@ action = "advance"
         api.play(plan, port)
     text = render(err.value.msg)
     assert "line 31" in text and "cannot take AP hits (E-10)" in text
+
+
+@pytest.mark.clause("E-4")
+def test_E4_blast_markers_left_out_are_asked_unless_the_game_file_knows(tmp_path: Path) -> None:
+    from tests.epic_helpers import asked, funit
+
+    d = decl([GUN], TARGETS, [funit("F1", ["Gun"])])
+    del d["firing_blast_markers"], d["target_blast_markers"]
+    ids = asked(d, {"markers.grey-company-invented": 0, "markers.red-hill-battery-invented": 2,
+                    "to-hit.gun": [2]})
+    assert ids[:2] == ["markers.grey-company-invented", "markers.red-hill-battery-invented"]
+    game = tmp_path / "game.db"
+    in_game(game, decl([GUN], TARGETS), {"to-hit.gun": [2]})
+    plan = api.plan_attack("epic", seed=1, declaration={k: v for k, v in d.items()
+                                                         if k != "firing_units"})
+    r = api.play(plan, AnswerPort({"action": "advance", "to-hit.gun": [2]}, plan.rng,
+                                  roll_missing_dice=True), game=game)
+    assert r.outcome_data["blast_markers"] == 2  # 1 from the game file, 1 for coming under fire

@@ -49,8 +49,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     port, _t, options = ctx.port, tables(), dict(ctx.options.values)
     firing_name = decl.firing or "-"
-    firing = formation_state(ctx.state, firing_name, decl.firing_blast_markers, False, log,
-                             port)
+    # without declared units there is nobody to suppress: the firing markers are not asked
+    firing_markers = decl.firing_blast_markers if decl.firing_units else 0
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
     log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
                      target=decl.target or "-"), "E-15")
     action = _action(port, decl, firing, log)

@@ -185,8 +185,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     port, t, options = ctx.port, tables(), dict(ctx.options.values)
     firing_name = decl.firing or "-"  # the declaration requires both names (full attack)
     target_name = decl.target or "-"
-    firing = formation_state(ctx.state, firing_name, decl.firing_blast_markers, False, log,
-                             port)
+    # without declared units there is nobody to suppress: the firing markers are not asked
+    firing_markers = decl.firing_blast_markers if decl.firing_units else 0
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
     target = formation_state(ctx.state, target_name, decl.target_blast_markers,
                              decl.target_broken, log, port)
     log.input(Msg.of("epic.step.declared_full", firing=firing_name, target=target_name), "E-1")
