@@ -73,3 +73,27 @@ def test_E11_a_failed_save_never_happens_on_a_roll_at_or_above_the_save(
 def test_results_are_identical_for_identical_dice(n_units: int, shots: int, seed: int) -> None:
     assert (_plain_attack(n_units, shots, seed).to_json()
             == _plain_attack(n_units, shots, seed).to_json())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(TYPES, st.sampled_from([10, 20, 30])), min_size=1, max_size=6),
+       st.integers(0, 6), st.integers(0, 6), st.integers(0, 10_000))
+def test_E10_whole_attack_never_gives_a_second_hit_while_an_eligible_unit_has_none(
+        units: list[tuple[str, int]], ap_shots: int, at_shots: int, seed: int) -> None:
+    from referee.frontends.answers import AnswerPort
+
+    weapons = [{"name": "Gun", "shots": max(ap_shots, 1), "ap": 3},
+               {"name": "Lance", "shots": max(at_shots, 1), "at": 3}]
+    targets = [tunit(f"U{i}", t, d, 4) for i, (t, d) in enumerate(units)]
+    plan = api.plan_attack("epic", seed=seed, declaration=decl(weapons, targets))
+    # every choice left to its documented default, every die rolled from the seed
+    port = AnswerPort({"action": "advance"}, plan.rng, use_defaults=True,
+                      roll_missing_dice=True)
+    r = api.play(plan, port)
+    kinds = {f"u{i}": t for i, (t, _) in enumerate(units)}
+    reach = {"ap": {"INF", "LV"}, "at": {"AV", "LV"}}
+    taken = dict.fromkeys(kinds, 0)
+    for fire, key in r.outcome_data["allocation"]:
+        pool = [k for k, t in kinds.items() if t in reach[fire]]
+        assert taken[key] == min(taken[k] for k in pool)
+        taken[key] += 1
