@@ -1,8 +1,9 @@
-"""``referee epic-shoot``: an Epic attack between two formations of a roster file.
+"""``referee epic-shoot``: the whole Epic attack from the command line.
 
-The roster describes the formations once; at the table the referee asks only the situation
-(distances, range and line of fire, terrain) and the choices and dice of the attack. Heavy
-imports stay inside the command, as in ``referee.cli``.
+With ``--roster`` the formations come from a roster file and the referee asks only the
+situation (Blast markers, range and line of fire, distances, terrain), the choices and the
+dice; without it, the weapons and the target's units are asked first. Heavy imports stay
+inside the command, as in ``referee.cli``.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from referee.cli import (
 
 
 def epic_shoot(ctx: typer.Context,
-               roster: Annotated[Path, typer.Argument(help=t("epic.cli.roster"),
-                                                      dir_okay=False)],
                firing: Annotated[str, typer.Argument(help=t("epic.cli.firing"))],
                target: Annotated[str, typer.Argument(help=t("epic.cli.target"))],
+               roster: Annotated[Path | None, typer.Option(
+                   "--roster", help=t("epic.cli.roster"), dir_okay=False)] = None,
                dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
                DiceMode.typed,
                seed: SeedOpt = None,
@@ -45,7 +46,11 @@ def epic_shoot(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
-        declaration = {"roster": str(roster), "firing": firing, "target": target}
+        declaration: dict[str, object] = {"firing": firing, "target": target}
+        if roster is not None:
+            declaration["roster"] = str(roster)
+        else:
+            declaration["by_hand"] = True
         plan = api.plan_attack("epic", seed=seed, options=option or [],
                                declaration=declaration)
         from referee.rulesets.epic.declaration import ShootingDeclaration

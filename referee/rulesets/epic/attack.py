@@ -21,12 +21,13 @@ from referee.core.questions import (
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
+from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon
 from referee.rulesets.epic.tables import RULESET_ID, tables
 from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
 
 FIRE_TYPES = ("ap", "at")
 MAX_WEAPON_TYPES = 12
+MAX_TARGET_UNITS = 30
 TO_HIT_VALUES = tuple(range(2, 7))
 
 
@@ -66,6 +67,28 @@ def ask_declaration(port: Port) -> ShootingDeclaration:
                               ap=None if ap == "none" else int(ap),
                               at=None if at == "none" else int(at)))
     return ShootingDeclaration(weapons=weapons)
+
+
+def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
+    """The weapons and the target formation's units, asked at the table (no roster)."""
+    weapons = ask_declaration(port).weapons
+    count = port.ask(NumberQuestion(id="target-units", minimum=1, maximum=MAX_TARGET_UNITS,
+                                    default_value=1, clause="E-10",
+                                    text=Msg.of("epic.q.target_units", target=decl.target)))
+    units = []
+    saves = tuple(Choice(str(v), f"{v}+") for v in range(2, 7))
+    for i in range(1, count + 1):
+        kind = port.ask(ChoiceQuestion(
+            id=f"target.{i}.type", clause="E-10", default_value="INF",
+            text=Msg.of("epic.q.target_type", n=i),
+            choices=tuple(Choice(k, Msg.of(f"epic.unit_type.{k}")) for k in ("INF", "LV", "AV"))))
+        armour = port.ask(ChoiceQuestion(
+            id=f"target.{i}.armour", clause="E-11", default_value="none",
+            text=Msg.of("epic.q.target_armour", n=i),
+            choices=(Choice("none", Msg.of("epic.choice.none")), *saves)))
+        units.append(TargetUnit(name=f"Unit {i}", type=kind,
+                                armour=None if armour == "none" else int(armour)))
+    return decl.model_copy(update={"weapons": weapons, "target_units": units})
 
 
 def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> list[WeaponShots]:
@@ -148,6 +171,8 @@ def attack(ctx: AttackContext) -> Result:
         from referee.rulesets.epic.roster import with_roster
 
         decl = with_roster(decl)
+        if decl.by_hand and not decl.weapons:
+            decl = ask_formations(port, decl)
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
 

@@ -181,10 +181,12 @@ class ShootingDeclaration(BaseModel):
     overwatch: Overwatch | None = None
     situation: dict[str, Situation] = Field(default_factory=dict,
                                             description="roster units' situation, by name")
+    by_hand: bool = Field(default=False,
+                          description="weapons and target units are asked at the table")
 
     @model_validator(mode="after")
     def _consistent(self) -> ShootingDeclaration:
-        if not self.weapons and self.roster is None:
+        if not self.weapons and self.roster is None and not self.by_hand:
             raise PydanticCustomError("epic.decl.no_weapons", "declare weapons or a roster")
         seen: set[str] = set()
         for w in self.weapons:
@@ -212,7 +214,7 @@ class ShootingDeclaration(BaseModel):
     @property
     def full(self) -> bool:
         """The whole attack (E-1 to E-14) rather than the roll to hit alone."""
-        return bool(self.target_units) or self.roster is not None
+        return bool(self.target_units) or self.roster is not None or self.by_hand
 
     def weapon(self, name: str) -> Weapon:
         return next(w for w in self.weapons if w.name.casefold() == name.casefold())
