@@ -91,9 +91,10 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     states: dict[str, Any] = {}
     summary: list[Msg] = []
     data: dict[str, Any] = {"shot": True, "barrage_points": points, "formations": {}}
-    for name, markers, broken, units in formations:
+    for index, (name, markers, broken, units) in enumerate(formations):
         res = _one_formation(ctx, log, name, markers, broken, units, row, extra, action.modifier,
-                             macro, decl.crossfire > 0, options, need_text, roll_hits)
+                             macro, decl.crossfire > 0, options, need_text, roll_hits,
+                             primary=index == 0)
         if res is None:
             continue
         state, fdata = res
@@ -113,12 +114,12 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
                    broken: bool,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
                    macro: bool, crossfire: bool, options: dict[str, Any], need_text: Any,
-                   roll_hits: Any) -> tuple[Any, dict[str, Any]] | None:
+                   roll_hits: Any, primary: bool = True) -> tuple[Any, dict[str, Any]] | None:
     port, t = ctx.port, tables()
     state = formation_state(ctx.state, name, markers, broken, log, port)
     fkey = weapon_key(name)
-    alive = [defender(port, u, i, barrage=True) for i, u in enumerate(units)
-             if u.name not in state.destroyed]
+    alive = [defender(port, u, i, barrage=True, formation_key=None if primary else fkey)
+             for i, u in enumerate(units) if u.name not in state.destroyed]
     under = [d for d in alive if d.under_template]
     if not under:
         log.note(Msg.of("epic.barrage.none_under", formation=name), "E-15")

@@ -84,8 +84,8 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
     return fs
 
 
-def _distance(port: Port, unit_key: str, unit: str, clause: str, text: str) -> float:
-    return float(port.ask(NumberQuestion(id=f"situation.{unit_key}.distance",
+def _distance(port: Port, qid: str, unit: str, clause: str, text: str) -> float:
+    return float(port.ask(NumberQuestion(id=f"{qid}.distance",
                                          text=Msg.of(text, unit=unit), minimum=0,
                                          maximum=MAX_CM, clause=clause)))
 
@@ -96,39 +96,42 @@ def shooter(port: Port, unit: FiringUnit, weapons: tuple[Weapon, ...],
     in_range = unit.in_range
     if in_range is None:
         in_range = bool(port.ask(ConfirmQuestion(
-            id=f"situation.{unit.key}.in-range", default_value=True, clause="E-2",
+            id=f"shooter.{unit.key}.in-range", default_value=True, clause="E-2",
             text=Msg.of("epic.q.shooter_in_range", unit=unit.name))))
     distance = unit.nearest_enemy if nearest_enemy else unit.distance
     if not in_range:  # a unit that cannot fire is neither suppressed nor arc-checked
         return Shooter(unit.key, unit.name, weapons, distance or 0.0, False, unit.bearing)
     if distance is None:
-        distance = _distance(port, unit.key, unit.name, "E-4",
+        distance = _distance(port, f"shooter.{unit.key}", unit.name, "E-4",
                              "epic.q.shooter_nearest" if nearest_enemy
                              else "epic.q.shooter_distance")
     bearing = unit.bearing
     if bearing is None and any(w.arc != "all" for w in weapons):
         bearing = float(port.ask(NumberQuestion(
-            id=f"situation.{unit.key}.bearing", minimum=0, maximum=359, clause="E-3",
+            id=f"shooter.{unit.key}.bearing", minimum=0, maximum=359, clause="E-3",
             text=Msg.of("epic.q.bearing", unit=unit.name))))
     return Shooter(unit.key, unit.name, weapons, distance, in_range, bearing)
 
 
 def defender(port: Port, unit: TargetUnit, order: int, *, barrage: bool = False,
-             overwatch_cover: bool = False) -> Defender:
-    """A target unit with its situation (asked when not declared)."""
+             overwatch_cover: bool = False, formation_key: str | None = None) -> Defender:
+    """A target unit with its situation (asked when not declared). Units of further
+    formations under a barrage have the formation in their question ids."""
     t = tables()
+    qid = f"situation.{unit.key}" if formation_key is None else \
+        f"situation.{formation_key}.{unit.key}"
     in_range = unit.in_range
     if in_range is None:
         in_range = bool(port.ask(ConfirmQuestion(
-            id=f"situation.{unit.key}.in-range", default_value=True, clause="E-10",
+            id=f"{qid}.in-range", default_value=True, clause="E-10",
             text=Msg.of("epic.q.target_in_range", unit=unit.name))))
     distance = unit.distance
     if distance is None:
-        distance = _distance(port, unit.key, unit.name, "E-10", "epic.q.target_distance")
+        distance = _distance(port, qid, unit.name, "E-10", "epic.q.target_distance")
     terrain_id = unit.terrain
     if terrain_id is None:
         terrain_id = port.ask(ChoiceQuestion(
-            id=f"situation.{unit.key}.terrain", clause="E-8", default_value="open",
+            id=f"{qid}.terrain", clause="E-8", default_value="open",
             text=Msg.of("epic.q.terrain", unit=unit.name),
             choices=tuple(Choice(x.id, Msg.of(f"epic.terrain.{x.id}")) for x in t.terrain)))
     terrain = t.terrain_of(str(terrain_id))
@@ -138,7 +141,7 @@ def defender(port: Port, unit: TargetUnit, order: int, *, barrage: bool = False,
     under = True
     if barrage:
         under = unit.under_template if unit.under_template is not None else bool(port.ask(
-            ConfirmQuestion(id=f"situation.{unit.key}.under-template", default_value=True,
+            ConfirmQuestion(id=f"{qid}.under-template", default_value=True,
                             clause="E-15", text=Msg.of("epic.q.under_template",
                                                        unit=unit.name))))
     mw = unit.in_mw_range if unit.in_mw_range is not None else in_range
