@@ -12,14 +12,9 @@ from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger, allocate, roll_saves
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, weapon_key
+from referee.rulesets.epic.firing import weapon_list, who_may_fire
 from referee.rulesets.epic.formations import Defender, defender, formation_state
-from referee.rulesets.epic.shooting import (
-    _action,
-    _result,
-    _weapon_list,
-    break_check,
-    who_may_fire,
-)
+from referee.rulesets.epic.shooting import break_check, choose_action, epic_result
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
 
@@ -54,24 +49,24 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
     log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
                      target=decl.target or "-"), "E-15")
-    action = _action(port, decl, firing, log)
+    action = choose_action(port, decl, firing, log)
     if action is None or not action.may_shoot:
         if action is not None:
             log.outcome(Msg.of("epic.step.may_not_shoot",
                                action=Msg.of(f"epic.action.{action.id}"), firing=firing_name),
                         "E-2")
-        return _result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     fire_units = who_may_fire(port, decl, firing, options, log)
     weapons = [w for _, ws in fire_units for w in ws if w.barrage is not None]
     if not weapons:
         log.outcome(Msg.of("epic.step.nobody_fires", firing=firing_name), "E-15")
-        return _result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     points = sum(w.barrage or 0 for w in weapons)
     log.input(Msg.of("epic.step.barrage_points", points=points,
-                     weapons=_weapon_list(weapons)), "E-16", points=points)
+                     weapons=weapon_list(weapons)), "E-16", points=points)
     row = barrage_row(points, options, log)
     if row is None:
-        return _result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     extra = extra_markers(row, options)
     log.table(Msg.of("epic.table.barrage_row", points=points),
               [Msg.of(f"epic.col.{c}") for c in ("templates", "extra_markers", "ap", "at")],
@@ -107,7 +102,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     for m in summary:
         joined = m if joined == "-" else Msg.of("epic.outcome.and", first=joined, then=m)
     outcome = Msg.of("epic.outcome.barrage", points=points, formations=joined)
-    return _result(ctx, log, outcome, data, states, firing=firing_name)
+    return epic_result(ctx, log, outcome, data, states, firing=firing_name)
 
 
 def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
