@@ -24,7 +24,6 @@ from referee.cli import (
     _guarded,
     _show_result,
     _terminal_port,
-    app,
 )
 
 
@@ -62,6 +61,3 @@ def epic_shoot(ctx: typer.Context,
         _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, record=record, command="epic-shoot")
         _show_result(env, result, plan.seed, json_)
-
-
-app.command("epic-shoot", help=t("epic.cli.shoot"))(epic_shoot)

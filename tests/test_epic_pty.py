@@ -14,7 +14,7 @@ from tests.test_pty import DOWN, ENTER, ROOT, TIMEOUT, Session, _child_env, spaw
 pytestmark = [pytest.mark.pty,
               pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pty")]
 
-DECLARATION = "transcripts/scripts/broken/epic-bad-allocation.toml"  # its [declaration] only
+DECLARATION = "transcripts/scripts/epic-legal-options.toml"  # a declaration only
 
 
 @pytest.mark.clause("E-10")
