@@ -35,18 +35,49 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
             out[full] = str(value)
 
 
+def _read(file: Path) -> dict[str, str]:
+    part: dict[str, str] = {}
+    _flatten("", load_toml(file), part)
+    return part
+
+
 @functools.cache
 def catalogue(lang: str = DEFAULT_LANG) -> dict[str, str]:
+    """Every message of ``lang``, all files read (for tests and tools)."""
     files = [LOCALE / f"{lang}.toml", *sorted((LOCALE / lang).glob("*.toml"))]
     out: dict[str, str] = {}
     for file in files:
-        part: dict[str, str] = {}
-        _flatten("", load_toml(file), part)
+        part = _read(file)
         twice = sorted(set(part) & set(out))
         if twice:
             raise ValueError(f"message ids defined twice in the {lang} catalogue: {twice}")
         out.update(part)
     return out
+
+
+class _LazyCatalogue:
+    """The shared file at once, a ruleset's file when one of its messages is first needed
+    (``epic.*`` is in ``<lang>/epic.toml``), so that a command reads only what it shows."""
+
+    def __init__(self, lang: str) -> None:
+        self.messages = _read(LOCALE / f"{lang}.toml")
+        self.pending = {p.stem: p for p in sorted((LOCALE / lang).glob("*.toml"))}
+
+    def get(self, msg_id: str) -> str | None:
+        found = self.messages.get(msg_id)
+        if found is not None:
+            return found
+        namespace = msg_id.split(".", 1)[0]
+        if namespace in self.pending:
+            self.messages.update(_read(self.pending.pop(namespace)))
+        while msg_id not in self.messages and self.pending:  # ids outside a namespace
+            self.messages.update(_read(self.pending.popitem()[1]))
+        return self.messages.get(msg_id)
+
+
+@functools.cache
+def _lazy(lang: str) -> _LazyCatalogue:
+    return _LazyCatalogue(lang)
 
 
 def language_from_env(environ: dict[str, str] | None = None) -> str:
@@ -73,9 +104,9 @@ def render(value: Any, lang: str | None = None) -> str:
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
     lang = lang or _lang
-    template = catalogue(lang).get(value.id)
+    template = _lazy(lang).get(value.id)
     if template is None and lang != DEFAULT_LANG:
-        template = catalogue(DEFAULT_LANG).get(value.id)
+        template = _lazy(DEFAULT_LANG).get(value.id)
     if template is None:
         if os.environ.get("REFEREE_STRICT_MESSAGES"):
             raise KeyError(f"message id {value.id!r} is not in the catalogue")

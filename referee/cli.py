@@ -254,4 +254,13 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
 def main() -> None:
     """Console-script entry point."""
     app(obj=Environment.from_system())
-from referee.cli_waw import markers as _waw_markers; app.command("waw-markers", help=t("waw.cli.markers.help"))(_waw_markers)  # noqa: E402, E501, E702, I001
+
+
+# Commands that belong to one ruleset live in their own modules (light at import too).
+from referee.cli_epic import epic_shoot as _epic_shoot  # noqa: E402
+from referee.cli_lnlt import phase as _lnlt_phase  # noqa: E402
+from referee.cli_waw import markers as _waw_markers  # noqa: E402
+
+app.command("epic-shoot", help=t("cli.epic_shoot.help"))(_epic_shoot)
+app.command("waw-markers", help=t("cli.waw_markers.help"))(_waw_markers)
+app.command("phase", help=t("cli.phase.help"))(_lnlt_phase)

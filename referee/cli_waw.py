@@ -22,9 +22,9 @@ def markers(ctx: typer.Context,
             game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
                                                dir_okay=False)],
             phase: Annotated[bool, typer.Option("--phase",
-                                                help=t("waw.cli.opt.phase"))] = False,
+                                                help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",
-                                                help=t("waw.cli.opt.clear"))] = False,
+                                                help=t("cli.waw_markers.opt.clear"))] = False,
             json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False,
             ) -> None:
     from referee.core.table import Table

@@ -64,6 +64,10 @@ class DiceRoll:
     successes: int
     source: DiceSource
 
+    def label(self) -> Msg | None:
+        """What is shown after the faces (a Fate card's trigger); plain dice have none."""
+        return None
+
     def to_script(self) -> object:
         """The value a script holds to reproduce this roll exactly (see ``parse_dice_value``)."""
         if self.faces is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, overload
 
-from referee.core.dice import ROLL, DiceRoll, roll
+from referee.core.dice import ROLL, DiceRoll
 from referee.core.questions import DiceQuestion, Question
 
 
@@ -25,6 +25,6 @@ class Port(Protocol):
 def settle_dice(question: DiceQuestion, value: DiceRoll | str, rng: random.Random) -> DiceRoll:
     """Turn a dice answer into a roll, rolling with ``rng`` when the answer says so."""
     if value == ROLL:
-        return roll(question.spec, rng)
+        return question.roll(rng)
     assert isinstance(value, DiceRoll)
     return value

@@ -8,10 +8,11 @@ test answer are all checked by it, so they fail the same way.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value
+from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value, roll
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.core.words import NO_WORDS, YES_WORDS
@@ -191,7 +192,12 @@ class DiceQuestion(Question):
     """Roll dice. The answer is a ``DiceRoll``, or ``ROLL`` when the program is to roll."""
 
     spec: DiceSpec = field(default_factory=lambda: DiceSpec(count=1))
+    hint_msg: Msg | None = None  # how to answer, when the generic dice hint does not fit
     kind = "dice"
+
+    def roll(self, rng: random.Random) -> DiceRoll:
+        """What the program rolls for this question (a question kind may draw instead)."""
+        return roll(self.spec, rng)
 
     @property
     def default(self) -> str:

@@ -23,6 +23,9 @@ def labels(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:
 
 def dice_text(roll: DiceRoll) -> str:
     shown = " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
+    label = roll.label()
+    if label is not None:
+        shown = f"{shown} {render(label)}"
     if roll.source is DiceSource.ROLLED:
         shown = render(Msg.of("dice.shown_rolled", faces=shown))
     return shown
@@ -102,7 +105,9 @@ def hint(question: Question) -> str:
     parts = []
     if isinstance(question, NumberQuestion) and question.default is not None:
         parts.append(render(Msg.of("answer.hint.default", default=question.default)))
-    if isinstance(question, DiceQuestion):
+    if isinstance(question, DiceQuestion) and question.hint_msg is not None:
+        parts.append(render(question.hint_msg))
+    elif isinstance(question, DiceQuestion):
         key = "dice.hint.count_ok" if question.spec.count_only else "dice.hint.faces"
         parts.append(render(Msg.of(key)))
     return " · ".join(parts)

@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from referee.core.dice import roll
 from referee.core.port import Port
 from referee.core.questions import DiceQuestion, Question
 
@@ -26,7 +25,7 @@ class AutoDicePort:
 
     def ask(self, question: Question) -> Any:
         if isinstance(question, DiceQuestion):
-            value = roll(question.spec, self.rng)
+            value = question.roll(self.rng)
             if self.on_roll:
                 self.on_roll(question, value)
             return value

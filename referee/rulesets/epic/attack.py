@@ -1,7 +1,8 @@
-"""The Epic Armageddon shooting resolver: the to-hit slice (clauses E-7, E-8, E-9).
+"""The Epic Armageddon attack: the entry point and the roll to hit (clauses E-7, E-8, E-9).
 
-Pure: it asks through the port and returns a ``Result``. The full sequence (suppression,
-allocation, saves, Blast markers, break checks) is built on this in the Epic issue.
+Pure: it asks through the port and returns a ``Result``. A declaration with weapons only is
+the roll to hit alone; one with target units is the whole attack (``shooting``), or a barrage
+(``barrage``) when its weapons have barrage points.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from referee.core.questions import (
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
+from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon
 from referee.rulesets.epic.tables import RULESET_ID, tables
 from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
 
 FIRE_TYPES = ("ap", "at")
 MAX_WEAPON_TYPES = 12
+MAX_TARGET_UNITS = 30
 TO_HIT_VALUES = tuple(range(2, 7))
 
 
@@ -67,6 +69,28 @@ def ask_declaration(port: Port) -> ShootingDeclaration:
     return ShootingDeclaration(weapons=weapons)
 
 
+def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
+    """The weapons and the target formation's units, asked at the table (no roster)."""
+    weapons = ask_declaration(port).weapons
+    count = port.ask(NumberQuestion(id="target-units", minimum=1, maximum=MAX_TARGET_UNITS,
+                                    default_value=1, clause="E-10",
+                                    text=Msg.of("epic.q.target_units", target=decl.target)))
+    units = []
+    saves = tuple(Choice(str(v), f"{v}+") for v in range(2, 7))
+    for i in range(1, count + 1):
+        kind = port.ask(ChoiceQuestion(
+            id=f"target.{i}.type", clause="E-10", default_value="INF",
+            text=Msg.of("epic.q.target_type", n=i),
+            choices=tuple(Choice(k, Msg.of(f"epic.unit_type.{k}")) for k in ("INF", "LV", "AV"))))
+        armour = port.ask(ChoiceQuestion(
+            id=f"target.{i}.armour", clause="E-11", default_value="none",
+            text=Msg.of("epic.q.target_armour", n=i),
+            choices=(Choice("none", Msg.of("epic.choice.none")), *saves)))
+        units.append(TargetUnit(name=f"Unit {i}", type=kind,
+                                armour=None if armour == "none" else int(armour)))
+    return decl.model_copy(update={"weapons": weapons, "target_units": units})
+
+
 def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> list[WeaponShots]:
     """E-7: a weapon with both values fires all its shots as AP or as AT."""
     out = []
@@ -94,36 +118,43 @@ def _dice_text(roll: DiceRoll) -> str:
 
 
 def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan, log: StepLog) -> tuple[int, str]:
-    """Roll one weapon's shots; returns (hits, dice shown in the table)."""
-    w = shot.weapon
+    return roll_hits(port, shot.weapon, shot.weapon.shots, plan, log)
+
+
+def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
+              qid: str | None = None, label: Msg | str | None = None,
+              clause: str | None = None) -> tuple[int, str]:
+    """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown)."""
+    qid = qid or f"to-hit.{w.key}"
+    name = label or w.name
     fail = (tables().natural_fail,)
     if plan.mode == "impossible":
-        log.outcome(Msg.of("epic.step.impossible", weapon=w.name, need=plan.need), "E-9")
+        log.outcome(Msg.of("epic.step.impossible", weapon=name, need=plan.need), "E-9")
         return 0, "-"
     assert plan.target is not None
-    spec = DiceSpec(count=w.shots, target=plan.target, auto_fail=fail, count_only=True)
+    spec = DiceSpec(count=shots, target=plan.target, auto_fail=fail, count_only=True)
     text = "epic.q.roll_direct" if plan.mode == "direct" else "epic.q.roll_first"
-    first = port.ask(DiceQuestion(id=f"to-hit.{w.key}", spec=spec, clause="E-8",
-                                  text=Msg.of(text, weapon=w.name, shots=w.shots,
+    first = port.ask(DiceQuestion(id=qid, spec=spec, clause=clause or "E-8",
+                                  text=Msg.of(text, weapon=name, shots=shots,
                                               target=plan.target, need=plan.need),
                                   rule=_rule("to_hit")))
-    log.roll(Msg.of("epic.step.rolled", weapon=w.name, dice=spec.describe(),
+    log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec.describe(),
                     faces=_dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
                     successes=first.successes),
-             "E-8" if plan.mode == "direct" else "E-9", question=f"to-hit.{w.key}",
+             clause or ("E-8" if plan.mode == "direct" else "E-9"), question=qid,
              faces=first.faces, successes=first.successes, source=first.source.value)
     if plan.mode == "direct" or first.successes == 0:
         return first.successes, _dice_text(first)
     assert plan.then is not None
     spec2 = DiceSpec(count=first.successes, target=plan.then, count_only=True)
-    second = port.ask(DiceQuestion(id=f"to-hit.{w.key}.then", spec=spec2, clause="E-9",
-                                   text=Msg.of("epic.q.roll_then", weapon=w.name,
+    second = port.ask(DiceQuestion(id=f"{qid}.then", spec=spec2, clause="E-9",
+                                   text=Msg.of("epic.q.roll_then", weapon=name,
                                                count=first.successes, then=plan.then),
                                    rule=_rule("seven_plus")))
-    log.roll(Msg.of("epic.step.rolled", weapon=w.name, dice=spec2.describe(),
+    log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec2.describe(),
                     faces=_dice_text(second), source=Msg.of(f"dice.source.{second.source}"),
                     successes=second.successes),
-             "E-9", question=f"to-hit.{w.key}.then", faces=second.faces,
+             "E-9", question=f"{qid}.then", faces=second.faces,
              successes=second.successes, source=second.source.value)
     return second.successes, f"{_dice_text(first)} → {_dice_text(second)}"
 
@@ -136,6 +167,19 @@ def attack(ctx: AttackContext) -> Result:
         decl = ShootingDeclaration.model_validate(ctx.declaration)
     else:
         decl = ask_declaration(port)
+    if decl.full:
+        from referee.rulesets.epic.roster import with_roster
+
+        decl = with_roster(decl)
+        if decl.by_hand and not decl.weapons:
+            decl = ask_formations(port, decl)
+        if any(w.barrage is not None for w in decl.weapons):
+            from referee.rulesets.epic import barrage
+
+            return barrage.attack(ctx, decl, log)
+        from referee.rulesets.epic import shooting
+
+        return shooting.attack(ctx, decl, log)
     firing = decl.firing or Msg.of("epic.default.firing")
     target = decl.target or Msg.of("epic.default.target")
     log.input(Msg.of("epic.step.declared", firing=firing, target=target,
@@ -177,14 +221,14 @@ def attack(ctx: AttackContext) -> Result:
         plan = hit_plan(need)
         log.input(Msg.of("epic.step.need", weapon=shot.weapon.name,
                          fire=Msg.of(f"epic.fire.{shot.fire_type}"), to_hit=shot.to_hit,
-                         modifier=f"{modifier:+d}", need=_need_text(plan)),
+                         modifier=f"{modifier:+d}", need=need_text(plan)),
                   "E-9" if plan.mode != "direct" else "E-8",
                   weapon=shot.weapon.key, to_hit=shot.to_hit, modifier=modifier, need=need)
         got, dice_shown = _roll_to_hit(port, shot, plan, log)
         hits[shot.fire_type] += got
         by_weapon[shot.weapon.key] = got
         rows.append((shot.weapon.name, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
-                     f"{shot.to_hit}+", tuple(mod_parts) or "-", _need_text(plan),
+                     f"{shot.to_hit}+", tuple(mod_parts) or "-", need_text(plan),
                      dice_shown, got))
     log.table(Msg.of("epic.table.shots", firing=firing, target=target),
               [Msg.of(f"epic.col.{c}") for c in
@@ -193,7 +237,7 @@ def attack(ctx: AttackContext) -> Result:
     return _result(ctx, log, hits, by_weapon, shot=True)
 
 
-def _need_text(plan: HitPlan) -> Msg:
+def need_text(plan: HitPlan) -> Msg:
     if plan.mode == "impossible":
         return Msg.of("epic.need.impossible", need=plan.need)
     if plan.mode == "two_stage":

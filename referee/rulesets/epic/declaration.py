@@ -2,14 +2,26 @@
 
 A script's ``[declaration]`` table is checked against these models (pydantic gives the field
 path of any mistake); an interactive attack without one builds the same value from questions.
+
+Two shapes share one model. With ``weapons`` only, the attack is the roll to hit (E-7 to E-9).
+With ``target_units`` the whole attack is resolved (E-1 to E-14): who may fire, suppression,
+Blast markers, allocation, saves and the break check; weapons with barrage points make it a
+barrage (E-15 to E-19); an ``overwatch`` table makes it overwatch fire (E-20). Situation
+fields left out (a distance, whether a unit is in range) are asked at the table.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
+
+UnitType = Literal["INF", "LV", "AV"]
+ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
+TerrainId = Literal["open", "buildings", "fortifications", "jungle", "marsh", "river", "ruins",
+                    "scrub", "woods", "touching-vehicle", "hidden"]
 
 
 def weapon_key(name: str) -> str:
@@ -21,14 +33,23 @@ class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1, description="the weapon's name as the players call it")
-    shots: int = Field(ge=1, le=200, description="shots fired at the target (all such weapons)")
+    shots: int = Field(default=1, ge=1, le=200,
+                       description="shots: in total, or per weapon when units carry it")
     ap: int | None = Field(default=None, ge=1, le=9, description="AP to-hit value, e.g. 5 for AP5+")
     at: int | None = Field(default=None, ge=1, le=9, description="AT to-hit value, e.g. 4 for AT4+")
+    barrage: int | None = Field(default=None, ge=1, le=40, description="barrage points (E-16)")
+    macro: bool = Field(default=False, description="its hits are macro-weapon hits (E-12)")
+    disrupt: bool = Field(default=False, description="a Blast marker per hit (E-13)")
+    ignore_cover: bool = Field(default=False, description="ignores cover (brief section 3)")
+    arc: ArcId = Field(default="all", description="fire arc (E-3)")
 
     @model_validator(mode="after")
     def _has_a_value(self) -> Weapon:
-        if self.ap is None and self.at is None:
+        if self.ap is None and self.at is None and self.barrage is None:
             raise PydanticCustomError("epic.decl.no_value", "a weapon needs an AP or AT value")
+        if self.barrage is not None and (self.ap is not None or self.at is not None):
+            raise PydanticCustomError("epic.decl.barrage_and_value",
+                                      "a barrage weapon has barrage points, not AP/AT")
         return self
 
     @property
@@ -36,19 +57,164 @@ class Weapon(BaseModel):
         return weapon_key(self.name)
 
 
+class FiringUnit(BaseModel):
+    """A unit of the firing formation and where it stands (E-2 to E-4)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    weapons: list[str] = Field(default_factory=list, description="weapon names, one per weapon")
+    distance: float | None = Field(default=None, ge=0, description="cm to the target formation")
+    nearest_enemy: float | None = Field(default=None, ge=0,
+                                        description="cm to the nearest enemy (option E-X8)")
+    in_range: bool | None = Field(default=None, description="range and LOF to a target unit")
+    bearing: float | None = Field(default=None, ge=0, lt=360,
+                                  description="degrees of the target from the unit's facing")
+
+    @property
+    def key(self) -> str:
+        return weapon_key(self.name)
+
+
+class TargetUnit(BaseModel):
+    """A unit of a target formation (E-10, E-11) and its situation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    type: UnitType
+    armour: int | None = Field(default=None, ge=2, le=6, description="armour save, 4 for 4+")
+    terrain: TerrainId | None = Field(default=None, description="the ground the unit is in")
+    distance: float | None = Field(default=None, ge=0, description="cm to the nearest attacker")
+    in_range: bool | None = Field(default=None, description="in range and LOF of the attackers")
+    in_mw_range: bool | None = Field(default=None,
+                                     description="in range/LOF of the macro-weapons (E-12)")
+    under_template: bool | None = Field(default=None, description="under a barrage template")
+    reinforced: bool = False
+    invulnerable: bool = False
+
+    @property
+    def key(self) -> str:
+        return weapon_key(self.name)
+
+
+class OtherFormation(BaseModel):
+    """Another formation caught under the barrage templates (E-15, E-19)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    blast_markers: int = Field(default=0, ge=0, le=99)
+    broken: bool = False
+    units: list[TargetUnit] = Field(min_length=1, max_length=60)
+
+
+class Overwatch(BaseModel):
+    """What the enemy formation did, for overwatch fire (E-20)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    trigger: Literal["move", "disembark", "shoot", "regroup", "teleport", "counter-charge"]
+    enemy_action: str | None = Field(default=None, description="the enemy's action (advance...)")
+    after_move: int | None = Field(default=None, ge=0, le=3, description="after which move")
+    coherent: bool = Field(default=True, description="every unit within 5 cm of another")
+
+
+class Situation(BaseModel):
+    """Where a roster unit stands in this attack (fields left out are asked)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    distance: float | None = Field(default=None, ge=0)
+    nearest_enemy: float | None = Field(default=None, ge=0)
+    in_range: bool | None = None
+    in_mw_range: bool | None = None
+    bearing: float | None = Field(default=None, ge=0, lt=360)
+    terrain: TerrainId | None = None
+    under_template: bool | None = None
+
+
+class RosterUnit(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    type: UnitType
+    armour: int | None = Field(default=None, ge=2, le=6)
+    weapons: list[str] = Field(default_factory=list)
+    reinforced: bool = False
+    invulnerable: bool = False
+
+
+class RosterFormation(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    weapons: list[Weapon] = Field(default_factory=list)
+    units: list[RosterUnit] = Field(min_length=1, max_length=60)
+
+
+class Roster(BaseModel):
+    """A roster file: formations described once, named in later attacks."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    formation: list[RosterFormation] = Field(min_length=1)
+
+
 class ShootingDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     firing: str | None = Field(default=None, min_length=1)
     target: str | None = Field(default=None, min_length=1)
-    weapons: list[Weapon] = Field(min_length=1, max_length=30)
+    roster: str | None = Field(default=None, min_length=1, description="a roster file")
+    weapons: list[Weapon] = Field(default_factory=list, max_length=30)
+    firing_units: list[FiringUnit] = Field(default_factory=list, max_length=60)
+    firing_blast_markers: int | None = Field(default=None, ge=0, le=99,
+                                             description="left out: asked")
+    target_units: list[TargetUnit] = Field(default_factory=list, max_length=60)
+    target_blast_markers: int | None = Field(default=None, ge=0, le=99,
+                                             description="left out: asked")
+    target_broken: bool = False
+    target_on_overwatch: bool = False
+    crossfire: int = Field(default=0, ge=0, le=9, description="crossfiring formations")
+    also_under_templates: list[OtherFormation] = Field(default_factory=list, max_length=9)
+    overwatch: Overwatch | None = None
+    situation: dict[str, Situation] = Field(default_factory=dict,
+                                            description="roster units' situation, by name")
+    by_hand: bool = Field(default=False,
+                          description="weapons and target units are asked at the table")
 
     @model_validator(mode="after")
-    def _unique_keys(self) -> ShootingDeclaration:
+    def _consistent(self) -> ShootingDeclaration:
+        if not self.weapons and self.roster is None and not self.by_hand:
+            raise PydanticCustomError("epic.decl.no_weapons", "declare weapons or a roster")
         seen: set[str] = set()
         for w in self.weapons:
             if w.key in seen:
                 raise PydanticCustomError("epic.decl.same_name", "two weapons named {name}",
                                           {"name": w.name})
             seen.add(w.key)
+        for units in (self.firing_units, self.target_units):
+            keys = [u.key for u in units]
+            dup = next((u.name for u in units if keys.count(u.key) > 1), None)
+            if dup is not None:
+                raise PydanticCustomError("epic.decl.same_unit", "two units named {name}",
+                                          {"name": dup})
+        if self.full and (self.firing is None or self.target is None):
+            raise PydanticCustomError("epic.decl.names", "name the firing and target formations")
+        for u in self.firing_units:
+            for name in u.weapons:
+                if self.weapons and name.casefold() not in {w.name.casefold()
+                                                            for w in self.weapons}:
+                    raise PydanticCustomError("epic.decl.unknown_weapon",
+                                              "{unit} carries {weapon}, not declared",
+                                              {"unit": u.name, "weapon": name})
         return self
+
+    @property
+    def full(self) -> bool:
+        """The whole attack (E-1 to E-14) rather than the roll to hit alone."""
+        return bool(self.target_units) or self.roster is not None or self.by_hand
+
+    def weapon(self, name: str) -> Weapon:
+        return next(w for w in self.weapons if w.name.casefold() == name.casefold())

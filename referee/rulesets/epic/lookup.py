@@ -25,6 +25,10 @@ def lookup_tables() -> tuple[LookupTable, ...]:
                      *action_flags)),
         LookupTable("modifiers", Msg.of("epic.lookup.modifiers.title")),
         LookupTable("actions", Msg.of("epic.lookup.actions.title")),
+        LookupTable("barrage", Msg.of("epic.lookup.barrage.title"),
+                    Msg.of("epic.lookup.barrage.key")),
+        LookupTable("cover-saves", Msg.of("epic.lookup.cover_saves.title")),
+        LookupTable("fire-arcs", Msg.of("epic.lookup.fire_arcs.title")),
     )
 
 
@@ -94,6 +98,10 @@ def modifiers_table() -> Table:
     rows = [(Msg.of("epic.mod.name.cover"), f"{t.cover_modifier:+d}", "E-8")]
     rows += [(Msg.of(f"epic.action.{a.id}"), f"{a.modifier:+d}", "E-8")
              for a in t.actions if a.modifier]
+    rows += [(Msg.of("epic.mod.name.ignore_cover"), "0", "E-8"),
+             (Msg.of("epic.mod.name.crossfire"), f"{t.crossfire_save:+d}", "E-11"),
+             (Msg.of("epic.mod.name.save_limit"), f"{t.save_impossible_from}+", "E-11"),
+             (Msg.of("epic.mod.name.invulnerable"), f"{t.invulnerable_save}+", "E-11")]
     return Table(Msg.of("epic.lookup.modifiers.title"),
                  (Msg.of("epic.col.modifier"), Msg.of("epic.col.value"),
                   Msg.of("epic.col.clause")), tuple(rows))
@@ -107,13 +115,64 @@ def actions_table() -> Table:
                                                          "may_shoot")), rows)
 
 
+def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
+    """E-17 (and E-X5 above the table): the barrage row for a number of barrage points."""
+    from referee.rulesets.epic.barrage import extra_markers
+
+    t = tables()
+    if flags:
+        raise UsageError(Msg.of("epic.error.barrage_flags", flags=" ".join(flags)))
+    cols = tuple(Msg.of(f"epic.col.{c}") for c in ("points", "templates", "extra_markers",
+                                                  "all_markers", "ap", "at"))
+    if key is None:
+        rows = tuple((f"{r.low}" if r.low == r.high else f"{r.low}-{r.high}", r.templates,
+                      r.markers, 1 + r.markers, f"{r.ap}+", f"{r.at}+") for r in t.barrage)
+        return Table(Msg.of("epic.lookup.barrage.title"), cols, rows, "E-17")
+    if not key.isdigit() or int(key) < 1:
+        raise UsageError(Msg.of("epic.error.barrage_key", given=key))
+    points = int(key)
+    row = t.barrage_row(min(points, t.barrage_highest))
+    assert row is not None
+    title = Msg.of("epic.lookup.barrage.row_title", points=points)
+    clause = "E-17"
+    if points > t.barrage_highest:
+        title = Msg.of("epic.lookup.barrage.over", points=points, highest=t.barrage_highest)
+        clause = "E-X5"
+    extra = extra_markers(row, {})
+    return Table(title, cols, ((points, row.templates, extra, 1 + extra, f"{row.ap}+",
+                                f"{row.at}+"),), clause)
+
+
+def cover_saves_table() -> Table:
+    rows = tuple((x.id, Msg.of("word.yes" if x.cover else "word.no"),
+                  f"{x.save}+" if x.save else "-") for x in tables().terrain)
+    return Table(Msg.of("epic.lookup.cover_saves.title"),
+                 tuple(Msg.of(f"epic.col.{c}") for c in ("terrain", "cover", "cover_save")),
+                 rows, "E-11")
+
+
+def fire_arcs_table() -> Table:
+    rows = tuple((a.id, Msg.of("epic.arc.all_round") if a.half_width >= 180 else
+                  f"{(a.centre - a.half_width) % 360}°-{(a.centre + a.half_width) % 360}°",
+                  f"{2 * a.half_width}°") for a in tables().arcs)
+    return Table(Msg.of("epic.lookup.fire_arcs.title"),
+                 tuple(Msg.of(f"epic.col.{c}") for c in ("arc", "bearings", "width")), rows,
+                 "E-3")
+
+
 def lookup(table: str, key: str | None, flags: Sequence[str]) -> Table:
     if table == "to-hit":
         return to_hit(key, flags)
+    if table == "barrage":
+        return barrage_table(key, flags)
     if flags or key is not None:
         raise UsageError(Msg.of("error.flags_not_taken", table=table))
     if table == "modifiers":
         return modifiers_table()
     if table == "actions":
         return actions_table()
+    if table == "cover-saves":
+        return cover_saves_table()
+    if table == "fire-arcs":
+        return fire_arcs_table()
     raise UnknownIdError("table", table, [lt.id for lt in lookup_tables()])

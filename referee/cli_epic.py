@@ -1,0 +1,63 @@
+"""``referee epic-shoot``: the whole Epic attack from the command line.
+
+With ``--roster`` the formations come from a roster file and the referee asks only the
+situation (Blast markers, range and line of fire, distances, terrain), the choices and the
+dice; without it, the weapons and the target's units are asked first. Heavy imports stay
+inside the command, as in ``referee.cli``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.catalog import t
+from referee.cli import (
+    DiceMode,
+    GameOpt,
+    JsonFlag,
+    SeedOpt,
+    _announce,
+    _env,
+    _guarded,
+    _show_result,
+    _terminal_port,
+)
+
+
+def epic_shoot(ctx: typer.Context,
+               firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"))],
+               target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"))],
+               roster: Annotated[Path | None, typer.Option(
+                   "--roster", help=t("cli.epic_shoot.roster"), dir_okay=False)] = None,
+               dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
+               DiceMode.typed,
+               seed: SeedOpt = None,
+               record: Annotated[Path | None, typer.Option("--record", help=t("cli.opt.record"),
+                                                           dir_okay=False)] = None,
+               option: Annotated[list[str] | None, typer.Option(
+                   "--option", "-o", help=t("cli.opt.option"))] = None,
+               game: GameOpt = None,
+               json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        declaration: dict[str, object] = {"firing": firing, "target": target}
+        if roster is not None:
+            declaration["roster"] = str(roster)
+        else:
+            declaration["by_hand"] = True
+        plan = api.plan_attack("epic", seed=seed, options=option or [],
+                               declaration=declaration)
+        from referee.rulesets.epic.declaration import ShootingDeclaration
+        from referee.rulesets.epic.roster import with_roster
+
+        if isinstance(plan.declaration, ShootingDeclaration):
+            with_roster(plan.declaration)  # a bad roster or name: refused before any question
+        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        _announce(env, plan.seed, json_)
+        result = api.play(plan, port, game=game, record=record, command="epic-shoot")
+        _show_result(env, result, plan.seed, json_)

@@ -1,0 +1,193 @@
+"""``referee phase lnlt``: the Lock 'n Load Tactical operations phase, impulse by impulse.
+
+The phase lives in a game file: every impulse is one transaction, so a phase stopped at any
+point (Ctrl-C, the end of the evening) resumes at the impulse it was on. Registered in
+``referee.cli`` with one line; the heavy imports stay inside the command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee.catalog import t
+from referee.cli import DiceMode, _console, _env, _guarded, _print_json
+
+if TYPE_CHECKING:
+    from referee.context import Environment
+    from referee.core.result import Result
+    from referee.rulesets.lnlt.roster import DamageTable, Roster
+
+STATE_OPTIONS = "options"
+
+
+def phase(ctx: typer.Context,
+          ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
+          game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
+                                             dir_okay=False)],
+          roster: Annotated[Path | None, typer.Option(
+              "--roster", help=t("cli.phase.opt.roster"), dir_okay=False)] = None,
+          dct: Annotated[Path | None, typer.Option("--dct", help=t("cli.phase.opt.dct"),
+                                                   dir_okay=False)] = None,
+          impulses: Annotated[int | None, typer.Option(
+              "--impulses", min=1, help=t("cli.phase.opt.impulses"))] = None,
+          show: Annotated[bool, typer.Option("--show", help=t("cli.phase.opt.show"))] = False,
+          restart: Annotated[bool, typer.Option("--restart",
+                                                help=t("cli.phase.opt.restart"))] = False,
+          dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
+          DiceMode.typed,
+          seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
+          option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                           help=t("cli.opt.option"))] = None,
+          json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
+          ) -> None:
+    env = _env(ctx)
+    with _guarded(env):
+        _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
+               option or [], json_)
+
+
+def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
+           dct_file: Path | None, impulses: int | None, show: bool, restart: bool,
+           dice: DiceMode,
+           seed: int | None, option: list[str], json_: bool) -> None:
+    from referee.cli import _announce, _terminal_port
+    from referee.core.dice import SeededDice, new_seed
+    from referee.core.errors import GameFileError, UsageError
+    from referee.core.options import parse_assignments, resolve_options
+    from referee.core.result import StepLog
+    from referee.core.text import Msg
+    from referee.game import open_game
+    from referee.rulesets import find_ruleset
+    from referee.rulesets.lnlt import play as engine
+
+    info = find_ruleset(ruleset)
+    if info.id != "lnl-tactical":
+        raise UsageError(Msg.of("lnlt.cli.not_phase", ruleset=info.id))
+    overrides = parse_assignments(option)
+    resolve_options(info.option_specs(), overrides)  # a bad --option fails before anything
+    roster = _read_roster(roster_file) if roster_file is not None else None
+    if dct_file is not None:
+        table = _read_dct(dct_file)
+        if roster is None:
+            raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
+        roster.damage_table = table
+    chosen_seed = seed if seed is not None else new_seed()
+    rng = SeededDice(chosen_seed)
+    played: list[Result] = []
+    with open_game(game) as tx:
+        saved = tx.state(info.id)
+    if restart:
+        if roster is None:
+            raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
+        saved = {}
+    phase = engine.load_state(saved)
+    if show and saved.get(engine.STATE_KEY):
+        phase, roster = None, None
+    elif phase is not None and roster is not None:
+        raise GameFileError(Msg.of("lnlt.error.roster_and_phase", file=str(game),
+                                   n=phase.impulses))
+    elif phase is None and roster is None:
+        if saved.get(engine.STATE_KEY):
+            raise GameFileError(Msg.of("lnlt.error.phase_over", file=str(game),
+                                       reason=saved[engine.STATE_KEY].get("end_reason")))
+        raise UsageError(Msg.of("lnlt.error.no_roster"))
+    if not show:
+        port = _terminal_port(env, rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        _announce(env, chosen_seed, json_)
+        count = 0
+        while impulses is None or count < impulses:
+            with open_game(game) as tx:
+                state = tx.state(info.id)
+                kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
+                kept.update(overrides)
+                options = resolve_options(info.option_specs(), kept)
+                log = StepLog()
+                phase = None if roster is not None else engine.load_state(state)
+                if phase is None:
+                    assert roster is not None
+                    phase = engine.begin(roster, port, log)
+                    roster = None
+                if not phase.ended:
+                    engine.play(phase, port, options, log, 1)
+                result = engine.impulse_result(phase, log, options)
+                tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
+                tx.append_log(info.id, "phase", result.to_json(), chosen_seed)
+            played.append(result)
+            if not json_:
+                _print_steps(env, result)
+            count += 1
+            if phase.ended:
+                break
+    with open_game(game) as tx:
+        state = tx.state(info.id)
+    final = engine.summary(state, resolve_options(info.option_specs(),
+                                                  state.get(STATE_OPTIONS, {})))
+    if json_:
+        from referee.render.json_out import result_json
+
+        _print_json(env, {"impulses": [result_json(r) for r in played],
+                          "phase": result_json(final, {"seed": chosen_seed})})
+        return
+    from referee.render.console import print_message, print_table
+
+    console = _console(env)
+    for summary_table in final.tables:
+        print_table(console, summary_table)
+    print_message(console, Msg.of("result.outcome", outcome=final.outcome))
+
+
+def _print_steps(env: Environment, result: Result) -> None:
+    from referee.render.console import print_steps, print_table
+
+    console = _console(env)
+    if result.non_default_options:
+        from referee.catalog import render
+        from referee.core.text import Msg
+
+        values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
+        console.print(render(Msg.of("result.house_rules", options=values)), markup=False)
+    print_steps(console, result)
+    for table in result.tables:
+        print_table(console, table)
+
+
+def _load(path: Path) -> tuple[str, dict[str, Any]]:
+    from referee.script import read_toml
+
+    return read_toml(path)
+
+
+def _validate(model: type[Any], raw: Any, path: Path, text: str, prefix: list[str]) -> Any:
+    from pydantic import ValidationError
+
+    from referee.core.errors import ScriptError
+    from referee.script import where
+    from referee.session import validation_message
+
+    try:
+        return model.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc: list[str | int] = [*prefix, *first["loc"]]
+        raise ScriptError(str(path), where(text, loc) if loc else "",
+                          validation_message(first)) from None
+
+
+def _read_roster(path: Path) -> Roster:
+    """A roster file: the roster's keys at the top, or a script with a [declaration]."""
+    from referee.rulesets.lnlt.roster import Roster
+
+    text, raw = _load(path)
+    if "declaration" in raw and isinstance(raw["declaration"], dict):
+        return _validate(Roster, raw["declaration"], path, text, ["declaration"])  # type: ignore[no-any-return]
+    return _validate(Roster, raw, path, text, [])  # type: ignore[no-any-return]
+
+
+def _read_dct(path: Path) -> DamageTable:
+    from referee.rulesets.lnlt.roster import DamageTable
+
+    text, raw = _load(path)
+    return _validate(DamageTable, raw, path, text, [])  # type: ignore[no-any-return]

@@ -1,0 +1,386 @@
+"""The Combat Commander fire attack (O20): clauses C-1 to C-14, options C-X1 to C-X8.
+
+Pure: it asks through the port and returns a ``Result``. The order follows the rules: the
+pieces' legality, the FP (Command, group, hindrance, bonuses), for ordnance the targeting roll,
+the fire roll and its trigger, then one defence roll per unit in the defender's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.core.dice import DiceSource
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
+from referee.core.result import Result, StepLog
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.cc import arithmetic as ar
+from referee.rulesets.cc.deck import RULESET_ID, FateCard, FateCardQuestion, VirtualDecks
+from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece, TargetUnit
+from referee.rulesets.cc.legality import hex_command, refusal
+
+
+def _nation(nation: str) -> Msg:
+    return Msg.of(f"cc.nation.{nation}")
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+@dataclass
+class Attack:
+    """What one attack carries between its steps."""
+
+    ctx: AttackContext
+    decl: FireDeclaration
+    decks: VirtualDecks
+    log: StepLog
+
+    @property
+    def port(self) -> Port:
+        return self.ctx.port
+
+    def option(self, name: str) -> Any:
+        return self.ctx.options[name]
+
+    def draw(self, qid: str, nation: str, text: Msg, clause: str) -> FateCard:
+        """One Fate card for a roll: typed from the player's card, or drawn (C-10, C-X8)."""
+        if self.decks.needs_reshuffle(nation):
+            self.decks.reshuffle(nation)
+            self.log.note(Msg.of("cc.step.reshuffle", nation=_nation(nation)), clause)
+        edition = self.decks.edition
+        card = self.port.ask(FateCardQuestion(
+            id=qid, text=text, clause=clause, nation=nation, edition_id=edition.id,
+            composition=edition.composition(nation), remaining=self.decks.remaining(nation),
+            hint_msg=Msg.of("cc.hint.card")))
+        assert isinstance(card, FateCard)
+        if card.source is DiceSource.ROLLED:
+            self.decks.take(nation, card)
+        return card
+
+    def card_text(self, card: FateCard) -> Msg:
+        assert card.faces is not None
+        source = Msg.of(f"dice.source.{card.source}")
+        label = card.label()
+        if label is None:
+            return Msg.of("cc.card.text", a=card.faces[0], b=card.faces[1], source=source)
+        return Msg.of("cc.card.text_trigger", a=card.faces[0], b=card.faces[1], trigger=label,
+                      source=source)
+
+
+def _declaration(ctx: AttackContext) -> FireDeclaration:
+    if isinstance(ctx.declaration, FireDeclaration):
+        return ctx.declaration
+    if ctx.declaration is not None:
+        return FireDeclaration.model_validate(ctx.declaration)
+    from referee.rulesets.cc.ask import ask_declaration
+
+    return ask_declaration(ctx.port)
+
+
+def attack(ctx: AttackContext) -> Result:
+    decl = _declaration(ctx)
+    decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
+                         ctx.options["deck-file"])
+    a = Attack(ctx, decl, decks, StepLog())
+    shooters = decl.shooters
+    a.log.input(Msg.of("cc.step.declared", attacker=_nation(decl.attacker),
+                       pieces=", ".join(p.name for p in shooters), target=decl.target_hex,
+                       units=", ".join(u.name for u in decl.target)), "C-2")
+    a.log.input(Msg.of("cc.step.edition", edition=Msg.of(f"cc.edition.{decks.edition.id}")),
+                "C-X8")
+    if ctx.options["deck-file"]:
+        a.log.input(Msg.of("cc.step.deck_file", file=ctx.options["deck-file"]), "C-X8")
+    refused = refusal(decl, ctx.options)
+    if refused is not None:
+        clause, reason = refused
+        a.log.outcome(Msg.of("cc.step.refused", reason=reason), clause)
+        return _result(a, Msg.of("cc.outcome.refused", reason=reason), {"allowed": False})
+    ordnance = len(shooters) == 1 and shooters[0].white_band
+    fp, hindrance_left = _firepower(a, shooters, ordnance)
+    if fp <= 0:
+        reason = Msg.of("cc.refuse.fp_zero", fp=fp)
+        a.log.outcome(Msg.of("cc.step.refused", reason=reason), "C-9")
+        return _result(a, Msg.of("cc.outcome.refused", reason=reason),
+                       {"allowed": False, "fp": fp})
+    if ordnance and not _targeting(a, shooters[0], hindrance_left):
+        return _result(a, Msg.of("cc.outcome.missed", target=decl.target_hex),
+                       {"allowed": True, "hit": False, "fp": fp})
+    card = a.draw("fire", decl.attacker, Msg.of("cc.q.fire", nation=_nation(decl.attacker),
+                                                fp=fp), "C-10")
+    total = fp + card.total
+    a.log.roll(Msg.of("cc.step.fire_roll", card=a.card_text(card), fp=fp, roll=card.total,
+                      total=total), "C-3", card=card.key, source=card.source.value,
+               attack_total=total)
+    a.log.table(Msg.of("cc.table.attack"),
+                [Msg.of(f"cc.col.{c}") for c in ("fp", "card", "roll", "total")],
+                [(fp, a.card_text(card), card.total, total)], clause="C-3")
+    units = _trigger(a, card, shooters)
+    gone = [u for u in decl.target if u.key not in {k.key for k in units}]
+    rows, results = _defence(a, units, total)
+    results.update({u.name: ar.Result.ELIMINATED.value for u in gone})
+    a.log.table(Msg.of("cc.table.defence", attack=total),
+                [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll", "total",
+                                                   "versus", "result")],
+                rows, clause="C-12")
+    summary: Msg | str = "-"
+    for name, res in results.items():
+        part = Msg.of("cc.outcome.unit", unit=name, result=Msg.of(f"cc.result.{res}"))
+        summary = part if summary == "-" else Msg.of("cc.outcome.join", a=summary, b=part)
+    a.log.outcome(Msg.of("cc.step.done", count=len(results)), "C-12")
+    return _result(a, Msg.of("cc.outcome.resolved", total=total, results=summary),
+                   {"allowed": True, "hit": True, "fp": fp, "attack_total": total,
+                    "trigger": card.trigger or None, "results": results})
+
+
+def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[int, int]:
+    """The attack's final FP (C-8, C-9, C-14, C-X1) with its build-up table; also the
+    hindrance left for an ordnance targeting roll (C-1, C-X7)."""
+    decl, log = a.decl, a.log
+    rows: list[tuple[Any, ...]] = []
+    included = a.option("declared-fp-includes-command")
+
+    def modified(p: FiringPiece) -> int:
+        return p.fp if included else p.fp + hex_command(decl, p, a.ctx.options)
+
+    base = shooters[0]
+    if len(shooters) > 1:
+        ranked = sorted(shooters, key=lambda p: -modified(p))
+        base_key = a.port.ask(ChoiceQuestion(
+            id="base", text=Msg.of("cc.q.base"), clause="C-8",
+            choices=tuple(Choice(p.key, Msg.of("cc.choice.base", piece=p.name,
+                                               fp=modified(p))) for p in ranked),
+            default_value=ranked[0].key))
+        base = next(p for p in shooters if p.key == base_key)
+    command = 0 if included else hex_command(decl, base, a.ctx.options)
+    fp = base.fp
+    alone = "alone" if len(shooters) == 1 else "base"
+    rows.append((Msg.of(f"cc.fp.{alone}", piece=base.name), "C-8", base.fp, fp))
+    log.input(Msg.of(f"cc.step.{alone}", piece=base.name, fp=base.fp), "C-8", fp=base.fp)
+    if included:
+        log.warning(Msg.of("cc.step.fp_includes_command"), "C-X1")
+    if command:
+        fp += command
+        rows.append((Msg.of("cc.fp.command", piece=base.name), "C-14", _signed(command), fp))
+        log.modifier(Msg.of("cc.step.command", piece=base.name, command=command, fp=fp),
+                     "C-14", command=command)
+    others = len(shooters) - 1
+    if others:
+        fp = ar.group_fp(fp, len(shooters))
+        rows.append((Msg.of("cc.fp.group", count=others), "C-8", _signed(others), fp))
+        log.modifier(Msg.of("cc.step.group", count=others, fp=fp), "C-8", others=others)
+    hindrance = ar.largest_hindrance([p.hindrance for p in shooters])
+    hindrance_left = 0
+    if hindrance and ordnance and a.option("ordnance-hindrance") == "targeting-roll":
+        hindrance_left = hindrance
+        log.note(Msg.of("cc.step.hindrance_to_targeting", hindrance=hindrance), "C-X7")
+    elif hindrance:
+        fp -= hindrance
+        rows.append((Msg.of("cc.fp.hindrance"), "C-9", _signed(-hindrance), fp))
+        log.modifier(Msg.of("cc.step.hindrance", hindrance=hindrance, fp=fp), "C-9",
+                     hindrance=hindrance)
+    for bonus in decl.bonuses:
+        fp += bonus.fp
+        clause = "C-14" if bonus.source == "down-hill" else "C-9"
+        rows.append((Msg.of(f"cc.bonus.{bonus.source}"), clause, _signed(bonus.fp), fp))
+        log.modifier(Msg.of("cc.step.bonus", source=Msg.of(f"cc.bonus.{bonus.source}"),
+                            value=_signed(bonus.fp), fp=fp), clause, bonus=bonus.fp)
+    rows.append((Msg.of("cc.fp.final"), "C-9", "", fp))
+    log.table(Msg.of("cc.table.fp"), [Msg.of(f"cc.col.{c}") for c in
+                                      ("step", "clause", "change", "fp")], rows, clause="C-8")
+    return fp, hindrance_left
+
+
+def _targeting(a: Attack, piece: FiringPiece, hindrance: int) -> bool:
+    """C-1: ordnance must hit the hex first: product less hindrance above the range."""
+    decl = a.decl
+    card = a.draw("targeting", decl.attacker,
+                  Msg.of("cc.q.targeting", piece=piece.name, distance=piece.distance,
+                         hindrance=hindrance, nation=_nation(decl.attacker)), "C-1")
+    product = card.product
+    hit = ar.targeting_hits(product, hindrance, piece.distance)
+    a.log.roll(Msg.of("cc.step.targeting", card=a.card_text(card), product=product,
+                      hindrance=hindrance, net=product - hindrance, distance=piece.distance,
+                      result=Msg.of("cc.word.hit" if hit else "cc.word.miss")), "C-1",
+               card=card.key, product=product, hit=hit)
+    a.log.table(Msg.of("cc.table.targeting"),
+                [Msg.of(f"cc.col.{c}") for c in ("card", "product", "hindrance", "net",
+                                                   "range", "result")],
+                [(a.card_text(card), product, _signed(-hindrance), product - hindrance,
+                  piece.distance, Msg.of("cc.word.hit" if hit else "cc.word.miss"))],
+                clause="C-1")
+    _other_trigger(a, card, "C-1")
+    if not hit:
+        a.log.outcome(Msg.of("cc.step.missed"), "C-1")
+    return hit
+
+
+def _other_trigger(a: Attack, card: FateCard, clause: str) -> None:
+    """C-X5: a trigger on a targeting or defence card is reported for the players."""
+    if card.trigger and a.option("other-roll-triggers") == "report":
+        a.log.note(Msg.of("cc.step.other_trigger", trigger=card.label() or ""), "C-X5")
+
+
+def _trigger(a: Attack, card: FateCard, shooters: list[FiringPiece]) -> list[TargetUnit]:
+    """The fire card's trigger (C-11, C-13); returns the units that roll for defence."""
+    units = list(a.decl.target)
+    rows: list[tuple[Any, ...]] = []
+    if card.trigger == "jammed":
+        weapons = [p.name for p in shooters if p.kind == "weapon"]
+        text = Msg.of("cc.step.jammed", weapons=", ".join(weapons) or "-")
+        a.log.outcome(text, "C-11", broken_weapons=weapons)
+        rows.append((card.label(), "C-11", text))
+    elif card.trigger == "event":
+        a.log.note(Msg.of("cc.step.event"), "C-13")
+        rows.append((card.label(), "C-13", Msg.of("cc.step.event")))
+        units = _event_effects(a, units)
+    elif card.trigger in ("sniper", "time"):
+        text = Msg.of(f"cc.step.{card.trigger}")
+        a.log.note(text, "C-10")
+        rows.append((card.label(), "C-10", text))
+    if rows:
+        a.log.table(Msg.of("cc.table.triggers"),
+                    [Msg.of(f"cc.col.{c}") for c in ("trigger", "clause", "effect")], rows)
+    return units
+
+
+def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
+    """C-13: the event resolves before the defence rolls; the referee asks what it did."""
+    out = []
+    for u in units:
+        legal = ["none"]
+        if not u.suppressed:
+            legal.append("suppressed")
+        if not u.broken:
+            legal.append("broken")
+        legal.append("eliminated")
+        effect = a.port.ask(ChoiceQuestion(
+            id=f"event.{u.key}", text=Msg.of("cc.q.event", unit=u.name), clause="C-13",
+            choices=tuple(Choice(v, Msg.of(f"cc.event.{v}")) for v in legal),
+            default_value="none"))
+        if effect != "none":
+            a.log.input(Msg.of("cc.step.event_effect", unit=u.name,
+                               effect=Msg.of(f"cc.event.{effect}")), "C-13", unit=u.key,
+                        effect=effect)
+        if effect == "suppressed":
+            u = u.model_copy(update={"suppressed": True})
+        elif effect == "broken":
+            u = u.model_copy(update={"broken": True})
+        elif effect == "eliminated":
+            _eliminated(a, u)  # by the event, before the fire roll's defence rolls
+            continue
+        out.append(u)
+    return out
+
+
+@dataclass(frozen=True)
+class UnitState:
+    unit: TargetUnit
+    broken: bool
+    suppressed: bool
+
+
+def _target_command(a: Attack, states: dict[str, UnitState], unit: TargetUnit) -> int:
+    """C-12, C-14: the hex's Command now (a broken or eliminated leader gives 0)."""
+    commands = [s.unit.command for s in states.values()
+                if s.unit.kind == "leader" and not s.broken
+                and (s.unit.key != unit.key or a.option("leader-commands-self"))]
+    return ar.highest_command(commands, a.option("command-from"))
+
+
+def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple[Any, ...]],
+                                                                       dict[str, str]]:
+    """C-4, C-5, C-12: one defence roll per unit, in the defender's order."""
+    decl, log = a.decl, a.log
+    states = {u.key: UnitState(u, u.broken, u.suppressed) for u in units}
+    deck_of = decl.defender if a.option("defence-deck") == "defender" else decl.attacker
+    todo = [u for u in units if u.kind != "leader"] + [u for u in units if u.kind == "leader"]
+    rows: list[tuple[Any, ...]] = []
+    results: dict[str, str] = {}
+    n = 0
+    while todo:
+        n += 1
+        unit = todo[0]
+        if len(todo) > 1:
+            key = a.port.ask(ChoiceQuestion(
+                id=f"defence-order.{n}", text=Msg.of("cc.q.order"), clause="C-12",
+                choices=tuple(Choice(u.key, u.name) for u in todo), default_value=todo[0].key))
+            unit = next(u for u in todo if u.key == key)
+        todo.remove(unit)
+        state = states[unit.key]
+        morale, parts = _morale(a, states, state)
+        card = a.draw(f"defence.{unit.key}", deck_of,
+                      Msg.of("cc.q.defence", unit=unit.name, morale=morale,
+                             nation=_nation(deck_of)), "C-4")
+        defence = morale + card.total
+        result = ar.defence_result(total, defence, moving=unit.moving, broken=state.broken,
+                                   suppressed=state.suppressed,
+                                   suppressed_tie=a.option("suppressed-tie"))
+        if defence == total and state.suppressed and not unit.moving:
+            log.warning(Msg.of("cc.step.suppressed_tie", unit=unit.name,
+                               reading=a.option("suppressed-tie")), "C-X4")
+        clause = "C-5"
+        log.roll(Msg.of("cc.step.defence", unit=unit.name, morale=morale, parts=parts,
+                        card=a.card_text(card), roll=card.total, total=defence, attack=total,
+                        result=Msg.of(f"cc.result.{result}")), clause, unit=unit.key,
+                 morale=morale, defence_total=defence, result=result.value)
+        _other_trigger(a, card, "C-4")
+        if result is ar.Result.BROKEN:
+            states[unit.key] = replace(state, broken=True)
+            if unit.kind == "leader":
+                log.note(Msg.of("cc.step.command_lost", unit=unit.name), "C-12")
+        elif result is ar.Result.SUPPRESSED:
+            states[unit.key] = replace(state, suppressed=True)
+        elif result is ar.Result.ELIMINATED:
+            states[unit.key] = replace(state, broken=True)
+            _eliminated(a, unit)
+        rows.append((unit.name, Msg.of("cc.col.morale_parts", morale=morale, parts=parts),
+                     a.card_text(card), card.total, defence, total,
+                     Msg.of(f"cc.result.{result}")))
+        results[unit.name] = result.value
+    return rows, results
+
+
+def _morale(a: Attack, states: dict[str, UnitState], state: UnitState) -> tuple[int, Msg]:
+    """C-4: Morale (broken side if broken) with cover, Command and Suppressed (-1)."""
+    unit = state.unit
+    printed = unit.broken_morale if state.broken and unit.broken_morale is not None \
+        else unit.morale
+    if state.broken and unit.broken_morale is None:
+        a.log.warning(Msg.of("cc.step.no_broken_morale", unit=unit.name), "C-4")
+    parts = Msg.of("cc.morale.printed", value=printed)
+    morale = printed
+    if a.decl.cover:
+        morale += a.decl.cover
+        parts = Msg.of("cc.morale.cover", before=parts, value=_signed(a.decl.cover))
+    command = _target_command(a, states, unit)
+    if command:
+        morale += command
+        parts = Msg.of("cc.morale.command", before=parts, value=_signed(command))
+        if unit.kind == "leader" and not state.broken and unit.command == command:
+            a.log.warning(Msg.of("cc.step.self_command", unit=unit.name), "C-14")
+    if state.suppressed:
+        morale -= 1
+        parts = Msg.of("cc.morale.suppressed", before=parts)
+    return morale, parts
+
+
+def _eliminated(a: Attack, unit: TargetUnit) -> None:
+    """C-5, C-14: broken again is eliminated; to the Casualty Track, VP to the opponent."""
+    vp = unit.vp
+    if vp is None:
+        vp = a.port.ask(NumberQuestion(id=f"vp.{unit.key}", clause="C-14", minimum=0,
+                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.name)))
+    a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.name, vp=vp,
+                         side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
+
+
+def _result(a: Attack, outcome: Msg, data: dict[str, Any]) -> Result:
+    opts = a.ctx.options
+    return Result(ruleset=RULESET_ID, steps=a.log.steps, tables=a.log.tables, outcome=outcome,
+                  outcome_data={**data, "edition": a.decks.edition.id},
+                  options=dict(opts.values), non_default_options=opts.non_default,
+                  state_updates={"decks": a.decks.state})

@@ -1,0 +1,271 @@
+"""Fate cards and Fate decks (brief section 3, C-10, C-X8): every roll is a card.
+
+A card has two dice and at most one trigger. A deck is versioned data
+(``rulesets/combat-commander/decks.toml``); a virtual deck is drawn without replacement and its
+remaining cards are kept as a sorted list of card keys (``"1-1:jammed"``, ``"3-4"``), the form a
+game file stores. ``FateCardQuestion`` asks for a card: typed from a physical card, or drawn.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee import data
+from referee.core.dice import ROLL, DiceRoll, DiceSource, DiceSpec, SeededDice
+from referee.core.errors import AnswerError
+from referee.core.questions import DiceQuestion
+from referee.core.text import Msg
+
+RULESET_ID = "combat-commander"
+TRIGGERS = ("jammed", "event", "sniper", "time")
+NATIONS = ("germany", "america", "russia", "britain", "france", "italy")
+EDITIONS = ("cc_20th", "cce_2006")
+DRAW_WORDS = frozenset({"", "roll", "draw"})
+_SPLIT = re.compile(r"[\s,;\-]+")
+
+
+def card_key(faces: tuple[int, int], trigger: str = "") -> str:
+    return f"{faces[0]}-{faces[1]}" + (f":{trigger}" if trigger else "")
+
+
+def parse_key(key: str) -> tuple[tuple[int, int], str]:
+    dice, _, trigger = key.partition(":")
+    a, b = dice.split("-")
+    return (int(a), int(b)), trigger
+
+
+@dataclass(frozen=True)
+class FateCard(DiceRoll):
+    """A drawn or typed Fate card: its two dice (``faces``) and its trigger (``""``: none)."""
+
+    trigger: str = ""
+
+    @property
+    def total(self) -> int:
+        assert self.faces is not None
+        return sum(self.faces)
+
+    @property
+    def product(self) -> int:
+        assert self.faces is not None
+        return self.faces[0] * self.faces[1]
+
+    @property
+    def key(self) -> str:
+        assert self.faces is not None
+        return card_key((self.faces[0], self.faces[1]), self.trigger)
+
+    def label(self) -> Msg | None:
+        return Msg.of(f"cc.trigger.{self.trigger}") if self.trigger else None
+
+    def to_script(self) -> object:
+        assert self.faces is not None
+        value: list[object] = [*self.faces, *([self.trigger] if self.trigger else [])]
+        return {"rolled": value} if self.source is DiceSource.ROLLED else value
+
+
+@dataclass(frozen=True)
+class DeckEdition:
+    id: str
+    decks: dict[str, tuple[str, ...]]  # nation -> the 72 card keys, sorted
+
+    def composition(self, nation: str) -> tuple[str, ...] | None:
+        return self.decks.get(nation)
+
+
+class DeckDataError(ValueError):
+    """Deck data that does not make a deck; ``msg`` says why (for a user's deck file)."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.id)
+        self.msg = msg
+
+
+_DICE = re.compile(r"^[1-6]-[1-6]$")
+
+
+def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
+    """The card keys of one deck: every ordered pair ``cards_per_pair`` times, with the
+    listed trigger cards placed on their dice."""
+    placed: Counter[str] = Counter()
+    counts = spec.get("counts")
+    if not isinstance(counts, dict):
+        raise DeckDataError(Msg.of("cc.error.deck_counts"))
+    for trigger in TRIGGERS:
+        listed = spec.get(trigger, [])
+        if not isinstance(listed, list) or not all(isinstance(d, str) and _DICE.match(d)
+                                                   for d in listed):
+            raise DeckDataError(Msg.of("cc.error.deck_dice", trigger=trigger))
+        if len(listed) != counts.get(trigger, 0):
+            raise DeckDataError(Msg.of("cc.error.deck_count", trigger=trigger,
+                                       listed=len(listed), counted=counts.get(trigger, 0)))
+        placed.update(f"{dice}:{trigger}" for dice in listed)
+    cards: list[str] = []
+    for a in range(1, 7):
+        for b in range(1, 7):
+            dice = f"{a}-{b}"
+            with_trigger = [k for k in placed.elements() if k.startswith(dice + ":")]
+            if len(with_trigger) > cards_per_pair:
+                raise DeckDataError(Msg.of("cc.error.deck_crowded", dice=dice,
+                                           cards=cards_per_pair))
+            cards += with_trigger + [dice] * (cards_per_pair - len(with_trigger))
+    return tuple(sorted(cards))
+
+
+@functools.cache
+def edition(edition_id: str) -> DeckEdition:
+    raw = data.load(RULESET_ID, "decks")["edition"][edition_id]
+    nations = raw.get("nation", {})
+    return DeckEdition(edition_id, {n: build_deck(spec, raw["cards_per_pair"])
+                                    for n, spec in nations.items()})
+
+
+def edition_from_file(path: str, edition_id: str) -> DeckEdition:
+    """A deck edition the user supplies (decision 3: tables that are not public are read
+    from the user's file), in the layout of the bundled ``decks.toml``."""
+    from pathlib import Path
+
+    from referee.core.errors import ScriptError
+    from referee.script import read_toml, where
+
+    text, raw = read_toml(Path(path))
+    table = raw.get("edition", {}).get(edition_id)
+    if not isinstance(table, dict):
+        raise ScriptError(path, f"edition.{edition_id}",
+                          Msg.of("cc.error.deck_file_edition", edition=edition_id))
+    decks: dict[str, tuple[str, ...]] = {}
+    for nation, spec in table.get("nation", {}).items():
+        field_path: list[str | int] = ["edition", edition_id, "nation", nation]
+        if nation not in NATIONS:
+            raise ScriptError(path, where(text, field_path),
+                              Msg.of("cc.error.unknown_nation", given=nation,
+                                     known=", ".join(NATIONS)))
+        try:
+            decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
+        except DeckDataError as err:
+            raise ScriptError(path, where(text, field_path), err.msg) from None
+    return DeckEdition(edition_id, decks)
+
+
+def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | str:
+    """A card as typed (``1 6 event``, ``1-6 Event!``) or scripted (``[1, 6, "event"]``,
+    ``{rolled = [1, 6]}``); an empty answer, ``roll`` or ``draw`` asks for a draw."""
+    if isinstance(raw, FateCard):
+        raw = raw.to_script()
+    if isinstance(raw, dict):
+        if set(raw) != {"rolled"}:
+            raise AnswerError(Msg.of("dice.error.script_table"))
+        return parse_card(raw["rolled"], DiceSource.ROLLED)
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.casefold() in DRAW_WORDS:
+            return ROLL
+        parts: list[Any] = [p for p in _SPLIT.split(text) if p]
+        parts = [int(p) if p.isdigit() else p for p in parts]
+    elif isinstance(raw, list):
+        parts = list(raw)
+    else:
+        raise AnswerError(Msg.of("cc.error.card_syntax", text=str(raw)))
+    faces = [p for p in parts if isinstance(p, int) and not isinstance(p, bool)]
+    words = [p for p in parts if isinstance(p, str)]
+    if len(faces) + len(words) != len(parts) or len(faces) != 2 or len(words) > 1:
+        raise AnswerError(Msg.of("cc.error.card_syntax", text=str(raw)))
+    for face in faces:
+        if not 1 <= face <= 6:
+            raise AnswerError(Msg.of("dice.error.face", face=face, sides=6))
+    trigger = words[0].strip("!").casefold() if words else ""
+    if trigger == "none":
+        trigger = ""
+    if trigger and trigger not in TRIGGERS:
+        raise AnswerError(Msg.of("cc.error.trigger", given=words[0],
+                                 legal=", ".join(TRIGGERS)))
+    return FateCard((faces[0], faces[1]), 0, source, trigger)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FateCardQuestion(DiceQuestion):
+    """Draw a Fate card for a roll. ``composition`` is the edition's deck of this nation
+    (``None``: not public, any card is accepted); ``remaining`` the virtual deck's cards
+    not yet drawn (``None``: no virtual deck, cards must be typed)."""
+
+    spec: DiceSpec = field(default_factory=lambda: DiceSpec(count=2))
+    nation: str
+    edition_id: str
+    composition: tuple[str, ...] | None = None
+    remaining: tuple[str, ...] | None = None
+
+    def accept(self, raw: Any) -> FateCard | str:
+        card = parse_card(raw)
+        if card == ROLL:
+            self._need_virtual_deck()
+            return ROLL
+        assert isinstance(card, FateCard)
+        if self.composition is not None and card.key not in self.composition:
+            raise AnswerError(Msg.of("cc.error.card_not_in_deck", card=card.key,
+                                     nation=Msg.of(f"cc.nation.{self.nation}"),
+                                     edition=self.edition_id))
+        if card.source is DiceSource.ROLLED:
+            remaining = self._need_virtual_deck()
+            if card.key not in remaining:
+                raise AnswerError(Msg.of("cc.error.card_drawn", card=card.key,
+                                         nation=Msg.of(f"cc.nation.{self.nation}")))
+        return card
+
+    def _need_virtual_deck(self) -> tuple[str, ...]:
+        if self.remaining is None:
+            raise AnswerError(Msg.of("cc.error.no_virtual_deck",
+                                     nation=Msg.of(f"cc.nation.{self.nation}"),
+                                     edition=self.edition_id))
+        return self.remaining
+
+    def roll(self, rng: random.Random) -> FateCard:
+        """Draw one card of the remaining deck, uniformly, from the session's seed."""
+        remaining = self._need_virtual_deck()
+        if isinstance(rng, SeededDice):
+            index = rng.roll_die(len(remaining)) - 1
+        else:
+            index = rng.randrange(len(remaining))
+        faces, trigger = parse_key(remaining[index])
+        return FateCard(faces, 0, DiceSource.ROLLED, trigger)
+
+    def to_script(self, value: Any) -> Any:
+        return value.to_script() if isinstance(value, FateCard) else value
+
+
+class VirtualDecks:
+    """The remaining cards of each nation's virtual deck in one run (C-10, C-X8); starts
+    from a game file's state and gives back what to store."""
+
+    def __init__(self, edition_id: str, state: dict[str, list[str]],
+                 deck_file: str = "") -> None:
+        self.edition = edition_from_file(deck_file, edition_id) if deck_file \
+            else edition(edition_id)
+        self.state = {k: list(v) for k, v in state.items()}
+
+    def _slot(self, nation: str) -> str:
+        return f"{self.edition.id}/{nation}"
+
+    def remaining(self, nation: str) -> tuple[str, ...] | None:
+        full = self.edition.composition(nation)
+        if full is None:
+            return None
+        return tuple(self.state.get(self._slot(nation), full))
+
+    def needs_reshuffle(self, nation: str) -> bool:
+        left = self.remaining(nation)
+        return left is not None and not left
+
+    def reshuffle(self, nation: str) -> None:
+        self.state.pop(self._slot(nation), None)
+
+    def take(self, nation: str, card: FateCard) -> None:
+        left = self.remaining(nation)
+        assert left is not None and card.key in left
+        cards = list(left)
+        cards.remove(card.key)
+        self.state[self._slot(nation)] = cards

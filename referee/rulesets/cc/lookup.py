@@ -1,0 +1,146 @@
+"""Combat Commander lookups: ordnance targeting (C-1), fire odds (C-5), deck triggers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+
+from referee.core.errors import UnknownIdError, UsageError
+from referee.core.result import Table
+from referee.core.text import Msg
+from referee.rulesets.base import LookupFlag, LookupTable
+
+MAX_RANGE = 36
+ODDS_SPAN = 10
+
+
+def lookup_tables() -> tuple[LookupTable, ...]:
+    return (
+        LookupTable("targeting", Msg.of("cc.lookup.targeting.title"),
+                    Msg.of("cc.lookup.targeting.key"),
+                    (LookupFlag("hindrance", Msg.of("cc.flag.hindrance")),)),
+        LookupTable("fire-odds", Msg.of("cc.lookup.fire_odds.title"),
+                    Msg.of("cc.lookup.fire_odds.key")),
+        LookupTable("triggers", Msg.of("cc.lookup.triggers.title"),
+                    Msg.of("cc.lookup.triggers.key"),
+                    (LookupFlag("edition", Msg.of("cc.flag.edition")),)),
+    )
+
+
+def _flags(args: Sequence[str], known: tuple[str, ...]) -> dict[str, str]:
+    """``--name VALUE`` pairs, refusing anything else."""
+    out: dict[str, str] = {}
+    items = list(args)
+    while items:
+        flag = items.pop(0)
+        name = flag.removeprefix("--")
+        if not flag.startswith("--"):
+            raise UsageError(Msg.of("error.stray_args", args=" ".join([flag, *items])))
+        if name not in known:
+            raise UnknownIdError("flag", flag, [f"--{k}" for k in known])
+        if not items:
+            raise UsageError(Msg.of("cc.error.flag_value", flag=flag))
+        out[name] = items.pop(0)
+    return out
+
+
+def _int(text: str, what: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(Msg.of("cc.error.number", what=what, given=text, low=low,
+                                high=high)) from None
+    if not low <= value <= high:
+        raise UsageError(Msg.of("cc.error.number", what=what, given=text, low=low, high=high))
+    return value
+
+
+def _pct(chance: Fraction) -> str:
+    return f"{float(chance):.1%}"
+
+
+def targeting(key: str | None, args: Sequence[str]) -> Table:
+    from referee.rulesets.cc.arithmetic import targeting_chance
+
+    flags = _flags(args, ("hindrance",))
+    hindrance = _int(flags["hindrance"], "--hindrance", 0, 20) if "hindrance" in flags else 0
+    columns = tuple(Msg.of(f"cc.col.{c}") for c in ("range", "hindrance", "pairs", "chance",
+                                                      "smallest"))
+    ranges = [_int(key, "RANGE", 0, 40)] if key is not None else list(range(1, MAX_RANGE + 1))
+    rows = []
+    for distance in ranges:
+        count, smallest = targeting_chance(distance, hindrance)
+        rows.append((distance, hindrance, f"{count}/36", _pct(Fraction(count, 36)),
+                     smallest if smallest is not None else Msg.of("cc.word.none")))
+    return Table(Msg.of("cc.lookup.targeting.title"), columns, tuple(rows), "C-1")
+
+
+def fire_odds(key: str | None, args: Sequence[str]) -> Table:
+    from referee.rulesets.cc.arithmetic import fire_odds as odds
+
+    if args:
+        raise UsageError(Msg.of("error.flags_not_taken", table="fire-odds"))
+    columns = tuple(Msg.of(f"cc.col.{c}") for c in ("difference", "beats", "tie", "holds"))
+    diffs = ([_int(key.replace("+", ""), "DIFFERENCE", -20, 20)] if key is not None
+             else list(range(-ODDS_SPAN, ODDS_SPAN + 1)))
+    rows = []
+    for d in diffs:
+        beats, tie = odds(d)
+        rows.append((f"{d:+d}", _pct(beats), _pct(tie), _pct(1 - beats - tie)))
+    return Table(Msg.of("cc.lookup.fire_odds.title"), columns, tuple(rows), "C-5")
+
+
+def triggers(key: str | None, args: Sequence[str]) -> Table:
+    from referee.rulesets.cc.deck import EDITIONS, NATIONS, TRIGGERS, edition, parse_key
+
+    flags = _flags(args, ("edition",))
+    edition_id = flags.get("edition", "cc_20th")
+    if edition_id not in EDITIONS:
+        raise UsageError(Msg.of("cc.error.unknown_edition", given=edition_id,
+                                    known=", ".join(EDITIONS)))
+    ed = edition(edition_id)
+    if not ed.decks:
+        raise UsageError(Msg.of("cc.error.no_deck_data", edition=edition_id))
+    if key is None:
+        columns = tuple(Msg.of(f"cc.col.{c}") for c in ("nation", *TRIGGERS, "none"))
+        rows = []
+        for nation in NATIONS:
+            deck = ed.composition(nation)
+            if deck is None:
+                rows.append((Msg.of(f"cc.nation.{nation}"), *["-"] * 4,
+                             Msg.of("cc.word.not_bundled")))
+                continue
+            counts = Counter(parse_key(k)[1] for k in deck)
+            rows.append((Msg.of(f"cc.nation.{nation}"), *(counts[t] for t in TRIGGERS),
+                         counts[""]))
+        return Table(Msg.of("cc.lookup.triggers.deck_title", edition=edition_id), columns,
+                     tuple(rows), "C-X8")
+    nation = key.casefold()
+    if nation not in NATIONS:
+        raise UsageError(Msg.of("cc.error.unknown_nation", given=key, known=", ".join(NATIONS)))
+    deck = ed.composition(nation)
+    if deck is None:
+        raise UsageError(Msg.of("cc.error.nation_not_bundled", nation=Msg.of(
+            f"cc.nation.{nation}"), edition=edition_id))
+    columns = tuple(Msg.of(f"cc.col.{c}") for c in ("trigger", "cards", "chance", "dice",
+                                                      "effect"))
+    rows = []
+    for trig in TRIGGERS:
+        dice = [parse_key(k)[0] for k in deck if parse_key(k)[1] == trig]
+        shown = ", ".join(f"{a}-{b}" for a, b in dice)
+        rows.append((Msg.of(f"cc.trigger.{trig}"), len(dice),
+                     _pct(Fraction(len(dice), len(deck))), shown or "-",
+                     Msg.of(f"cc.effect.{trig}")))
+    return Table(Msg.of("cc.lookup.triggers.nation_title", nation=Msg.of(f"cc.nation.{nation}"),
+                        edition=edition_id, cards=len(deck)), columns, tuple(rows), "C-10")
+
+
+def lookup(table: str, key: str | None, args: Sequence[str]) -> Table:
+    if table == "targeting":
+        return targeting(key, args)
+    if table == "fire-odds":
+        return fire_odds(key, args)
+    if table == "triggers":
+        return triggers(key, args)
+    raise UnknownIdError("table", table, [lt.id for lt in lookup_tables()])

@@ -1,0 +1,127 @@
+"""Hit allocation (E-10, E-12, E-X6, E-X7) as a legal-options computation.
+
+Given the target units, the hits each already holds and the next hit, ``legal_units`` says which
+units may take that hit: the units the hit can affect (its type, range and line of fire, cover
+declined), then of those the ones with the fewest hits so far (the even spread), then of those
+the nearest to the attackers (front to back). Ties at the front are the defender's choice
+(E-X6). ``refusal`` names the clause a proposed unit breaks. Pure: no questions, no output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee.core.text import Msg
+from referee.rulesets.epic.tables import tables
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target unit as allocation sees it."""
+
+    key: str
+    name: str
+    type: str
+    distance: float
+    order: int = 0  # listed position: breaks ties under the listed-order option
+    in_range: bool = True
+    in_mw_range: bool = True
+    in_cover: bool = False
+
+
+@dataclass(frozen=True)
+class HitKind:
+    """What a hit may reach: ``fire`` is ap, at or mw; ``cover_ok`` is False when the attacker
+    declined the cover modifier for this fire (E-8), so the hit cannot go to a unit in cover."""
+
+    fire: str
+    cover_ok: bool = True
+
+    @property
+    def macro(self) -> bool:
+        return self.fire == "mw"
+
+
+def can_take(unit: Target, hit: HitKind) -> bool:
+    """May this hit be allocated to this unit at all (type, range, cover)?"""
+    if unit.type not in tables().allocation[hit.fire]:
+        return False
+    if not (unit.in_mw_range if hit.macro else unit.in_range):
+        return False
+    return hit.cover_ok or not unit.in_cover
+
+
+def eligible(units: Sequence[Target], hit: HitKind) -> list[Target]:
+    return [u for u in units if can_take(u, hit)]
+
+
+def legal_units(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
+                tie: str = "defender-chooses") -> tuple[Target, ...]:
+    """The units that may take ``hit`` next, given the hits ``taken`` so far (by unit key)."""
+    pool = eligible(units, hit)
+    if not pool:
+        return ()
+    fewest = min(taken.get(u.key, 0) for u in pool)  # E-10: the even spread
+    level = [u for u in pool if taken.get(u.key, 0) == fewest]
+    front = min(u.distance for u in level)  # E-10: front to back
+    nearest = sorted((u for u in level if u.distance == front), key=lambda u: u.order)
+    if tie == "listed-order":  # E-X6 as a house rule: no choice, the first listed
+        return (nearest[0],)
+    return tuple(nearest)
+
+
+def refusal(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
+            proposed: Target) -> Msg | None:
+    """Why ``proposed`` may not take ``hit`` (a message naming the clause), or None if it may."""
+    legal = legal_units(units, hit, taken)
+    if proposed in legal:
+        return None
+    fire = Msg.of(f"epic.fire.{hit.fire}")
+    if proposed.type not in tables().allocation[hit.fire]:
+        return Msg.of("epic.refuse.type", unit=proposed.name, type=proposed.type, fire=fire)
+    if not (proposed.in_mw_range if hit.macro else proposed.in_range):
+        return Msg.of("epic.refuse.range" if not hit.macro else "epic.refuse.mw_range",
+                      unit=proposed.name)
+    if not hit.cover_ok and proposed.in_cover:
+        return Msg.of("epic.refuse.cover", unit=proposed.name, fire=fire)
+    pool = eligible(units, hit)
+    fewest = min(taken.get(u.key, 0) for u in pool)
+    if taken.get(proposed.key, 0) > fewest:
+        other = next(u for u in pool if taken.get(u.key, 0) == fewest)
+        return Msg.of("epic.refuse.even", unit=proposed.name, held=taken.get(proposed.key, 0),
+                      other=other.name, other_held=fewest)
+    return Msg.of("epic.refuse.front", unit=proposed.name, other=legal[0].name,
+                  distance=_cm(legal[0].distance), own=_cm(proposed.distance))
+
+
+def forced_reason(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
+                  unit: Target) -> Msg:
+    """Why ``unit`` was the only legal choice (for the allocation table)."""
+    pool = eligible(units, hit)
+    if len(pool) == 1:
+        return Msg.of("epic.why.only_eligible", fire=Msg.of(f"epic.fire.{hit.fire}"))
+    fewest = min(taken.get(u.key, 0) for u in pool)
+    level = [u for u in pool if taken.get(u.key, 0) == fewest]
+    if len(level) == 1:
+        return Msg.of("epic.why.fewest", held=fewest)
+    return Msg.of("epic.why.nearest", held=fewest)
+
+
+def _cm(value: float) -> str:
+    return f"{value:g} cm"
+
+
+def order_fire_types(units: Sequence[Target], kinds: Sequence[HitKind]) -> list[HitKind]:
+    """The order the defender allocates the kinds of normal hit (E-X7): a kind that can reach
+    fewer units goes first, so that no hit is wasted (light vehicles take the AT hits before
+    the infantry take the AP, or the AP before the armour takes the AT)."""
+    return sorted(kinds, key=lambda k: (len(eligible(units, k)), k.fire))
+
+
+def needs_order_choice(units: Sequence[Target], kinds: Sequence[HitKind]) -> bool:
+    """E-X7: with infantry, light vehicles and armour all present the order is not settled by
+    the rules (the FAQ says to agree it), so the defender is asked."""
+    fires = {k.fire for k in kinds}
+    types = {u.type for u in units}
+    return {"ap", "at"} <= fires and {"INF", "LV", "AV"} <= types

@@ -1,0 +1,190 @@
+"""Barrages (E-15 to E-19): barrage points summed over the weapons that may fire, the barrage
+table, one to-hit roll per unit under the templates, and for every formation hit the
+under-fire marker, the table's extra markers and a marker per casualty, then its break check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.result import Result, StepLog
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.epic.allocation import HitKind
+from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger, allocate, roll_saves
+from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, weapon_key
+from referee.rulesets.epic.firing import weapon_list, who_may_fire
+from referee.rulesets.epic.formations import Defender, defender, formation_state
+from referee.rulesets.epic.shooting import break_check, choose_action, epic_result
+from referee.rulesets.epic.tables import BarrageRow, tables
+from referee.rulesets.epic.tohit import hit_plan, required_roll
+
+
+def barrage_row(points: int, options: dict[str, Any], log: StepLog) -> BarrageRow | None:
+    """E-17 with E-X5: above the table, the 16-18 row with a warning, or refused."""
+    t = tables()
+    if points > t.barrage_highest:
+        if options.get("barrage-over-18") == "refuse":
+            log.outcome(Msg.of("epic.barrage.refused", points=points), "E-X5")
+            return None
+        log.warning(Msg.of("epic.barrage.clamped", points=points, highest=t.barrage_highest),
+                    "E-X5")
+        points = t.barrage_highest
+    return t.barrage_row(points)
+
+
+def extra_markers(row: BarrageRow, options: dict[str, Any]) -> int:
+    """E-19 with E-X10: the table's extra markers (or at most three as a house rule)."""
+    if options.get("barrage-extra-markers") == "at-most-three":
+        return min(row.markers, 3)
+    return row.markers
+
+
+def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Result:
+    from referee.rulesets.epic.attack import need_text, roll_hits
+
+    port, _t, options = ctx.port, tables(), dict(ctx.options.values)
+    firing_name = decl.firing or "-"
+    # without declared units there is nobody to suppress: the firing markers are not asked
+    firing_markers = decl.firing_blast_markers if decl.firing_units else 0
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
+    log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
+                     target=decl.target or "-"), "E-15")
+    action = choose_action(port, decl, firing, log)
+    if action is None or not action.may_shoot:
+        if action is not None:
+            log.outcome(Msg.of("epic.step.may_not_shoot",
+                               action=Msg.of(f"epic.action.{action.id}"), firing=firing_name),
+                        "E-2")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+    fire_units = who_may_fire(port, decl, firing, options, log)
+    weapons = [w for _, ws in fire_units for w in ws if w.barrage is not None]
+    if not weapons:
+        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing_name), "E-15")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+    points = sum(w.barrage or 0 for w in weapons)
+    log.input(Msg.of("epic.step.barrage_points", points=points,
+                     weapons=weapon_list(weapons)), "E-16", points=points)
+    row = barrage_row(points, options, log)
+    if row is None:
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+    extra = extra_markers(row, options)
+    log.table(Msg.of("epic.table.barrage_row", points=points),
+              [Msg.of(f"epic.col.{c}") for c in ("templates", "extra_markers", "ap", "at")],
+              [(row.templates, extra, f"{row.ap}+", f"{row.at}+")], clause="E-17")
+    if row.templates:
+        log.note(Msg.of("epic.barrage.extra_templates", count=row.templates,
+                        lof=Msg.of("word.yes" if options.get("extra-templates-need-lof")
+                                   else "word.no"),
+                        overlap=str(options.get("extra-template-overlap"))), "E-18")
+    macro = all(w.macro for w in weapons)
+    if any(w.macro for w in weapons) and not macro:
+        log.note(Msg.of("epic.barrage.mixed_macro"), "E-17")
+    formations = [(decl.target or "-", decl.target_blast_markers, decl.target_broken,
+                   list(decl.target_units))]
+    formations += [(f.name, f.blast_markers, f.broken, list(f.units))
+                   for f in decl.also_under_templates]
+    states: dict[str, Any] = {}
+    summary: list[Msg] = []
+    data: dict[str, Any] = {"shot": True, "barrage_points": points, "formations": {}}
+    for index, (name, markers, broken, units) in enumerate(formations):
+        res = _one_formation(ctx, log, name, markers, broken, units, row, extra, action.modifier,
+                             macro, decl.crossfire > 0, options, need_text, roll_hits,
+                             primary=index == 0)
+        if res is None:
+            continue
+        state, fdata = res
+        states[name] = state.to_state()
+        data["formations"][name] = fdata
+        summary.append(Msg.of("epic.outcome.formation", target=name, killed=len(fdata[
+            "casualties"]), markers=state.blast_markers, state=Msg.of(
+            "epic.state.broken" if state.broken else "epic.state.steady")))
+    joined: Msg | str = "-"
+    for m in summary:
+        joined = m if joined == "-" else Msg.of("epic.outcome.and", first=joined, then=m)
+    outcome = Msg.of("epic.outcome.barrage", points=points, formations=joined)
+    return epic_result(ctx, log, outcome, data, states, firing=firing_name)
+
+
+def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
+                   broken: bool,
+                   units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
+                   macro: bool, crossfire: bool, options: dict[str, Any], need_text: Any,
+                   roll_hits: Any, primary: bool = True) -> tuple[Any, dict[str, Any]] | None:
+    port, t = ctx.port, tables()
+    state = formation_state(ctx.state, name, markers, broken, log, port)
+    fkey = weapon_key(name)
+    alive = [defender(port, u, i, barrage=True, formation_key=None if primary else fkey)
+             for i, u in enumerate(units) if u.name not in state.destroyed]
+    under = [d for d in alive if d.under_template]
+    if not under:
+        log.note(Msg.of("epic.barrage.none_under", formation=name), "E-15")
+        return None
+    ledger = MarkerLedger(name, state.blast_markers, state.broken, log=log)
+    ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
+    ledger.add(extra, Msg.of("epic.bm.barrage_extra", count=extra), "E-19")
+    # E-17: one die per unit under the templates, AP against infantry (and light vehicles,
+    # the lower need), AT against armour; units in cover rolled apart with the -1.
+    alloc = Allocation()
+    rows = []
+    groups: dict[tuple[str, bool], list[Defender]] = {}
+    for d in under:
+        fire = "at" if d.target.type == "AV" else "ap"
+        groups.setdefault((fire, d.target.in_cover), []).append(d)
+    from referee.rulesets.epic.declaration import Weapon
+
+    for (fire, cover), members in groups.items():
+        value = row.ap if fire == "ap" else row.at
+        mod = action_mod + (t.cover_modifier if cover else 0)
+        need = required_roll(value, mod)
+        plan = hit_plan(need)
+        label = Msg.of("epic.barrage.group", formation=name, fire=Msg.of(f"epic.fire.{fire}"),
+                       cover=Msg.of("epic.barrage.in_cover" if cover else "epic.barrage.open"))
+        qid = f"barrage.{fkey}.{fire}" + (".cover" if cover else "")
+        dummy = Weapon(name=qid, ap=value)
+        got, shown = roll_hits(ctx.port, dummy, len(members), plan, log, qid=qid,
+                               label=label, clause="E-17")
+        # FAQ: hits from units rolled together fall on the nearest first
+        hit_units = sorted(members, key=lambda d: (d.target.distance, d.target.order))[:got]
+        kind = HitKind("mw" if macro else fire)
+        for d in hit_units:
+            alloc.hits_on.setdefault(d.key, []).append(Hit(kind, "barrage"))
+            alloc.record.append((kind.fire, d.key))
+        rows.append((label, len(members), f"{value}+", f"{mod:+d}", need_text(plan), shown,
+                     ", ".join(d.name for d in hit_units) or "-"))
+    log.table(Msg.of("epic.table.barrage_hits", formation=name),
+              [Msg.of(f"epic.col.{c}") for c in ("group", "units", "to_hit", "modifiers",
+                                                 "need", "dice", "hit_units")], rows,
+              clause="E-17")
+    report = roll_saves(port, log, under, alloc, fkey, crossfire)
+    if report.rows:
+        log.table(Msg.of("epic.table.saves", target=name),
+                  [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
+                                                     "clause")], report.rows, clause="E-11")
+    casualties = list(report.destroyed)
+    for i, key in enumerate(casualties):
+        unit = next(u for u in under if u.key == key)
+        log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
+        ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
+        if i == 0 and crossfire:
+            ledger.add(1, Msg.of("epic.bm.crossfire", unit=unit.name), "E-13")
+    if ledger.as_hits:
+        survivors = [u for u in alive if u.key not in casualties]
+        extra_alloc = allocate(port, log, survivors,
+                               [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)],
+                               f"broken.{fkey}", options)
+        for key in extra_alloc.hits_on:
+            casualties.append(key)
+            log.outcome(Msg.of("epic.step.destroyed_no_save",
+                               unit=next(u.name for u in alive if u.key == key)), "E-13")
+    left = [u for u in alive if u.key not in casualties]
+    log.table(Msg.of("epic.table.markers", target=name),
+              [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
+              ledger.table_rows(), clause="E-19")
+    is_broken = break_check(log, state, ledger, len(left))
+    names = {u.key: u.name for u in alive}
+    state.blast_markers = ledger.after
+    state.broken = is_broken
+    state.destroyed = state.destroyed + [names[k] for k in casualties]
+    return state, {"casualties": [names[k] for k in casualties], "markers_added": ledger.added,
+                   "blast_markers": ledger.after, "broken": is_broken,
+                   "hit_units": [names[k] for _, k in alloc.record]}

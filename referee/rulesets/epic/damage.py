@@ -1,0 +1,257 @@
+"""Allocating hits and rolling saves through the port (E-10 to E-13), and the Blast marker
+ledger. The legal options come from ``allocation``; the save arithmetic from ``saves``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.core.dice import DiceSpec
+from referee.core.errors import AnswerError
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
+from referee.core.result import StepLog
+from referee.core.text import Msg
+from referee.rulesets.epic.allocation import (
+    HitKind,
+    Target,
+    forced_reason,
+    legal_units,
+    needs_order_choice,
+    order_fire_types,
+    refusal,
+)
+from referee.rulesets.epic.formations import Defender
+from referee.rulesets.epic.saves import Save, save_for
+from referee.rulesets.epic.tables import tables
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: HitKind
+    weapon: str
+    disrupt: bool = False
+    ignore_cover: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllocationQuestion(ChoiceQuestion):
+    """A choice among the legal units only; naming a unit that is not legal is refused with
+    the clause it breaks (E-10), not just "not one of the choices"."""
+
+    refusals: tuple[tuple[str, str, Msg], ...] = ()  # (key, name, reason)
+
+    def accept(self, raw: Any) -> str:
+        try:
+            return super().accept(raw)
+        except AnswerError:
+            if isinstance(raw, str):
+                folded = raw.strip().casefold()
+                for key, name, reason in self.refusals:
+                    if folded in (key.casefold(), name.casefold()):
+                        raise AnswerError(reason) from None
+            raise
+
+
+@dataclass
+class Allocation:
+    hits_on: dict[str, list[Hit]] = field(default_factory=dict)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    wasted: int = 0
+    record: list[tuple[str, str]] = field(default_factory=list)  # (fire, unit key) in order
+
+
+def _label(u: Target, held: int) -> Msg:
+    return Msg.of("epic.choice.unit", unit=u.name, type=u.type, distance=f"{u.distance:g}",
+                  held=held)
+
+
+def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence[Hit],
+             phase: str, options: dict[str, Any], numbered_from: int = 0) -> Allocation:
+    """Allocate ``hits`` one at a time, asking whoever allocates when the rules leave a choice
+    (E-10; E-X2 who; E-X6 ties; E-X7 the order of AP and AT hits in a mixed formation)."""
+    out = Allocation()
+    targets = [d.target for d in units]
+    kinds = list(dict.fromkeys(h.kind for h in hits))
+    ordered = order_fire_types(targets, kinds)
+    if (options.get("mixed-allocation") == "ask-defender"
+            and needs_order_choice(targets, kinds)):
+        first = port.ask(ChoiceQuestion(
+            id=f"allocate.{phase}.order", clause="E-X7", default_value="at",
+            text=Msg.of("epic.q.allocation_order"),
+            choices=(Choice("at", Msg.of("epic.choice.at_first")),
+                     Choice("ap", Msg.of("epic.choice.ap_first")))))
+        ordered.sort(key=lambda k: 0 if k.fire == first else 1)
+        log.input(Msg.of("epic.step.allocation_order", fire=Msg.of(f"epic.fire.{first}")),
+                  "E-X7", first=first)
+    elif options.get("mixed-allocation") != "ask-defender":
+        ordered.sort(key=lambda k: 0 if k.fire == "at" else 1)
+    who = Msg.of(f"epic.who.{options.get('allocation-by', 'defender')}")
+    taken: dict[str, int] = {}
+    n = numbered_from  # hit numbers run on across the phases of one attack
+    for kind in ordered:
+        for hit in (h for h in hits if h.kind == kind):
+            n += 1
+            legal = legal_units(targets, kind, taken, str(options.get("allocation-tie")))
+            fire = Msg.of(f"epic.fire.{kind.fire}")
+            if not legal:
+                out.wasted += 1
+                out.rows.append((n, fire, hit.weapon, "-", Msg.of("epic.why.no_target"),
+                                 "E-10"))
+                continue
+            if len(legal) == 1:
+                chosen = legal[0]
+                why = forced_reason(targets, kind, taken, chosen)
+            else:
+                others = [u for u in targets if u not in legal]
+                value = port.ask(AllocationQuestion(
+                    id=f"allocate.{phase}.{n}", clause="E-10", default_value=legal[0].key,
+                    text=Msg.of("epic.q.allocate", n=n, fire=fire, who=who),
+                    choices=tuple(Choice(u.key, _label(u, taken.get(u.key, 0)))
+                                  for u in legal),
+                    refusals=tuple((u.key, u.name, reason) for u in others
+                                   if (reason := refusal(targets, kind, taken, u)))))
+                chosen = next(u for u in legal if u.key == value)
+                why = Msg.of("epic.why.chosen", who=who, count=len(legal))
+            taken[chosen.key] = taken.get(chosen.key, 0) + 1
+            out.hits_on.setdefault(chosen.key, []).append(hit)
+            out.record.append((kind.fire, chosen.key))
+            out.rows.append((n, fire, hit.weapon, chosen.name, why,
+                             "E-12" if kind.macro else "E-10"))
+    if out.wasted:
+        log.outcome(Msg.of("epic.step.wasted", count=out.wasted), "E-10", wasted=out.wasted)
+    return out
+
+
+@dataclass
+class SaveReport:
+    destroyed: list[str] = field(default_factory=list)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _save_text(save: Save) -> Msg:
+    if save.need is None:
+        return Msg.of(f"epic.save.{save.source}")
+    if save.crossfire:
+        return Msg.of(f"epic.save.{save.source}_crossfire", need=save.need, base=save.need - 1)
+    return Msg.of(f"epic.save.{save.source}_need", need=save.need)
+
+
+def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: Allocation,
+               phase: str, crossfire: bool) -> SaveReport:
+    """E-11 and E-12: one save per hit; any failed save destroys the unit."""
+    report = SaveReport()
+    t = tables()
+    for unit in units:
+        hits = allocation.hits_on.get(unit.key, [])
+        if not hits:
+            continue
+        groups: dict[tuple[Any, ...], tuple[Save, int]] = {}
+        for h in hits:
+            save = save_for(unit_type=unit.target.type, armour=unit.armour,
+                            cover_save=unit.cover_save, macro=h.kind.fire in ("mw", "extra"),
+                            ignore_cover=h.ignore_cover, crossfire=crossfire,
+                            reinforced=unit.reinforced and h.kind.fire != "extra",
+                            invulnerable=unit.invulnerable and h.kind.fire != "extra")
+            if h.kind.fire == "extra":
+                save = Save(None, "extra")
+            old = groups.get(save.key)
+            groups[save.key] = (save, (old[1] if old else 0) + 1)
+        failed_total = 0
+        for i, (save, count) in enumerate(groups.values(), 1):
+            qid = f"save.{phase}.{unit.key}" + (f".{i}" if len(groups) > 1 else "")
+            failed, shown = _roll_one(port, log, unit, save, count, qid, t.invulnerable_save)
+            failed_total += failed
+            report.rows.append((unit.name, count, _save_text(save), shown,
+                                Msg.of("epic.col.saved_count", saved=count - failed,
+                                       failed=failed), "E-12" if save.source == "macro"
+                                else "E-11"))
+        if failed_total:
+            report.destroyed.append(unit.key)
+    return report
+
+
+def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, qid: str,
+              invulnerable: int) -> tuple[int, tuple[Msg, ...] | str]:
+    shown: list[Msg] = []
+    failed = count
+    clause = "E-12" if save.source == "macro" else "E-11"
+    if save.need is not None:
+        roll = port.ask(DiceQuestion(id=qid, spec=DiceSpec(count=count, target=save.need,
+                                                           count_only=True),
+                                     clause=clause, text=Msg.of("epic.q.save", unit=unit.name,
+                                                                count=count, need=save.need)))
+        failed = count - roll.successes
+        shown.append(Msg.of("epic.dice.save", faces=_faces(roll)))
+        log.roll(Msg.of("epic.step.save", unit=unit.name, need=save.need, faces=_faces(roll),
+                        source=Msg.of(f"dice.source.{roll.source}"), failed=failed), clause,
+                 question=qid, faces=roll.faces, need=save.need, failed=failed)
+        if failed and save.reroll:
+            again = port.ask(DiceQuestion(
+                id=f"{qid}.reroll", spec=DiceSpec(count=failed, target=save.need,
+                                                  count_only=True), clause="E-11",
+                text=Msg.of("epic.q.reroll", unit=unit.name, count=failed, need=save.need)))
+            failed -= again.successes
+            shown.append(Msg.of("epic.dice.reroll", faces=_faces(again)))
+            log.roll(Msg.of("epic.step.reroll", unit=unit.name, faces=_faces(again),
+                            failed=failed), "E-11", question=f"{qid}.reroll",
+                     faces=again.faces, failed=failed)
+    else:
+        log.outcome(Msg.of("epic.step.no_save", unit=unit.name, count=count,
+                           why=_save_text(save)), clause)
+    if failed and save.invulnerable:
+        inv = port.ask(DiceQuestion(
+            id=f"{qid}.invulnerable", spec=DiceSpec(count=failed, target=invulnerable,
+                                                    count_only=True), clause="E-11",
+            text=Msg.of("epic.q.invulnerable", unit=unit.name, count=failed,
+                        need=invulnerable)))
+        failed -= inv.successes
+        shown.append(Msg.of("epic.dice.invulnerable", faces=_faces(inv)))
+        log.roll(Msg.of("epic.step.invulnerable", unit=unit.name, faces=_faces(inv),
+                        failed=failed), "E-11", question=f"{qid}.invulnerable",
+                 faces=inv.faces, failed=failed)
+    return failed, tuple(shown) or "-"
+
+
+def _faces(roll: Any) -> str:
+    if roll.faces is None:
+        return f"={roll.successes}"
+    return " ".join(map(str, roll.faces))
+
+
+@dataclass
+class MarkerLedger:
+    """Blast markers on a formation: before, each added with its reason, after (E-13)."""
+
+    name: str
+    before: int
+    broken_at_start: bool = False
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    added: int = 0
+    as_hits: int = 0  # a broken formation takes hits instead (brief section 3)
+    log: StepLog | None = None  # each marker is also a step of the working, in its place
+
+    def add(self, count: int, reason: Msg, clause: str) -> None:
+        if count <= 0:
+            return
+        if self.broken_at_start:
+            self.as_hits += count
+            self.rows.append((reason, Msg.of("epic.bm.as_hits", count=count), clause))
+            if self.log is not None:
+                self.log.outcome(Msg.of("epic.step.marker_as_hit", reason=reason, count=count,
+                                        target=self.name), clause)
+            return
+        self.added += count
+        self.rows.append((reason, f"+{count}", clause))
+        if self.log is not None:
+            self.log.outcome(Msg.of("epic.step.marker", reason=reason, count=count,
+                                    target=self.name, total=self.after), clause)
+
+    def table_rows(self) -> list[tuple[Any, ...]]:
+        return [(Msg.of("epic.bm.before"), self.before, ""), *self.rows,
+                (Msg.of("epic.bm.after"), self.after, "")]
+
+    @property
+    def after(self) -> int:
+        return self.before + self.added

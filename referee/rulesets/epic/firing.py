@@ -1,0 +1,205 @@
+"""The firing side of an Epic shooting attack: who may fire (E-2, E-3), suppression (E-4),
+the AP/AT choice (E-7), the cover modifier per kind of fire (E-8) and the rolls to hit (E-8,
+E-9). Pure: questions through the port, steps into the log."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
+from referee.core.result import StepLog
+from referee.core.text import Msg
+from referee.rulesets.epic.allocation import HitKind
+from referee.rulesets.epic.damage import Hit
+from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
+from referee.rulesets.epic.formations import Defender, FormationState, Shooter, shooter
+from referee.rulesets.epic.suppression import suppression
+from referee.rulesets.epic.tables import Action, tables
+from referee.rulesets.epic.tohit import hit_plan, required_roll
+
+
+def _rule(section: str) -> Msg:
+    return Msg.of(f"epic.rule.{section}")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """All the shots of one weapon profile from the units that fire it."""
+
+    weapon: Weapon
+    shots: int
+    fire: str  # ap, at (after E-7)
+    to_hit: int
+
+    @property
+    def hit_fire(self) -> str:
+        return "mw" if self.weapon.macro else self.fire
+
+
+def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
+                 options: dict[str, Any], log: StepLog) -> list[tuple[Shooter, list[Weapon]]]:
+    """E-2, E-3 and E-4: the units that fire, each with the weapons that bear."""
+    t = tables()
+    nearest = options.get("suppression-front") == "nearest-enemy"
+    if not decl.firing_units:  # no units declared: every weapon fires as declared
+        log.note(Msg.of("epic.step.no_firing_units"), "E-4")
+        whole = Shooter("formation", "-", tuple(decl.weapons), 0, True, None)
+        return [(whole, list(decl.weapons))]
+    able: list[tuple[Shooter, list[Weapon]]] = []
+    rows: list[list[Any]] = []
+    for unit in decl.firing_units:
+        if unit.name in firing.destroyed:
+            continue
+        weapons = tuple(decl.weapon(n) for n in unit.weapons)
+        s = shooter(port, unit, weapons, nearest)
+        bearing = s.bearing if s.bearing is not None else 0.0
+        bearing_ok = [w for w in weapons if t.arc(w.arc).allows(bearing)]
+        if not s.in_range:
+            status = Msg.of("epic.fire_status.out_of_range")
+        elif not weapons:
+            status = Msg.of("epic.fire_status.no_weapons")
+        elif not bearing_ok:
+            status = Msg.of("epic.fire_status.no_arc")
+        else:
+            status = Msg.of("epic.fire_status.able")
+            able.append((s, bearing_ok))
+        rows.append([s.name, f"{s.distance:g}", Msg.of("word.yes" if s.in_range else "word.no"),
+                     weapon_list(bearing_ok), status])
+    # E-4: one unit per Blast marker, from the back
+    sup = suppression([(s.key, s.distance) for s, _ in able], firing.blast_markers)
+    if firing.blast_markers:
+        log.input(Msg.of("epic.step.suppression", markers=firing.blast_markers,
+                         count=len(sup.certain) + sup.from_tied), "E-4",
+                  markers=firing.blast_markers)
+    chosen: tuple[str, ...] = ()
+    if sup.from_tied and sup.from_tied < len(sup.tied):
+        names = {s.key: s.name for s, _ in able}
+        chosen = tuple(port.ask(MultiChoiceQuestion(
+            id="suppress", clause="E-4", min_count=sup.from_tied, max_count=sup.from_tied,
+            default_values=sup.tied[:sup.from_tied],
+            text=Msg.of("epic.q.suppress", count=sup.from_tied, firing=firing.name),
+            choices=tuple(Choice(k, names[k]) for k in sup.tied))))
+        log.input(Msg.of("epic.step.suppress_tie", units=", ".join(names[k] for k in chosen),
+                         tied=", ".join(names[k] for k in sup.tied)), "E-4")
+    elif sup.from_tied:
+        chosen = sup.tied
+    suppressed = set(sup.certain) | set(chosen)
+    for row in rows:
+        key = next((s.key for s, _ in able if s.name == row[0]), None)
+        if key in suppressed:
+            row[4] = Msg.of("epic.fire_status.suppressed")
+    log.table(Msg.of("epic.table.who_fires", firing=firing.name),
+              [Msg.of(f"epic.col.{c}") for c in ("unit", "distance", "in_range", "weapons",
+                                                 "status")], rows, clause="E-2")
+    return [(s, ws) for s, ws in able if s.key not in suppressed]
+
+
+def weapon_list(weapons: list[Weapon]) -> str:
+    counts = Counter(w.name for w in weapons)
+    return ", ".join(n if c == 1 else f"{c} × {n}" for n, c in counts.items()) or "-"
+
+
+def pools(port: Port, fire_units: list[tuple[Shooter, list[Weapon]]], whole: bool,
+           log: StepLog) -> list[Pool]:
+    """E-7: each weapon profile fires all its shots as AP or as AT."""
+    counts: Counter[str] = Counter()
+    profiles: dict[str, Weapon] = {}
+    for _, weapons in fire_units:
+        for w in weapons:
+            counts[w.key] += 1
+            profiles[w.key] = w
+    pools = []
+    for key, w in profiles.items():
+        if w.barrage is not None:
+            continue
+        shots = w.shots if whole else w.shots * counts[key]
+        if w.ap is not None and w.at is not None:
+            fire = port.ask(ChoiceQuestion(
+                id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
+                                                      ap=w.ap, at=w.at),
+                choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
+                         Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
+                default_value="ap", clause="E-7", rule=_rule("to_hit")))
+            log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
+                             fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
+        else:
+            fire = "ap" if w.ap is not None else "at"
+        to_hit = w.ap if fire == "ap" else w.at
+        assert to_hit is not None
+        pools.append(Pool(w, shots, fire, to_hit))
+    return pools
+
+
+def cover_choices(port: Port, pools: list[Pool], units: list[Defender],
+                   log: StepLog) -> dict[str, bool]:
+    """E-8: per kind of fire, is the cover modifier taken? All eligible units in cover: yes;
+    none: no; some: the attacker chooses, and declining keeps those hits off units in cover."""
+    t = tables()
+    out: dict[str, bool] = {}
+    for fire in dict.fromkeys(p.hit_fire for p in pools if not p.weapon.ignore_cover):
+        reach = [d for d in units if d.target.type in t.allocation[fire]
+                 and (d.target.in_mw_range if fire == "mw" else d.target.in_range)]
+        covered = [d for d in reach if d.target.in_cover]
+        if reach and len(covered) == len(reach):
+            out[fire] = True
+            log.modifier(Msg.of("epic.step.cover_forced", fire=Msg.of(f"epic.fire.{fire}"),
+                                value=f"{t.cover_modifier:+d}"), "E-8", fire=fire)
+        elif not covered:
+            out[fire] = False
+        else:
+            out[fire] = bool(port.ask(ConfirmQuestion(
+                id=f"cover.{fire}", default_value=True, clause="E-8",
+                text=Msg.of("epic.q.take_cover", fire=Msg.of(f"epic.fire.{fire}"),
+                            covered=len(covered), total=len(reach)))))
+            log.input(Msg.of("epic.step.cover_taken" if out[fire] else "epic.step.cover_declined",
+                             fire=Msg.of(f"epic.fire.{fire}")), "E-8", fire=fire,
+                      taken=out[fire])
+    return out
+
+
+@dataclass
+class RolledHits:
+    hits: list[Hit]
+    rows: list[tuple[Any, ...]]
+
+
+def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Action,
+                units: list[Defender], log: StepLog) -> RolledHits:
+    """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits."""
+    from referee.rulesets.epic.attack import need_text, roll_hits
+
+    t = tables()
+    out = RolledHits([], [])
+    for pool in pools:
+        mods: list[Msg] = []
+        mod = action.modifier
+        if action.modifier:
+            mods.append(Msg.of("epic.mod.action", value=f"{action.modifier:+d}",
+                               action=Msg.of(f"epic.action.{action.id}")))
+        took = cover.get(pool.hit_fire, False) and not pool.weapon.ignore_cover
+        if took:
+            mod += t.cover_modifier
+            mods.append(Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}"))
+        if pool.weapon.ignore_cover:
+            mods.append(Msg.of("epic.mod.ignore_cover"))
+        need = required_roll(pool.to_hit, mod)
+        plan = hit_plan(need)
+        log.input(Msg.of("epic.step.need", weapon=pool.weapon.name,
+                         fire=Msg.of(f"epic.fire.{pool.fire}"), to_hit=pool.to_hit,
+                         modifier=f"{mod:+d}", need=need_text(plan)),
+                  "E-9" if plan.mode != "direct" else "E-8", weapon=pool.weapon.key,
+                  to_hit=pool.to_hit, modifier=mod, need=need)
+        got, shown = roll_hits(port, pool.weapon, pool.shots, plan, log)
+        # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
+        kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
+                       or not any(d.target.in_cover for d in units))
+        out.hits += [Hit(kind, pool.weapon.name, pool.weapon.disrupt, pool.weapon.ignore_cover)
+                     for _ in range(got)]
+        fire_label = Msg.of(f"epic.fire.{pool.fire}") if not pool.weapon.macro else \
+            Msg.of("epic.fire.mw_of", fire=Msg.of(f"epic.fire.{pool.fire}"))
+        out.rows.append((pool.weapon.name, fire_label, pool.shots, f"{pool.to_hit}+",
+                         tuple(mods) or "-", need_text(plan), shown, got))
+    return out

@@ -1,0 +1,244 @@
+"""The whole Epic Armageddon shooting attack, clauses E-1 to E-14 in order.
+
+Who may fire (E-2, E-3), suppression (E-4), the under-fire Blast marker (E-5, E-6), AP or AT
+(E-7), to hit (E-8, E-9), allocation of normal hits and saves (E-10, E-11), macro-weapon hits
+after them (E-12), Blast markers per casualty (E-13) and the break check at the end (E-14),
+with crossfire, reinforced armour, invulnerable saves, ignore cover, disrupt and attacks on
+broken formations from the brief's section 3. Pure: questions through the port, a Result back.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion
+from referee.core.result import Result, StepLog
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.epic.allocation import HitKind
+from referee.rulesets.epic.damage import (
+    Allocation,
+    Hit,
+    MarkerLedger,
+    allocate,
+    roll_saves,
+)
+from referee.rulesets.epic.declaration import ShootingDeclaration
+from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_may_fire
+from referee.rulesets.epic.formations import (
+    Defender,
+    FormationState,
+    defender,
+    formation_state,
+)
+from referee.rulesets.epic.tables import RULESET_ID, Action, tables
+
+
+def _rule(section: str) -> Msg:
+    return Msg.of(f"epic.rule.{section}")
+
+
+def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Result:
+    port, options = ctx.port, dict(ctx.options.values)
+    firing_name = decl.firing or "-"  # the declaration requires both names (full attack)
+    target_name = decl.target or "-"
+    # without declared units there is nobody to suppress: the firing markers are not asked
+    firing_markers = decl.firing_blast_markers if decl.firing_units else 0
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
+    target = formation_state(ctx.state, target_name, decl.target_blast_markers,
+                             decl.target_broken, log, port)
+    log.input(Msg.of("epic.step.declared_full", firing=firing_name, target=target_name), "E-1")
+
+    action = choose_action(port, decl, firing, log)
+    if action is None:
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+    if not action.may_shoot:
+        log.outcome(Msg.of("epic.step.may_not_shoot", action=Msg.of(f"epic.action.{action.id}"),
+                           firing=firing_name), "E-2")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+
+    fire_units = who_may_fire(port, decl, firing, options, log)
+    if not fire_units:
+        # E-6 (FAQ): nobody able to shoot places no Blast marker
+        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing_name), "E-6")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
+
+    overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
+    units = [defender(port, u, i, overwatch_cover=overwatch_cover)
+             for i, u in enumerate(decl.target_units) if u.name not in target.destroyed]
+    ledger = MarkerLedger(target_name, target.blast_markers, target.broken, log=log)
+    first_hit_rule = options.get("under-fire-marker") == "first-hit"
+    if not first_hit_rule:  # E-6: under fire as soon as anyone can shoot, hits or not
+        ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
+
+    profiles = pools(port, fire_units, not decl.firing_units, log)
+    cover = cover_choices(port, profiles, units, log)
+    hits = roll_pools(port, profiles, cover, action, units, log)
+    log.table(Msg.of("epic.table.shots", firing=firing_name, target=target_name),
+              [Msg.of(f"epic.col.{c}") for c in
+               ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
+              hits.rows, clause="E-8")
+    hits_list = hits.hits
+    if first_hit_rule and hits_list:
+        ledger.add(1, Msg.of("epic.bm.first_hit"), "E-X1")
+    disrupt_hits = sum(1 for h in hits_list if h.disrupt)
+    ledger.add(disrupt_hits, Msg.of("epic.bm.disrupt", count=disrupt_hits), "E-13")
+
+    casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
+                                                        decl.crossfire > 0, ledger)
+    extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
+                                    len(alloc_rows))
+    alloc_rows += extra_rows[0]
+    casualties += extra_rows[1]
+    for table, rows_, clause in (("allocation", alloc_rows, "E-10"), ("saves", save_rows,
+                                                                      "E-11")):
+        if rows_:
+            cols = (("hit", "fire", "weapon", "unit", "why", "clause") if table == "allocation"
+                    else ("unit", "hits", "save", "dice", "result", "clause"))
+            log.table(Msg.of(f"epic.table.{table}", target=target_name),
+                      [Msg.of(f"epic.col.{c}") for c in cols], rows_, clause=clause)
+    extra_states = None
+    if decl.overwatch is not None:  # E-20: having fired, it is no longer on overwatch
+        log.note(Msg.of("epic.overwatch.ended", firing=firing_name), "E-20")
+        firing.on_overwatch = False
+        extra_states = {firing_name: firing.to_state()}
+    return finish(ctx, log, target, units, casualties, ledger, hits_list, record,
+                  firing_name=firing_name, fired=[s.name for s, _ in fire_units],
+                  extra_states=extra_states)
+
+
+def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
+            log: StepLog) -> Action | None:
+    t = tables()
+    if decl.overwatch is not None:
+        from referee.rulesets.epic.overwatch import check_trigger
+
+        if not check_trigger(decl.overwatch, firing.name, decl.target or "-", log):
+            return None
+        return t.action("overwatch")
+    action_id = port.ask(ChoiceQuestion(
+        id="action", text=Msg.of("epic.q.action", firing=firing.name),
+        choices=tuple(Choice(a.id, Msg.of(f"epic.action.{a.id}")) for a in t.actions),
+        default_value="advance", clause="E-8", rule=_rule("to_hit")))
+    action = t.action(action_id)
+    log.input(Msg.of("epic.step.action", action=Msg.of(f"epic.action.{action.id}")), "E-8",
+              action=action.id)
+    if action.modifier:
+        log.modifier(Msg.of("epic.step.mod_action", action=Msg.of(f"epic.action.{action.id}"),
+                            value=f"{action.modifier:+d}"), "E-8", value=action.modifier)
+    return action
+
+
+def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
+            options: dict[str, Any], crossfire: bool, ledger: MarkerLedger
+            ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
+                       list[tuple[str, str]]]:
+    """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits."""
+    casualties: list[str] = []
+    alloc_rows: list[tuple[Any, ...]] = []
+    save_rows: list[tuple[Any, ...]] = []
+    record: list[tuple[str, str]] = []
+    normal = [h for h in hits if not h.kind.macro]
+    macro = [h for h in hits if h.kind.macro]
+    for phase, phase_hits in (("normal", normal), ("mw", macro)):
+        if not phase_hits:
+            continue
+        alive = [u for u in units if u.key not in casualties]
+        if phase == "mw" and normal:
+            log.note(Msg.of("epic.step.mw_after", survivors=len(alive)), "E-12")
+        alloc: Allocation = allocate(port, log, alive, phase_hits, phase, options,
+                                     numbered_from=len(alloc_rows))
+        alloc_rows += alloc.rows
+        record += alloc.record
+        report = roll_saves(port, log, alive, alloc, phase, crossfire)
+        save_rows += report.rows
+        for key in report.destroyed:
+            unit = next(u for u in alive if u.key == key)
+            all_disrupt = all(h.disrupt for h in alloc.hits_on[key])
+            first = not casualties
+            casualties.append(key)
+            log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
+            if not all_disrupt:
+                ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
+            if first and crossfire:
+                ledger.add(1, Msg.of("epic.bm.crossfire", unit=unit.name), "E-13")
+    return casualties, alloc_rows, save_rows, record
+
+
+def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualties: list[str],
+                       ledger: MarkerLedger, options: dict[str, Any], numbered_from: int = 0
+                       ) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """Section 3: a broken formation takes a hit with no save for every Blast marker it would
+    have received, allocated front to back (casualties of these hits add nothing more)."""
+    if not ledger.as_hits:
+        return [], []
+    alive = [u for u in units if u.key not in casualties]
+    extra = [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)]
+    log.note(Msg.of("epic.step.broken_hits", count=ledger.as_hits), "E-13")
+    alloc = allocate(port, log, alive, extra, "broken", options, numbered_from=numbered_from)
+    dead = []
+    for key in alloc.hits_on:
+        unit = next(u for u in alive if u.key == key)
+        dead.append(key)
+        log.outcome(Msg.of("epic.step.destroyed_no_save", unit=unit.name), "E-13", unit=key)
+    return alloc.rows, dead
+
+
+def finish(ctx: AttackContext, log: StepLog, target: FormationState, units: list[Defender],
+           casualties: list[str], ledger: MarkerLedger, hits: list[Hit],
+           record: list[tuple[str, str]], *, firing_name: str, fired: list[str],
+           extra_states: dict[str, Any] | None = None) -> Result:
+    """E-13 ledger table and E-14 break check, then the result and the game-file state."""
+    alive = [u for u in units if u.key not in casualties]
+    log.table(Msg.of("epic.table.markers", target=target.name),
+              [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
+              ledger.table_rows(), clause="E-13")
+    broken = break_check(log, target, ledger, len(alive))
+    names = {u.key: u.name for u in units}
+    target.blast_markers = ledger.after
+    target.broken = broken
+    target.destroyed = target.destroyed + [names[k] for k in casualties]
+    hit_counts = Counter(h.kind.fire for h in hits)
+    outcome = Msg.of("epic.outcome.full", target=target.name, killed=len(casualties),
+                     markers=ledger.after, state=Msg.of("epic.state.broken" if broken else
+                                                        ("epic.state.destroyed" if not alive
+                                                         else "epic.state.steady")))
+    data = {"shot": True, "fired": fired, "hits": dict(hit_counts),
+            "casualties": [names[k] for k in casualties],
+            "markers_added": ledger.added, "blast_markers": ledger.after,
+            "extra_hits": ledger.as_hits, "broken": broken, "allocation": record,
+            "units_left": len(alive)}
+    states = {target.name: target.to_state()}
+    if extra_states:
+        states.update(extra_states)
+    return epic_result(ctx, log, outcome, data, states, firing=firing_name)
+
+
+def break_check(log: StepLog, target: FormationState, ledger: MarkerLedger, alive: int) -> bool:
+    """E-14: only now, after the whole attack: broken if markers >= units left."""
+    if ledger.broken_at_start:
+        log.outcome(Msg.of("epic.step.still_broken", target=target.name), "E-14")
+        return True
+    broken = alive > 0 and ledger.after >= alive
+    log.outcome(Msg.of("epic.step.break_check", target=target.name, markers=ledger.after,
+                       units=alive, result=Msg.of("epic.state.broken" if broken else
+                                                  ("epic.state.destroyed" if not alive
+                                                   else "epic.state.steady"))), "E-14",
+                markers=ledger.after, units=alive, broken=broken)
+    return broken
+
+
+def epic_result(ctx: AttackContext, log: StepLog, outcome: Msg, data: dict[str, Any],
+            states: dict[str, Any], firing: str | None = None) -> Result:
+    updates: dict[str, Any] = {}
+    if states or firing:
+        formations = dict(ctx.state.get("formations", {}))
+        formations.update(states)
+        if firing and formations.get(firing, {}).get("overwatch"):
+            formations[firing] = {**formations[firing], "overwatch": False}
+        updates = {"formations": formations}
+    return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
+                  outcome_data=data, options=dict(ctx.options.values),
+                  non_default_options=ctx.options.non_default, state_updates=updates)

@@ -1,0 +1,105 @@
+"""The results step (F-7): only once every hit is allocated.
+
+The brief's section 4 gives the consequences only as an [UNVERIFIED] recollection of the
+V3 rules, so they are one of three choices, never the only path: apply that reading (infantry
+and gun teams hit are destroyed; armoured vehicles save with a die plus Top armour against the
+assault's anti-tank rating), enter each team's result from the players' own rulebook, or
+stop after the allocation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.core.dice import DiceSpec
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
+from referee.core.result import StepLog
+from referee.core.text import Msg
+from referee.rulesets.fow.problem import Problem
+
+RESULT_CHOICES = ("destroyed", "bailed-out", "no-effect")
+
+
+def ask_mode(port: Port) -> str:
+    mode: str = port.ask(ChoiceQuestion(
+        id="results", text=Msg.of("fow.q.results"),
+        choices=tuple(Choice(c, Msg.of(f"fow.results.mode.{c}"))
+                      for c in ("skip", "unverified", "enter")),
+        default_value="skip", clause="F-7"))
+    return mode
+
+
+def _enter(port: Port, team_id: str, name: str, held: int) -> str:
+    value: str = port.ask(ChoiceQuestion(
+        id=f"result.{team_id}", text=Msg.of("fow.q.result", team=name, hits=held),
+        choices=tuple(Choice(c, Msg.of(f"fow.result.{c}")) for c in RESULT_CHOICES),
+        default_value="destroyed", clause="F-7"))
+    return value
+
+
+def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
+            options: Mapping[str, Any], log: StepLog
+            ) -> tuple[list[tuple[Any, ...]], dict[str, list[str]]]:
+    """Rows of the results table (team, hits, what happened, the reading used), and for
+    each team hit the outcome ids (``destroyed``, ``bounced``, ``glancing``...)."""
+    rows: list[tuple[Any, ...]] = []
+    effects: dict[str, list[str]] = {}
+    anti_tank, firepower = options["assault-anti-tank"], options["assault-firepower"]
+    if mode == "unverified":
+        log.warning(Msg.of("fow.step.unverified", anti_tank=anti_tank, firepower=firepower),
+                    "F-7")
+    for team in problem.teams:
+        count = held.get(team.id, 0)
+        if count == 0:
+            continue
+        if mode == "enter":
+            chosen = _enter(port, team.id, team.name, count)
+            effects[team.id] = [chosen]
+            rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
+                         Msg.of("fow.reading.entered")))
+            log.outcome(Msg.of("fow.step.result_entered", team=team.name,
+                               result=Msg.of(f"fow.result.{chosen}")), "F-7")
+            continue
+        if team.kind in ("infantry", "gun"):
+            effects[team.id] = ["destroyed"]
+            rows.append((team.name, count, Msg.of("fow.result.destroyed"),
+                         Msg.of("fow.reading.unverified")))
+            log.outcome(Msg.of("fow.step.destroyed_no_save", team=team.name), "F-7")
+        elif team.armoured:
+            assert team.top_armour is not None
+            roll = port.ask(DiceQuestion(
+                id=f"save.{team.id}", spec=DiceSpec(count=count),
+                text=Msg.of("fow.q.save", team=team.name, count=count, top=team.top_armour,
+                            anti_tank=anti_tank), clause="F-7"))
+            assert roll.faces is not None
+            outcomes = [_save(face, team.top_armour, anti_tank) for face in roll.faces]
+            effects[team.id] = outcomes
+            log.roll(Msg.of("fow.step.save", team=team.name, top=team.top_armour,
+                            anti_tank=anti_tank,
+                            faces=" ".join(map(str, roll.faces)),
+                            source=Msg.of(f"dice.source.{roll.source}"),
+                            bounced=outcomes.count("bounced"),
+                            glancing=outcomes.count("glancing"),
+                            penetrating=outcomes.count("penetrating")), "F-7",
+                     faces=roll.faces, source=roll.source.value)
+            shown = tuple(Msg.of(f"fow.save.{o}", firepower=firepower) for o in outcomes)
+            rows.append((team.name, count, shown, Msg.of("fow.reading.unverified")))
+        else:
+            chosen = _enter(port, team.id, team.name, count)
+            effects[team.id] = [chosen]
+            rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
+                         Msg.of("fow.reading.entered_unarmoured")))
+            log.outcome(Msg.of("fow.step.result_entered", team=team.name,
+                               result=Msg.of(f"fow.result.{chosen}")), "F-7")
+    return rows, effects
+
+
+def _save(face: int, top: int, anti_tank: int) -> str:
+    """Die plus Top armour against the anti-tank rating: higher bounces, equal is a
+    glancing hit, lower penetrates [UNVERIFIED reading, brief section 4]."""
+    total = face + top
+    if total > anti_tank:
+        return "bounced"
+    return "glancing" if total == anti_tank else "penetrating"

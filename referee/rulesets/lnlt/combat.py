@@ -1,0 +1,137 @@
+"""Fire combat (brief section 3): the opposed roll and the damage checks.
+
+Attack = 1d6 + FP + LM + DFT modifiers; defence = 1d6 + terrain modifier (+ the lowest armour
+factor of the vehicles hit). If the attack is higher, every unit in the target hex takes a
+damage check, leaders first: 1d6 + (attack - defence) - the LM of a GO leader of the hex
+(leg units, not his own). The DFT modifiers, the terrain modifier and the Damage Check Table
+are not public (decision 3): the first two are asked, the result is asked or read from the
+table the players supplied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQuestion
+from referee.core.result import StepLog
+from referee.core.text import Msg
+from referee.rulesets.lnlt.firepower import FpBuild
+from referee.rulesets.lnlt.roster import DamageTable, Unit
+from referee.rulesets.lnlt.tables import tables
+
+
+@dataclass(frozen=True)
+class LeaderHelp:
+    lm: int
+    leader: str | None
+
+
+@dataclass
+class FireOutcome:
+    attack: int
+    defence: int
+    effect: bool
+    results: dict[str, str] = field(default_factory=dict)
+
+
+def _die(port: Port, qid: str, text: Msg, clause: str) -> DiceRoll:
+    return port.ask(DiceQuestion(id=qid, text=text, spec=DiceSpec(count=1), clause=clause))
+
+
+def _face(roll: DiceRoll) -> int:
+    assert roll.faces is not None
+    return roll.faces[0]
+
+
+def damage_order(targets: list[Unit]) -> list[Unit]:
+    """Leaders first (the best LM first), then the others in roster order."""
+    leaders = sorted((u for u in targets if u.leader and u.leg), key=lambda u: -u.lm)
+    return leaders + [u for u in targets if u not in leaders]
+
+
+def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_hex: str,
+                 build: FpBuild, help: LeaderHelp, targets: list[Unit],
+                 table: DamageTable | None, clause: str) -> FireOutcome:
+    t = tables()
+    drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
+                                  minimum=-10, maximum=10, default_value=0, clause="L-5"))
+    tm = port.ask(NumberQuestion(id=f"{prefix}.tm", text=Msg.of("lnlt.q.tm", hex=target_hex),
+                                 minimum=-5, maximum=10, default_value=0, clause="L-5"))
+    armour = [u.armor for u in targets if u.kind == "vehicle" and u.armor is not None]
+    af = min(armour) if armour else 0
+    a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing), clause)
+    d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
+                  clause)
+    attack = _face(a_roll) + build.total + help.lm + drm
+    defence = _face(d_roll) + tm + af
+    rows: list[tuple[object, ...]] = [
+        (Msg.of("lnlt.col.attack"), _face(a_roll), build.total, help.lm,
+         f"{drm:+d}", attack),
+        (Msg.of("lnlt.col.defence"), _face(d_roll), "-", "-",
+         Msg.of("lnlt.opposed.defence_mods", tm=f"{tm:+d}", af=f"{af:+d}"), defence)]
+    log.table(Msg.of("lnlt.table.opposed", firing=firing, hex=target_hex),
+              [Msg.of(f"lnlt.col.{c}") for c in ("side", "die", "fp", "lm", "mods", "total")],
+              rows, clause="L-5")
+    log.roll(Msg.of("lnlt.step.opposed", attack=attack, defence=defence, die_a=_face(a_roll),
+                    fp=build.total, lm=help.lm, drm=f"{drm:+d}", die_d=_face(d_roll),
+                    tm=f"{tm:+d}", af=f"{af:+d}"), clause, attack=attack, defence=defence)
+    if attack <= defence:
+        log.outcome(Msg.of("lnlt.step.no_effect", attack=attack, defence=defence), clause)
+        return FireOutcome(attack, defence, False)
+    diff = attack - defence
+    outcome = FireOutcome(attack, defence, True)
+    dc_rows: list[tuple[object, ...]] = []
+    helper: Unit | None = None
+    for unit in damage_order(targets):
+        roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
+                    clause)
+        minus = 0
+        if unit.leg and helper is not None and helper is not unit:
+            minus = helper.lm
+        total = _face(roll) + diff - minus
+        result, source = _result(port, prefix, unit, total, table)
+        outcome.results[unit.id] = result
+        dc_rows.append((unit.label, _face(roll), f"+{diff}",
+                        f"-{minus} ({helper.label})" if minus and helper else "-", total,
+                        Msg.of(f"lnlt.result.{result}"), source))
+        log.roll(Msg.of("lnlt.step.dc", unit=unit.label, total=total, result=Msg.of(
+            f"lnlt.result.{result}")), clause, unit=unit.id, total=total, result=result)
+        if unit.kind == "mmc" and _face(roll) == 1:
+            hero = _die(port, f"{prefix}.hero.{unit.id}", Msg.of("lnlt.q.hero", unit=unit.label),
+                        clause)
+            key = "lnlt.step.hero" if _face(hero) % 2 == 0 else "lnlt.step.no_hero"
+            log.note(Msg.of(key, unit=unit.label, face=_face(hero)), clause)
+        unit.status = _status(unit, result)
+        if unit.leader and unit.good_order and (helper is None or unit.lm > helper.lm):
+            helper = unit  # a leader helps the others only if he is still in Good Order
+        if result in t.removes:
+            log.outcome(Msg.of("lnlt.step.removed", unit=unit.label), clause)
+    log.table(Msg.of("lnlt.table.dc", hex=target_hex),
+              [Msg.of(f"lnlt.col.{c}") for c in ("unit", "die", "diff", "lm_help", "total",
+                                                  "result", "read")],
+              dc_rows, clause="L-5")
+    return outcome
+
+
+def _result(port: Port, prefix: str, unit: Unit, total: int,
+            table: DamageTable | None) -> tuple[str, Msg]:
+    t = tables()
+    if table is not None:
+        found = table.read(unit, total)
+        if found is not None:
+            return found, Msg.of("lnlt.read.table", source=table.source)
+    names = t.vehicle_results if unit.kind == "vehicle" else t.leg_results
+    answer = port.ask(ChoiceQuestion(
+        id=f"{prefix}.result.{unit.id}", text=Msg.of("lnlt.q.result", unit=unit.label,
+                                                     total=total),
+        choices=tuple(Choice(n, Msg.of(f"lnlt.result.{n}")) for n in names),
+        default_value="no-effect", clause="L-5", help=Msg.of("lnlt.help.result")))
+    return answer, Msg.of("lnlt.read.asked")
+
+
+def _status(unit: Unit, result: str) -> str:
+    if result == "no-effect":
+        return unit.status
+    return result

@@ -1,0 +1,264 @@
+"""The roster of a Lock 'n Load Tactical operations phase, and the phase state kept in a game
+file, as validated values.
+
+A roster lists both sides' units with where they are (hex, bunker or cave entrance or inside,
+building level), what they are (MMC, SMC, vehicle; leaders with their LM; armor leaders),
+the support weapons they carry and their markers. Geometry stays at the table (decision 4):
+which hexes are adjacent is part of the roster, as the players read it off the map.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+Marker = Literal["moved", "low-crawl", "assault-move", "stealth", "fired", "ops-complete"]
+MARKERS: tuple[str, ...] = ("moved", "low-crawl", "assault-move", "stealth", "fired",
+                            "ops-complete")
+MOVE_MARKERS: tuple[str, ...] = ("moved", "low-crawl", "assault-move", "stealth")
+UnitKind = Literal["mmc", "smc", "vehicle"]
+SwKind = Literal["mg", "flamethrower", "dft", "oft"]
+Position = Literal["open", "entrance", "inside"]
+
+
+def _check_id(value: str) -> str:
+    if not ID.match(value):
+        raise PydanticCustomError("lnlt.decl.bad_id", "expected letters, digits, - or _ "
+                                  "(got '{given}')", {"given": value})
+    return value
+
+
+class SupportWeapon(BaseModel):
+    """A support weapon (or a vehicle's MG or gun): DFT weapons add FP, OFT weapons roll on
+    the to-hit table printed on their counter."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    kind: SwKind
+    fp: int = Field(default=0, ge=0, le=20)
+
+    _id = field_validator("id")(_check_id)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+
+class Unit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    side: str = Field(min_length=1)
+    hex: str = Field(min_length=1)
+    kind: UnitKind
+    ifp: int = Field(default=0, ge=0, le=20)
+    leader: bool = False
+    armor_leader: bool = False
+    lm: int = Field(default=0, ge=0, le=5)
+    armor: int | None = Field(default=None, ge=0, le=20)
+    morale: int | None = Field(default=None, ge=0, le=12)
+    position: Position = "open"
+    level: int | None = Field(default=None, ge=-1, le=10)
+    sws: list[SupportWeapon] = Field(default_factory=list, max_length=6)
+    markers: list[Marker] = Field(default_factory=list)
+    status: str = "good-order"
+
+    _id = field_validator("id", "hex")(_check_id)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Unit:
+        if self.leader and self.kind != "smc":
+            raise PydanticCustomError("lnlt.decl.leader_kind",
+                                      "a leader is an SMC (armor leaders: armor_leader)")
+        if self.armor_leader and self.kind != "vehicle":
+            raise PydanticCustomError("lnlt.decl.armor_leader_kind",
+                                      "an armor leader is a vehicle")
+        if (self.leader or self.armor_leader) and self.lm == 0:
+            raise PydanticCustomError("lnlt.decl.leader_lm", "a leader needs his LM (lm = 1...)")
+        return self
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    @property
+    def is_leader(self) -> bool:
+        return self.leader or self.armor_leader
+
+    @property
+    def good_order(self) -> bool:
+        return self.status == "good-order"
+
+    @property
+    def on_map(self) -> bool:
+        return self.status not in ("eliminated", "destroyed")
+
+    @property
+    def leg(self) -> bool:
+        return self.kind != "vehicle"
+
+
+class Band(BaseModel):
+    """One row of a user-supplied damage-check table: from ``at_least`` up, ``result``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    at_least: int = Field(ge=-20, le=40)
+    result: str = Field(min_length=1)
+
+
+class DamageTable(BaseModel):
+    """A Damage Check Table the players supply from their own chart (decision 3): bands of
+    the DC total (or of the DC total over the unit's morale), for leg units and vehicles."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str = Field(min_length=1)
+    compare: Literal["total", "over-morale"] = "total"
+    leg: list[Band] = Field(min_length=1)
+    vehicle: list[Band] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _known_results(self) -> DamageTable:
+        from referee.rulesets.lnlt.tables import tables
+
+        t = tables()
+        for name, bands, known in (("leg", self.leg, t.leg_results),
+                                   ("vehicle", self.vehicle, t.vehicle_results)):
+            for band in bands:
+                if band.result not in known:
+                    raise PydanticCustomError("lnlt.decl.dct_result",
+                                              "{row}: result '{given}' is not one of {known}",
+                                              {"row": name, "given": band.result,
+                                               "known": ", ".join(known)})
+        return self
+
+    def read(self, unit: Unit, dc_total: int) -> str | None:
+        """The result for ``unit``; None when the table cannot say (no row, no morale)."""
+        bands = self.vehicle if unit.kind == "vehicle" else self.leg
+        if not bands:
+            return None
+        value = dc_total
+        if self.compare == "over-morale":
+            if unit.morale is None:
+                return None
+            value = dc_total - unit.morale
+        found = [b for b in bands if b.at_least <= value]
+        if not found:
+            return "no-effect"
+        return max(found, key=lambda b: b.at_least).result
+
+
+class Roster(BaseModel):
+    """The declaration of a phase: sides, initiative, map adjacency and units."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sides: list[str] = Field(min_length=2, max_length=2)
+    initiative: str | None = None
+    turn: int = Field(default=1, ge=1, le=99)
+    adjacent: dict[str, list[str]] = Field(default_factory=dict)
+    hexes: list[str] = Field(default_factory=list)
+    units: list[Unit] = Field(min_length=1, max_length=200)
+    max_impulses: int | None = Field(default=None, ge=1, le=500)
+    damage_table: DamageTable | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Roster:
+        if self.sides[0] == self.sides[1]:
+            raise PydanticCustomError("lnlt.decl.same_sides", "the two sides need two names")
+        if self.initiative is not None and self.initiative not in self.sides:
+            raise PydanticCustomError("lnlt.decl.initiative",
+                                      "initiative must name one of the sides: {sides}",
+                                      {"sides": ", ".join(self.sides)})
+        seen: set[str] = set()
+        for unit in self.units:
+            if unit.id in seen:
+                raise PydanticCustomError("lnlt.decl.same_unit", "two units with the id {id}",
+                                          {"id": unit.id})
+            seen.add(unit.id)
+            if unit.side not in self.sides:
+                raise PydanticCustomError("lnlt.decl.unit_side",
+                                          "unit {id}: side must be one of {sides}",
+                                          {"id": unit.id, "sides": ", ".join(self.sides)})
+        for hex_id, others in self.adjacent.items():
+            for h in (hex_id, *others):
+                _check_id(h)
+        return self
+
+    def unit(self, unit_id: str) -> Unit:
+        return next(u for u in self.units if u.id == unit_id)
+
+    def neighbours(self, hex_id: str) -> set[str]:
+        """Hexes adjacent to ``hex_id`` as the roster gives them (either direction)."""
+        out = set(self.adjacent.get(hex_id, ()))
+        out |= {h for h, others in self.adjacent.items() if hex_id in others}
+        out.discard(hex_id)
+        return out
+
+    def all_hexes(self) -> list[str]:
+        found = list(self.hexes)
+        for u in self.units:
+            found.append(u.hex)
+        for h, others in self.adjacent.items():
+            found += [h, *others]
+        return sorted(dict.fromkeys(found))
+
+    def multi_level(self, hex_id: str) -> bool:
+        """A hex whose units give building levels holds a multi-level building."""
+        return any(u.level is not None for u in self.units if u.hex == hex_id)
+
+    def bunker(self, hex_id: str) -> bool:
+        return any(u.position != "open" for u in self.units if u.hex == hex_id)
+
+
+class UnitAction(BaseModel):
+    """One thing a unit did, for the impulse log and for the rule that marked units stay
+    marked (L-8): the markers it carried before acting are kept."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    impulse: int
+    unit: str
+    action: Literal["fire", "move", "spot", "op-fire", "spotted-fire", "move-fire",
+                    "activate-others"]
+    markers_before: list[str] = Field(default_factory=list)
+
+
+class ImpulseRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    number: int
+    side: str
+    kind: Literal["pass", "activation"]
+    hexes: list[str] = Field(default_factory=list)
+    did: list[str] = Field(default_factory=list)
+    passes: int = 0
+
+
+class PhaseState(BaseModel):
+    """Everything a game file keeps between impulses, so a phase can be resumed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    roster: Roster
+    initiative: str
+    current: str
+    impulses: int = 0
+    passes: int = 0
+    ended: bool = False
+    end_reason: str | None = None
+    log: list[ImpulseRecord] = Field(default_factory=list)
+    actions: list[UnitAction] = Field(default_factory=list)
+
+    def other(self, side: str) -> str:
+        a, b = self.roster.sides
+        return b if side == a else a

@@ -1,0 +1,104 @@
+"""Epic Armageddon barrages: clauses E-15 to E-19, ambiguities E-X3, E-X4, E-X5, E-X10 and
+worked example 4 (the barrage table rows)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import api
+from referee.catalog import render
+from tests.epic_helpers import decl, funit, shoot, tunit
+
+HOWITZER = {"name": "Howitzer", "barrage": 3}
+
+
+def battery(points: int, guns: int = 1, **extra: object) -> dict:
+    gun = {"name": "Howitzer", "barrage": points}
+    return decl([gun], [tunit("A", distance=10, under_template=True),
+                        tunit("B", "AV", 20, 4, under_template=True),
+                        tunit("C", distance=30, under_template=False)],
+                [funit(f"G{i}", ["Howitzer"]) for i in range(1, guns + 1)], **extra)
+
+
+@pytest.mark.clause("E-17")
+@pytest.mark.parametrize(("points", "row"), [
+    (1, (0, 0, "6+", "6+")), (2, (0, 0, "5+", "6+")), (3, (0, 0, "4+", "5+")),
+    (5, (1, 0, "4+", "5+")), (7, (1, 1, "4+", "5+")), (9, (2, 1, "4+", "5+")),
+    (12, (2, 2, "4+", "5+")), (15, (2, 3, "4+", "5+")), (18, (2, 4, "4+", "5+")),
+    (19, (2, 4, "4+", "5+"))])
+def test_E17_worked_example_4_barrage_table_rows(points: int, row: tuple) -> None:
+    table = api.lookup("epic", "barrage", str(points))
+    templates, markers, ap, at = row
+    assert table.rows[0][1:] == (templates, markers, 1 + markers, ap, at)
+
+
+@pytest.mark.clause("E-X5")
+def test_EX5_above_18_points_uses_the_last_row_with_a_warning_or_is_refused() -> None:
+    assert api.lookup("epic", "barrage", "19").clause == "E-X5"
+    r = shoot(battery(19), {"barrage.red-hill-battery-invented.ap": "=0",
+                            "barrage.red-hill-battery-invented.at": "=0"})
+    assert any(s.kind == "warning" and s.clause == "E-X5" for s in r.steps)
+    assert r.outcome_data["formations"]["Red Hill Battery (invented)"]["markers_added"] == 1 + 4
+    r = shoot(battery(19), {}, ("barrage-over-18=refuse",))
+    assert r.outcome_data["shot"] is False
+
+
+@pytest.mark.clause("E-16")
+def test_E16_barrage_points_sum_over_weapons_in_range() -> None:
+    d = battery(3, guns=3)
+    d["firing_units"][2]["in_range"] = False
+    r = shoot(d, {"barrage.red-hill-battery-invented.ap": "=0",
+                  "barrage.red-hill-battery-invented.at": "=0"})
+    assert r.outcome_data["barrage_points"] == 6
+
+
+@pytest.mark.clause("E-15")
+def test_E15_only_units_under_a_template_are_attacked_one_die_each() -> None:
+    r = shoot(battery(3), {"barrage.red-hill-battery-invented.ap": [4],
+                           "barrage.red-hill-battery-invented.at": [5],
+                           "save.red-hill-battery-invented.a": [1],
+                           "save.red-hill-battery-invented.b": [6]})
+    data = r.outcome_data["formations"]["Red Hill Battery (invented)"]
+    assert data["hit_units"] == ["A", "B"]  # C is not under the template
+    assert data["casualties"] == ["A"]
+
+
+@pytest.mark.clause("E-17")
+def test_E17_infantry_in_cover_rolled_apart_with_minus_one() -> None:
+    d = decl([HOWITZER], [tunit("A", distance=10, terrain="woods", under_template=True)])
+    r = shoot(d, {"barrage.red-hill-battery-invented.ap.cover": [4]})
+    assert r.outcome_data["formations"]["Red Hill Battery (invented)"]["hit_units"] == []
+
+
+@pytest.mark.clause("E-19")
+@pytest.mark.clause("E-X10")
+def test_E19_every_formation_under_the_templates_takes_the_extra_markers() -> None:
+    d = battery(16)
+    d["also_under_templates"] = [{"name": "Blue Squad (invented)",
+                                  "units": [tunit("X", distance=12, under_template=True)]}]
+    answers = {"barrage.red-hill-battery-invented.ap": "=0",
+               "barrage.red-hill-battery-invented.at": "=0",
+               "barrage.blue-squad-invented.ap": "=0"}
+    r = shoot(d, answers)
+    forms = r.outcome_data["formations"]
+    assert forms["Red Hill Battery (invented)"]["markers_added"] == 1 + 4
+    assert forms["Blue Squad (invented)"]["markers_added"] == 1 + 4
+    r = shoot(d, answers, ("barrage-extra-markers=at-most-three",))
+    assert r.outcome_data["formations"]["Blue Squad (invented)"]["markers_added"] == 1 + 3
+
+
+@pytest.mark.clause("E-18")
+@pytest.mark.clause("E-X3")
+@pytest.mark.clause("E-X4")
+def test_E18_extra_templates_reported_with_the_readings_in_force() -> None:
+    answers = {"barrage.red-hill-battery-invented.ap": "=0",
+               "barrage.red-hill-battery-invented.at": "=0"}
+    r = shoot(battery(9), answers)
+    note = next(s for s in r.steps if s.clause == "E-18")
+    assert "2 extra template" in render(note.text)
+    assert "range/LOF: No" in render(note.text) and "overlap: forbidden" in render(note.text)
+    r = shoot(battery(9), answers, ("extra-templates-need-lof=true",
+                                    "extra-template-overlap=allowed"))
+    note = next(s for s in r.steps if s.clause == "E-18")
+    assert "range/LOF: Yes" in render(note.text) and "overlap: allowed" in render(note.text)
+    assert set(r.non_default_options) == {"extra-templates-need-lof", "extra-template-overlap"}

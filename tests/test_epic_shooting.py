@@ -1,0 +1,385 @@
+"""Epic Armageddon, the whole shooting attack: clauses E-1 to E-6 and E-10 to E-14, the
+ambiguity defaults E-X1, E-X2, E-X6, E-X7, E-X8, and the brief's worked examples 5 to 8.
+Each test fails if its rule is applied wrongly."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.catalog import render
+from referee.core.errors import ScriptError
+from referee.rulesets.epic.tables import tables
+from tests.epic_helpers import asked, decl, funit, shoot, tunit, units_hit
+
+BOLTER = {"name": "Heavy bolter", "shots": 1, "ap": 5}
+CANNON = {"name": "Battle cannon", "shots": 1, "ap": 5, "at": 4}
+LASER = {"name": "Lascannon", "shots": 1, "at": 5}
+MACRO = {"name": "Volcano gun", "shots": 1, "at": 4, "macro": True}
+
+EXAMPLE_7 = [tunit("A", "INF", 10), tunit("B", "AV", 15, 4), tunit("C", "INF", 20),
+             tunit("D", "INF", 25)]
+
+
+# --- E-1, E-2, E-3: who fires -----------------------------------------------------------
+
+@pytest.mark.clause("E-1")
+def test_E1_units_that_cannot_engage_the_one_target_simply_do_not_fire() -> None:
+    d = decl([BOLTER], [tunit("A")], [funit("F1", ["Heavy bolter"]),
+                                      funit("F2", ["Heavy bolter"], in_range=False)])
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [6]})
+    assert r.outcome_data["fired"] == ["F1"]
+    shots = next(t for t in r.tables if t.title.id == "epic.table.shots")
+    assert shots.rows[0][2] == 1  # one shot: F2 is out of range and does not fire elsewhere
+
+
+@pytest.mark.clause("E-2")
+def test_E2_a_unit_needs_range_and_line_of_fire_to_shoot() -> None:
+    d = decl([BOLTER], [tunit("A")], [funit("F1", ["Heavy bolter"], in_range=False)])
+    r = shoot(d, {})
+    assert r.outcome_data["shot"] is False
+
+
+@pytest.mark.clause("E-3")
+def test_E3_fire_arcs_by_bearing() -> None:
+    t = tables()
+    assert t.arc("forward").allows(89) and not t.arc("forward").allows(91)
+    assert t.arc("rear").allows(170) and not t.arc("rear").allows(80)
+    assert t.arc("left").allows(300) and not t.arc("left").allows(60)
+    assert t.arc("right").allows(60) and not t.arc("right").allows(300)
+    assert t.arc("fixed-forward").allows(315) and t.arc("fixed-forward").allows(45)
+    assert not t.arc("fixed-forward").allows(46)
+    assert t.arc("all").allows(180)
+
+
+@pytest.mark.clause("E-3")
+def test_E3_a_weapon_outside_its_arc_does_not_fire() -> None:
+    gun = {**BOLTER, "arc": "fixed-forward"}
+    d = decl([gun, {"name": "Pintle", "ap": 6}], [tunit("A")],
+             [funit("F1", ["Heavy bolter", "Pintle"], bearing=90)])
+    r = shoot(d, {"to-hit.pintle": [6], "save.normal.a": [6]})
+    shots = next(t for t in r.tables if t.title.id == "epic.table.shots")
+    assert [row[0] for row in shots.rows] == ["Pintle"]
+
+
+# --- E-4: suppression (worked example 6) ---------------------------------------------------
+
+def _example_6(markers: int) -> dict:
+    units = [funit(f"U{i}", ["Heavy bolter"], d) for i, d in enumerate((10, 20, 30, 30, 40), 1)]
+    return decl([BOLTER], [tunit("A", "AV", 10, 4)], units, firing_blast_markers=markers)
+
+
+@pytest.mark.clause("E-4")
+def test_E4_worked_example_6_farthest_suppressed_and_the_tie_is_the_shooters_choice() -> None:
+    r = shoot(_example_6(2), {"suppress": ["U3"], "to-hit.heavy-bolter": "=0"})
+    assert r.outcome_data["fired"] == ["U1", "U2", "U4"]
+    r = shoot(_example_6(2), {"suppress": ["U4"], "to-hit.heavy-bolter": "=0"})
+    assert r.outcome_data["fired"] == ["U1", "U2", "U3"]
+
+
+@pytest.mark.clause("E-4")
+def test_E4_no_question_without_a_tie_and_the_count_is_checked() -> None:
+    assert "suppress" not in asked(_example_6(1), {"to-hit.heavy-bolter": "=0"})
+    with pytest.raises(ScriptError):
+        shoot(_example_6(2), {"suppress": ["U3", "U4"], "to-hit.heavy-bolter": "=0"})
+    with pytest.raises(ScriptError):
+        shoot(_example_6(2), {"suppress": ["U1"], "to-hit.heavy-bolter": "=0"})
+
+
+@pytest.mark.clause("E-X8")
+def test_EX8_suppression_front_from_the_target_or_from_the_nearest_enemy() -> None:
+    units = [funit("Near", ["Heavy bolter"], 10, nearest_enemy=50),
+             funit("Far", ["Heavy bolter"], 40, nearest_enemy=5)]
+    d = decl([BOLTER], [tunit("A", "AV", 10, 4)], units, firing_blast_markers=1)
+    assert shoot(d, {"to-hit.heavy-bolter": "=0"}).outcome_data["fired"] == ["Near"]
+    r = shoot(d, {"to-hit.heavy-bolter": "=0"}, ("suppression-front=nearest-enemy",))
+    assert r.outcome_data["fired"] == ["Far"]
+    assert r.non_default_options == ("suppression-front",)
+
+
+# --- E-5, E-6: the under-fire marker (worked example 5) ---------------------------------------
+
+TANKS = [tunit(f"Tank {i}", "AV", 10 * i, 4) for i in range(1, 5)]
+
+
+@pytest.mark.clause("E-6")
+def test_E6_worked_example_5_heavy_bolters_at_tanks_still_place_one_marker() -> None:
+    r = shoot(decl([BOLTER], TANKS), {"to-hit.heavy-bolter": [6]})
+    assert r.outcome_data["hits"] == {"ap": 1}
+    assert r.outcome_data["allocation"] == []  # no AP hit can go to a tank
+    assert r.outcome_data["blast_markers"] == 1
+    assert r.outcome_data["broken"] is False
+
+
+@pytest.mark.clause("E-14")
+def test_E14_worked_example_5_with_three_markers_already_breaks_after_the_attack() -> None:
+    r = shoot(decl([BOLTER], TANKS, target_blast_markers=3), {"to-hit.heavy-bolter": [2]})
+    assert r.outcome_data["blast_markers"] == 4
+    assert r.outcome_data["broken"] is True
+
+
+@pytest.mark.clause("E-X1")
+def test_EX1_default_marker_for_coming_under_fire_house_rule_only_on_a_hit() -> None:
+    d = decl([BOLTER], [tunit("A")])
+    assert shoot(d, {"to-hit.heavy-bolter": [2]}).outcome_data["blast_markers"] == 1
+    r = shoot(d, {"to-hit.heavy-bolter": [2]}, ("under-fire-marker=first-hit",))
+    assert r.outcome_data["blast_markers"] == 0
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [6]},
+              ("under-fire-marker=first-hit",))
+    assert r.outcome_data["blast_markers"] == 1
+
+
+@pytest.mark.clause("E-5")
+def test_E5_order_marker_then_hits_then_saves_then_casualty_markers_then_break() -> None:
+    r = shoot(decl([BOLTER], [tunit("A")]), {"to-hit.heavy-bolter": [6], "save.normal.a": [1]})
+    clauses = [s.clause for s in r.steps]
+    assert clauses.index("E-8") < clauses.index("E-11") < clauses.index("E-14")
+    markers = next(t for t in r.tables if t.title.id == "epic.table.markers")
+    reasons = [row[0].id for row in markers.rows]
+    assert reasons == ["epic.bm.before", "epic.bm.under_fire", "epic.bm.casualty",
+                       "epic.bm.after"]
+
+
+# --- E-10: allocation (worked example 7) -----------------------------------------------------
+
+@pytest.mark.clause("E-10")
+def test_E10_worked_example_7_five_ap_hits_spread_front_to_back() -> None:
+    r = shoot(decl([{**BOLTER, "shots": 5}], EXAMPLE_7),
+              {"to-hit.heavy-bolter": [6] * 5, "save.normal.a": [6, 6],
+               "save.normal.c": [6, 6], "save.normal.d": [6]})
+    assert units_hit(r) == ["a", "c", "d", "a", "c"]
+
+
+@pytest.mark.clause("E-10")
+def test_E10_worked_example_7_at_hits_only_to_the_armour() -> None:
+    r = shoot(decl([{**LASER, "shots": 2}], EXAMPLE_7),
+              {"to-hit.lascannon": [6, 6], "save.normal.b": [6, 6]})
+    assert units_hit(r) == ["b", "b"]
+
+
+@pytest.mark.clause("E-10")
+def test_E10_worked_example_7_units_out_of_range_are_not_potential_targets() -> None:
+    targets = [*EXAMPLE_7[:3], tunit("D", "INF", 25, in_range=False)]
+    r = shoot(decl([{**BOLTER, "shots": 2}], targets),
+              {"to-hit.heavy-bolter": [6, 6], "save.normal.a": [6], "save.normal.c": [6]})
+    assert units_hit(r) == ["a", "c"]
+
+
+@pytest.mark.clause("E-10")
+def test_E10_a_scripted_allocation_that_breaks_the_rule_is_refused_with_the_clause() -> None:
+    targets = [tunit("A", distance=10), tunit("B", distance=10), tunit("C", distance=10),
+               tunit("D", distance=20)]
+    d = decl([{**BOLTER, "shots": 2}], targets)
+    with pytest.raises(ScriptError) as err:
+        shoot(d, {"to-hit.heavy-bolter": [6, 6], "allocate.normal.1": "D"})
+    assert "front to back" in render(err.value.msg)
+    with pytest.raises(ScriptError) as err:
+        shoot(d, {"to-hit.heavy-bolter": [6, 6], "allocate.normal.1": "A",
+                  "allocate.normal.2": "A"})
+    assert "even spread" in render(err.value.msg)
+
+
+@pytest.mark.clause("E-X6")
+def test_EX6_equally_near_units_are_the_defenders_choice_or_listed_order() -> None:
+    targets = [tunit("A", distance=10), tunit("B", distance=10)]
+    d = decl([BOLTER], targets)
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "allocate.normal.1": "B", "save.normal.b": [6]})
+    assert units_hit(r) == ["b"]
+    assert "allocate.normal.1" not in asked(d, {"save.normal.a": [6]},
+                                            ("allocation-tie=listed-order",))
+
+
+@pytest.mark.clause("E-X2")
+def test_EX2_defender_allocates_by_default_house_rule_names_the_attacker() -> None:
+    d = decl([BOLTER], [tunit("A", distance=10), tunit("B", distance=10)])
+    answers = {"to-hit.heavy-bolter": [6], "allocate.normal.1": "A", "save.normal.a": [6]}
+    alloc = next(t for t in shoot(d, answers).tables if t.title.id == "epic.table.allocation")
+    assert "the defender" in render(alloc.rows[0][4])
+    r = shoot(d, answers, ("allocation-by=attacker",))
+    alloc = next(t for t in r.tables if t.title.id == "epic.table.allocation")
+    assert "the attacker" in render(alloc.rows[0][4])
+
+
+@pytest.mark.clause("E-X7")
+def test_EX7_light_vehicles_take_at_before_infantry_take_ap() -> None:
+    targets = [tunit("Inf", "INF", 10), tunit("Car", "LV", 20, 5)]
+    d = decl([BOLTER, LASER], targets)
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "to-hit.lascannon": [6],
+                  "save.normal.inf": [6], "save.normal.car": [6]})
+    # AT first to the light vehicle, so the AP hit goes to the infantry: nothing wasted
+    assert r.outcome_data["allocation"] == [("at", "car"), ("ap", "inf")]
+
+
+@pytest.mark.clause("E-X7")
+def test_EX7_all_three_types_the_defender_is_asked_the_order() -> None:
+    targets = [tunit("Inf", "INF", 10), tunit("Car", "LV", 20, 5), tunit("Tank", "AV", 30, 4)]
+    d = decl([BOLTER, LASER], targets)
+    base = {"to-hit.heavy-bolter": [6], "to-hit.lascannon": [6]}
+    assert "allocate.normal.order" in asked(d, {**base, "allocate.normal.order": "ap",
+                                                "save.normal.inf": [6],
+                                                "save.normal.car": [6]})
+    assert "allocate.normal.order" not in asked(
+        d, {**base, "save.normal.car": [6], "save.normal.inf": [6]},
+        ("mixed-allocation=at-to-light-vehicles-first",))
+
+
+@pytest.mark.clause("E-8")
+def test_E8_declined_cover_keeps_hits_off_units_in_cover() -> None:
+    targets = [tunit("Woods", distance=10, terrain="woods"), tunit("Open", distance=20)]
+    d = decl([{**BOLTER, "shots": 2}], targets)
+    r = shoot(d, {"cover.ap": False, "to-hit.heavy-bolter": [5, 5], "save.normal.open": [6, 6]})
+    assert units_hit(r) == ["open", "open"]
+    need = next(s.data["need"] for s in r.steps if "need" in s.data)
+    assert need == 5  # no -1 taken
+    r = shoot(d, {"cover.ap": True, "to-hit.heavy-bolter": [6, 6],
+                  "save.normal.woods": [6], "save.normal.open": [6]})
+    assert units_hit(r) == ["woods", "open"]
+
+
+# --- E-11: saves ----------------------------------------------------------------------------
+
+@pytest.mark.clause("E-11")
+def test_E11_each_hit_saved_separately_at_or_above_the_armour() -> None:
+    d = decl([{**BOLTER, "shots": 2}], [tunit("A", armour=4)])
+    r = shoot(d, {"to-hit.heavy-bolter": [6, 6], "save.normal.a": [4, 5]})
+    assert r.outcome_data["casualties"] == []
+    r = shoot(d, {"to-hit.heavy-bolter": [6, 6], "save.normal.a": [4, 3]})
+    assert r.outcome_data["casualties"] == ["A"]
+
+
+@pytest.mark.clause("E-11")
+def test_E11_infantry_use_the_better_of_cover_save_and_armour_never_both() -> None:
+    d = decl([BOLTER], [tunit("A", armour=6, terrain="buildings")])
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [4]})
+    assert r.outcome_data["casualties"] == []  # 4+ cover save used instead of 6+ armour
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [3]})
+    assert r.outcome_data["casualties"] == ["A"]
+    tank = decl([LASER], [tunit("T", "AV", armour=5, terrain="buildings")])
+    r = shoot(tank, {"to-hit.lascannon": [6], "save.normal.t": [4]})
+    assert r.outcome_data["casualties"] == ["T"]  # vehicles get no cover save
+
+
+@pytest.mark.clause("E-11")
+def test_E11_crossfire_worsens_the_save_and_a_7_plus_save_is_lost() -> None:
+    d = decl([BOLTER], [tunit("A", armour=4)], crossfire=1)
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [4]})
+    assert r.outcome_data["casualties"] == ["A"]  # needs 5+ under crossfire
+    d = decl([BOLTER], [tunit("A", armour=6)], crossfire=1)
+    assert "save.normal.a" not in asked(d, {"to-hit.heavy-bolter": [6]})
+
+
+@pytest.mark.clause("E-11")
+def test_E11_reinforced_armour_rerolls_and_invulnerable_saves_after() -> None:
+    d = decl([LASER], [tunit("T", "AV", armour=4, reinforced=True)])
+    r = shoot(d, {"to-hit.lascannon": [6], "save.normal.t": [2], "save.normal.t.reroll": [5]})
+    assert r.outcome_data["casualties"] == []
+    d = decl([LASER], [tunit("T", "AV", armour=4, invulnerable=True)])
+    r = shoot(d, {"to-hit.lascannon": [6], "save.normal.t": [2],
+                  "save.normal.t.invulnerable": [6]})
+    assert r.outcome_data["casualties"] == []
+
+
+@pytest.mark.clause("E-11")
+def test_E11_ignore_cover_negates_cover_to_hit_and_cover_saves() -> None:
+    flamer = {"name": "Flamer", "ap": 4, "ignore_cover": True}
+    d = decl([flamer], [tunit("A", armour=6, terrain="buildings")])
+    r = shoot(d, {"to-hit.flamer": [4], "save.normal.a": [4]})
+    assert next(s.data["need"] for s in r.steps if "need" in s.data) == 4
+    assert r.outcome_data["casualties"] == ["A"]  # armour 6+ only
+
+
+# --- E-12: macro-weapons (worked example 8) ---------------------------------------------------
+
+@pytest.mark.clause("E-12")
+def test_E12_worked_example_8_mw_hit_after_normal_hits_to_the_nearest_survivor() -> None:
+    d = decl([{**BOLTER, "shots": 2}, MACRO], [tunit("A", distance=10), tunit("C", distance=20)])
+    r = shoot(d, {"to-hit.heavy-bolter": [6, 6], "to-hit.volcano-gun": [6],
+                  "save.normal.a": [1], "save.normal.c": [6]})
+    assert r.outcome_data["allocation"] == [("ap", "a"), ("ap", "c"), ("mw", "c")]
+    assert r.outcome_data["casualties"] == ["A", "C"]  # C: no save against the MW hit
+
+
+@pytest.mark.clause("E-12")
+def test_E12_mw_hits_only_to_units_the_macro_weapons_can_reach() -> None:
+    d = decl([MACRO], [tunit("A", distance=10, in_mw_range=False), tunit("C", distance=20)])
+    r = shoot(d, {"to-hit.volcano-gun": [6]})
+    assert units_hit(r) == ["c"]
+
+
+@pytest.mark.clause("E-12")
+def test_E12_reinforced_armour_keeps_its_save_against_mw_without_reroll() -> None:
+    d = decl([MACRO], [tunit("T", "AV", armour=4, reinforced=True)])
+    ids = asked(d, {"to-hit.volcano-gun": [6], "save.mw.t": [2]})
+    assert "save.mw.t" in ids and "save.mw.t.reroll" not in ids
+
+
+# --- E-13: Blast markers after casualties ----------------------------------------------------
+
+@pytest.mark.clause("E-13")
+def test_E13_a_marker_per_casualty_crossfire_first_kill_two() -> None:
+    targets = [tunit("A", distance=10), tunit("B", distance=20), tunit("C", distance=30)]
+    d = decl([{**BOLTER, "shots": 2}], targets)
+    answers = {"to-hit.heavy-bolter": [6, 6], "save.normal.a": [1], "save.normal.b": [1]}
+    assert shoot(d, answers).outcome_data["markers_added"] == 3
+    d = decl([{**BOLTER, "shots": 2}], targets, crossfire=1)
+    assert shoot(d, answers).outcome_data["markers_added"] == 4
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_a_marker_per_hit_and_none_for_its_kills() -> None:
+    gun = {"name": "Stun gun", "shots": 2, "ap": 4, "disrupt": True}
+    d = decl([gun], [tunit("A", distance=10), tunit("B", distance=20)])
+    r = shoot(d, {"to-hit.stun-gun": [6, 6], "save.normal.a": [1], "save.normal.b": [6]})
+    assert r.outcome_data["markers_added"] == 1 + 2  # under fire, two hits; the kill adds none
+
+
+@pytest.mark.clause("E-13")
+def test_E13_broken_formation_markers_become_hits_without_saves() -> None:
+    targets = [tunit("A", distance=10), tunit("B", distance=20), tunit("C", distance=30)]
+    d = decl([BOLTER], targets, target_broken=True, target_blast_markers=3)
+    r = shoot(d, {"to-hit.heavy-bolter": [6], "save.normal.a": [1]})
+    # under fire and A's death would be 2 markers: they become 2 hits, on B and C
+    assert r.outcome_data["extra_hits"] == 2
+    assert r.outcome_data["casualties"] == ["A", "B", "C"]
+    assert r.outcome_data["blast_markers"] == 3
+
+
+# --- E-14: the break check --------------------------------------------------------------------
+
+@pytest.mark.clause("E-14")
+def test_E14_never_broken_part_way_through_the_attack() -> None:
+    targets = [tunit("A", distance=10), tunit("B", distance=20), tunit("C", distance=30)]
+    d = decl([{**BOLTER, "shots": 2}], targets, target_blast_markers=1)
+    r = shoot(d, {"to-hit.heavy-bolter": [6, 6], "save.normal.a": [1], "save.normal.b": [1]})
+    # after A died: 3 markers against 2 units; a part-way break would have turned B's
+    # marker into a hit. Checked at the end: 4 markers, 1 unit, broken, no extra hits.
+    assert r.outcome_data["extra_hits"] == 0
+    assert r.outcome_data["blast_markers"] == 4
+    assert r.outcome_data["broken"] is True
+
+
+@pytest.mark.clause("E-14")
+def test_E14_not_broken_while_markers_are_fewer_than_units() -> None:
+    targets = [tunit(f"U{i}", distance=10 * i) for i in range(1, 4)]
+    r = shoot(decl([BOLTER], targets, target_blast_markers=1), {"to-hit.heavy-bolter": [2]})
+    assert r.outcome_data["blast_markers"] == 2 and r.outcome_data["broken"] is False
+
+
+# --- situation asked at the table -----------------------------------------------------------
+
+def test_situation_left_out_is_asked() -> None:
+    d = decl([BOLTER], [{"name": "A", "type": "INF", "armour": 5}],
+             [{"name": "F1", "weapons": ["Heavy bolter"]}])
+    ids = asked(d, {"shooter.f1.in-range": True, "shooter.f1.distance": 30,
+                    "situation.a.distance": 20, "situation.a.in-range": True,
+                    "situation.a.terrain": "woods", "to-hit.heavy-bolter": [2]})
+    assert ids[:5] == ["action", "shooter.f1.in-range", "shooter.f1.distance",
+                       "situation.a.in-range", "situation.a.distance"]
+
+
+def test_same_unit_names_on_both_sides_are_asked_apart() -> None:
+    d = decl([BOLTER], [{"name": "Tank 1", "type": "INF", "armour": 5}],
+             [{"name": "Tank 1", "weapons": ["Heavy bolter"]}])
+    ids = asked(d, {"shooter.tank-1.in-range": True, "shooter.tank-1.distance": 30,
+                    "situation.tank-1.in-range": True, "situation.tank-1.distance": 20,
+                    "situation.tank-1.terrain": "open", "to-hit.heavy-bolter": [2]})
+    assert "shooter.tank-1.distance" in ids and "situation.tank-1.distance" in ids
