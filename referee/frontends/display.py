@@ -94,8 +94,8 @@ def typed_from_shown(question: Question, shown: str) -> str:
         by_label = {label: value for value, label in labels(question).items()}
         return by_label.get(shown, shown)
     if isinstance(question, MultiChoiceQuestion):
-        by_label = {label: value for value, label in labels(question).items()}
-        return " ".join(by_label.get(s.strip(), s.strip()) for s in shown.split(",")
+        by_label = _by_label(question)  # labels of any language, so a transcript may mix
+        return " ".join(by_label.get(s.strip().casefold(), s.strip()) for s in shown.split(",")
                         if s.strip() not in ("", "-"))
     return shown
 
