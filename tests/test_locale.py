@@ -161,3 +161,19 @@ def test_an_unknown_language_is_a_usage_error_in_the_environment_language() -> N
         Msg.of("error.prefix", message=Msg.of(
             "error.unknown_id", kind=Msg.of("kind.language"), given="xx",
             known=", ".join(available_languages()))), "ru")
+
+
+@pytest.mark.parametrize("argv", [["--lang", "ru", "--help"],
+                                  ["--lang", "ru", "lookup", "epic", "to-hit", "8"],
+                                  ["lookup", "epic", "to-hit", "8"]])
+def test_the_entry_point_keeps_start_up_light(argv: list[str]) -> None:
+    """Choosing the language (and Typer's words in it) loads no heavy front-end package."""
+    probe = ("import sys\nfrom referee.entry import main\ntry:\n    main(sys.argv[1:])\n"
+             "except SystemExit:\n    pass\nheavy = sorted({m.split('.')[0] for m in sys.modules}"
+             " & {'questionary', 'prompt_toolkit', 'sqlite3', 'dyce'})\n"
+             "print('HEAVY:' + ','.join(heavy))\n")
+    proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                                                     "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
