@@ -177,3 +177,15 @@ def test_the_entry_point_keeps_start_up_light(argv: list[str]) -> None:
                                                      "PYTHONIOENCODING": "utf-8"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "HEAVY:"
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_help_texts_survive_rich_markup(lang: str) -> None:
+    """Typer renders help as rich markup: a bracket meant literally ('[declaration]') must be
+    escaped ('\\\\[declaration]') or it disappears from the help screen."""
+    from rich.text import Text
+
+    eaten = [k for k, v in catalogue(lang).items() if k.startswith("cli.")
+             and not k.startswith("cli.chrome.")  # Typer shows these as plain text
+             and Text.from_markup(v).plain != v.replace("\\[", "[")]
+    assert not eaten
