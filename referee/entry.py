@@ -71,12 +71,12 @@ def load_app(lang: str) -> typer.Typer:
 
         help_chrome.translate()
     cli = sys.modules.get("referee.cli")
-    if cli is not None and cli.app.info.help != t("cli.help"):
+    if cli is None:
+        cli = importlib.import_module("referee.cli")
+    elif not str(cli.app.info.help).startswith(t("cli.help")):  # built in another language
         for name in sorted(m for m in sys.modules if m.startswith("referee.cli_")):
             importlib.reload(sys.modules[name])
         cli = importlib.reload(cli)
-    elif cli is None:
-        cli = importlib.import_module("referee.cli")
     app: typer.Typer = cli.app
     note = t("cli.lang.note")
     if isinstance(app.info.help, str) and not app.info.help.endswith(note):

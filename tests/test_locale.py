@@ -189,3 +189,23 @@ def test_help_texts_survive_rich_markup(lang: str) -> None:
              and not k.startswith("cli.chrome.")  # Typer shows these as plain text
              and Text.from_markup(v).plain != v.replace("\\[", "[")]
     assert not eaten
+
+
+def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
+    from typer.testing import CliRunner
+
+    from referee.context import Environment
+    from referee.entry import load_app
+
+    def help_of(lang: str) -> str:
+        app = load_app(lang)
+        env = Environment(stdout_isatty=False, color=False)
+        return CliRunner().invoke(app, ["attack", "--help"], obj=env).output
+
+    try:
+        russian = help_of("ru")
+        assert "Использование:" in russian and "Зерно для кубиков" in russian
+    finally:
+        english = help_of("en")
+    assert "Usage:" in english and "Seed for the dice" in english
+    assert "Зерно" not in english and "Параметры" not in english
