@@ -41,6 +41,9 @@ def translate() -> None:
     for name, msg_id in CONSTANTS.items():
         if hasattr(rich_utils, name):
             setattr(rich_utils, name, t(msg_id))
+    if hasattr(rich_utils, "RICH_HELP"):  # Typer formats its two fields itself
+        rich_utils.RICH_HELP = t("cli.chrome.try_help", command_path="{command_path}",
+                                 help_option="{help_option}")
     if hasattr(rich_utils, "DEFAULT_STRING"):
         # "[default: {}]" keeps its one positional field
         rich_utils.DEFAULT_STRING = t("cli.chrome.default", value="{}")
