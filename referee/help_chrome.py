@@ -9,10 +9,11 @@ guarded: a Typer release that moves one of them leaves that word in English, nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from referee.catalog import t
+from referee.catalog import DEFAULT_LANG, catalogue, t
 
 # typer.rich_utils constant -> catalogue id
 CONSTANTS = {
@@ -58,6 +59,9 @@ def translate() -> None:
             highlighter.highlights = [h.replace(_usage, usage)
                                       for h in highlighter.highlights]
         _usage = usage
+    formatter = getattr(rich_utils, "rich_format_error", None)
+    if formatter is not None and not getattr(formatter, "referee_translated", False):
+        rich_utils.rich_format_error = _reworded_errors(formatter)
     original = getattr(decorators, "help_option", None)
     if original is not None and not getattr(original, "referee_translated", False):
         decorators.help_option = _translated_help_option(original)
@@ -77,3 +81,41 @@ def _translated_help_option(original: Callable[[list[str]], Any]) -> Callable[..
 
     help_option.referee_translated = True  # type: ignore[attr-defined]
     return help_option
+
+
+# Typer's messages for a command line it cannot parse, longest first (a shorter one would
+# swallow the rest of a longer one): matched against the English and said again in the
+# current language; ``reason`` is itself re-worded.
+USAGE_IDS = ("no_such_option_suggest", "no_such_option_possible", "no_such_option",
+             "missing_argument", "missing_option", "extra_args", "needs_value",
+             "invalid_value", "not_one_of", "not_integer")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                              for i, p in enumerate(parts)) + r"\Z", re.S)
+
+
+def reword_usage_error(text: str) -> str:
+    """A Typer usage message in the current language (unchanged when none matches)."""
+    english = catalogue(DEFAULT_LANG)
+    for key in USAGE_IDS:
+        found = _pattern(english[f"cli.usage.{key}"]).match(text.strip())
+        if found:
+            fields = {k: reword_usage_error(v) if k == "reason" else v
+                      for k, v in found.groupdict().items()}
+            return t(f"cli.usage.{key}", **fields)
+    return text
+
+
+def _reworded_errors(original: Callable[[Any], None]) -> Callable[[Any], None]:
+    def rich_format_error(error: Any) -> None:
+        text = error.format_message()
+        reworded = reword_usage_error(text)
+        if reworded != text:
+            error.format_message = lambda: reworded
+        original(error)
+
+    rich_format_error.referee_translated = True  # type: ignore[attr-defined]
+    return rich_format_error

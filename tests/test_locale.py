@@ -209,3 +209,22 @@ def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
         english = help_of("en")
     assert "Usage:" in english and "Seed for the dice" in english
     assert "Зерно" not in english and "Параметры" not in english
+
+
+@pytest.mark.parametrize(("argv", "russian"), [
+    (["attack"], "Не хватает аргумента 'ruleset'."),
+    (["attack", "epic", "--dice", "foo"], "'foo' — не одно из: 'typed', 'auto'."),
+    (["attack", "epic", "--seed"], "Опции '--seed' нужно значение."),
+    (["rulesets", "extra"], "Лишние аргументы (extra)"),
+])
+def test_typer_usage_errors_in_russian(argv: list[str], russian: str) -> None:
+    proc = _run("--lang", "ru", *argv)
+    assert proc.returncode == 2
+    assert russian in proc.stderr and "Try '" not in proc.stderr
+
+
+def test_an_unknown_typer_message_is_left_as_it_is() -> None:
+    from referee.help_chrome import reword_usage_error
+
+    assert reword_usage_error("Something Typer never said before") == \
+        "Something Typer never said before"
