@@ -61,7 +61,7 @@ def translate() -> None:
         _usage = usage
     formatter = getattr(rich_utils, "rich_format_error", None)
     if formatter is not None and not getattr(formatter, "referee_translated", False):
-        rich_utils.rich_format_error = _reworded_errors(formatter)
+        setattr(rich_utils, "rich_format_error", _reworded_errors(formatter))  # noqa: B010
     original = getattr(decorators, "help_option", None)
     if original is not None and not getattr(original, "referee_translated", False):
         decorators.help_option = _translated_help_option(original)
