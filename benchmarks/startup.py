@@ -148,7 +148,7 @@ def commands() -> tuple[Command, Command]:
     lookup_args = ("epic", "to-hit", "8")
     baseline = Command("baseline", _entry_point_argv(
         f"sys.path.insert(0, {str(BENCH_DIR)!r}); ", "baseline_app", lookup_args))
-    referee = Command("referee", _entry_point_argv("", "referee.cli", ("lookup", *lookup_args)))
+    referee = Command("referee", _entry_point_argv("", "referee.entry", ("lookup", *lookup_args)))
     return baseline, referee
 
 

@@ -1,10 +1,13 @@
-"""Typer's own words on the help screens (panel titles, ``Usage:``, ``[required]``, the
-``--help`` line) in the chosen language.
+"""Typer's own words in the chosen language: on the help screens (panel titles, ``Usage:``,
+``[required]``, the ``--help`` line, "Try ... for help") and in its usage errors (a missing
+argument, an unknown option, a bad value).
 
-Typer renders these from module constants (``typer.rich_utils``) and two literals of its
-vendored click. ``translate`` replaces them with catalogue messages; it is called only for a
-language other than English, so English start-up imports nothing more. Every step is
-guarded: a Typer release that moves one of them leaves that word in English, never breaks.
+Typer renders the first from module constants (``typer.rich_utils``) and two literals of its
+vendored click; ``translate`` replaces them with catalogue messages. Its usage errors are
+English f-strings: they are matched against the English templates ``cli.usage.*`` and said
+again in the current language. ``translate`` is called only for a language other than
+English (or to switch back), so English start-up imports nothing more. Every step is
+guarded: a Typer release that changes one of them leaves that text in English, never breaks.
 """
 
 from __future__ import annotations
