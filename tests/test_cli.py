@@ -274,3 +274,15 @@ def test_an_empty_no_color_leaves_colour_on(monkeypatch: pytest.MonkeyPatch) -> 
     assert Environment.from_system().color is True
     monkeypatch.setenv("NO_COLOR", "1")
     assert Environment.from_system().color is False
+
+
+def test_a_named_command_runs_alone_and_help_sees_them_all() -> None:
+    from referee.cli import _app_for
+
+    names = {(c.name or c.callback.__name__).replace("_", "-") for c in app.registered_commands}
+    assert {"rulesets", "lookup", "attack", "run"} <= names
+    for name in names:
+        single = _app_for([name, "x"])
+        assert len(single.registered_commands) == 1
+    assert _app_for(["--help"]) is app
+    assert _app_for(["lokup"]) is app  # the whole app says which commands exist
