@@ -17,6 +17,7 @@ from referee.core.questions import (
     ConfirmQuestion,
     DiceQuestion,
     NumberQuestion,
+    TextQuestion,
 )
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
@@ -165,6 +166,17 @@ def attack(ctx: AttackContext) -> Result:
         decl = ctx.declaration
     elif ctx.declaration is not None:
         decl = ShootingDeclaration.model_validate(ctx.declaration)
+    elif port.ask(ChoiceQuestion(
+            id="attack-kind", text=Msg.of("epic.q.attack_kind"), clause="E-1",
+            choices=(Choice("whole", Msg.of("epic.kind.whole")),
+                     Choice("to-hit", Msg.of("epic.kind.to_hit"))),
+            default_value="whole")) == "whole":
+        # the whole attack at the table: name the formations, then the rest is asked
+        firing_name = port.ask(TextQuestion(id="firing-name", clause="E-1",
+                                            text=Msg.of("epic.q.firing_name")))
+        target_name = port.ask(TextQuestion(id="target-name", clause="E-1",
+                                            text=Msg.of("epic.q.target_name")))
+        decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
     else:
         decl = ask_declaration(port)
     if decl.full:
