@@ -92,25 +92,27 @@ def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration
     return decl.model_copy(update={"weapons": weapons, "target_units": units})
 
 
+def choose_fire_type(port: Port, w: Weapon, log: StepLog) -> tuple[str, int]:
+    """E-7: a weapon with both values fires all its shots as AP or as AT (asked); a weapon
+    with one value fires as that. Returns the fire type and its to-hit value."""
+    if w.ap is not None and w.at is not None:
+        fire = port.ask(ChoiceQuestion(
+            id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
+                                                  ap=w.ap, at=w.at),
+            choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
+                     Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
+            default_value="ap", clause="E-7", rule=_rule("to_hit")))
+        log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
+                         fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
+    else:
+        fire = "ap" if w.ap is not None else "at"
+    to_hit = w.ap if fire == "ap" else w.at
+    assert to_hit is not None
+    return fire, to_hit
+
+
 def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> list[WeaponShots]:
-    """E-7: a weapon with both values fires all its shots as AP or as AT."""
-    out = []
-    for w in decl.weapons:
-        if w.ap is not None and w.at is not None:
-            fire = port.ask(ChoiceQuestion(
-                id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
-                                                      ap=w.ap, at=w.at),
-                choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
-                         Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
-                default_value="ap", clause="E-7", rule=_rule("to_hit")))
-            log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
-                             fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
-        else:
-            fire = "ap" if w.ap is not None else "at"
-        to_hit = w.ap if fire == "ap" else w.at
-        assert to_hit is not None
-        out.append(WeaponShots(w, fire, to_hit))
-    return out
+    return [WeaponShots(w, *choose_fire_type(port, w, log)) for w in decl.weapons]
 
 
 def _dice_text(roll: DiceRoll) -> str:
