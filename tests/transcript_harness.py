@@ -5,6 +5,8 @@ exact output. Lines of the form ``? question  answer`` are the questions as the 
 them: replay feeds those answers back in order (``SequencePort``), so an interactive attack is
 documented and tested at once. A non-zero exit shows as a last line ``[exit N]``.
 Comparison ignores trailing spaces. ``pytest --update-transcripts`` rewrites the outputs.
+A game file kept across the commands of one transcript is named ``/tmp/referee-<name>`` and
+removed before the transcript's first command, so every replay starts from the same state.
 """
 
 from __future__ import annotations
@@ -63,6 +65,16 @@ def replay(command: Command) -> str:
     return text
 
 
+GAME_FILE = re.compile(r"--game (/tmp/referee-[\w.-]+)")
+
+
+def fresh_game_files(text: str) -> None:
+    """Game files that a transcript keeps between its commands are named
+    ``/tmp/referee-<name>``; each replay of the transcript starts without them."""
+    for name in set(GAME_FILE.findall(text)):
+        Path(name).unlink(missing_ok=True)
+
+
 def normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines())
 
@@ -74,6 +86,7 @@ def transcript_files(root: Path) -> list[Path]:
 def update(path: Path) -> bool:
     """Rewrite the recorded outputs of ``path``; True when something changed."""
     text = path.read_text(encoding="utf-8")
+    fresh_game_files(text)
     pieces, last = [], 0
     for cmd in commands(text):
         pieces.append(text[last:cmd.start])
