@@ -16,6 +16,7 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
+    MultiChoiceQuestion,
     NumberQuestion,
     TextQuestion,
 )
@@ -45,7 +46,11 @@ def _rule(section: str) -> Msg:
     return Msg.of(f"epic.rule.{section}")
 
 
-def ask_declaration(port: Port) -> ShootingDeclaration:
+WEAPON_RULES = ("macro", "disrupt", "ignore_cover")
+SAVE_RULES = ("reinforced", "invulnerable")
+
+
+def ask_declaration(port: Port, special: bool = False) -> ShootingDeclaration:
     """Build the declaration from questions, for an attack without a script or roster."""
     count = port.ask(NumberQuestion(id="weapons", text=Msg.of("epic.q.weapons"), minimum=1,
                                     maximum=MAX_WEAPON_TYPES, default_value=1))
@@ -64,15 +69,23 @@ def ask_declaration(port: Port) -> ShootingDeclaration:
         at = port.ask(ChoiceQuestion(id=f"weapon.{i}.at", text=Msg.of("epic.q.weapon_at", n=i),
                                      choices=at_choices, default_value=at_choices[0].value,
                                      clause="E-7"))
+        rules: tuple[str, ...] = ()
+        if special:  # the whole attack: MW (E-12), disrupt (E-13), ignore cover (section 3)
+            rules = tuple(port.ask(MultiChoiceQuestion(
+                id=f"weapon.{i}.rules", text=Msg.of("epic.q.weapon_rules", n=i),
+                choices=tuple(Choice(r.replace("_", "-"), Msg.of(f"epic.choice.{r}"))
+                              for r in WEAPON_RULES), clause="E-12")))
         weapons.append(Weapon(name=f"weapon {i}", shots=shots,
                               ap=None if ap == "none" else int(ap),
-                              at=None if at == "none" else int(at)))
+                              at=None if at == "none" else int(at),
+                              macro="macro" in rules, disrupt="disrupt" in rules,
+                              ignore_cover="ignore-cover" in rules))
     return ShootingDeclaration(weapons=weapons)
 
 
 def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
     """The weapons and the target formation's units, asked at the table (no roster)."""
-    weapons = ask_declaration(port).weapons
+    weapons = ask_declaration(port, special=True).weapons
     count = port.ask(NumberQuestion(id="target-units", minimum=1, maximum=MAX_TARGET_UNITS,
                                     default_value=1, clause="E-10",
                                     text=Msg.of("epic.q.target_units", target=decl.target)))
@@ -87,9 +100,21 @@ def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration
             id=f"target.{i}.armour", clause="E-11", default_value="none",
             text=Msg.of("epic.q.target_armour", n=i),
             choices=(Choice("none", Msg.of("epic.choice.none")), *saves)))
+        saves_ = port.ask(MultiChoiceQuestion(
+            id=f"target.{i}.saves", clause="E-11", text=Msg.of("epic.q.target_saves", n=i),
+            choices=tuple(Choice(r, Msg.of(f"epic.choice.{r}")) for r in SAVE_RULES)))
         units.append(TargetUnit(name=f"Unit {i}", type=kind,
-                                armour=None if armour == "none" else int(armour)))
-    return decl.model_copy(update={"weapons": weapons, "target_units": units})
+                                armour=None if armour == "none" else int(armour),
+                                reinforced="reinforced" in saves_,
+                                invulnerable="invulnerable" in saves_))
+    update: dict[str, object] = {"weapons": weapons, "target_units": units}
+    if not decl.crossfire:  # brief section 3, E-11 and E-13
+        update["crossfire"] = int(port.ask(NumberQuestion(
+            id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
+            text=Msg.of("epic.q.crossfire", target=decl.target))))
+    from referee.rulesets.epic.roster import revalidate
+
+    return revalidate(decl, update)
 
 
 def choose_fire_type(port: Port, w: Weapon, log: StepLog) -> tuple[str, int]:
