@@ -32,8 +32,12 @@ from referee.exit_codes import ExitCode
 if TYPE_CHECKING:
     from rich.console import Console
 
-app = typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=False,
-                  context_settings={"help_option_names": ["-h", "--help"]})
+def _new_app() -> typer.Typer:
+    return typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=False,
+                       context_settings={"help_option_names": ["-h", "--help"]})
+
+
+app = _new_app()
 
 
 class DiceMode(StrEnum):
@@ -251,9 +255,26 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
     print_result(_console(env), result)
 
 
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app to run for ``argv``: when it names a command, an app holding that command
+    alone (Typer converts every registered command on each start; converting one keeps
+    ``referee lookup`` fast); otherwise, for ``--help`` and mistakes, the whole app."""
+    name = next((a for a in argv if not a.startswith("-")), None)
+    for info in app.registered_commands:
+        callback_name = info.callback.__name__ if info.callback else ""
+        if name is not None and name == (info.name or callback_name.replace("_", "-")):
+            single = _new_app()
+            single.registered_callback = app.registered_callback
+            single.registered_commands = [info]
+            return single
+    return app
+
+
 def main() -> None:
     """Console-script entry point."""
-    app(obj=Environment.from_system())
+    import sys
+
+    _app_for(sys.argv[1:])(obj=Environment.from_system())
 
 
 # Commands that belong to one ruleset live in their own modules (light at import too).

@@ -395,12 +395,55 @@ def test_CX3_team_or_squad_naming_changes_no_arithmetic() -> None:
 def test_deck_trigger_counts_of_the_brief() -> None:
     want = {"germany": (2, 7, 10, 2, 51), "america": (2, 6, 12, 2, 50),
             "russia": (4, 8, 8, 2, 50), "britain": (2, 6, 6, 2, 56),
-            "france": (4, 4, 4, 2, 58)}
+            "france": (4, 4, 4, 2, 58), "italy": (6, 5, 8, 2, 51)}
     for nation, counts in want.items():
         deck = edition("cc_20th").decks[nation]
         got = Counter(k.partition(":")[2] for k in deck)
         assert (got["jammed"], got["sniper"], got["event"], got["time"], got[""]) == counts
-    assert "italy" not in edition("cc_20th").decks  # not invented
+
+
+@pytest.mark.clause("C-X8")
+@pytest.mark.parametrize("blank", ["4-5", "5-4", "6-3"])
+def test_CX8_italian_deck_under_each_reading_of_its_unpublished_sniper_card(blank: str) -> None:
+    ed = edition("cc_20th", {"italy-sniper-blank": blank})
+    deck = ed.decks["italy"]
+    assert ed.reading("italy") == ("italy-sniper-blank", blank)
+    placed = {t: sorted(k.partition(":")[0] for k in deck if k.endswith(":" + t))
+              for t in ("jammed", "event", "time", "sniper")}
+    assert placed["jammed"] == ["1-1", "1-1", "1-2", "1-2", "2-1", "2-1"]
+    assert placed["event"] == ["3-4", "3-4", "4-3", "4-3", "5-2", "5-2", "6-1", "6-1"]
+    assert placed["time"] == ["6-6", "6-6"]
+    sixes = ["4-5", "4-5", "5-4", "5-4", "6-3", "6-3"]
+    sixes.remove(blank)
+    assert placed["sniper"] == sixes
+    # the dice are the same under every reading: every ordered pair on two cards
+    assert set(Counter(k.partition(":")[0] for k in deck).values()) == {2}
+    assert len(deck) == 72
+    table = api.lookup("cc", "triggers", "italy", ["--italy-sniper-blank", blank])
+    assert f"reading italy-sniper-blank={blank} [UNVERIFIED]" in render(table.title)
+
+
+@pytest.mark.clause("C-X8")
+def test_CX8_an_italian_draw_says_which_reading_built_the_deck() -> None:
+    d = decl([squad()], [target()]) | {"attacker": "italy", "defender": "britain"}
+    out = fire(d, {"fire": "draw", "defence.target": [1, 2]})
+    notes = steps(out, "C-X8")
+    assert any("reading italy-sniper-blank=6-3 [UNVERIFIED]" in n for n in notes)
+    other = fire(d, {"fire": "draw", "defence.target": [1, 2]},
+                 options=["italy-sniper-blank=4-5"])
+    assert any("italy-sniper-blank=4-5" in n for n in steps(other, "C-X8"))
+    assert "italy-sniper-blank" in other.non_default_options
+    german = fire(decl([squad()]), {"fire": [1, 2], "defence.target": [1, 2]})
+    assert not any("italy-sniper-blank" in n for n in steps(german, "C-X8"))
+
+
+@pytest.mark.clause("C-X8")
+@pytest.mark.parametrize("nation", ["germany", "italy", "france"])
+def test_CX8_example_12_deck_lookup_draws_the_whole_deck(nation: str) -> None:
+    table = api.lookup("cc", "deck", nation, ["--seed", "9"])
+    assert [row[1:] for row in table.rows] == [(2,) * 6] * 6
+    assert "72 cards, 0 drawn more often" in render(table.title)
+    assert "each of the 36 ordered pairs exactly 2 times" in render(table.title)
 
 
 @pytest.mark.clause("C-X8")
@@ -515,7 +558,9 @@ def test_lookups_refuse_bad_input_with_a_reason() -> None:
     with pytest.raises(UsageError):
         api.lookup("cc", "targeting", "x")
     with pytest.raises(UsageError):
-        api.lookup("cc", "triggers", "italy")
+        api.lookup("cc", "triggers", "italy", ["--italy-sniper-blank", "6-6"])
+    with pytest.raises(UsageError):
+        api.lookup("cc", "deck")
     with pytest.raises(UsageError):
         api.lookup("cc", "fire-odds", "+2", ["--cover"])
 
@@ -617,3 +662,38 @@ def test_a_broken_deck_file_names_the_file_the_nation_and_the_problem(tmp_path: 
     text = reason(err)
     assert str(bad) in text and "edition.cce_2006.nation.germany" in text
     assert "2 jammed card(s) listed, but counts says 3" in text
+
+
+@pytest.mark.clause("C-6")
+def test_C6_two_linked_pairs_with_no_link_between_them_are_not_a_chain() -> None:
+    """Every hex has a neighbour in the group, yet A-B and C-D are not one chain."""
+    pieces = [squad("a", hex="A"), squad("b", hex="B"), squad("c", hex="C"),
+              squad("d", hex="D")]
+    split = fire(decl(pieces, adjacent=[["A", "B"], ["C", "D"]]), {})
+    assert split.outcome_data["allowed"] is False
+    assert "chain of adjacent hexes" in render(split.outcome)
+    joined = fire(decl(pieces, adjacent=[["A", "B"], ["C", "D"], ["B", "C"]]),
+                  {"base": "a", "fire": [1, 2], "defence.target": [1, 2]})
+    assert joined.outcome_data["allowed"] is True
+
+
+@pytest.mark.clause("C-6")
+def test_C6_a_piece_never_fires_into_its_own_hex() -> None:
+    bad = copy.deepcopy(script("example-j"))
+    bad["declaration"]["firing"][0]["distance"] = 0
+    with pytest.raises(ScriptError) as err:
+        api.plan_attack("cc", declaration=bad["declaration"])
+    assert "declaration.firing[0].distance" in reason(err)
+    assert "its own hex" in reason(err)
+    same = decl([squad("a", hex="X1")])
+    with pytest.raises(ScriptError) as err:
+        api.plan_attack("cc", declaration=same)
+    assert "firing[0] (a) stands in the target hex X1" in reason(err)
+
+
+@pytest.mark.clause("C-13")
+def test_C13_an_event_that_eliminates_every_target_prints_no_empty_defence_table() -> None:
+    out = fire(decl([squad()], [target(name="A", vp=1)]), {"fire": [2, 5, "event"],
+                                                     "event.a": "eliminated"})
+    assert out.outcome_data["results"] == {"A": "eliminated"}
+    assert not [t for t in out.tables if "Defence" in render(t.title)]

@@ -20,7 +20,7 @@ from referee.frontends.answers import AnswerPort, SequencePort
 
 SCRIPT = "transcripts/scripts/epic-to-hit.toml"
 DECLARATION = "transcripts/scripts/epic-grey-company.toml"
-TYPED = ["1", "4", "5", "none", "double", "no", "5 6 2 1"]
+TYPED = ["to-hit", "1", "4", "5", "none", "double", "no", "5 6 2 1"]
 
 
 def invoke(args: list[str], *, tty: bool = False, color: bool = True,
@@ -109,7 +109,8 @@ def test_attack_with_auto_dice_marks_rolls_as_rolled_and_repeats_with_the_seed()
 
 def test_recorded_attack_replays_identically(tmp_path: Path) -> None:
     record = tmp_path / "rec.toml"
-    answers = ["2", "3", "4", "none", "2", "5", "none", "sustained-fire", "yes", "", "=1"]
+    answers = ["to-hit", "2", "3", "4", "none", "2", "5", "none", "sustained-fire", "yes", "",
+               "=1"]
     code, live, _ = invoke(["attack", "epic", "--seed", "21", "--record", str(record),
                             "--json"], port_factory=typed(answers))
     assert code == 0
@@ -144,7 +145,8 @@ class Interrupting:
 def test_ctrl_c_exits_130_keeps_the_answers_and_leaves_no_half_written_game(
         tmp_path: Path) -> None:
     record, game = tmp_path / "partial.toml", tmp_path / "game.sqlite"
-    answers = {"weapons": 1, "weapon.1.shots": 2, "weapon.1.ap": "4", "weapon.1.at": "none"}
+    answers = {"attack-kind": "to-hit", "weapons": 1, "weapon.1.shots": 2, "weapon.1.ap": "4",
+               "weapon.1.at": "none"}
     code, _, err = invoke(["attack", "epic", "--seed", "2", "--record", str(record),
                            "--game", str(game)],
                           port_factory=lambda rng: Interrupting(rng, answers))
@@ -224,7 +226,7 @@ def test_names_with_brackets_are_shown_as_written(tmp_path: Path) -> None:
 def test_absurdly_long_numbers_are_refused_not_crashed(tmp_path: Path) -> None:
     big = "9" * 5000
     code, _, err = invoke(["attack", "epic", "--seed", "1"],
-                          port_factory=typed(["1", "2", "4", "none", "advance", "no",
+                          port_factory=typed(["to-hit", "1", "2", "4", "none", "advance", "no",
                                               "=" + big]))
     assert code == ExitCode.SCRIPT and "cannot read" in err
     script = tmp_path / "s.toml"
@@ -274,3 +276,15 @@ def test_an_empty_no_color_leaves_colour_on(monkeypatch: pytest.MonkeyPatch) -> 
     assert Environment.from_system().color is True
     monkeypatch.setenv("NO_COLOR", "1")
     assert Environment.from_system().color is False
+
+
+def test_a_named_command_runs_alone_and_help_sees_them_all() -> None:
+    from referee.cli import _app_for
+
+    names = {(c.name or c.callback.__name__).replace("_", "-") for c in app.registered_commands}
+    assert {"rulesets", "lookup", "attack", "run"} <= names
+    for name in names:
+        single = _app_for([name, "x"])
+        assert len(single.registered_commands) == 1
+    assert _app_for(["--help"]) is app
+    assert _app_for(["lokup"]) is app  # the whole app says which commands exist

@@ -8,6 +8,7 @@ import pytest
 
 from referee.catalog import render
 from referee.core.errors import ScriptError, UsageError
+from referee.core.result import Result
 from referee.rulesets.fow.flow import max_matching
 from tests.fow_helpers import D, H, allocation, allocator, asked, check, decl, proposal, run
 
@@ -312,19 +313,40 @@ def test_FX7_escorts_included_in_the_no_vehicles_rule() -> None:
 
 # --- output ---------------------------------------------------------------------------------
 
+def _why(r: Result) -> dict[int, tuple[str, str]]:
+    table = next(t for t in r.tables if render(t.title) == "Allocation")
+    return {row[0]: (render(row[2]), render(row[3])) for row in table.rows}
+
+
+@pytest.mark.clause("F-1")
 def test_allocation_table_names_the_rule_that_forced_each_hit() -> None:
     d = decl([D("a"), D("b"), D("t", "transport")], [H("x", 2, ["a", "b", "t"]),
                                                      H("y", 1, ["a", "b"], impassable=["b"])])
-    r = run(d)
-    table = next(t for t in r.tables if render(t.title) == "Allocation")
-    rules = {row[0]: (render(row[2]), render(row[3])) for row in table.rows}
+    rules = _why(run(d))
     assert rules[3] == ("A", "the only team it may go to (F-2, F-13)")
-    # x's hits go to B and the transport; moving one to A doubles A up (F-3)
-    assert {rules[1], rules[2]} == {("B", "any other team breaks F-3"),
-                                    ("T", "any other team breaks F-3")}
-    two = run(decl([D("a"), D("b"), D("t", "transport")], [H("x", 2, ["a", "b", "t"])]))
-    rows = next(t for t in two.tables if render(t.title) == "Allocation").rows
-    assert [render(row[3]) for row in rows] == ["any other team breaks F-3, F-5"] * 2
+    # x's two hits go to B and the transport: either may take either hit (the other hit
+    # moving with it), so neither is forced
+    assert {rules[1], rules[2]} == {("B", "defender's choice (F-1)"),
+                                    ("T", "defender's choice (F-1)")}
+    # one hit on an infantry team or a transport: only the infantry team keeps it legal
+    one = _why(run(decl([D("a"), D("t", "transport")], [H("x", 1, ["a", "t"])])))
+    assert one[1] == ("A", "any other team breaks F-5")
+    # Example 2's shape: two hits, A and B, a transport: B may not take hit 1 unless hit 2
+    # goes to A, which is legal, so the column does not call either hit forced
+    two = _why(run(decl([D("a"), D("b"), D("t", "transport")], [H("x", 2, ["a", "b", "t"])])))
+    assert [why for _, why in two.values()] == ["defender's choice (F-1)"] * 2
+
+
+@pytest.mark.clause("F-1")
+def test_a_freely_chosen_hit_is_not_called_forced() -> None:
+    """A hit is forced only when no other eligible team admits a legal allocation."""
+    d = decl([D("a"), D("b"), D("c", "tank", top=1)],
+             [H("x", 2, ["a", "b"]), H("y", 1, ["a", "b", "c"])])
+    rules = _why(run(d))
+    # the tank takes y's hit (the only way to hit three teams); x's two hits are A and B
+    # in either order
+    assert rules[3] == ("C", "any other team breaks F-3")
+    assert rules[1][1] == rules[2][1] == "defender's choice (F-1)"
 
 
 def test_non_default_option_is_reported() -> None:

@@ -106,7 +106,8 @@ def test_ctrl_c_reaches_the_caller(terminal) -> None:
 
 def test_a_whole_attack_typed_at_the_prompts(terminal) -> None:
     port, pipe, _ = terminal
-    keys = ["1" + ENTER,  # kinds of weapon
+    keys = [DOWN + ENTER,  # only the roll to hit
+            "1" + ENTER,  # kinds of weapon
             "4" + ENTER,  # shots
             DOWN * 4 + ENTER,  # AP 5+
             ENTER,  # AT none

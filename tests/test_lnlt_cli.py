@@ -199,3 +199,19 @@ def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
     assert saved["impulses"] == 1 and saved["current"] == "Red"
     ash = next(u for u in saved["roster"]["units"] if u["id"] == "ash")
     assert ash["markers"] == ["ops-complete"]
+
+
+@pytest.mark.clause("L-3")
+def test_L3_a_misspelt_status_in_a_script_is_refused_with_its_line_and_field(
+        tmp_path: Path) -> None:
+    """Review /tmp/rv2/st.toml: 'good_order' is a typo, not 'out of Good Order'."""
+    script = tmp_path / "st.toml"
+    script.write_text('ruleset = "lnlt"\n[declaration]\nsides = ["G", "R"]\ninitiative = "G"\n'
+                      '[[declaration.units]]\nid = "lt"\nside = "G"\nhex = "H1"\n'
+                      'kind = "smc"\nleader = true\nlm = 1\nstatus = "good_order"\n'
+                      '[[declaration.units]]\nid = "r"\nside = "R"\nhex = "H3"\n'
+                      'kind = "mmc"\n[answers]\n', encoding="utf-8")
+    code, _, err = invoke(["run", str(script)])
+    assert code != 0
+    assert "line 12 (declaration.units[0].status)" in err
+    assert "'good_order' is not one of good-order" in err

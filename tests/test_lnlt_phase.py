@@ -4,6 +4,8 @@ worked examples 1, 5 and 6 of the brief. Each test fails if its rule is applied 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from referee.catalog import render
@@ -77,11 +79,85 @@ def test_LX1_an_activation_resets_the_count_of_consecutive_passes() -> None:
     decl = roster(unit("g1", "G", "A1", ifp=2), unit("g2", "G", "A2"),
                   unit("r1", "R", "B1"), hexes=["A3"])
     answers = {"i1.do": "pass", "i2.do": "pass",
-               "i3.do": "activate", "i3.hex": "A2", "i3.act.1": "done",
+               "i3.do": "activate", "i3.hex": "A2", "i3.act.1": "move:A2",
+               "i3.move.A2.units": ["g2"], "i3.move.A2.type": "moved", "i3.move.A2.to": "A3",
+               "i3.opfire.1.1": "none",
                "i4.do": "pass", "i5.do": "pass", "i6.do": "pass"}
     state = phase_state(run(decl, answers))
     assert [r["passes"] for r in state["log"]] == [1, 2, 0, 1, 2, 3]
     assert state["ended"] and state["impulses"] == 6
+
+
+NOOP = {"i1.do": "pass", "i2.do": "pass", "i3.do": "activate", "i3.hex": "A1",
+        "i3.act.1": "done", "i4.do": "pass", "i5.do": "pass",
+        "i6.do": "activate", "i6.hex": "B1", "i6.act.1": "done"}
+
+
+@pytest.mark.clause("L-X1")
+def test_LX1_an_activation_that_does_nothing_counts_as_a_pass() -> None:
+    """An empty activation (answer done at once, no leader made Ops Complete) changes
+    nothing: it must not put the three-pass end off for ever (review: /tmp/rv2/noop.toml)."""
+    decl = roster(unit("g1", "G", "A1", ifp=2), unit("r1", "R", "B1", ifp=2),
+                  adjacent={"A1": ["B1"]})
+    result = run(decl, {k: NOOP[k] for k in ("i1.do", "i2.do", "i3.do", "i3.hex",
+                                            "i3.act.1")})
+    state = phase_state(result)
+    assert state["ended"] and state["end_reason"] == "three-passes"
+    assert [(r["kind"], r["passes"]) for r in state["log"]] == \
+        [("pass", 1), ("pass", 2), ("activation", 3)]
+    assert any(t.startswith("[L-X1]") and "counts as a pass" in t
+               for t in step_texts(result))
+    # an activation in which a unit acts still resets the count
+    acted = run(decl, {"i1.do": "pass", "i2.do": "pass", "i3.do": "activate",
+                       "i3.hex": "A1", "i3.act.1": "move:A1", "i3.move.A1.units": ["g1"],
+                       "i3.move.A1.type": "moved", "i3.move.A1.to": "B1",
+                       "i3.opfire.1.1": "none", "i4.do": "pass", "i5.do": "pass",
+                       "i6.do": "pass"})
+    assert [r["passes"] for r in phase_state(acted)["log"]] == [1, 2, 0, 1, 2, 3]
+
+
+@pytest.mark.clause("L-X1")
+def test_LX1_a_leader_made_ops_complete_is_not_an_empty_activation() -> None:
+    decl = roster(leader("lt", "G", "H1"), unit("b", "G", "H2", ifp=2),
+                  unit("r", "R", "H3"), adjacent={"H1": ["H2"]})
+    result = run(decl, {"i1.do": "pass", "i2.do": "pass", "i3.do": "activate",
+                        "i3.hex": "H1", "i3.reach": ["H2"], "i3.act.1": "done",
+                        "i4.do": "pass", "i5.do": "pass", "i6.do": "pass"})
+    log = phase_state(result)["log"]
+    assert [r["passes"] for r in log] == [1, 2, 0, 1, 2, 3]  # L-10: lt is Ops Complete
+    assert units_after(result)["lt"]["markers"] == ["ops-complete"]
+
+
+@pytest.mark.clause("L-X1")
+def test_LX1_option_an_empty_activation_may_reset_the_count_instead() -> None:
+    """The second reading (every activation resets, even an empty one) is the option
+    empty-activation=resets; the engine reads it whenever the rulesets file declares it."""
+    from referee.core.options import OptionSpec, resolve_options
+    from referee.core.result import StepLog
+    from referee.core.text import Msg
+    from referee.frontends.answers import AnswerPort
+    from referee.rulesets import find_ruleset
+    from referee.rulesets.lnlt.phase import EMPTY_ACTIVATION, empty_counts_as_pass
+    from referee.rulesets.lnlt.play import begin, play
+    from referee.rulesets.lnlt.roster import Roster
+
+    specs = find_ruleset("lnlt").option_specs()
+    if EMPTY_ACTIVATION not in {s.name for s in specs}:
+        specs = (*specs, OptionSpec(EMPTY_ACTIVATION, "counts-as-pass", "L-X1",
+                                    Msg.of(f"option.lnl-tactical.{EMPTY_ACTIVATION}"),
+                                    ("counts-as-pass", "resets")))
+    assert empty_counts_as_pass(resolve_options(specs, {}))
+    house = resolve_options(specs, {EMPTY_ACTIVATION: "resets"})
+    assert not empty_counts_as_pass(house)
+    decl = Roster.model_validate(roster(unit("g1", "G", "A1", ifp=2),
+                                        unit("r1", "R", "B1", ifp=2),
+                                        adjacent={"A1": ["B1"]}))
+    log = StepLog()
+    port = AnswerPort({**NOOP, "i7.do": "pass", "i8.do": "pass", "i9.do": "pass"},
+                      random.Random(1))
+    phase = play(begin(decl, port, log), port, house, log)
+    assert [r.passes for r in phase.log] == [1, 2, 0, 1, 2, 0, 1, 2, 3]
+    assert phase.ended and phase.impulses == 9
 
 
 @pytest.mark.clause("L-X1")
@@ -180,7 +256,7 @@ def test_L4_leader_at_the_entrance_reaches_out_leader_inside_does_not() -> None:
                     unit("door", "G", "H1", position="entrance"), unit("b", "G", "H2"),
                     unit("r", "R", "H3"), adjacent=MAP)
     result = run(inside, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "done",
-                          "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"})
+                          "i2.do": "pass", "i3.do": "pass"})  # empty activation: a pass
     assert any("[L-4]" in t and "inside a bunker" in t for t in step_texts(result))
     first = next(s for s in result.steps if "units" in s.data)
     assert first.data["units"] == ["lt", "door"]  # his own hex: inside and entrance
@@ -198,7 +274,7 @@ def test_L4_example_5_infantry_leader_cannot_activate_an_adjacent_tank() -> None
     alone = roster(leader("lt", "G", "H1"), unit("tank", "G", "H2", "vehicle", armor=3),
                    unit("r", "R", "H3"), adjacent=MAP)
     result = run(alone, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "done",
-                         "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"})
+                         "i2.do": "pass", "i3.do": "pass"})  # empty activation: a pass
     assert any(t.startswith("[L-4] Not activatable: H2") and "vehicle" in t
                for t in step_texts(result))
 
@@ -229,8 +305,11 @@ def test_L4_adjacent_multi_level_building_only_the_leaders_level() -> None:
         [["lt"], ["ground"]]
 
 
+@pytest.mark.clause("L-4")
 @pytest.mark.clause("L-X2")
-def test_LX2_leader_in_a_building_also_reaches_the_level_above_and_below() -> None:
+def test_LX2_in_an_adjacent_building_only_the_leaders_own_level_not_above_below() -> None:
+    """L-4: an adjacent multi-level building gives only the leader's level; the level
+    above/below (L-X2) is for his own building, under either option (/tmp/rv2/lv.toml)."""
     decl = roster(leader("lt", "G", "H1", level=1),
                   unit("l0", "G", "H2", level=0), unit("l1", "G", "H2", level=1),
                   unit("l2", "G", "H2", level=2), unit("l3", "G", "H2", level=3),
@@ -238,11 +317,38 @@ def test_LX2_leader_in_a_building_also_reaches_the_level_above_and_below() -> No
     answers = {"i1.do": "activate", "i1.hex": "H1", "i1.reach": ["H2"], "i1.act.1": "done",
                "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"}
     default = run(decl, answers)
-    assert [s.data["units"] for s in default.steps if "units" in s.data][1] == \
-        ["l0", "l1", "l2"]
+    assert [s.data["units"] for s in default.steps if "units" in s.data][1] == ["l1"]
+    assert sum("only his own level, 1" in t for t in step_texts(default)) == 3
     own = run(decl, answers, ("leader-building-levels=own-level-only",))
     assert [s.data["units"] for s in own.steps if "units" in s.data][1] == ["l1"]
     assert own.non_default_options == ("leader-building-levels",)
+
+
+@pytest.mark.clause("L-X2")
+def test_LX2_leader_in_a_building_activates_his_level_and_the_ones_above_and_below() -> None:
+    """In his own multi-level building the leader activates his level and the levels
+    directly above and below him; the rest of the hex is not activated (level 3 here)."""
+    decl = roster(leader("lt", "G", "H1", level=1),
+                  unit("l0", "G", "H1", level=0), unit("l1", "G", "H1", level=1),
+                  unit("l2", "G", "H1", level=2), unit("l3", "G", "H1", level=3),
+                  unit("r", "R", "H3"), adjacent=MAP)
+    answers = {"i1.do": "activate", "i1.hex": "H1", "i1.level": "1", "i1.act.1": "done",
+               "i2.do": "pass", "i3.do": "pass"}
+    ids = asked(decl, {**answers, "i4.do": "pass"})
+    assert ids[:3] == ["i1.do", "i1.hex", "i1.level"]  # levels are places of their own
+    default = run(decl, {**answers, "i4.do": "pass"})
+    acts = [(s.clause, s.data["units"]) for s in default.steps if "units" in s.data]
+    assert acts == [("L-3", ["lt", "l1"]), ("L-X2", ["l0", "l2"])]
+    assert any(t.startswith("[L-4] Not activated in H1: l3") and "level(s) 0, 1, 2" in t
+               for t in step_texts(default))
+    assert units_after(default)["lt"]["markers"] == ["ops-complete"]  # L-10
+    own = run(decl, answers, ("leader-building-levels=own-level-only",))
+    assert [s.data["units"] for s in own.steps if "units" in s.data] == [["lt", "l1"]]
+    # a level without a GO leader: that level only
+    top = run(decl, {**answers, "i1.level": "3"})
+    assert [s.data["units"] for s in top.steps if "units" in s.data] == [["l3"]]
+    with pytest.raises(ScriptError):
+        run(decl, {**answers, "i1.level": "5"})
 
 
 # --- L-10 chain activation ------------------------------------------------------------------
@@ -273,8 +379,7 @@ def test_L10_a_leader_who_only_activated_others_is_ops_complete() -> None:
     assert after["lt"]["markers"] == ["ops-complete"]
     # a leader who activated no other hex and did nothing stays free (L-7)
     alone = units_after(run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.reach": [],
-                                   "i1.act.1": "done", "i2.do": "pass", "i3.do": "pass",
-                                   "i4.do": "pass"}))
+                                   "i1.act.1": "done", "i2.do": "pass", "i3.do": "pass"}))
     assert alone["lt"]["markers"] == []
 
 
@@ -428,3 +533,51 @@ def test_L5_a_leader_alone_does_not_fire_he_lends_his_LM() -> None:
     with pytest.raises(ScriptError) as err:
         run(decl, {**FIRE_H1, "i1.fire.H1.with": ["lt"]})
     assert refusal(err.value).kwargs["clause"] == "L-5"
+
+
+# --- one-hex rosters: nowhere to move or spot (review: /tmp/rv2/one.toml) ------------------
+
+ONE_HEX = roster(unit("a", "G", "H1", ifp=2), unit("r", "R", "H1", ifp=2))
+
+
+@pytest.mark.clause("L-5")
+@pytest.mark.clause("L-11")
+def test_L5_L11_no_move_or_spot_offered_when_the_roster_knows_one_hex_only() -> None:
+    start = {"i1.do": "activate", "i1.hex": "H1"}
+    with pytest.raises(ScriptError) as err:
+        run(ONE_HEX, {**start, "i1.act.1": "move:H1", "i1.move.H1.units": ["a"],
+                      "i1.move.H1.type": "moved"})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-5" and "nowhere to move" in render(msg)
+    with pytest.raises(ScriptError) as err:
+        run(ONE_HEX, {**start, "i1.act.1": "spot:H1"})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-11" and "no other hex to spot" in render(msg)
+    # fire is still offered; and a run that fires goes through without a crash
+    result = run(ONE_HEX, {**start, "i1.act.1": "fire:H1", "i1.fire.H1.with": ["a"],
+                           "i1.fire.H1.target": "H1", "i1.fire.H1.drm": 0,
+                           "i1.fire.H1.tm": 0, "i1.fire.H1.attack": [1],
+                           "i1.fire.H1.defence": [6], "i2.do": "pass", "i3.do": "pass",
+                           "i4.do": "pass"})
+    assert units_after(result)["a"]["markers"] == ["fired"]
+
+
+# --- roster statuses (review: /tmp/rv2/st.toml) ---------------------------------------------
+
+@pytest.mark.clause("L-3")
+def test_L3_a_misspelt_status_is_refused_not_read_as_out_of_good_order() -> None:
+    from pydantic import ValidationError
+
+    from referee.rulesets.lnlt.roster import Roster, statuses
+
+    bad = roster(leader("lt", "G", "H1", status="good_order"), unit("r", "R", "H3"))
+    with pytest.raises(ValidationError) as err:
+        Roster.model_validate(bad)
+    (e,) = err.value.errors()
+    assert e["loc"] == ("units", 0, "status") and e["type"] == "lnlt.decl.status"
+    assert "good_order" in e["msg"] and "good-order" in e["msg"]
+    assert statuses() == ("good-order", "shaken", "reduced", "wounded", "eliminated",
+                          "damaged", "destroyed")
+    for status in statuses():
+        Roster.model_validate(roster(unit("a", "G", "H1", status=status),
+                                     unit("r", "R", "H3")))

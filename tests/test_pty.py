@@ -37,6 +37,8 @@ ENTER = "\r"
 CTRL_C = "\x03"
 
 # question texts from referee/locale/en.toml (stable substrings)
+Q_KIND = "What is to be resolved?"
+KINDS = ["whole", "to-hit"]
 Q_WEAPONS = "How many kinds of weapon fire?"
 Q_SHOTS = "Weapon {n}: how many shots?"
 Q_AP = "Weapon {n}: AP to-hit value?"
@@ -122,7 +124,8 @@ def choose(s: Session, question: str, choices: list[str], default: str, wanted: 
 
 
 def answer_declaration(s: Session, shots: int, ap: str) -> None:
-    """One weapon with ``shots`` shots, AP ``ap``, AT none."""
+    """Only the roll to hit; one weapon with ``shots`` shots, AP ``ap``, AT none."""
+    choose(s, Q_KIND, KINDS, "whole", "to-hit")
     s.expect(Q_WEAPONS)
     s.child.sendline("1")
     s.expect(Q_SHOTS.format(n=1))
@@ -161,7 +164,8 @@ def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, 
     script = tomllib.loads(record.read_text(encoding="utf-8"))
     assert script["seed"] == 11
     assert script["answers"] == {
-        "weapons": 1, "weapon.1.shots": 4, "weapon.1.ap": "5", "weapon.1.at": "none",
+        "attack-kind": "to-hit", "weapons": 1, "weapon.1.shots": 4, "weapon.1.ap": "5",
+        "weapon.1.at": "none",
         "action": "double", "cover": False, "to-hit.weapon-1": [5, 6, 2, 1],
     }
 
@@ -204,8 +208,8 @@ def test_ctrl_c_exits_130_and_records_the_answers_so_far(spawn, tmp_path):
     assert "roll_missing_dice" not in script  # strict: a replay stops where the player stopped
     assert script["ruleset"] == "epic-armageddon"
     assert script["seed"] == 3
-    assert script["answers"] == {"weapons": 1, "weapon.1.shots": 3, "weapon.1.ap": "3",
-                                 "weapon.1.at": "none"}
+    assert script["answers"] == {"attack-kind": "to-hit", "weapons": 1, "weapon.1.shots": 3,
+                                 "weapon.1.ap": "3", "weapon.1.at": "none"}
 
 
 def test_ctrl_c_at_a_dice_prompt_keeps_the_half_typed_roll_out_of_the_record(spawn, tmp_path):

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.transcript_harness import commands, normalise, replay, transcript_files, update
+from tests.transcript_harness import (
+    commands,
+    fresh_game_files,
+    normalise,
+    replay,
+    transcript_files,
+    update,
+)
 
 CASES = [(path, i) for path in transcript_files(ROOT)
          for i, _ in enumerate(commands(path.read_text(encoding="utf-8")))]
@@ -25,9 +32,9 @@ def test_transcript_replays(path: Path, index: int, root: Path,
     if request.config.getoption("--update-transcripts"):
         if index == 0:
             update(path)
-        cmd = commands(path.read_text(encoding="utf-8"))[index]
-    else:
-        cmd = commands(path.read_text(encoding="utf-8"))[index]
+    elif index == 0:
+        fresh_game_files(path.read_text(encoding="utf-8"))
+    cmd = commands(path.read_text(encoding="utf-8"))[index]
     expected, actual = normalise(cmd.expected), normalise(replay(cmd))
     if expected != actual:
         diff = "\n".join(difflib.unified_diff(expected.splitlines(), actual.splitlines(),

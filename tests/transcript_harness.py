@@ -7,6 +7,8 @@ documented and tested at once. A non-zero exit shows as a last line ``[exit N]``
 ``--lang X`` on a command line is handled as the console script does (``referee.entry``): the
 commands are loaded with their help in that language, and English is restored afterwards.
 Comparison ignores trailing spaces. ``pytest --update-transcripts`` rewrites the outputs.
+A game file kept across the commands of one transcript is named ``/tmp/referee-<name>`` and
+removed before the transcript's first command, so every replay starts from the same state.
 """
 
 from __future__ import annotations
@@ -76,6 +78,16 @@ def _replay(command: Command, args: list[str], lang: str) -> str:
     return text
 
 
+GAME_FILE = re.compile(r"--game (/tmp/referee-[\w.-]+)")
+
+
+def fresh_game_files(text: str) -> None:
+    """Game files that a transcript keeps between its commands are named
+    ``/tmp/referee-<name>``; each replay of the transcript starts without them."""
+    for name in set(GAME_FILE.findall(text)):
+        Path(name).unlink(missing_ok=True)
+
+
 def normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines())
 
@@ -87,6 +99,7 @@ def transcript_files(root: Path) -> list[Path]:
 def update(path: Path) -> bool:
     """Rewrite the recorded outputs of ``path``; True when something changed."""
     text = path.read_text(encoding="utf-8")
+    fresh_game_files(text)
     pieces, last = [], 0
     for cmd in commands(text):
         pieces.append(text[last:cmd.start])

@@ -163,6 +163,32 @@ class NumberQuestion(Question):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TextQuestion(Question):
+    """A short free text, such as the name of a formation (never a rule value: those are
+    choices)."""
+
+    max_length: int = 60
+    default_value: str | None = None
+    kind = "text"
+
+    @property
+    def default(self) -> str | None:
+        return self.default_value
+
+    def accept(self, raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise AnswerError(Msg.of("answer.error.text_type"))
+        text = " ".join(raw.split())
+        if not text and self.default_value is not None:
+            return self.default_value
+        if not text:
+            raise AnswerError(Msg.of("answer.error.text_empty"))
+        if len(text) > self.max_length:
+            raise AnswerError(Msg.of("answer.error.text_long", most=self.max_length))
+        return text
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConfirmQuestion(Question):
     """Yes or no."""
 

@@ -55,3 +55,39 @@ class RulesetModule(Protocol):
         ...
 
     def attack(self, ctx: AttackContext) -> Result: ...
+
+
+class LazyRuleset:
+    """A ruleset whose parts are imported on first use, so that finding it, or looking up one
+    of its tables, loads neither its resolver nor pydantic. Parts are named as
+    ``"module"`` (lookups) and ``"module:attribute"`` (the declaration model, the resolver)."""
+
+    def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str) -> None:
+        self.id = id
+        self._lookups = lookups
+        self._declaration = declaration
+        self._resolver = resolver
+
+    @staticmethod
+    def _load(target: str) -> Any:
+        import importlib
+
+        module, _, attribute = target.partition(":")
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attribute) if attribute else loaded
+
+    def lookup_tables(self) -> Sequence[LookupTable]:
+        tables: Sequence[LookupTable] = self._load(self._lookups).lookup_tables()
+        return tables
+
+    def lookup(self, table: str, key: str | None, args: Sequence[str]) -> Table:
+        found: Table = self._load(self._lookups).lookup(table, key, args)
+        return found
+
+    def declaration_model(self) -> type[Any]:
+        model: type[Any] = self._load(self._declaration)
+        return model
+
+    def attack(self, ctx: AttackContext) -> Result:
+        result: Result = self._load(self._resolver)(ctx)
+        return result

@@ -84,7 +84,8 @@ def _declaration(ctx: AttackContext) -> FireDeclaration:
 def attack(ctx: AttackContext) -> Result:
     decl = _declaration(ctx)
     decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
-                         ctx.options["deck-file"])
+                         ctx.options["deck-file"],
+                         {"italy-sniper-blank": ctx.options["italy-sniper-blank"]})
     a = Attack(ctx, decl, decks, StepLog())
     shooters = decl.shooters
     a.log.input(Msg.of("cc.step.declared", attacker=_nation(decl.attacker),
@@ -94,6 +95,11 @@ def attack(ctx: AttackContext) -> Result:
                 "C-X8")
     if ctx.options["deck-file"]:
         a.log.input(Msg.of("cc.step.deck_file", file=ctx.options["deck-file"]), "C-X8")
+    for nation in dict.fromkeys((decl.attacker, decl.defender)):
+        reading = decks.edition.reading(nation)
+        if reading is not None:
+            a.log.note(Msg.of("cc.step.deck_reading", nation=_nation(nation), option=reading[0],
+                              value=reading[1], trigger=Msg.of("cc.trigger.sniper")), "C-X8")
     refused = refusal(decl, ctx.options)
     if refused is not None:
         clause, reason = refused
@@ -122,10 +128,11 @@ def attack(ctx: AttackContext) -> Result:
     gone = [u for u in decl.target if u.key not in {k.key for k in units}]
     rows, results = _defence(a, units, total)
     results.update({u.name: ar.Result.ELIMINATED.value for u in gone})
-    a.log.table(Msg.of("cc.table.defence", attack=total),
-                [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll", "total",
-                                                   "versus", "result")],
-                rows, clause="C-12")
+    if rows:
+        a.log.table(Msg.of("cc.table.defence", attack=total),
+                    [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll",
+                                                       "total", "versus", "result")],
+                    rows, clause="C-12")
     summary: Msg | str = "-"
     for name, res in results.items():
         part = Msg.of("cc.outcome.unit", unit=name, result=Msg.of(f"cc.result.{res}"))

@@ -73,9 +73,15 @@ class FateCard(DiceRoll):
 class DeckEdition:
     id: str
     decks: dict[str, tuple[str, ...]]  # nation -> the 72 card keys, sorted
+    # nation -> (option, value): the reading of an unpublished placement this deck was built
+    # with ([UNVERIFIED], e.g. which Italian 4-5/5-4/6-3 card has no Sniper!)
+    readings: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def composition(self, nation: str) -> tuple[str, ...] | None:
         return self.decks.get(nation)
+
+    def reading(self, nation: str) -> tuple[str, str] | None:
+        return self.readings.get(nation)
 
 
 class DeckDataError(ValueError):
@@ -117,15 +123,61 @@ def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
     return tuple(sorted(cards))
 
 
+def option_default(name: str) -> str:
+    """The default of a ruleset option, read from ``options.toml`` (one source)."""
+    for spec in data.load(RULESET_ID, "options")["option"]:
+        if spec["name"] == name:
+            return str(spec["default"])
+    raise KeyError(name)
+
+
+def unverified_blank(spec: dict[str, Any], chosen: dict[str, str]
+                     ) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    """A deck whose ``unverified_blank`` names a trigger listed on one card more than it has:
+    one of those cards carries no trigger and which one is not public. The named option
+    (``chosen``, else its default) says which dice that card shows; it is removed from the
+    trigger's list. Returns the deck spec to build and the (option, value) used."""
+    blank = spec.get("unverified_blank")
+    if blank is None:
+        return spec, None
+    if not isinstance(blank, dict) or not {"trigger", "option"} <= set(blank):
+        raise DeckDataError(Msg.of("cc.error.deck_blank"))
+    trigger, option = str(blank["trigger"]), str(blank["option"])
+    value = chosen.get(option) or option_default(option)
+    listed = list(spec.get(trigger, []))
+    if value not in listed:
+        raise DeckDataError(Msg.of("cc.error.deck_blank_dice", dice=value, trigger=trigger))
+    listed.remove(value)
+    out = {k: v for k, v in spec.items() if k != "unverified_blank"}
+    out[trigger] = listed
+    return out, (option, value)
+
+
+def _edition(edition_id: str, raw: dict[str, Any], chosen: dict[str, str]) -> DeckEdition:
+    decks: dict[str, tuple[str, ...]] = {}
+    readings: dict[str, tuple[str, str]] = {}
+    for nation, spec in raw.get("nation", {}).items():
+        spec, reading = unverified_blank(spec, chosen)
+        decks[nation] = build_deck(spec, int(raw.get("cards_per_pair", 2)))
+        if reading is not None:
+            readings[nation] = reading
+    return DeckEdition(edition_id, decks, readings)
+
+
 @functools.cache
-def edition(edition_id: str) -> DeckEdition:
+def _bundled(edition_id: str, chosen: tuple[tuple[str, str], ...]) -> DeckEdition:
     raw = data.load(RULESET_ID, "decks")["edition"][edition_id]
-    nations = raw.get("nation", {})
-    return DeckEdition(edition_id, {n: build_deck(spec, raw["cards_per_pair"])
-                                    for n, spec in nations.items()})
+    return _edition(edition_id, raw, dict(chosen))
 
 
-def edition_from_file(path: str, edition_id: str) -> DeckEdition:
+def edition(edition_id: str, chosen: dict[str, str] | None = None) -> DeckEdition:
+    """The bundled decks of an edition; ``chosen`` gives the readings of the options that
+    place unpublished cards (option name -> value; missing: the option's default)."""
+    return _bundled(edition_id, tuple(sorted((chosen or {}).items())))
+
+
+def edition_from_file(path: str, edition_id: str,
+                      chosen: dict[str, str] | None = None) -> DeckEdition:
     """A deck edition the user supplies (decision 3: tables that are not public are read
     from the user's file), in the layout of the bundled ``decks.toml``."""
     from pathlib import Path
@@ -139,6 +191,7 @@ def edition_from_file(path: str, edition_id: str) -> DeckEdition:
         raise ScriptError(path, f"edition.{edition_id}",
                           Msg.of("cc.error.deck_file_edition", edition=edition_id))
     decks: dict[str, tuple[str, ...]] = {}
+    readings: dict[str, tuple[str, str]] = {}
     for nation, spec in table.get("nation", {}).items():
         field_path: list[str | int] = ["edition", edition_id, "nation", nation]
         if nation not in NATIONS:
@@ -146,10 +199,13 @@ def edition_from_file(path: str, edition_id: str) -> DeckEdition:
                               Msg.of("cc.error.unknown_nation", given=nation,
                                      known=", ".join(NATIONS)))
         try:
+            spec, reading = unverified_blank(spec, chosen or {})
             decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
         except DeckDataError as err:
             raise ScriptError(path, where(text, field_path), err.msg) from None
-    return DeckEdition(edition_id, decks)
+        if reading is not None:
+            readings[nation] = reading
+    return DeckEdition(edition_id, decks, readings)
 
 
 def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | str:
@@ -185,6 +241,24 @@ def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | st
         raise AnswerError(Msg.of("cc.error.trigger", given=words[0],
                                  legal=", ".join(TRIGGERS)))
     return FateCard((faces[0], faces[1]), 0, source, trigger)
+
+
+def draw_card(remaining: tuple[str, ...], index: int) -> FateCard:
+    faces, trigger = parse_key(remaining[index])
+    return FateCard(faces, 0, DiceSource.ROLLED, trigger)
+
+
+def draw_whole_deck(cards: tuple[str, ...], rng: random.Random) -> list[FateCard]:
+    """Every card of a deck, drawn one at a time without replacement as a virtual deck
+    draws them (C-10), until none is left."""
+    remaining = list(cards)
+    drawn = []
+    while remaining:
+        index = (rng.roll_die(len(remaining)) - 1 if isinstance(rng, SeededDice)
+                 else rng.randrange(len(remaining)))
+        drawn.append(draw_card(tuple(remaining), index))
+        del remaining[index]
+    return drawn
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -230,8 +304,7 @@ class FateCardQuestion(DiceQuestion):
             index = rng.roll_die(len(remaining)) - 1
         else:
             index = rng.randrange(len(remaining))
-        faces, trigger = parse_key(remaining[index])
-        return FateCard(faces, 0, DiceSource.ROLLED, trigger)
+        return draw_card(remaining, index)
 
     def to_script(self, value: Any) -> Any:
         return value.to_script() if isinstance(value, FateCard) else value
@@ -242,9 +315,9 @@ class VirtualDecks:
     from a game file's state and gives back what to store."""
 
     def __init__(self, edition_id: str, state: dict[str, list[str]],
-                 deck_file: str = "") -> None:
-        self.edition = edition_from_file(deck_file, edition_id) if deck_file \
-            else edition(edition_id)
+                 deck_file: str = "", chosen: dict[str, str] | None = None) -> None:
+        self.edition = edition_from_file(deck_file, edition_id, chosen) if deck_file \
+            else edition(edition_id, chosen)
         self.state = {k: list(v) for k, v in state.items()}
 
     def _slot(self, nation: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 Nation = Literal["germany", "america", "russia", "britain", "france", "italy"]
@@ -31,7 +31,9 @@ class FiringPiece(_Model):
     hex: str = Field(min_length=1)
     fp: int = Field(default=0, ge=0, le=30, description="printed FP on its current side")
     range: int = Field(default=0, ge=0, le=40, description="printed Range")
-    distance: int = Field(default=1, ge=0, le=40, description="hexes to the target hex")
+    distance: int = Field(default=1, ge=0, le=40,
+                          description="hexes to the target hex (at least 1: a piece never "
+                                      "fires into its own hex)")
     los: bool = True
     hindrance: int = Field(default=0, ge=0, le=20, description="hindrance on its LOS (C-9)")
     white_band: bool = Field(default=False, description="heavy weapon: fires alone (C-7)")
@@ -40,6 +42,13 @@ class FiringPiece(_Model):
     broken: bool = False
     fires: bool = Field(default=True, description="false: a leader present only for Command")
     activated_by: str | None = Field(default=None, description="the leader who activated it")
+
+    @field_validator("distance")
+    @classmethod
+    def _not_its_own_hex(cls, distance: int) -> int:
+        if distance == 0:
+            raise PydanticCustomError("cc.decl.distance_zero", "distance 0 is its own hex")
+        return distance
 
     @model_validator(mode="after")
     def _white_band_is_a_weapon(self) -> FiringPiece:
@@ -83,6 +92,19 @@ class FireDeclaration(_Model):
     adjacent: list[tuple[str, str]] = Field(default_factory=list)
     bonuses: list[FpBonus] = Field(default_factory=list)
     target: list[TargetUnit] = Field(min_length=1, max_length=12)
+
+    @field_validator("firing")
+    @classmethod
+    def _not_in_the_target_hex(cls, firing: list[FiringPiece],
+                               info: ValidationInfo) -> list[FiringPiece]:
+        target_hex = info.data.get("target_hex")
+        for index, piece in enumerate(firing):
+            if target_hex is not None and piece.hex == target_hex:
+                raise PydanticCustomError("cc.decl.own_hex",
+                                          "{piece} is in the target hex {hex}",
+                                          {"piece": piece.name, "hex": piece.hex,
+                                           "index": index})
+        return firing
 
     @model_validator(mode="after")
     def _names(self) -> FireDeclaration:

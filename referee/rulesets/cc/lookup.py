@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.result import Table
 from referee.core.text import Msg
 from referee.rulesets.base import LookupFlag, LookupTable
+
+if TYPE_CHECKING:
+    from referee.rulesets.cc.deck import DeckEdition
 
 MAX_RANGE = 36
 ODDS_SPAN = 10
@@ -24,7 +28,12 @@ def lookup_tables() -> tuple[LookupTable, ...]:
                     Msg.of("cc.lookup.fire_odds.key")),
         LookupTable("triggers", Msg.of("cc.lookup.triggers.title"),
                     Msg.of("cc.lookup.triggers.key"),
-                    (LookupFlag("edition", Msg.of("cc.flag.edition")),)),
+                    (LookupFlag("edition", Msg.of("cc.flag.edition")),
+                     LookupFlag("italy-sniper-blank", Msg.of("cc.flag.italy_sniper_blank")))),
+        LookupTable("deck", Msg.of("cc.lookup.deck.title"), Msg.of("cc.lookup.deck.key"),
+                    (LookupFlag("seed", Msg.of("cc.flag.seed")),
+                     LookupFlag("edition", Msg.of("cc.flag.edition")),
+                     LookupFlag("italy-sniper-blank", Msg.of("cc.flag.italy_sniper_blank")))),
     )
 
 
@@ -91,17 +100,86 @@ def fire_odds(key: str | None, args: Sequence[str]) -> Table:
     return Table(Msg.of("cc.lookup.fire_odds.title"), columns, tuple(rows), "C-5")
 
 
-def triggers(key: str | None, args: Sequence[str]) -> Table:
-    from referee.rulesets.cc.deck import EDITIONS, NATIONS, TRIGGERS, edition, parse_key
+BLANK_CHOICES = ("4-5", "5-4", "6-3")
 
-    flags = _flags(args, ("edition",))
+
+def _edition(flags: dict[str, str]) -> DeckEdition:
+    from referee.rulesets.cc.deck import EDITIONS, edition
+
     edition_id = flags.get("edition", "cc_20th")
     if edition_id not in EDITIONS:
         raise UsageError(Msg.of("cc.error.unknown_edition", given=edition_id,
                                     known=", ".join(EDITIONS)))
-    ed = edition(edition_id)
+    chosen = {}
+    if "italy-sniper-blank" in flags:
+        blank = flags["italy-sniper-blank"]
+        if blank not in BLANK_CHOICES:
+            raise UsageError(Msg.of("cc.error.blank_choice", given=blank,
+                                    known=", ".join(BLANK_CHOICES)))
+        chosen["italy-sniper-blank"] = blank
+    ed = edition(edition_id, chosen)
     if not ed.decks:
         raise UsageError(Msg.of("cc.error.no_deck_data", edition=edition_id))
+    return ed
+
+
+def _nation_deck(ed: DeckEdition, key: str) -> tuple[str, tuple[str, ...]]:
+    from referee.rulesets.cc.deck import NATIONS
+
+    nation = key.casefold()
+    if nation not in NATIONS:
+        raise UsageError(Msg.of("cc.error.unknown_nation", given=key, known=", ".join(NATIONS)))
+    deck = ed.composition(nation)
+    if deck is None:
+        raise UsageError(Msg.of("cc.error.nation_not_bundled", nation=Msg.of(
+            f"cc.nation.{nation}"), edition=ed.id))
+    return nation, deck
+
+
+def _deck_title(ed: DeckEdition, nation: str, cards: int) -> Msg:
+    reading = ed.reading(nation)
+    if reading is None:
+        return Msg.of("cc.lookup.triggers.nation_title", nation=Msg.of(f"cc.nation.{nation}"),
+                      edition=ed.id, cards=cards)
+    return Msg.of("cc.lookup.triggers.nation_title_reading",
+                  nation=Msg.of(f"cc.nation.{nation}"), edition=ed.id, cards=cards,
+                  option=reading[0], value=reading[1])
+
+
+def deck(key: str | None, args: Sequence[str]) -> Table:
+    """Example 12: a whole deck drawn from a seed without replacement, and how often each
+    ordered pair of dice came up (every pair on exactly ``cards_per_pair`` cards)."""
+    from referee.core.dice import SeededDice
+    from referee.rulesets.cc.deck import draw_whole_deck
+
+    flags = _flags(args, ("seed", "edition", "italy-sniper-blank"))
+    if key is None:
+        raise UsageError(Msg.of("cc.error.deck_nation"))
+    seed = _int(flags.get("seed", "1"), "--seed", 0, 10**9)
+    ed = _edition(flags)
+    nation, cards = _nation_deck(ed, key)
+    drawn = draw_whole_deck(cards, SeededDice(seed))
+    counts = Counter(c.faces for c in drawn)
+    keys = Counter(c.key for c in drawn)
+    columns = (Msg.of("cc.col.first_die"),
+               *(Msg.of("cc.col.second_die", die=b) for b in range(1, 7)))
+    rows = tuple((a, *(counts[(a, b)] for b in range(1, 7))) for a in range(1, 7))
+    even = min(counts.values()) == max(counts.values())
+    held = Counter(cards)
+    title = Msg.of("cc.lookup.deck.drawn_even" if even else "cc.lookup.deck.drawn",
+                   deck=_deck_title(ed, nation, len(cards)), seed=seed, draws=len(drawn),
+                   repeats=sum(1 for k, n in keys.items() if n > held[k]),
+                   pairs=len(counts), low=min(counts.values()), high=max(counts.values()),
+                   first=", ".join(c.key for c in drawn[:6]))
+    return Table(title, columns, rows, "C-10")
+
+
+def triggers(key: str | None, args: Sequence[str]) -> Table:
+    from referee.rulesets.cc.deck import NATIONS, TRIGGERS, parse_key
+
+    flags = _flags(args, ("edition", "italy-sniper-blank"))
+    ed = _edition(flags)
+    edition_id = ed.id
     if key is None:
         columns = tuple(Msg.of(f"cc.col.{c}") for c in ("nation", *TRIGGERS, "none"))
         rows = []
@@ -116,24 +194,17 @@ def triggers(key: str | None, args: Sequence[str]) -> Table:
                          counts[""]))
         return Table(Msg.of("cc.lookup.triggers.deck_title", edition=edition_id), columns,
                      tuple(rows), "C-X8")
-    nation = key.casefold()
-    if nation not in NATIONS:
-        raise UsageError(Msg.of("cc.error.unknown_nation", given=key, known=", ".join(NATIONS)))
-    deck = ed.composition(nation)
-    if deck is None:
-        raise UsageError(Msg.of("cc.error.nation_not_bundled", nation=Msg.of(
-            f"cc.nation.{nation}"), edition=edition_id))
+    nation, cards = _nation_deck(ed, key)
     columns = tuple(Msg.of(f"cc.col.{c}") for c in ("trigger", "cards", "chance", "dice",
                                                       "effect"))
     rows = []
     for trig in TRIGGERS:
-        dice = [parse_key(k)[0] for k in deck if parse_key(k)[1] == trig]
+        dice = [parse_key(k)[0] for k in cards if parse_key(k)[1] == trig]
         shown = ", ".join(f"{a}-{b}" for a, b in dice)
         rows.append((Msg.of(f"cc.trigger.{trig}"), len(dice),
-                     _pct(Fraction(len(dice), len(deck))), shown or "-",
+                     _pct(Fraction(len(dice), len(cards))), shown or "-",
                      Msg.of(f"cc.effect.{trig}")))
-    return Table(Msg.of("cc.lookup.triggers.nation_title", nation=Msg.of(f"cc.nation.{nation}"),
-                        edition=edition_id, cards=len(deck)), columns, tuple(rows), "C-10")
+    return Table(_deck_title(ed, nation, len(cards)), columns, tuple(rows), "C-10")
 
 
 def lookup(table: str, key: str | None, args: Sequence[str]) -> Table:
@@ -143,4 +214,6 @@ def lookup(table: str, key: str | None, args: Sequence[str]) -> Table:
         return fire_odds(key, args)
     if table == "triggers":
         return triggers(key, args)
+    if table == "deck":
+        return deck(key, args)
     raise UnknownIdError("table", table, [lt.id for lt in lookup_tables()])

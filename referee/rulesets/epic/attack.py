@@ -16,7 +16,9 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
+    MultiChoiceQuestion,
     NumberQuestion,
+    TextQuestion,
 )
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
@@ -44,7 +46,11 @@ def _rule(section: str) -> Msg:
     return Msg.of(f"epic.rule.{section}")
 
 
-def ask_declaration(port: Port) -> ShootingDeclaration:
+WEAPON_RULES = ("macro", "disrupt", "ignore_cover")
+SAVE_RULES = ("reinforced", "invulnerable")
+
+
+def ask_declaration(port: Port, special: bool = False) -> ShootingDeclaration:
     """Build the declaration from questions, for an attack without a script or roster."""
     count = port.ask(NumberQuestion(id="weapons", text=Msg.of("epic.q.weapons"), minimum=1,
                                     maximum=MAX_WEAPON_TYPES, default_value=1))
@@ -63,15 +69,23 @@ def ask_declaration(port: Port) -> ShootingDeclaration:
         at = port.ask(ChoiceQuestion(id=f"weapon.{i}.at", text=Msg.of("epic.q.weapon_at", n=i),
                                      choices=at_choices, default_value=at_choices[0].value,
                                      clause="E-7"))
+        rules: tuple[str, ...] = ()
+        if special:  # the whole attack: MW (E-12), disrupt (E-13), ignore cover (section 3)
+            rules = tuple(port.ask(MultiChoiceQuestion(
+                id=f"weapon.{i}.rules", text=Msg.of("epic.q.weapon_rules", n=i),
+                choices=tuple(Choice(r.replace("_", "-"), Msg.of(f"epic.choice.{r}"))
+                              for r in WEAPON_RULES), clause="E-12")))
         weapons.append(Weapon(name=f"weapon {i}", shots=shots,
                               ap=None if ap == "none" else int(ap),
-                              at=None if at == "none" else int(at)))
+                              at=None if at == "none" else int(at),
+                              macro="macro" in rules, disrupt="disrupt" in rules,
+                              ignore_cover="ignore-cover" in rules))
     return ShootingDeclaration(weapons=weapons)
 
 
 def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
     """The weapons and the target formation's units, asked at the table (no roster)."""
-    weapons = ask_declaration(port).weapons
+    weapons = ask_declaration(port, special=True).weapons
     count = port.ask(NumberQuestion(id="target-units", minimum=1, maximum=MAX_TARGET_UNITS,
                                     default_value=1, clause="E-10",
                                     text=Msg.of("epic.q.target_units", target=decl.target)))
@@ -86,30 +100,44 @@ def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration
             id=f"target.{i}.armour", clause="E-11", default_value="none",
             text=Msg.of("epic.q.target_armour", n=i),
             choices=(Choice("none", Msg.of("epic.choice.none")), *saves)))
+        saves_ = port.ask(MultiChoiceQuestion(
+            id=f"target.{i}.saves", clause="E-11", text=Msg.of("epic.q.target_saves", n=i),
+            choices=tuple(Choice(r, Msg.of(f"epic.choice.{r}")) for r in SAVE_RULES)))
         units.append(TargetUnit(name=f"Unit {i}", type=kind,
-                                armour=None if armour == "none" else int(armour)))
-    return decl.model_copy(update={"weapons": weapons, "target_units": units})
+                                armour=None if armour == "none" else int(armour),
+                                reinforced="reinforced" in saves_,
+                                invulnerable="invulnerable" in saves_))
+    update: dict[str, object] = {"weapons": weapons, "target_units": units}
+    if not decl.crossfire:  # brief section 3, E-11 and E-13
+        update["crossfire"] = int(port.ask(NumberQuestion(
+            id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
+            text=Msg.of("epic.q.crossfire", target=decl.target))))
+    from referee.rulesets.epic.roster import revalidate
+
+    return revalidate(decl, update)
+
+
+def choose_fire_type(port: Port, w: Weapon, log: StepLog) -> tuple[str, int]:
+    """E-7: a weapon with both values fires all its shots as AP or as AT (asked); a weapon
+    with one value fires as that. Returns the fire type and its to-hit value."""
+    if w.ap is not None and w.at is not None:
+        fire = port.ask(ChoiceQuestion(
+            id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
+                                                  ap=w.ap, at=w.at),
+            choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
+                     Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
+            default_value="ap", clause="E-7", rule=_rule("to_hit")))
+        log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
+                         fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
+    else:
+        fire = "ap" if w.ap is not None else "at"
+    to_hit = w.ap if fire == "ap" else w.at
+    assert to_hit is not None
+    return fire, to_hit
 
 
 def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> list[WeaponShots]:
-    """E-7: a weapon with both values fires all its shots as AP or as AT."""
-    out = []
-    for w in decl.weapons:
-        if w.ap is not None and w.at is not None:
-            fire = port.ask(ChoiceQuestion(
-                id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
-                                                      ap=w.ap, at=w.at),
-                choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
-                         Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
-                default_value="ap", clause="E-7", rule=_rule("to_hit")))
-            log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
-                             fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
-        else:
-            fire = "ap" if w.ap is not None else "at"
-        to_hit = w.ap if fire == "ap" else w.at
-        assert to_hit is not None
-        out.append(WeaponShots(w, fire, to_hit))
-    return out
+    return [WeaponShots(w, *choose_fire_type(port, w, log)) for w in decl.weapons]
 
 
 def _dice_text(roll: DiceRoll) -> str:
@@ -165,6 +193,17 @@ def attack(ctx: AttackContext) -> Result:
         decl = ctx.declaration
     elif ctx.declaration is not None:
         decl = ShootingDeclaration.model_validate(ctx.declaration)
+    elif port.ask(ChoiceQuestion(
+            id="attack-kind", text=Msg.of("epic.q.attack_kind"), clause="E-1",
+            choices=(Choice("whole", Msg.of("epic.kind.whole")),
+                     Choice("to-hit", Msg.of("epic.kind.to_hit"))),
+            default_value="whole")) == "whole":
+        # the whole attack at the table: name the formations, then the rest is asked
+        firing_name = port.ask(TextQuestion(id="firing-name", clause="E-1",
+                                            text=Msg.of("epic.q.firing_name")))
+        target_name = port.ask(TextQuestion(id="target-name", clause="E-1",
+                                            text=Msg.of("epic.q.target_name")))
+        decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
     else:
         decl = ask_declaration(port)
     if decl.full:

@@ -14,7 +14,12 @@ from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger, allocate
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, weapon_key
 from referee.rulesets.epic.firing import weapon_list, who_may_fire
 from referee.rulesets.epic.formations import Defender, defender, formation_state
-from referee.rulesets.epic.shooting import break_check, choose_action, epic_result
+from referee.rulesets.epic.shooting import (
+    break_check,
+    choose_action,
+    epic_result,
+    go_on_overwatch,
+)
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
 
@@ -50,6 +55,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
                      target=decl.target or "-"), "E-15")
     action = choose_action(port, decl, firing, log)
+    if action is not None and action.id == "overwatch" and decl.overwatch is None:
+        return go_on_overwatch(ctx, log, firing)
     if action is None or not action.may_shoot:
         if action is not None:
             log.outcome(Msg.of("epic.step.may_not_shoot",
@@ -79,6 +86,14 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     macro = all(w.macro for w in weapons)
     if any(w.macro for w in weapons) and not macro:
         log.note(Msg.of("epic.barrage.mixed_macro"), "E-17")
+    # E-17 (FAQ): a special ability applies only if every contributing weapon has it
+    disrupt = all(w.disrupt for w in weapons)
+    ignore_cover = all(w.ignore_cover for w in weapons)
+    for flag, ability in ((disrupt, "disrupt"), (ignore_cover, "ignore_cover")):
+        if flag:
+            log.note(Msg.of(f"epic.barrage.all_{ability}"), "E-17")
+        elif any(getattr(w, ability) for w in weapons):
+            log.note(Msg.of(f"epic.barrage.mixed_{ability}"), "E-17")
     formations = [(decl.target or "-", decl.target_blast_markers, decl.target_broken,
                    list(decl.target_units))]
     formations += [(f.name, f.blast_markers, f.broken, list(f.units))
@@ -88,8 +103,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     data: dict[str, Any] = {"shot": True, "barrage_points": points, "formations": {}}
     for index, (name, markers, broken, units) in enumerate(formations):
         res = _one_formation(ctx, log, name, markers, broken, units, row, extra, action.modifier,
-                             macro, decl.crossfire > 0, options, need_text, roll_hits,
-                             primary=index == 0)
+                             macro, decl.crossfire, options, need_text, roll_hits,
+                             primary=index == 0, disrupt=disrupt, ignore_cover=ignore_cover)
         if res is None:
             continue
         state, fdata = res
@@ -108,8 +123,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
                    broken: bool,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
-                   macro: bool, crossfire: bool, options: dict[str, Any], need_text: Any,
-                   roll_hits: Any, primary: bool = True) -> tuple[Any, dict[str, Any]] | None:
+                   macro: bool, crossfire: int, options: dict[str, Any], need_text: Any,
+                   roll_hits: Any, primary: bool = True, disrupt: bool = False,
+                   ignore_cover: bool = False) -> tuple[Any, dict[str, Any]] | None:
     port, t = ctx.port, tables()
     state = formation_state(ctx.state, name, markers, broken, log, port)
     fkey = weapon_key(name)
@@ -129,7 +145,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     groups: dict[tuple[str, bool], list[Defender]] = {}
     for d in under:
         fire = "at" if d.target.type == "AV" else "ap"
-        groups.setdefault((fire, d.target.in_cover), []).append(d)
+        groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).append(d)
     from referee.rulesets.epic.declaration import Weapon
 
     for (fire, cover), members in groups.items():
@@ -147,7 +163,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         hit_units = sorted(members, key=lambda d: (d.target.distance, d.target.order))[:got]
         kind = HitKind("mw" if macro else fire)
         for d in hit_units:
-            alloc.hits_on.setdefault(d.key, []).append(Hit(kind, "barrage"))
+            alloc.hits_on.setdefault(d.key, []).append(Hit(kind, "barrage", disrupt,
+                                                           ignore_cover))
             alloc.record.append((kind.fire, d.key))
         rows.append((label, len(members), f"{value}+", f"{mod:+d}", need_text(plan), shown,
                      ", ".join(d.name for d in hit_units) or "-"))
@@ -155,7 +172,10 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
               [Msg.of(f"epic.col.{c}") for c in ("group", "units", "to_hit", "modifiers",
                                                  "need", "dice", "hit_units")], rows,
               clause="E-17")
-    report = roll_saves(port, log, under, alloc, fkey, crossfire)
+    if disrupt:  # E-13: a Blast marker per hit, none per kill
+        ledger.add(len(alloc.record), Msg.of("epic.bm.disrupt", count=len(alloc.record)),
+                   "E-13")
+    report = roll_saves(port, log, under, alloc, fkey, crossfire > 0)
     if report.rows:
         log.table(Msg.of("epic.table.saves", target=name),
                   [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
@@ -164,9 +184,11 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     for i, key in enumerate(casualties):
         unit = next(u for u in under if u.key == key)
         log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
-        ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
-        if i == 0 and crossfire:
-            ledger.add(1, Msg.of("epic.bm.crossfire", unit=unit.name), "E-13")
+        if not disrupt:
+            ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
+        if i == 0 and crossfire:  # each crossfiring formation adds its marker
+            ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.name,
+                                         count=crossfire), "E-13")
     if ledger.as_hits:
         survivors = [u for u in alive if u.key not in casualties]
         extra_alloc = allocate(port, log, survivors,

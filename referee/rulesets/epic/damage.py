@@ -68,7 +68,8 @@ def _label(u: Target, held: int) -> Msg:
 
 
 def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence[Hit],
-             phase: str, options: dict[str, Any], numbered_from: int = 0) -> Allocation:
+             phase: str, options: dict[str, Any], numbered_from: int = 0,
+             taken_before: dict[str, int] | None = None) -> Allocation:
     """Allocate ``hits`` one at a time, asking whoever allocates when the rules leave a choice
     (E-10; E-X2 who; E-X6 ties; E-X7 the order of AP and AT hits in a mixed formation)."""
     out = Allocation()
@@ -85,10 +86,13 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
         ordered.sort(key=lambda k: 0 if k.fire == first else 1)
         log.input(Msg.of("epic.step.allocation_order", fire=Msg.of(f"epic.fire.{first}")),
                   "E-X7", first=first)
-    elif options.get("mixed-allocation") != "ask-defender":
+    elif (options.get("mixed-allocation") != "ask-defender"
+          and needs_order_choice(targets, kinds)):
+        # E-X7 house rule, only where the rules leave the order open (INF, LV and AV all
+        # present): AT hits to the light vehicles first
         ordered.sort(key=lambda k: 0 if k.fire == "at" else 1)
     who = Msg.of(f"epic.who.{options.get('allocation-by', 'defender')}")
-    taken: dict[str, int] = {}
+    taken: dict[str, int] = dict(taken_before or {})
     n = numbered_from  # hit numbers run on across the phases of one attack
     for kind in ordered:
         for hit in (h for h in hits if h.kind == kind):

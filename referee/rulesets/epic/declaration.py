@@ -179,6 +179,9 @@ class ShootingDeclaration(BaseModel):
     crossfire: int = Field(default=0, ge=0, le=9, description="crossfiring formations")
     also_under_templates: list[OtherFormation] = Field(default_factory=list, max_length=9)
     overwatch: Overwatch | None = None
+    takes_overwatch: bool = Field(default=False,
+                                  description="the firing formation takes the Overwatch action "
+                                              "now: it goes on overwatch, no shot (E-20)")
     situation: dict[str, Situation] = Field(default_factory=dict,
                                             description="roster units' situation, by name")
     by_hand: bool = Field(default=False,

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
+from referee.core.questions import Choice, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import HitKind
+from referee.rulesets.epic.attack import choose_fire_type
 from referee.rulesets.epic.damage import Hit
 from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
 from referee.rulesets.epic.formations import Defender, FormationState, Shooter, shooter
@@ -116,19 +117,7 @@ def pools(port: Port, fire_units: list[tuple[Shooter, list[Weapon]]], whole: boo
         if w.barrage is not None:
             continue
         shots = w.shots if whole else w.shots * counts[key]
-        if w.ap is not None and w.at is not None:
-            fire = port.ask(ChoiceQuestion(
-                id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
-                                                      ap=w.ap, at=w.at),
-                choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
-                         Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
-                default_value="ap", clause="E-7", rule=_rule("to_hit")))
-            log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
-                             fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
-        else:
-            fire = "ap" if w.ap is not None else "at"
-        to_hit = w.ap if fire == "ap" else w.at
-        assert to_hit is not None
+        fire, to_hit = choose_fire_type(port, w, log)
         pools.append(Pool(w, shots, fire, to_hit))
     return pools
 

@@ -57,12 +57,15 @@ class FormationState:
     blast_markers: int
     broken: bool
     destroyed: list[str] = field(default_factory=list)
-    on_overwatch: bool = False
+    on_overwatch: bool | None = None  # None: not recorded (E-20)
     from_game: bool = False
 
     def to_state(self) -> dict[str, Any]:
-        return {"blast_markers": self.blast_markers, "broken": self.broken,
-                "destroyed": list(self.destroyed), "overwatch": self.on_overwatch}
+        out: dict[str, Any] = {"blast_markers": self.blast_markers, "broken": self.broken,
+                               "destroyed": list(self.destroyed)}
+        if self.on_overwatch is not None:
+            out["overwatch"] = self.on_overwatch
+        return out
 
 
 def formation_state(state: Mapping[str, Any], name: str, markers: int | None, broken: bool,
@@ -77,7 +80,7 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
                 clause="E-4", text=Msg.of("epic.q.markers", formation=name))))
         return FormationState(name, markers, broken)
     fs = FormationState(name, int(saved.get("blast_markers", 0)), bool(saved.get("broken")),
-                        list(saved.get("destroyed", [])), bool(saved.get("overwatch")), True)
+                        list(saved.get("destroyed", [])), saved.get("overwatch"), True)
     log.input(Msg.of("epic.step.from_game", formation=name, markers=fs.blast_markers,
                      destroyed=len(fs.destroyed),
                      broken=Msg.of("word.yes" if fs.broken else "word.no")), "E-14")

@@ -36,7 +36,7 @@ def _flag_modifiers(flags: Sequence[str]) -> list[tuple[str, int]]:
     t = tables()
     by_flag = {"cover": t.cover_modifier}
     by_flag.update({a.id: a.modifier for a in t.actions if a.modifier})
-    out = []
+    out: list[tuple[str, int]] = []
     stray = [f for f in flags if not f.startswith("--")]
     if stray:
         raise UsageError(Msg.of("error.stray_args", args=" ".join(stray)))
@@ -44,6 +44,8 @@ def _flag_modifiers(flags: Sequence[str]) -> list[tuple[str, int]]:
         name = flag.removeprefix("--")
         if name not in by_flag:
             raise UnknownIdError("flag", flag, [f"--{n}" for n in by_flag])
+        if any(n == name for n, _ in out):
+            raise UsageError(Msg.of("epic.error.repeated_flag", flag=flag))
         out.append((name, by_flag[name]))
     actions = [n for n, _ in out if n != "cover"]
     if len(actions) > 1:

@@ -14,6 +14,8 @@ from referee.rulesets.epic.declaration import (
     RosterFormation,
     ShootingDeclaration,
     TargetUnit,
+    Weapon,
+    weapon_key,
 )
 
 
@@ -25,12 +27,88 @@ def load_roster(path: str) -> Roster:
 
     text, raw = read_toml(Path(path))
     try:
-        return Roster.model_validate(raw)
+        roster = Roster.model_validate(raw)
     except ValidationError as err:
         first = err.errors()[0]
         raise ScriptError(path, where(text, [str(p) if not isinstance(p, int) else p
                                              for p in first["loc"]]),
                           validation_message(first)) from None
+    # two formations or two units of one formation with one name: refused where they are
+    fnames: set[str] = set()
+    for i, f in enumerate(roster.formation):
+        if f.name.casefold() in fnames:
+            raise ScriptError(path, _where(text, i, None, "name"),
+                              Msg.of("epic.decl.same_unit", name=f.name))
+        fnames.add(f.name.casefold())
+        wnames: set[str] = set()
+        for j, w in enumerate(f.weapons):
+            if w.key in wnames:
+                raise ScriptError(path, _where_weapon(text, i, j),
+                                  Msg.of("epic.decl.same_name", name=w.name))
+            wnames.add(w.key)
+        unames: set[str] = set()
+        for j, u in enumerate(f.units):
+            if weapon_key(u.name) in unames:
+                raise ScriptError(path, _where(text, i, j, "name"),
+                                  Msg.of("epic.decl.same_unit", name=u.name))
+            unames.add(weapon_key(u.name))
+    return roster
+
+
+def _where(text: str, formation: int, unit: int | None, key: str) -> Msg | str:
+    """``line N (formation[i].units[j].key)`` in a roster written as documented: the line of
+    ``key`` under the i-th ``[[formation]]`` (and its j-th ``[[formation.units]]``)."""
+    field = f"formation[{formation}]" + (f".units[{unit}]" if unit is not None else "") \
+        + f".{key}"
+    f_seen, u_seen, inside = -1, -1, False
+    for n, line in enumerate(text.splitlines(), 1):
+        head = line.strip()
+        if head.startswith("["):
+            name = head.strip("[] ")
+            if name == "formation":
+                f_seen, u_seen = f_seen + 1, -1
+            elif name == "formation.units" and f_seen == formation:
+                u_seen += 1
+            inside = f_seen == formation and (
+                name == "formation" if unit is None
+                else name == "formation.units" and u_seen == unit)
+        elif inside and head.split("=", 1)[0].strip() == key:
+            return Msg.of("where.line_field", line=n, field=field)
+    return field
+
+
+def _where_weapon(text: str, formation: int, weapon: int) -> Msg | str:
+    field = f"formation[{formation}].weapons[{weapon}].name"
+    f_seen, w_seen, inside = -1, -1, False
+    for n, line in enumerate(text.splitlines(), 1):
+        head = line.strip()
+        if head.startswith("["):
+            name = head.strip("[] ")
+            if name == "formation":
+                f_seen, w_seen = f_seen + 1, -1
+            elif name == "formation.weapons" and f_seen == formation:
+                w_seen += 1
+            inside = f_seen == formation and name == "formation.weapons" and w_seen == weapon
+        elif inside and head.split("=", 1)[0].strip() == "name":
+            return Msg.of("where.line_field", line=n, field=field)
+    return field
+
+
+def _check_weapons(path: str, roster: Roster, formation: RosterFormation,
+                   weapons: list[Weapon]) -> None:
+    """Every weapon a roster unit carries must be one of the declared weapons (E-7)."""
+    from referee.script import read_toml
+
+    known = {w.name.casefold() for w in weapons}
+    for u in formation.units:
+        for name in u.weapons:
+            if name.casefold() not in known:
+                text, _ = read_toml(Path(path))
+                i = roster.formation.index(formation)
+                j = formation.units.index(u)
+                raise ScriptError(path, _where(text, i, j, "weapons"),
+                                  Msg.of("epic.decl.unknown_weapon", unit=u.name,
+                                         weapon=name))
 
 
 def _find(roster: Roster, path: str, name: str | None) -> RosterFormation | None:
@@ -54,11 +132,14 @@ def with_roster(decl: ShootingDeclaration) -> ShootingDeclaration:
     sit = decl.situation
     if firing is not None and not decl.firing_units:
         update["weapons"] = decl.weapons or firing.weapons
+        _check_weapons(decl.roster, roster, firing, update["weapons"])
         update["firing_units"] = [
             FiringUnit(name=u.name, weapons=u.weapons,
                        **_fields(sit.get(u.name), ("distance", "nearest_enemy", "in_range",
                                                    "bearing")))
             for u in firing.units if u.weapons]
+    elif firing is not None and not decl.weapons:
+        update["weapons"] = firing.weapons
     elif firing is None and not decl.weapons:
         raise ScriptError(decl.roster, "formation",
                           Msg.of("epic.roster.unknown", name=decl.firing or "-",
@@ -70,7 +151,35 @@ def with_roster(decl: ShootingDeclaration) -> ShootingDeclaration:
                        **_fields(sit.get(u.name), ("distance", "in_range", "in_mw_range",
                                                    "terrain", "under_template")))
             for u in target.units]
-    return decl.model_copy(update=update)
+    merged = revalidate(decl, update)
+    known = {w.name.casefold() for w in merged.weapons}
+    for u in merged.firing_units:
+        for name in u.weapons:
+            if name.casefold() not in known:
+                raise ScriptError(decl.roster, "firing_units",
+                                  Msg.of("epic.decl.unknown_weapon", unit=u.name, weapon=name))
+    return merged
+
+
+def revalidate(decl: ShootingDeclaration, update: dict[str, Any]) -> ShootingDeclaration:
+    """The declaration with ``update`` merged, validated again so that every check runs
+    (two units with one name, a unit carrying an undeclared weapon...)."""
+    from pydantic import ValidationError
+
+    from referee.session import validation_message
+
+    if not update:
+        return decl
+    data = decl.model_dump(exclude_unset=True)
+    for k, v in update.items():
+        data[k] = [x.model_dump(exclude_unset=True) if hasattr(x, "model_dump") else x
+                   for x in v] if isinstance(v, list) else v
+    try:
+        return ShootingDeclaration.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "declaration"
+        raise ScriptError(decl.roster or "-", loc, validation_message(first)) from None
 
 
 def _fields(situation: Any, names: tuple[str, ...]) -> dict[str, Any]:

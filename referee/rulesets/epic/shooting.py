@@ -52,6 +52,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     log.input(Msg.of("epic.step.declared_full", firing=firing_name, target=target_name), "E-1")
 
     action = choose_action(port, decl, firing, log)
+    if action is not None and action.id == "overwatch" and decl.overwatch is None:
+        return go_on_overwatch(ctx, log, firing)
     if action is None:
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     if not action.may_shoot:
@@ -59,6 +61,11 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
                            firing=firing_name), "E-2")
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
 
+    # nothing left to shoot at: no marker, no dice
+    if decl.target_units and all(u.name in target.destroyed for u in decl.target_units):
+        log.outcome(Msg.of("epic.step.no_units_left", target=target_name), "E-6")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_units_left", target=target_name),
+                           {"shot": False, "units_left": 0}, {})
     fire_units = who_may_fire(port, decl, firing, options, log)
     if not fire_units:
         # E-6 (FAQ): nobody able to shoot places no Blast marker
@@ -87,7 +94,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     ledger.add(disrupt_hits, Msg.of("epic.bm.disrupt", count=disrupt_hits), "E-13")
 
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
-                                                        decl.crossfire > 0, ledger)
+                                                        decl.crossfire, ledger)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows))
     alloc_rows += extra_rows[0]
@@ -109,14 +116,30 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
                   extra_states=extra_states)
 
 
+def go_on_overwatch(ctx: AttackContext, log: StepLog, firing: FormationState) -> Result:
+    """E-20: the Overwatch action taken now: no shot; the game file records it."""
+    log.outcome(Msg.of("epic.overwatch.goes_on", firing=firing.name), "E-20")
+    firing.on_overwatch = True
+    return epic_result(ctx, log, Msg.of("epic.outcome.on_overwatch", firing=firing.name),
+                       {"shot": False, "overwatch": True}, {firing.name: firing.to_state()})
+
+
 def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
             log: StepLog) -> Action | None:
     t = tables()
     if decl.overwatch is not None:
         from referee.rulesets.epic.overwatch import check_trigger
 
+        if firing.from_game and firing.on_overwatch is False:
+            # the game file knows its overwatch ended (it fired, or took another action)
+            log.outcome(Msg.of("epic.overwatch.not_on", firing=firing.name), "E-20")
+            return None
         if not check_trigger(decl.overwatch, firing.name, decl.target or "-", log):
             return None
+        return t.action("overwatch")
+    if decl.takes_overwatch:
+        log.input(Msg.of("epic.step.action", action=Msg.of("epic.action.overwatch")), "E-20",
+                  action="overwatch")
         return t.action("overwatch")
     action_id = port.ask(ChoiceQuestion(
         id="action", text=Msg.of("epic.q.action", firing=firing.name),
@@ -132,7 +155,7 @@ def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
 
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
-            options: dict[str, Any], crossfire: bool, ledger: MarkerLedger
+            options: dict[str, Any], crossfire: int, ledger: MarkerLedger
             ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
                        list[tuple[str, str]]]:
     """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits."""
@@ -142,17 +165,25 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
     record: list[tuple[str, str]] = []
     normal = [h for h in hits if not h.kind.macro]
     macro = [h for h in hits if h.kind.macro]
+    taken_normal: dict[str, int] = {}
     for phase, phase_hits in (("normal", normal), ("mw", macro)):
         if not phase_hits:
             continue
         alive = [u for u in units if u.key not in casualties]
         if phase == "mw" and normal:
             log.note(Msg.of("epic.step.mw_after", survivors=len(alive)), "E-12")
+        before: dict[str, int] = {}
+        if phase == "mw" and normal and options.get("mw-spread") == "continue":
+            # E-12 house rule: the even spread counts on from the survivors' normal hits
+            before = {k: v for k, v in taken_normal.items() if k not in casualties}
+            log.note(Msg.of("epic.step.mw_spread_continue"), "E-12")
         alloc: Allocation = allocate(port, log, alive, phase_hits, phase, options,
-                                     numbered_from=len(alloc_rows))
+                                     numbered_from=len(alloc_rows), taken_before=before)
+        if phase == "normal":
+            taken_normal = {k: len(v) for k, v in alloc.hits_on.items()}
         alloc_rows += alloc.rows
         record += alloc.record
-        report = roll_saves(port, log, alive, alloc, phase, crossfire)
+        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0)
         save_rows += report.rows
         for key in report.destroyed:
             unit = next(u for u in alive if u.key == key)
@@ -162,8 +193,9 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
             if not all_disrupt:
                 ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
-            if first and crossfire:
-                ledger.add(1, Msg.of("epic.bm.crossfire", unit=unit.name), "E-13")
+            if first and crossfire:  # each crossfiring formation adds its marker
+                ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.name,
+                                             count=crossfire), "E-13")
     return casualties, alloc_rows, save_rows, record
 
 

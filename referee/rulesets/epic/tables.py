@@ -3,29 +3,26 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee import data
 
 RULESET_ID = "epic-armageddon"
 
 
-@dataclass(frozen=True)
-class SevenPlusRow:
+class SevenPlusRow(NamedTuple):
     need: int
     first: int
     then: int
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     id: str
     modifier: int
     may_shoot: bool
 
 
-@dataclass(frozen=True)
-class Arc:
+class Arc(NamedTuple):
     id: str
     centre: int
     half_width: int
@@ -36,15 +33,13 @@ class Arc:
         return off <= self.half_width
 
 
-@dataclass(frozen=True)
-class Terrain:
+class Terrain(NamedTuple):
     id: str
     cover: bool
     save: int | None
 
 
-@dataclass(frozen=True)
-class BarrageRow:
+class BarrageRow(NamedTuple):
     low: int
     high: int
     templates: int
@@ -53,8 +48,7 @@ class BarrageRow:
     at: int
 
 
-@dataclass(frozen=True)
-class EpicTables:
+class EpicTables(NamedTuple):
     natural_fail: int
     lowest_key: int
     highest_key: int
@@ -63,7 +57,7 @@ class EpicTables:
     cover_modifier: int
     actions: tuple[Action, ...]
     arcs: tuple[Arc, ...] = ()
-    allocation: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    allocation: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - read only
     crossfire_save: int = -1
     save_impossible_from: int = 7
     invulnerable_save: int = 6
@@ -71,7 +65,7 @@ class EpicTables:
     barrage: tuple[BarrageRow, ...] = ()
     barrage_highest: int = 18
     template_cm: float = 7.4
-    moves: dict[str, int] = field(default_factory=dict)
+    moves: dict[str, int] = {}  # noqa: RUF012 - read only
 
     def arc(self, arc_id: str) -> Arc:
         return next(a for a in self.arcs if a.id == arc_id)

@@ -6,14 +6,13 @@ number needed by one. An unmodified 1 always misses. Needs above 6 use the two-s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from referee.rulesets.epic.tables import EpicTables, tables
 
 
-@dataclass(frozen=True)
-class HitPlan:
+class HitPlan(NamedTuple):
     """How a shot needing ``need`` is rolled.
 
     ``direct``: one die, hit on ``target``+ (never on the natural fail face).

@@ -6,34 +6,8 @@ attack.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from referee.rulesets.base import LazyRuleset
 
-from referee.rulesets.fow import lookup as _lookup
-
-if TYPE_CHECKING:
-    from referee.core.result import Result, Table
-    from referee.rulesets.base import AttackContext, LookupTable
-
-
-class FlamesOfWar:
-    id = "flames-of-war"
-
-    def lookup_tables(self) -> Sequence[LookupTable]:
-        return _lookup.lookup_tables()
-
-    def lookup(self, table: str, key: str | None, args: Sequence[str]) -> Table:
-        return _lookup.lookup(table, key, args)
-
-    def declaration_model(self) -> type[Any]:
-        from referee.rulesets.fow.declaration import AssaultDeclaration
-
-        return AssaultDeclaration
-
-    def attack(self, ctx: AttackContext) -> Result:
-        from referee.rulesets.fow.attack import attack
-
-        return attack(ctx)
-
-
-RULESET = FlamesOfWar()
+RULESET = LazyRuleset("flames-of-war", lookups="referee.rulesets.fow.lookup",
+                      declaration="referee.rulesets.fow.declaration:AssaultDeclaration",
+                      resolver="referee.rulesets.fow.attack:attack")

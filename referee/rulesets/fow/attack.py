@@ -29,6 +29,14 @@ RULESET_ID = "flames-of-war"
 
 
 def readings(options: Mapping[str, Any]) -> tuple[Readings, EscortReadings]:
+    if options["tiers"] == "bogged-last" and \
+            options["bogged-bailed-wait"] == "functioning-vehicles":
+        # F-X8's bogged-last with F-X2's summary reading asks for a partial order (a bogged
+        # tank after functioning transports, yet not ranked against infantry); the referee's
+        # tiers are a total order, so it refuses the pair rather than allocate wrongly
+        from referee.core.errors import UsageError
+
+        raise UsageError(Msg.of("fow.error.readings_clash"))
     return (Readings(tiers=options["tiers"],
                      armour_every_round=options["armour-order"] == "every-round",
                      priority_first=options["priority-spread"] == "priority-first",
@@ -143,8 +151,10 @@ def _note_readings(log: StepLog, problem: Problem, held: Mapping[str, int],
 
 
 def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg:
-    """The rule that put hit ``number`` where it is: the clauses any other team would break
-    (moving this hit alone), or the defender's free choice."""
+    """The rule that put hit ``number`` where it is. The hit was forced only when no other
+    team it may go to admits any legal allocation (the other hits moving as needed); then
+    the clauses named are those that moving this hit alone would break. Otherwise the
+    defender chose freely (F-1)."""
     problem = allocator.problem
     hit = problem.hit(number)
     if len(hit.eligible) == 1:
@@ -154,10 +164,10 @@ def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg
     for other in hit.eligible:
         if other == allocation[number]:
             continue
-        violation = allocator.check({**allocation, number: other})
-        if violation is None:
+        if allocator.legal_completion({number: other}) is not None:
             return Msg.of("fow.rule.choice")
-        if violation.clause not in broken:
+        violation = allocator.check({**allocation, number: other})
+        if violation is not None and violation.clause not in broken:
             broken.append(violation.clause)
     return Msg.of("fow.rule.forced", clauses=", ".join(sorted(broken, key=clause_order)))
 

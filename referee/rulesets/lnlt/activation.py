@@ -54,15 +54,15 @@ def unit_refusal(roster: Roster, leader: Unit, unit: Unit, options: Options) -> 
         return Refusal(unit.id, "L-4", Msg.of("lnlt.why.bunker_inside", leader=leader.label,
                                                unit=unit.label))
     if roster.multi_level(unit.hex):
+        # L-4: in an adjacent multi-level building only the leader's own level (units
+        # outside a building are at level 0). The levels directly above and below him
+        # (L-X2) are those of his OWN building, handled where his hex is activated.
         own = leader.level if leader.level is not None else 0
-        levels = {own}
-        if leader.level is not None and options["leader-building-levels"] == "level-above-below":
-            levels |= {own - 1, own + 1}
         at = unit.level if unit.level is not None else 0
-        if at not in levels:
+        if at != own:
             return Refusal(unit.id, "L-4", Msg.of("lnlt.why.level", leader=leader.label,
                                                    unit=unit.label, level=at,
-                                                   levels=", ".join(map(str, sorted(levels)))))
+                                                   levels=str(own)))
     return None
 
 

@@ -164,8 +164,12 @@ class Activation:
                                            units=_list(activatable(roster, side, h))))
                           for h in own),
             default_value=own[0], clause="L-3", refusals=tuple(refusals)))
-        self._activate_hex(first, activatable(roster, side, first), None)
-        pending = [u for u in activatable(roster, side, first) if u.is_leader]
+        units = activatable(roster, side, first)
+        if roster.multi_level(first):
+            units = self._own_building(first, units)
+        else:
+            self._activate_hex(first, units, None)
+        pending = [u for u in units if u.is_leader]
         round_ = 1
         while pending:
             found = reach(roster, side, pending, set(self.hexes), self.options)
@@ -199,12 +203,51 @@ class Activation:
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
                        rows, clause="L-3")
 
-    def _activate_hex(self, hex_id: str, units: list[Unit], leaders: list[Unit] | None) -> None:
-        self.hexes.append(hex_id)
+    def _own_building(self, hex_id: str, units: list[Unit]) -> list[Unit]:
+        """L-4, L-X2 in the activated hex when it holds a multi-level building: each level
+        is a place of its own, so the activation covers one level (asked when the player's
+        units are on several; units outside the building count as level 0). A GO, unmarked
+        leader on that level also activates the levels directly above and below him in his
+        own building (option leader-building-levels=level-above-below, the default; with
+        own-level-only he does not); the other levels of the hex are not activated."""
+        levels = sorted({level_of(u) for u in units})
+        at = levels[0]
+        if len(levels) > 1:
+            helpers = [u for u in units if u.is_leader and u.good_order and not u.markers]
+            default = level_of(helpers[0]) if helpers else levels[0]
+            at = int(self.port.ask(RuledChoice(
+                id=f"i{self.n}.level", text=Msg.of("lnlt.q.level", hex=hex_id),
+                choices=tuple(Choice(str(lv), Msg.of(
+                    "lnlt.label.level", level=lv,
+                    units=_list([u for u in units if level_of(u) == lv]))) for lv in levels),
+                default_value=str(default), clause="L-4", help=Msg.of("lnlt.help.level"))))
+        here = [u for u in units if level_of(u) == at]
+        self._activate_hex(hex_id, here, None)
+        leaders = [u for u in here if u.is_leader and u.good_order and not u.markers]
+        reach_levels = {at}
+        if leaders and self.options["leader-building-levels"] == "level-above-below":
+            reach_levels |= {at - 1, at + 1}
+        near = [u for u in units if level_of(u) in reach_levels and u not in here]
+        if near:
+            self._activate_hex(hex_id, near, leaders, clause="L-X2")
+        levels_text = ", ".join(map(str, sorted(reach_levels)))
+        for u in units:
+            if level_of(u) not in reach_levels:
+                why = Msg.of("lnlt.why.own_building", unit=u.label, level=level_of(u),
+                             levels=levels_text)
+                self.log.note(Msg.of("lnlt.step.unit_not_activated", unit=u.label, hex=hex_id,
+                                     reason=why), "L-4")
+        return here + near
+
+    def _activate_hex(self, hex_id: str, units: list[Unit], leaders: list[Unit] | None,
+                      clause: str | None = None) -> None:
+        if hex_id not in self.hexes:
+            self.hexes.append(hex_id)
         if leaders:
             how = Msg.of("lnlt.how.leader", leaders=_names(leaders))
             self.reach_leaders += [ldr.id for ldr in leaders if ldr.id not in self.reach_leaders]
-            clause = "L-10" if any(ldr.hex != self.hexes[0] for ldr in leaders) else "L-3"
+            clause = clause or (
+                "L-10" if any(ldr.hex != self.hexes[0] for ldr in leaders) else "L-3")
         else:
             how = Msg.of("lnlt.how.hex")
             clause = "L-3"
@@ -241,12 +284,19 @@ class Activation:
                     offered.append(Choice(f"fire:{h}", Msg.of("lnlt.choice.fire", hex=h)))
                 if h not in self.hexes:
                     continue
+                elsewhere = [p for p in self.roster.all_hexes() if p != h]
                 if h in self.moved:
                     refusals.append(Refusal(f"move:{h}", "L-5", Msg.of("lnlt.why.hex_moved",
                                                                         hex=h)))
+                elif free and not elsewhere:  # the roster knows no other hex to go to
+                    refusals.append(Refusal(f"move:{h}", "L-5", Msg.of("lnlt.why.no_hex_to_move",
+                                                                        hex=h)))
                 elif free:
                     offered.append(Choice(f"move:{h}", Msg.of("lnlt.choice.move", hex=h)))
-                if free:
+                if free and not elsewhere:  # ... nor to spot
+                    refusals.append(Refusal(f"spot:{h}", "L-11", Msg.of("lnlt.why.no_hex_to_spot",
+                                                                         hex=h)))
+                elif free:
                     offered.append(Choice(f"spot:{h}", Msg.of("lnlt.choice.spot", hex=h)))
             if not offered:
                 break
@@ -545,18 +595,45 @@ class Activation:
         self.did.append(f"spot:{hex_id}:{target}")
 
     def finish(self) -> None:
+        marked_leaders = []
         for lid in self.reach_leaders:
             leader = self.roster.unit(lid)
             if lid not in self.acted and not leader.markers:
                 self._record(leader, "activate-others")
                 _mark(leader, "ops-complete")
+                marked_leaders.append(leader)
                 self.log.outcome(Msg.of("lnlt.step.leader_ops_complete", leader=leader.label),
                                  "L-10")
-        if self.state.passes:
-            self.log.input(Msg.of("lnlt.step.passes_reset", passes=self.state.passes), "L-X1")
-        self.state.passes = 0
+        if not self.did and not marked_leaders and empty_counts_as_pass(self.options):
+            # L-2, L-X1: an activation in which nothing acted and no leader became Ops
+            # Complete changes nothing on the map; letting it reset the count would let a
+            # player put the three-pass end off for ever. It counts as a pass.
+            self.state.passes += 1
+            self.log.input(Msg.of("lnlt.step.empty_activation", side=self.side,
+                                  passes=self.state.passes), "L-X1", passes=self.state.passes)
+        else:
+            if self.state.passes:
+                self.log.input(Msg.of("lnlt.step.passes_reset", passes=self.state.passes),
+                               "L-X1")
+            self.state.passes = 0
         self.state.log.append(ImpulseRecord(number=self.n, side=self.side, kind="activation",
-                                            hexes=list(self.hexes), did=list(self.did)))
+                                            hexes=list(self.hexes), did=list(self.did),
+                                            passes=self.state.passes))
+
+
+EMPTY_ACTIVATION = "empty-activation"  # option (L-X1): counts-as-pass | resets
+
+
+def empty_counts_as_pass(options: Options) -> bool:
+    """L-X1: whether an activation that did nothing counts as a pass (the default) or, as
+    any activation, resets the count of consecutive passes (option empty-activation=resets).
+    Read with a default so that a rulesets file without the option keeps the default."""
+    return bool(options.values.get(EMPTY_ACTIVATION, "counts-as-pass") != "resets")
+
+
+def level_of(unit: Unit) -> int:
+    """A unit's building level; a unit outside the building (no level) is at ground, 0."""
+    return unit.level if unit.level is not None else 0
 
 
 def _mark(unit: Unit, marker: str) -> None:

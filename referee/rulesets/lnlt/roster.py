@@ -26,6 +26,19 @@ SwKind = Literal["mg", "flamethrower", "dft", "oft"]
 Position = Literal["open", "entrance", "inside"]
 
 
+GOOD_ORDER = "good-order"
+
+
+def statuses() -> tuple[str, ...]:
+    """The statuses a unit may have: Good Order, or a result of the damage-check table that
+    changes it (a result that keeps Good Order, 'no-effect', is not a status)."""
+    from referee.rulesets.lnlt.tables import tables
+
+    t = tables()
+    return tuple(dict.fromkeys(r for r in (GOOD_ORDER, *t.leg_results, *t.vehicle_results)
+                               if r not in t.keeps_good_order))
+
+
 def _check_id(value: str) -> str:
     if not ID.match(value):
         raise PydanticCustomError("lnlt.decl.bad_id", "expected letters, digits, - or _ "
@@ -69,9 +82,21 @@ class Unit(BaseModel):
     level: int | None = Field(default=None, ge=-1, le=10)
     sws: list[SupportWeapon] = Field(default_factory=list, max_length=6)
     markers: list[Marker] = Field(default_factory=list)
-    status: str = "good-order"
+    status: str = GOOD_ORDER
 
     _id = field_validator("id", "hex")(_check_id)
+
+    @field_validator("status")
+    @classmethod
+    def _known_status(cls, value: str) -> str:
+        """Good order or one of the damage-check results of tables.toml: a typo (for
+        example 'good_order') is refused, never read as 'not in Good Order'."""
+        known = statuses()
+        if value not in known:
+            raise PydanticCustomError("lnlt.decl.status",
+                                      "status '{given}' is not one of {known}",
+                                      {"given": value, "known": ", ".join(known)})
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Unit:
@@ -95,7 +120,7 @@ class Unit(BaseModel):
 
     @property
     def good_order(self) -> bool:
-        return self.status == "good-order"
+        return self.status == GOOD_ORDER
 
     @property
     def on_map(self) -> bool:
