@@ -105,7 +105,8 @@ def test_a_whole_attack_answered_in_russian_resolves_as_with_values(russian: Non
 
 
 def test_epic_none_typed_in_russian(russian: None) -> None:
-    result = api.attack("epic", {"weapons": 1, "weapon.1.shots": 2, "weapon.1.ap": "5+",
+    result = api.attack("epic", {"attack-kind": "Только бросок на попадание", "weapons": 1,
+                                 "weapon.1.shots": 2, "weapon.1.ap": "5+",
                                  "weapon.1.at": "нет", "action": "Double", "cover": "нет",
                                  "to-hit.weapon-1": [6, 1]})
     assert render(result.outcome) == "попаданий AP: 1, попаданий AT: 0"

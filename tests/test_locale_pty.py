@@ -25,6 +25,8 @@ def test_russian_attack_at_the_terminal(spawn, tmp_path):  # noqa: F811
     s = Session(spawn("--lang", "ru", "attack", "epic", "--seed", "11", "--record",
                       str(record)))
     s.expect("Зерно 11")
+    s.expect("Что разбираем?")
+    s.child.send(DOWN + ENTER)  # the whole attack → only the roll to hit
     s.expect("Сколько видов оружия стреляет?")
     s.child.sendline("1")
     s.expect("Оружие 1: сколько выстрелов?")
@@ -51,6 +53,6 @@ def test_russian_attack_at_the_terminal(spawn, tmp_path):  # noqa: F811
     assert "Ход расчёта" in s.text and "5 6 2 1 (введено) → 1" in s.text
     script = tomllib.loads(record.read_text(encoding="utf-8"))
     assert script["answers"] == {
-        "weapons": 1, "weapon.1.shots": 4, "weapon.1.ap": "5", "weapon.1.at": "none",
-        "action": "double", "cover": False, "to-hit.weapon-1": [5, 6, 2, 1],
+        "attack-kind": "to-hit", "weapons": 1, "weapon.1.shots": 4, "weapon.1.ap": "5",
+        "weapon.1.at": "none", "action": "double", "cover": False, "to-hit.weapon-1": [5, 6, 2, 1],
     }

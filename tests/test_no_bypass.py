@@ -27,7 +27,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 WORD = re.compile(r"[A-Za-z]{2,}")
-PHRASE = re.compile(r"[A-Za-z]{2,}[ ,:;]+[A-Za-z]{2,}")
+PHRASE = re.compile(r"[A-Za-z]{2,}[,:;]?\s+[A-Za-z]{2,}")
 WORD_AND_SPACE = re.compile(r"[A-Za-z]{2,} ")
 MESSAGE_ID = re.compile(r"^[a-z0-9_.-]+$")
 OUTPUT_CALLS = {"print", "echo", "secho", "write", "say", "print_message"}
