@@ -57,7 +57,7 @@ def _by_label(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:
 
 def value_from_label(question: Question, raw: Any) -> Any:
     """A choice named by its label (in any language, any case) becomes the choice's value,
-    so that a Russian player may type or script «Двойное» as well as ``double``; anything
+    so that a Russian player may type or script «Дымовая завеса» as well as ``smoke``; anything
     else is returned unchanged for ``Question.accept`` to judge. Values stay the stored
     answer, so recordings replay in every language."""
     if not isinstance(question, (ChoiceQuestion, MultiChoiceQuestion)):
