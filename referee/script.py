@@ -100,49 +100,53 @@ def where(text: str, path: list[str | int]) -> Msg | str:
     return Msg.of("where.line_field", line=line, field=dotted) if line else dotted
 
 
+_HEADER = re.compile(r"^\s*\[(\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+
 def locate(text: str, path: list[str | int]) -> int | None:
-    """Best-effort line number of a field in a script written in the documented layout:
-    ``[table]`` / ``[[table.array]]`` headers with ``key = value`` lines under them."""
-    lines = text.splitlines()
-    header = ""
-    keys: list[str] = []
-    index: int | None = None
-    # split the path into the table headers it crosses and the final key
-    for part in path:
-        if isinstance(part, int):
-            index = part
-        else:
-            keys.append(part)
-    start = 0
-    if len(keys) > 1:
-        header = ".".join(keys[:-1])
-        pattern = re.compile(rf"^\s*\[\[?\s*{re.escape(header)}\s*\]\]?\s*(#.*)?$")
-        seen = -1
-        found = None
-        for i, line in enumerate(lines):
-            if pattern.match(line):
-                seen += 1
-                if index is None or seen == index:
-                    found = i
-                    break
-        if found is None:
-            # maybe an inline table: fall back to the header's key at top level
-            return _find_key(lines, 0, keys[0])
-        start = found + 1
-    return _find_key(lines, start, keys[-1]) if keys else None
-
-
-def _find_key(lines: list[str], start: int, key: str) -> int | None:
-    """The line of ``key = ...`` in the table that starts at ``start`` (or of the table
-    ``[key]`` itself); the table's header line when the key is missing from it."""
-    assignment = re.compile(rf'^\s*("?){re.escape(key)}\1\s*=')
-    header = re.compile(rf"^\s*\[\[?\s*{re.escape(key)}\s*\]\]?")
-    for i in range(start, len(lines)):
-        if assignment.match(lines[i]) or (start == 0 and header.match(lines[i])):
-            return i + 1
-        if start and lines[i].lstrip().startswith("["):
-            break
-    return start or None
+    """Best-effort line number of a field in a TOML file written with ``[table]`` and
+    ``[[array.of.tables]]`` headers (nested arrays included) and ``key = value`` lines:
+    ``["formation", 1, "units", 0, "name"]`` is the ``name`` line under the first
+    ``[[formation.units]]`` of the second ``[[formation]]``. A key missing from its table
+    gives the table's header line; what cannot be found gives ``None``."""
+    levels: list[tuple[str, int | None]] = []  # (dotted table name, array index)
+    dotted, k = "", 0
+    while k < len(path) and isinstance(path[k], str):
+        name = str(path[k])
+        following = path[k + 1] if k + 1 < len(path) else None
+        index = following if isinstance(following, int) else None
+        levels.append((f"{dotted}.{name}" if dotted else name, index))
+        dotted = levels[-1][0]
+        k += 2 if index is not None else 1
+    if not levels:
+        return None
+    key: str | None = None
+    if levels[-1][1] is None:  # the path ends at a key of the table above it
+        key = str(path[-1])
+        levels.pop()
+    counters = {name: -1 for name, _ in levels}
+    inside, header_line = not levels, None
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _HEADER.match(line)
+        if m:
+            name = m.group(2)
+            if not levels and name == key:
+                return n  # the path names a whole table
+            if m.group(1) and name in counters:
+                counters[name] += 1
+                for deeper in counters:
+                    if deeper.startswith(name + "."):
+                        counters[deeper] = -1
+            inside = bool(levels) and name == levels[-1][0] and all(
+                index is None or counters[table] == index for table, index in levels)
+            if inside:
+                header_line = n
+                if key is None:
+                    return n
+            continue
+        if inside and key is not None and re.match(rf'^\s*("?){re.escape(key)}\1\s*=', line):
+            return n
+    return header_line
 
 
 # --- writing -------------------------------------------------------------------------------

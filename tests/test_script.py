@@ -64,6 +64,18 @@ def test_locate_finds_fields_in_arrays_of_tables() -> None:
     assert locate(text, ["answers", "to-hit.y"]) == 15
     assert locate(text, ["ruleset"]) == 1
     assert locate(text, ["declaration", "weapons", 1, "ap"]) == 10  # missing: its table
+    assert locate(text, ["declaration"]) == 3  # a whole table
+
+
+def test_locate_finds_fields_in_nested_arrays_of_tables() -> None:
+    text = ('[[formation]]\nname = "A"\n[[formation.units]]\nname = "Tank"\n'
+            '[[formation]]\nname = "B"\n[[formation.units]]\nname = "Tank"\n'
+            '[[formation.units]]\nname = "Tank"\n[[formation.weapons]]\nname = "Gun"\n')
+    assert locate(text, ["formation", 1, "units", 1, "name"]) == 10
+    assert locate(text, ["formation", 0, "units", 0, "name"]) == 4
+    assert locate(text, ["formation", 1, "weapons", 0, "name"]) == 12
+    assert locate(text, ["formation", 1, "name"]) == 6
+    assert locate(text, ["formation", 2, "name"]) is None
 
 
 scalars = st.one_of(st.booleans(), st.integers(-10**6, 10**6),

@@ -13,9 +13,12 @@ removed before the transcript's first command, so every replay starts from the s
 
 from __future__ import annotations
 
+import atexit
 import io
 import re
 import shlex
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,7 +56,8 @@ def commands(text: str) -> list[Command]:
 
 def replay(command: Command) -> str:
     """Run one transcript command in-process and return its output as the transcript shows it."""
-    argv = shlex.split(command.line)
+    argv = [a.replace(f"{SHOWN_GAME_DIR}referee-", f"{GAME_DIR}/referee-")
+            for a in shlex.split(command.line)]
     assert argv[0] == "referee", f"transcripts run referee only, not {argv[0]!r}"
     lang, args = split_lang(argv[1:])
     try:
@@ -72,20 +76,26 @@ def _replay(command: Command, args: list[str], lang: str) -> str:
     env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream, stdin_isatty=False,
                       stdout_isatty=False, color=False, port_factory=factory)
     result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False, prog_name="referee")
-    text = stream.getvalue() + result.output
+    text = (stream.getvalue() + result.output).replace(f"{GAME_DIR}/referee-",
+                                                       f"{SHOWN_GAME_DIR}referee-")
     if result.exit_code:
         text += f"[exit {result.exit_code}]\n"
     return text
 
 
-GAME_FILE = re.compile(r"--game (/tmp/referee-[\w.-]+)")
+GAME_FILE = re.compile(r"--game /tmp/(referee-[\w.-]+)")
+SHOWN_GAME_DIR = "/tmp/"
+# Game files live in a folder of this test run's own, so that runs side by side (two
+# checkouts, CI and a developer) never share one; transcripts show them under /tmp/.
+GAME_DIR = Path(tempfile.mkdtemp(prefix="referee-transcripts-"))
+atexit.register(shutil.rmtree, GAME_DIR, True)
 
 
 def fresh_game_files(text: str) -> None:
     """Game files that a transcript keeps between its commands are named
     ``/tmp/referee-<name>``; each replay of the transcript starts without them."""
     for name in set(GAME_FILE.findall(text)):
-        Path(name).unlink(missing_ok=True)
+        (GAME_DIR / name).unlink(missing_ok=True)
 
 
 def normalise(text: str) -> str:

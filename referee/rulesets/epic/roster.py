@@ -37,67 +37,28 @@ def load_roster(path: str) -> Roster:
     fnames: set[str] = set()
     for i, f in enumerate(roster.formation):
         if f.name.casefold() in fnames:
-            raise ScriptError(path, _where(text, i, None, "name"),
+            raise ScriptError(path, where(text, ["formation", i, "name"]),
                               Msg.of("epic.decl.same_unit", name=f.name))
         fnames.add(f.name.casefold())
         wnames: set[str] = set()
         for j, w in enumerate(f.weapons):
             if w.key in wnames:
-                raise ScriptError(path, _where_weapon(text, i, j),
+                raise ScriptError(path, where(text, ["formation", i, "weapons", j, "name"]),
                                   Msg.of("epic.decl.same_name", name=w.name))
             wnames.add(w.key)
         unames: set[str] = set()
         for j, u in enumerate(f.units):
             if weapon_key(u.name) in unames:
-                raise ScriptError(path, _where(text, i, j, "name"),
+                raise ScriptError(path, where(text, ["formation", i, "units", j, "name"]),
                                   Msg.of("epic.decl.same_unit", name=u.name))
             unames.add(weapon_key(u.name))
     return roster
 
 
-def _where(text: str, formation: int, unit: int | None, key: str) -> Msg | str:
-    """``line N (formation[i].units[j].key)`` in a roster written as documented: the line of
-    ``key`` under the i-th ``[[formation]]`` (and its j-th ``[[formation.units]]``)."""
-    field = f"formation[{formation}]" + (f".units[{unit}]" if unit is not None else "") \
-        + f".{key}"
-    f_seen, u_seen, inside = -1, -1, False
-    for n, line in enumerate(text.splitlines(), 1):
-        head = line.strip()
-        if head.startswith("["):
-            name = head.strip("[] ")
-            if name == "formation":
-                f_seen, u_seen = f_seen + 1, -1
-            elif name == "formation.units" and f_seen == formation:
-                u_seen += 1
-            inside = f_seen == formation and (
-                name == "formation" if unit is None
-                else name == "formation.units" and u_seen == unit)
-        elif inside and head.split("=", 1)[0].strip() == key:
-            return Msg.of("where.line_field", line=n, field=field)
-    return field
-
-
-def _where_weapon(text: str, formation: int, weapon: int) -> Msg | str:
-    field = f"formation[{formation}].weapons[{weapon}].name"
-    f_seen, w_seen, inside = -1, -1, False
-    for n, line in enumerate(text.splitlines(), 1):
-        head = line.strip()
-        if head.startswith("["):
-            name = head.strip("[] ")
-            if name == "formation":
-                f_seen, w_seen = f_seen + 1, -1
-            elif name == "formation.weapons" and f_seen == formation:
-                w_seen += 1
-            inside = f_seen == formation and name == "formation.weapons" and w_seen == weapon
-        elif inside and head.split("=", 1)[0].strip() == "name":
-            return Msg.of("where.line_field", line=n, field=field)
-    return field
-
-
 def _check_weapons(path: str, roster: Roster, formation: RosterFormation,
                    weapons: list[Weapon]) -> None:
     """Every weapon a roster unit carries must be one of the declared weapons (E-7)."""
-    from referee.script import read_toml
+    from referee.script import read_toml, where
 
     known = {w.name.casefold() for w in weapons}
     for u in formation.units:
@@ -106,7 +67,7 @@ def _check_weapons(path: str, roster: Roster, formation: RosterFormation,
                 text, _ = read_toml(Path(path))
                 i = roster.formation.index(formation)
                 j = formation.units.index(u)
-                raise ScriptError(path, _where(text, i, j, "weapons"),
+                raise ScriptError(path, where(text, ["formation", i, "units", j, "weapons"]),
                                   Msg.of("epic.decl.unknown_weapon", unit=u.name,
                                          weapon=name))
 

@@ -87,14 +87,9 @@ def outcome(phase: PhaseState) -> Msg:
 
 
 def result(phase: PhaseState, log: StepLog, options: Options) -> Result:
+    """The working with the phase's summary tables, and the state to keep."""
     summary_tables(phase, log)
-    return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables,
-                  outcome=outcome(phase),
-                  outcome_data={"ended": phase.ended, "end_reason": phase.end_reason,
-                                "impulses": phase.impulses, "current": phase.current,
-                                "passes": phase.passes},
-                  options=dict(options.values), non_default_options=options.non_default,
-                  state_updates={STATE_KEY: phase.model_dump(mode="json")})
+    return impulse_result(phase, log, options)
 
 
 def impulse_result(phase: PhaseState, log: StepLog, options: Options) -> Result:
