@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                                     known="|".join(available_languages())))
         sys.stderr.write(t("error.prefix", message=render(msg)) + "\n")
         raise SystemExit(ExitCode.USAGE) from None
-    app = load_app(lang or language_from_env())
+    load_app(lang or language_from_env())
+    from referee.cli import _app_for
     from referee.context import Environment
 
-    app(rest, obj=Environment.from_system())
+    _app_for(rest)(rest, obj=Environment.from_system())
