@@ -39,3 +39,22 @@ def rng(seed: int = 1):
     from referee.core.dice import SeededDice
 
     return SeededDice(seed)
+
+
+@pytest.fixture
+def spawn():
+    """``spawn(*args)`` starts ``python -m referee ARGS`` in a pseudo-terminal; every child
+    is closed when the test ends (helpers in ``tests/pty_support.py``)."""
+    from tests.pty_support import start
+
+    children = []
+
+    def launch(*args: str):
+        child = start(*args)
+        children.append(child)
+        return child
+
+    yield launch
+    for child in children:
+        if child.isalive():
+            child.close(force=True)

@@ -10,9 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.test_pty import ENTER, ROOT, TIMEOUT, Session, _child_env, spawn  # noqa: F401
-
-pexpect = pytest.importorskip("pexpect")
+from tests.pty_support import ENTER, ROOT, TIMEOUT, Session, child_env
 
 pytestmark = [
     pytest.mark.pty,
@@ -29,7 +27,7 @@ CARD_HINT = "or Enter to draw"
 def _replay(record: object) -> dict[str, object]:
     done = subprocess.run([sys.executable, "-m", "referee", "run", str(record), "--json"],
                           cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
-                          timeout=TIMEOUT, env=_child_env())
+                          timeout=TIMEOUT, env=child_env())
     assert done.returncode == 0, done.stderr
     data: dict[str, object] = json.loads(done.stdout)
     return data
@@ -37,7 +35,7 @@ def _replay(record: object) -> dict[str, object]:
 
 @pytest.mark.clause("C-8")
 @pytest.mark.clause("C-10")
-def test_C8_C10_examples_C_D_typed_at_a_terminal_with_a_refused_card(spawn, tmp_path):  # noqa: F811
+def test_C8_C10_examples_C_D_typed_at_a_terminal_with_a_refused_card(spawn, tmp_path):
     record = tmp_path / "rec.toml"
     s = Session(spawn("attack", "cc", "--declaration", DECL, "--seed", "3",
                       "--record", str(record)))
@@ -64,7 +62,7 @@ def test_C8_C10_examples_C_D_typed_at_a_terminal_with_a_refused_card(spawn, tmp_
 
 
 @pytest.mark.clause("C-X8")
-def test_CX8_a_drawn_card_is_recorded_as_its_values_and_replays(spawn, tmp_path):  # noqa: F811
+def test_CX8_a_drawn_card_is_recorded_as_its_values_and_replays(spawn, tmp_path):
     record = tmp_path / "drawn.toml"
     s = Session(spawn("attack", "cc", "--declaration",
                       "transcripts/scripts/declarations/cc-example-j.toml",

@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from tests.test_pty import DOWN, ENTER, ROOT, TIMEOUT, Session, _child_env, spawn  # noqa: F401
+from tests.pty_support import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
 
 pytestmark = [pytest.mark.pty,
               pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pty")]
@@ -18,7 +18,7 @@ DECLARATION = "transcripts/scripts/epic-legal-options.toml"  # a declaration onl
 
 
 @pytest.mark.clause("E-10")
-def test_E10_defender_offered_only_legal_units_at_a_terminal(spawn, tmp_path) -> None:  # noqa: F811
+def test_E10_defender_offered_only_legal_units_at_a_terminal(spawn, tmp_path) -> None:
     record = tmp_path / "alloc.toml"
     s = Session(spawn("attack", "epic", "--declaration", DECLARATION, "--seed", "4",
                       "--record", str(record)))
@@ -40,6 +40,6 @@ def test_E10_defender_offered_only_legal_units_at_a_terminal(spawn, tmp_path) ->
     assert script["answers"]["allocate.normal.1"] == "crew-2"
     replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record)], cwd=ROOT,
                             capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT,
-                            env=_child_env())
+                            env=child_env())
     assert replay.returncode == 0, replay.stderr
     assert "Crew 2 is destroyed" in replay.stdout

@@ -8,16 +8,13 @@ import sys
 
 import pytest
 
-from tests.test_pty import DOWN, ENTER, Session, choose, spawn
-
-pytest.importorskip("pexpect")
+from tests.pty_support import DOWN, ENTER, Session, choose
 
 pytestmark = [
     pytest.mark.pty,
     pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty"),
 ]
 
-__all__ = ["spawn"]  # the fixture, shared with tests/test_pty.py
 
 DECLARATION = "transcripts/scripts/fow-example-1.toml"
 MODES = ["accept the referee's proposal", "choose hit by hit", "type a complete allocation"]

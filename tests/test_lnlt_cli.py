@@ -170,14 +170,15 @@ UP, ENTER, SPACE, CTRL_C = "\x1b[A", "\r", " ", "\x03"
 @pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty")
 def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
         tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
-    from tests.test_pty import Session, _child_env
+    import pexpect
+
+    from tests.pty_support import Session, child_env
 
     game = str(tmp_path / "g.sqlite")
 
     def spawn(*args: str) -> Session:
         return Session(pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
-                                     env=_child_env(), encoding="utf-8", timeout=15,
+                                     env=child_env(), encoding="utf-8", timeout=15,
                                      dimensions=(50, 200)))
 
     s = spawn("phase", "lnlt", "--game", game, "--roster", ROSTER, "--seed", "5")

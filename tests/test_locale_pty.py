@@ -10,9 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.test_pty import DOWN, ENTER, Session, _child_env, spawn  # noqa: F401
-
-pexpect = pytest.importorskip("pexpect")
+from tests.pty_support import DOWN, ENTER, Session
 
 pytestmark = [
     pytest.mark.pty,
@@ -20,7 +18,7 @@ pytestmark = [
 ]
 
 
-def test_russian_attack_at_the_terminal(spawn, tmp_path):  # noqa: F811
+def test_russian_attack_at_the_terminal(spawn, tmp_path):
     record = tmp_path / "rec.toml"
     s = Session(spawn("--lang", "ru", "attack", "epic", "--seed", "11", "--record",
                       str(record)))

@@ -3,38 +3,34 @@
 These tests type at questionary prompts the way a player does: lines at text prompts, arrow
 keys and Enter at select prompts, a single key at confirm prompts, Ctrl-C to interrupt.
 
-The child runs with ``PROMPT_TOOLKIT_NO_CPR=1``: prompt_toolkit asks the terminal where the
-cursor is (``ESC[6n``) and, when nothing answers (pexpect does not emulate a terminal), waits
-about a second per prompt before giving up. A real terminal answers at once.
+The helpers are in ``tests/pty_support.py``; the ``spawn`` fixture in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 import tomllib
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+from tests.pty_support import (
+    CTRL_C,
+    ROOT,
+    TIMEOUT,
+    Session,
+    child_env,
+    choose,
+    squash,
+)
 
 pytestmark = [
     pytest.mark.pty,
     pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty"),
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 15
-ROWS, COLS = 50, 200  # wide enough that no table row of these attacks wraps
-
-DOWN = "\x1b[B"
-ENTER = "\r"
-CTRL_C = "\x03"
 
 # question texts from referee/locale/en.toml (stable substrings)
 Q_KIND = "What is to be resolved?"
@@ -50,78 +46,6 @@ DICE_HINT = "or Enter to roll"  # only in the dice prompt's hint, never in an an
 
 AP_CHOICES = ["none", "2+", "3+", "4+", "5+", "6+"]  # default: none
 ACTIONS = ["Advance", "Double", "Marshal", "Sustained Fire", "Overwatch", "March"]
-
-_ANSI = re.compile(r"""
-    \x1b\[[0-?]*[ -/]*[@-~]            # CSI: colours, cursor moves, modes
-  | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)  # OSC: window title and the like
-  | \x1b[()][0-9A-Za-z]                # character set selection
-  | \x1b[=>78]                         # keypad modes, save/restore cursor
-""", re.VERBOSE)
-
-
-def strip_ansi(text: str) -> str:
-    """Terminal output as plain text: escapes removed, line ends made ``\\n``."""
-    text = _ANSI.sub("", text)
-    text = re.sub(r"\r+\n", "\n", text)
-    return text.replace("\r", "")
-
-
-def squash(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("COLUMNS", "LINES", "NO_COLOR"):  # let the pty size and colours decide
-        env.pop(name, None)
-    env.update(TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1", PYTHONIOENCODING="utf-8")
-    return env
-
-
-@pytest.fixture
-def spawn() -> Iterator:
-    children = []
-
-    def start(*args: str):
-        child = pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
-                              env=_child_env(), encoding="utf-8", timeout=TIMEOUT,
-                              dimensions=(ROWS, COLS))
-        children.append(child)
-        return child
-
-    yield start
-    for child in children:
-        if child.isalive():
-            child.close(force=True)
-
-
-class Session:
-    """A child plus everything it printed, for assertions after it ends."""
-
-    def __init__(self, child) -> None:
-        self.child = child
-        self.seen: list[str] = []
-
-    def expect(self, text: str) -> None:
-        self.child.expect_exact(text)
-        self.seen.append(self.child.before + self.child.after)
-
-    def finish(self) -> int:
-        self.child.expect(pexpect.EOF)
-        self.seen.append(self.child.before)
-        self.child.close()
-        assert self.child.signalstatus is None, f"killed by signal {self.child.signalstatus}"
-        return self.child.exitstatus
-
-    @property
-    def text(self) -> str:
-        return strip_ansi("".join(self.seen))
-
-
-def choose(s: Session, question: str, choices: list[str], default: str, wanted: str) -> None:
-    s.expect(question)
-    s.child.send(DOWN * (choices.index(wanted) - choices.index(default)) + ENTER)
-
 
 def answer_declaration(s: Session, shots: int, ap: str) -> None:
     """Only the roll to hit; one weapon with ``shots`` shots, AP ``ap``, AT none."""
@@ -172,7 +96,7 @@ def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, 
     # `referee run` replays it to the same working and outcome
     replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record), "--json"],
                             cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
-                            timeout=TIMEOUT, env=_child_env())
+                            timeout=TIMEOUT, env=child_env())
     assert replay.returncode == 0, replay.stderr
     data = json.loads(replay.stdout)
     assert data["seed"] == 11

@@ -11,17 +11,7 @@ import tomllib
 
 import pytest
 
-from tests.test_pty import (
-    DOWN,
-    ENTER,
-    ROOT,
-    TIMEOUT,
-    Session,
-    _child_env,
-    spawn,  # noqa: F401  (the fixture)
-)
-
-pexpect = pytest.importorskip("pexpect")
+from tests.pty_support import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
 
 pytestmark = [
     pytest.mark.pty,
@@ -33,7 +23,7 @@ KINDS = ["combat vehicle", "infantry", "unarmoured vehicle", "HQ"]  # default: i
 
 
 @pytest.mark.clause("W-3")
-def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, tmp_path):  # noqa: F811
+def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, tmp_path):
     record = tmp_path / "he.toml"
     s = Session(spawn("attack", "waw", "--seed", "4", "--record", str(record)))
     s.expect("Which artillery mission?")
@@ -77,7 +67,7 @@ def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, t
     assert script["answers"]["effect.unit-2.first"] == "disorganize"
     replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record), "--json"],
                             cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
-                            timeout=TIMEOUT, env=_child_env())
+                            timeout=TIMEOUT, env=child_env())
     assert replay.returncode == 0, replay.stderr
     data = json.loads(replay.stdout)
     assert data["outcome"]["data"]["status"] == {"unit-1": "disorganized",
@@ -85,7 +75,7 @@ def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, t
 
 
 @pytest.mark.clause("W-6")
-def test_W6_smoke_at_the_terminal_then_the_marker_phase(spawn, tmp_path):  # noqa: F811
+def test_W6_smoke_at_the_terminal_then_the_marker_phase(spawn, tmp_path):
     game = tmp_path / "game.sqlite"
     s = Session(spawn("attack", "waw", "--seed", "4", "--game", str(game)))
     s.expect("Which artillery mission?")
