@@ -15,8 +15,8 @@ from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, w
 from referee.rulesets.epic.firing import weapon_list, who_may_fire
 from referee.rulesets.epic.formations import Defender, defender, formation_state
 from referee.rulesets.epic.shooting import (
-    break_check,
     choose_action,
+    close_formation,
     epic_result,
     go_on_overwatch,
 )
@@ -198,15 +198,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed_no_save",
                                unit=next(u.name for u in alive if u.key == key)), "E-13")
-    left = [u for u in alive if u.key not in casualties]
-    log.table(Msg.of("epic.table.markers", target=name),
-              [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
-              ledger.table_rows(), clause="E-19")
-    is_broken = break_check(log, state, ledger, len(left))
+    is_broken, killed, _ = close_formation(log, state, ledger, alive, casualties, "E-19")
     names = {u.key: u.name for u in alive}
-    state.blast_markers = ledger.after
-    state.broken = is_broken
-    state.destroyed = state.destroyed + [names[k] for k in casualties]
-    return state, {"casualties": [names[k] for k in casualties], "markers_added": ledger.added,
+    return state, {"casualties": killed, "markers_added": ledger.added,
                    "blast_markers": ledger.after, "broken": is_broken,
                    "hit_units": [names[k] for _, k in alloc.record]}

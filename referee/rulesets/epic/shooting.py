@@ -223,29 +223,39 @@ def finish(ctx: AttackContext, log: StepLog, target: FormationState, units: list
            record: list[tuple[str, str]], *, firing_name: str, fired: list[str],
            extra_states: dict[str, Any] | None = None) -> Result:
     """E-13 ledger table and E-14 break check, then the result and the game-file state."""
-    alive = [u for u in units if u.key not in casualties]
-    log.table(Msg.of("epic.table.markers", target=target.name),
-              [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
-              ledger.table_rows(), clause="E-13")
-    broken = break_check(log, target, ledger, len(alive))
-    names = {u.key: u.name for u in units}
-    target.blast_markers = ledger.after
-    target.broken = broken
-    target.destroyed = target.destroyed + [names[k] for k in casualties]
+    broken, killed, left = close_formation(log, target, ledger, units, casualties, "E-13")
     hit_counts = Counter(h.kind.fire for h in hits)
     outcome = Msg.of("epic.outcome.full", target=target.name, killed=len(casualties),
                      markers=ledger.after, state=Msg.of("epic.state.broken" if broken else
-                                                        ("epic.state.destroyed" if not alive
+                                                        ("epic.state.destroyed" if not left
                                                          else "epic.state.steady")))
-    data = {"shot": True, "fired": fired, "hits": dict(hit_counts),
-            "casualties": [names[k] for k in casualties],
+    data = {"shot": True, "fired": fired, "hits": dict(hit_counts), "casualties": killed,
             "markers_added": ledger.added, "blast_markers": ledger.after,
             "extra_hits": ledger.as_hits, "broken": broken, "allocation": record,
-            "units_left": len(alive)}
+            "units_left": left}
     states = {target.name: target.to_state()}
     if extra_states:
         states.update(extra_states)
     return epic_result(ctx, log, outcome, data, states, firing=firing_name)
+
+
+def close_formation(log: StepLog, target: FormationState, ledger: MarkerLedger,
+                    units: list[Defender], casualties: list[str],
+                    clause: str) -> tuple[bool, list[str], int]:
+    """After the whole attack on one formation: the Blast-marker ledger table (E-13, or E-19
+    for a barrage), the E-14 break check and the formation's new state. Returns whether it
+    broke, the names of the units destroyed and how many are left."""
+    left = len([u for u in units if u.key not in casualties])
+    log.table(Msg.of("epic.table.markers", target=target.name),
+              [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
+              ledger.table_rows(), clause=clause)
+    broken = break_check(log, target, ledger, left)
+    names = {u.key: u.name for u in units}
+    killed = [names[k] for k in casualties]
+    target.blast_markers = ledger.after
+    target.broken = broken
+    target.destroyed = target.destroyed + killed
+    return broken, killed, left
 
 
 def break_check(log: StepLog, target: FormationState, ledger: MarkerLedger, alive: int) -> bool:
