@@ -197,3 +197,64 @@ def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,
     plan = plan_attack(ruleset, seed=seed, options=options, declaration=declaration)
     port = AnswerPort(answers, plan.rng, roll_missing_dice=True)
     return play(plan, port)
+
+
+@dataclass
+class OddsRun:
+    """What ``referee odds`` found: each roll's odds (``records``), the answers it assumed,
+    and the roll where the walk stopped for want of dice (``None``: the attack finished)."""
+
+    ruleset: str
+    records: list[Any]
+    assumed: list[tuple[Any, Any]]
+    stopped_at: str | None
+
+
+def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | None = None,
+         options: Sequence[str] = (), answers: Sequence[str] = (),
+         seed: int | None = None) -> OddsRun:
+    """The odds of an attack without rolling: the declaration and answers from ``script``
+    (its dice answers are used) and/or ``declaration_file``, ``answers`` as ``ID=VALUE`` (they
+    win over the script's), every other question at its default. See ``frontends.probe``."""
+    from referee.core.options import parse_assignments, resolve_options
+    from referee.frontends.probe import ProbePort, ProbeStop
+    from referee.script import load_script
+    from referee.session import run_attack
+
+    info = find_ruleset(ruleset)
+    info.implementation()
+    given: dict[str, Any] = {}
+    overrides: dict[str, Any] = {}
+    file, text = "<odds>", ""
+    raw = None
+    if script is not None:
+        loaded = load_script(script)
+        if find_ruleset(loaded.ruleset).id != info.id:
+            raise UsageError(Msg.of("odds.error.script_ruleset", given=loaded.ruleset,
+                                    ruleset=info.id))
+        given.update(loaded.answers)
+        overrides.update(loaded.options)
+        raw, file, text = loaded.declaration, loaded.path, loaded.text
+        seed = loaded.seed if seed is None else seed
+    overrides.update(parse_assignments(options))
+    given.update(parse_assignments(answers))
+    if declaration_file is not None:
+        plan = plan_attack(ruleset, seed=seed if seed is not None else 1,
+                           declaration_file=declaration_file)
+        declaration = plan.declaration
+    else:
+        from referee.session import validate_declaration
+
+        declaration = validate_declaration(info, raw, file, text) if raw is not None else None
+    from referee.core.dice import SeededDice
+
+    port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text)
+    stopped = None
+    try:
+        run_attack(info, port, resolve_options(info.option_specs(), overrides), declaration,
+                   command="odds")
+    except ProbeStop as stop:
+        stopped = str(stop)
+    if not port.records:
+        raise UsageError(Msg.of("odds.error.no_dice"))
+    return OddsRun(info.id, port.records, port.assumed, stopped)

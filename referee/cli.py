@@ -48,6 +48,7 @@ class DiceMode(StrEnum):
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
 GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"))]
+NoOddsFlag = Annotated[bool, typer.Option("--no-odds", help=t("cli.opt.no_odds"))]
 
 
 def _env(ctx: typer.Context) -> Environment:
@@ -177,6 +178,7 @@ def attack(ctx: typer.Context,
            declaration: Annotated[Path | None, typer.Option(
                "--declaration", help=t("cli.opt.declaration"))] = None,
            game: GameOpt = None,
+           no_odds: NoOddsFlag = False,
            json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -184,10 +186,11 @@ def attack(ctx: typer.Context,
     with _guarded(env):
         plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                declaration_file=declaration)
-        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_,
+                              odds=not no_odds)
         _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, record=record, command="attack")
-        _show_result(env, result, plan.seed, json_)
+        _show_result(env, result, plan.seed, json_, port)
 
 
 @app.command(help=t("cli.run.help"))
@@ -199,6 +202,7 @@ def run(ctx: typer.Context,
         option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                          help=t("cli.opt.option"))] = None,
         game: GameOpt = None,
+        no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -206,8 +210,12 @@ def run(ctx: typer.Context,
     with _guarded(env):
         plan, port = api.plan_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto)
+        if not no_odds:
+            from referee.frontends.odds import OddsPort
+
+            port = OddsPort(port, show=None)  # a script's odds follow its result
         result = api.play(plan, port, game=game, command="run")
-        _show_result(env, result, plan.seed, json_)
+        _show_result(env, result, plan.seed, json_, port, odds_after=True)
         if plan.rng.rolled:  # the seed matters only when the program rolled dice
             _announce(env, plan.seed, json_)
 
@@ -220,7 +228,7 @@ def _announce(env: Environment, seed: int, json_: bool) -> None:
 
 
 def _terminal_port(env: Environment, rng: random.Random, *, auto_dice: bool,
-                   json_: bool) -> Any:
+                   json_: bool, odds: bool = True) -> Any:
     from referee.frontends.wrappers import AutoDicePort, EchoPort
     from referee.render.console import print_message, show_answer
 
@@ -241,18 +249,47 @@ def _terminal_port(env: Environment, rng: random.Random, *, auto_dice: bool,
                 show_answer(console, question, value)
 
         port = AutoDicePort(port, rng, on_roll=on_roll)
+    if odds:
+        from referee.frontends.odds import OddsPort
+
+        def show(lines: list[str]) -> None:
+            for line in lines:
+                print_message(console, line, style="dim")
+
+        # outside the auto dice, so that the odds come before the roll is shown
+        port = OddsPort(port, show=None if json_ else show)
     return port
 
 
-def _show_result(env: Environment, result: Any, seed: int, json_: bool) -> None:
+def _odds_records(port: Any) -> list[Any]:
+    """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
+    while port is not None:
+        if hasattr(port, "records"):
+            return list(port.records)
+        port = getattr(port, "inner", None)
+    return []
+
+
+def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: Any = None,
+                 *, odds_after: bool = False) -> None:
+    records = _odds_records(port)
     if json_:
         from referee.render.json_out import result_json
 
-        _print_json(env, result_json(result, {"seed": seed}))
+        extra: dict[str, Any] = {"seed": seed}
+        if records:
+            extra["odds"] = [r.to_json(render) for r in records]
+        _print_json(env, result_json(result, extra))
         return
-    from referee.render.console import print_result
+    from referee.render.console import print_message, print_result
 
-    print_result(_console(env), result)
+    console = _console(env)
+    print_result(console, result)
+    if odds_after and records:
+        from referee.render.odds import records_lines
+
+        for line in records_lines(records):
+            print_message(console, line)
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -285,3 +322,6 @@ from referee.cli_waw import markers as _waw_markers  # noqa: E402
 app.command("epic-shoot", help=t("cli.epic_shoot.help"))(_epic_shoot)
 app.command("waw-markers", help=t("cli.waw_markers.help"))(_waw_markers)
 app.command("phase", help=t("cli.phase.help"))(_lnlt_phase)
+from referee.cli_odds import odds as _odds  # noqa: E402
+
+app.command("odds", help=t("cli.odds.help"))(_odds)

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value, roll
 from referee.core.errors import AnswerError
+from referee.core.oddsref import OddsRef
 from referee.core.text import Msg
 from referee.core.words import NO_WORDS, YES_WORDS
 
@@ -219,6 +220,8 @@ class DiceQuestion(Question):
 
     spec: DiceSpec = field(default_factory=lambda: DiceSpec(count=1))
     hint_msg: Msg | None = None  # how to answer, when the generic dice hint does not fit
+    # how to compute the roll's odds (None: the plain odds of ``spec``, see referee.odds)
+    odds: OddsRef | None = field(default=None, compare=False)
     kind = "dice"
 
     def roll(self, rng: random.Random) -> DiceRoll:

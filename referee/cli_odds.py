@@ -1,0 +1,112 @@
+"""``referee odds``: the odds of an attack without rolling, and a what-if of two variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from referee.catalog import render, t
+from referee.cli import JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
+from referee.core.text import Msg
+
+ListOpt = list[str] | None
+
+
+def odds(ctx: typer.Context,
+         ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+         script: Annotated[Path | None, typer.Option("--script", help=t("cli.odds.script"))]
+         = None,
+         declaration: Annotated[Path | None, typer.Option(
+             "--declaration", help=t("cli.opt.declaration"))] = None,
+         option: Annotated[ListOpt, typer.Option("--option", "-o",
+                                                 help=t("cli.opt.option"))] = None,
+         answer: Annotated[ListOpt, typer.Option("--answer", "-a",
+                                                 help=t("cli.odds.answer"))] = None,
+         vs: Annotated[ListOpt, typer.Option("--vs", help=t("cli.odds.vs"))] = None,
+         vs_option: Annotated[ListOpt, typer.Option("--vs-option",
+                                                    help=t("cli.odds.vs_option"))] = None,
+         vs_declaration: Annotated[Path | None, typer.Option(
+             "--vs-declaration", help=t("cli.odds.vs_declaration"))] = None,
+         seed: SeedOpt = None,
+         json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        base = api.odds(ruleset, script=script, declaration_file=declaration,
+                        options=option or [], answers=answer or [], seed=seed)
+        if not (vs or vs_option or vs_declaration):
+            _show(env, base, json_)
+            return
+        other = api.odds(ruleset, script=script,
+                         declaration_file=vs_declaration or declaration,
+                         options=[*(option or []), *(vs_option or [])],
+                         answers=[*(answer or []), *(vs or [])], seed=seed)
+        _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_)
+
+
+def _changes(vs: ListOpt, vs_option: ListOpt, vs_declaration: Path | None) -> str:
+    parts = [*(vs or []), *(render(Msg.of("odds.whatif.option", option=o))
+                            for o in vs_option or [])]
+    if vs_declaration is not None:
+        parts.append(render(Msg.of("odds.whatif.declaration", file=str(vs_declaration))))
+    return ", ".join(parts)
+
+
+def _assumed_rows(run: Any) -> list[tuple[str, str, str]]:
+    from referee.frontends.display import answer_text
+
+    return [(q.id, render(q.text), answer_text(q, v)) for q, v in run.assumed]
+
+
+def _run_json(run: Any) -> dict[str, Any]:
+    return {"assumed": [{"question": q, "asked": text, "answer": a}
+                        for q, text, a in _assumed_rows(run)],
+            "odds": [r.to_json(render) for r in run.records], "stopped_at": run.stopped_at}
+
+
+def _show(env: Any, run: Any, json_: bool) -> None:
+    if json_:
+        _print_json(env, {"ruleset": run.ruleset, **_run_json(run)})
+        return
+    from referee.core.table import Table
+    from referee.render.console import print_message, print_table
+    from referee.render.odds import after_line, report_lines
+
+    console = _console(env)
+    rows = _assumed_rows(run)
+    if rows:
+        print_table(console, Table(Msg.of("odds.probe.assumed_title"),
+                                   tuple(Msg.of(f"odds.probe.col.{c}")
+                                         for c in ("question", "text", "answer")),
+                                   tuple(rows)))
+    for record in run.records:
+        for line in report_lines(record.report, record.clause):
+            print_message(console, line)
+        if record.actual is not None:
+            print_message(console, after_line(record))
+    if run.stopped_at is not None:
+        print_message(console, Msg.of("odds.probe.stopped", question=run.stopped_at),
+                      style="dim")
+
+
+def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool) -> None:
+    from referee.odds.whatif import compare
+
+    label_a = Msg.of("odds.whatif.a", changes=Msg.of("odds.whatif.as_given"))
+    label_b = Msg.of("odds.whatif.b", changes=changes)
+    tables = compare(a.records, b.records, label_a, label_b)
+    if json_:
+        from referee.render.json_out import table_json
+
+        _print_json(env, {"ruleset": a.ruleset, "a": _run_json(a),
+                          "b": {"changes": changes, **_run_json(b)},
+                          "compare": [table_json(tb) for tb in tables]})
+        return
+    from referee.render.console import print_table
+
+    console = _console(env)
+    for table in tables:
+        print_table(console, table)

@@ -1,0 +1,53 @@
+"""The probe: walks an attack without rolling, for ``referee odds``.
+
+Questions are answered from the given answers (a script's, ``--answer``), else by their
+defaults (kept as *assumed*, so the output says what was assumed). At each dice question the
+odds are computed; a dice question with a given answer takes it and the attack goes on; the
+first one without an answer ends the walk there (its odds and their end states cover the rest
+of the attack, where the ruleset knows it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.core.errors import MissingAnswerError, UsageError
+from referee.core.questions import DiceQuestion, Question
+from referee.core.text import Msg
+from referee.frontends.answers import AnswerPort
+from referee.frontends.odds import OddsPort
+
+
+class ProbeStop(Exception):
+    """The walk reached a dice question without an answer."""
+
+
+class ProbePort:
+    def __init__(self, answers: Mapping[str, Any], rng: Any, *, file: str = "<odds>",
+                 text: str = "") -> None:
+        self.answers = AnswerPort(answers, rng, file=file, text=text, use_defaults=True)
+        self.odds = OddsPort(self.answers, show=None)
+        self.assumed: list[tuple[Question, Any]] = []
+
+    @property
+    def records(self) -> list[Any]:
+        return self.odds.records
+
+    def ask(self, question: Question) -> Any:
+        given = question.id in self.answers.answers
+        if isinstance(question, DiceQuestion) and not given:
+            from referee.odds.generic import report_for
+            from referee.odds.report import OddsRecord
+
+            self.odds.records.append(OddsRecord(question.id, question.clause,
+                                                report_for(question)))
+            raise ProbeStop(question.id)
+        try:
+            value = self.odds.ask(question)
+        except MissingAnswerError as err:
+            raise UsageError(Msg.of("odds.error.needs_answer", question=err.question_id,
+                                    text=question.text)) from None
+        if not given:
+            self.assumed.append((question, value))
+        return value

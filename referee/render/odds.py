@@ -1,0 +1,135 @@
+"""Odds as text: a compact bar chart of a roll's distribution, the attack's end states, and
+the percentile of the roll that was made. Plain lines, the same on a terminal, in a transcript
+and in a file (block characters; no colour needed to read them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from referee.catalog import render
+from referee.core.text import Msg
+from referee.odds.dist import Dist
+from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
+
+BAR = 20  # width of the longest bar, in characters
+ROWS = 11  # most outcomes shown one by one; the rest are grouped in two tail rows
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def pct(p: Fraction | float) -> str:
+    """A chance as a percentage: ``37.5%``; below 0.1 % but possible: ``<0.1%``."""
+    value = float(p) * 100
+    if 0 < value < 0.05:
+        return "<0.1%"
+    if 99.95 <= value < 100:
+        return ">99.9%"
+    return f"{value:.1f}%" if value != 100 else "100%"
+
+
+def number(x: Fraction | float) -> str:
+    return f"{float(x):.2f}"
+
+
+def bar(p: Fraction, biggest: Fraction) -> str:
+    eighths = round(float(p / biggest) * BAR * 8) if biggest else 0
+    if p and eighths == 0:
+        eighths = 1  # a possible outcome always shows a sliver
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(BAR)
+
+
+def window(dist: Dist) -> tuple[int, int]:
+    """The ``ROWS`` consecutive outcomes holding the most probability."""
+    values = dist.outcomes()
+    if len(values) <= ROWS:
+        return values[0], values[-1]
+    best, start = Fraction(-1), values[0]
+    for i in range(len(values) - ROWS + 1):
+        mass = sum((dist[v] for v in values[i:i + ROWS]), Fraction(0))
+        if mass > best:
+            best, start = mass, values[i]
+    return start, values[values.index(start) + ROWS - 1]
+
+
+def chart_rows(report: OddsReport) -> list[tuple[str, Fraction, Fraction]]:
+    """(outcome shown, its chance, chance of it or more), tails grouped."""
+    dist = report.dist
+    if report.labels:
+        return [(render(report.labels.get(k, Msg.of("odds.value", value=k))), p,
+                 dist.at_least(k)) for k, p in dist.items()]
+    low, high = window(dist)
+    rows: list[tuple[str, Fraction, Fraction]] = []
+    if dist.low < low:
+        rows.append((f"≤{low - 1}", dist.at_most(low - 1), Fraction(1)))
+    rows += [(str(k), dist[k], dist.at_least(k)) for k in range(low, high + 1)]
+    if dist.high > high:
+        rows.append((f"≥{high + 1}", dist.at_least(high + 1), dist.at_least(high + 1)))
+    return rows
+
+
+def approx_text(runs: int | None) -> str:
+    return "" if runs is None else " " + render(Msg.of("odds.approx", runs=f"{runs:,}"))
+
+
+def end_state_text(state: EndState) -> str:
+    value = pct(state.value) if state.kind is Kind.CHANCE else number(state.value)
+    interval = state.interval()
+    if interval is not None:
+        low, high = interval
+        shown = (f"{pct(low)}–{pct(high)}" if state.kind is Kind.CHANCE
+                 else f"{number(low)}–{number(high)}")
+        value = "≈" + value + " " + render(Msg.of("odds.interval", interval=shown))
+    return f"    {render(state.label)}: {value}"
+
+
+def report_lines(report: OddsReport, clause: str | None = None) -> list[str]:
+    """The odds shown before a roll."""
+    head = render(Msg.of("odds.header", title=report.title))
+    if clause:
+        head += f" [{clause}]"
+    lines = [head + approx_text(report.dist.runs)]
+    rows = chart_rows(report)
+    biggest = max(p for _, p, _ in rows)
+    width = max(len(r[0]) for r in rows)
+    left = (render(report.unit) if report.labels else
+            render(Msg.of("odds.mean", mean=number(report.dist.mean()), unit=report.unit)))
+    columns = render(Msg.of("odds.col.chance")).rjust(6)
+    if not report.labels:
+        columns += "  " + render(Msg.of("odds.col.at_least"))
+    lines.append("  " + left.ljust(2 + width + 2 + BAR) + "  " + columns)
+    for shown, p, ge in rows:
+        tail = "" if report.labels else f"  {pct(ge).rjust(6)}"
+        lines.append(f"    {shown.rjust(width)}  {bar(p, biggest)}  {pct(p).rjust(6)}{tail}"
+                     .rstrip())
+    if report.end_states:
+        lines.append("  " + render(Msg.of("odds.end_states")))
+        lines += [end_state_text(e) for e in report.end_states]
+    lines += ["  " + render(n) for n in report.notes]
+    return lines
+
+
+def after_line(record: OddsRecord) -> str:
+    """How lucky the roll was."""
+    report, actual = record.report, record.actual
+    assert actual is not None
+    dist = report.dist
+    if report.labels:
+        return "  " + render(Msg.of("odds.after_label", value=render(
+            report.labels.get(actual, Msg.of("odds.value", value=actual))),
+            chance=pct(dist[actual])))
+    pctl = record.percentile
+    assert pctl is not None
+    return "  " + render(Msg.of("odds.after", value=actual, unit=report.unit,
+                                percentile=f"{float(pctl):.0f}", ge=pct(dist.at_least(actual)),
+                                le=pct(dist.at_most(actual))))
+
+
+def records_lines(records: Sequence[OddsRecord]) -> list[str]:
+    """Every roll's odds, for a scripted run (shown after the result)."""
+    lines = ["", render(Msg.of("odds.section"))]
+    for record in records:
+        lines += report_lines(record.report, record.clause)
+        if record.actual is not None:
+            lines.append(after_line(record))
+    return lines
