@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.core.dice import DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
@@ -47,6 +48,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
     rows: list[tuple[Any, ...]] = []
     effects: dict[str, list[str]] = {}
     anti_tank, firepower = options["assault-anti-tank"], options["assault-firepower"]
+    settled: list[tuple[str, str, int]] = []  # the teams resolved so far, for the odds
     if mode == "unverified":
         log.warning(Msg.of("fow.step.unverified", anti_tank=anti_tank, firepower=firepower),
                     "F-7")
@@ -64,6 +66,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             continue
         if team.kind in ("infantry", "gun"):
             effects[team.id] = ["destroyed"]
+            settled.append((team.name, "destroyed", 0))
             rows.append((team.name, count, Msg.of("fow.result.destroyed"),
                          Msg.of("fow.reading.unverified")))
             log.outcome(Msg.of("fow.step.destroyed_no_save", team=team.name), "F-7")
@@ -72,10 +75,15 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             roll = port.ask(DiceQuestion(
                 id=f"save.{team.id}", spec=DiceSpec(count=count),
                 text=Msg.of("fow.q.save", team=team.name, count=count, top=team.top_armour,
-                            anti_tank=anti_tank), clause="F-7"))
+                            anti_tank=anti_tank), clause="F-7",
+                odds=OddsRef.to("referee.rulesets.fow.odds:save", team=team.name,
+                                top=team.top_armour, anti_tank=anti_tank, firepower=firepower,
+                                settled=tuple(settled),
+                                later=_later(problem, held, team.id))))
             assert roll.faces is not None
             outcomes = [_save(face, team.top_armour, anti_tank) for face in roll.faces]
             effects[team.id] = outcomes
+            settled.append((team.name, "saved", outcomes.count("penetrating")))
             log.roll(Msg.of("fow.step.save", team=team.name, top=team.top_armour,
                             anti_tank=anti_tank,
                             faces=" ".join(map(str, roll.faces)),
@@ -89,11 +97,25 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
         else:
             chosen = _enter(port, team.id, team.name, count)
             effects[team.id] = [chosen]
+            settled.append((team.name, "destroyed" if chosen == "destroyed"
+                            else "not-destroyed", 0))
             rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
                          Msg.of("fow.reading.entered_unarmoured")))
             log.outcome(Msg.of("fow.step.result_entered", team=team.name,
                                result=Msg.of(f"fow.result.{chosen}")), "F-7")
     return rows, effects
+
+
+def _later(problem: Problem, held: Mapping[str, int], team_id: str
+           ) -> tuple[tuple[str, str, int, int], ...]:
+    """The teams hit after ``team_id``, in the order their results come, for the odds of its
+    save: (name, how, hits held, Top armour) with how ``destroyed`` (no save), ``save`` (an
+    armoured vehicle's save) or ``entered`` (the players enter its result)."""
+    teams = [t for t in problem.teams if held.get(t.id, 0)]
+    after = teams[[t.id for t in teams].index(team_id) + 1:]
+    return tuple((t.name, "destroyed" if t.kind in ("infantry", "gun")
+                  else "save" if t.armoured else "entered",
+                  held[t.id], t.top_armour or 0) for t in after)
 
 
 def _save(face: int, top: int, anti_tank: int) -> str:
