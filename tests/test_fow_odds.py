@@ -271,3 +271,10 @@ def test_an_assault_with_no_odds_never_imports_the_odds(flags: list[str], loaded
     assert ("referee.rulesets.fow.odds" in marker) is loaded, marker
     if not loaded:
         assert marker == "LOADED:"
+
+
+def test_the_declaration_file_declares_the_scripts_assault() -> None:
+    from referee.script import load_script
+
+    alone = ROOT / "transcripts" / "scripts" / "declarations" / "fow-odds.toml"
+    assert load_script(alone).declaration == load_script(SCRIPT).declaration
