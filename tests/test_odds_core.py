@@ -264,3 +264,22 @@ def test_odds_code_is_imported_only_when_odds_are_shown(flag: str | None, loads:
     assert proc.returncode == 0, proc.stderr
     marker = proc.stdout.strip().splitlines()[-1]
     assert (marker != "ODDS:") is loads, marker
+
+
+def test_odds_reads_a_game_file_without_writing_it(tmp_path) -> None:
+    import sqlite3
+
+    game = tmp_path / "g.db"
+    script = "transcripts/scripts/cc-example-c-d.toml"
+    assert invoke(["run", script, "--game", str(game), "--no-odds"])[0] == 0
+
+    def log_rows() -> list[Any]:
+        with sqlite3.connect(game) as conn:
+            return conn.execute("SELECT * FROM log").fetchall()
+
+    before = log_rows()
+    code, out, err = invoke(["odds", "cc", "--script", script, "--game", str(game)])
+    assert code == 0, err
+    assert "Odds: " in out and log_rows() == before
+    code, _, err = invoke(["odds", "cc", "--script", script, "--game", str(tmp_path / "no.db")])
+    assert code == 2 and "no game file" in err
