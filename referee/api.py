@@ -212,14 +212,15 @@ class OddsRun:
 
 def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | None = None,
          options: Sequence[str] = (), answers: Sequence[str] = (),
-         seed: int | None = None) -> OddsRun:
+         seed: int | None = None, game: Path | None = None) -> OddsRun:
     """The odds of an attack without rolling: the declaration and answers from ``script``
     (its dice answers are used) and/or ``declaration_file``, ``answers`` as ``ID=VALUE`` (they
-    win over the script's), every other question at its default. See ``frontends.probe``."""
+    win over the script's), every other question at its default. With ``game``, the game's
+    state is read (never written): a deck's remaining cards, markers already placed. See
+    ``frontends.probe``."""
     from referee.core.options import parse_assignments, resolve_options
     from referee.frontends.probe import ProbePort, ProbeStop
     from referee.script import load_script
-    from referee.session import run_attack
 
     info = find_ruleset(ruleset)
     info.implementation()
@@ -249,10 +250,20 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     from referee.core.dice import SeededDice
 
     port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text)
+    state: Mapping[str, Any] = {}
+    if game is not None:
+        if not game.is_file():
+            raise UsageError(Msg.of("odds.error.no_game", file=str(game)))
+        from referee.game import open_game
+
+        with open_game(game) as tx:
+            state = tx.state(info.id)
+    from referee.rulesets.base import AttackContext
+
     stopped = None
     try:
-        run_attack(info, port, resolve_options(info.option_specs(), overrides), declaration,
-                   command="odds")
+        info.implementation().attack(AttackContext(
+            port, resolve_options(info.option_specs(), overrides), declaration, state=state))
     except ProbeStop as stop:
         stopped = str(stop)
     if not port.records:

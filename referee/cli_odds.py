@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import render, t
-from referee.cli import JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
+from referee.cli import GameOpt, JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
 from referee.core.text import Msg
 
 ListOpt = list[str] | None
@@ -30,20 +30,21 @@ def odds(ctx: typer.Context,
          vs_declaration: Annotated[Path | None, typer.Option(
              "--vs-declaration", help=t("cli.odds.vs_declaration"))] = None,
          seed: SeedOpt = None,
+         game: GameOpt = None,
          json_: JsonFlag = False) -> None:
     from referee import api
 
     env = _env(ctx)
     with _guarded(env):
         base = api.odds(ruleset, script=script, declaration_file=declaration,
-                        options=option or [], answers=answer or [], seed=seed)
+                        options=option or [], answers=answer or [], seed=seed, game=game)
         if not (vs or vs_option or vs_declaration):
             _show(env, base, json_)
             return
         other = api.odds(ruleset, script=script,
                          declaration_file=vs_declaration or declaration,
                          options=[*(option or []), *(vs_option or [])],
-                         answers=[*(answer or []), *(vs or [])], seed=seed)
+                         answers=[*(answer or []), *(vs or [])], seed=seed, game=game)
         _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_)
 
 

@@ -80,7 +80,9 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             vb = eb.value if eb else None
             rows.append((label, _cell(va, kind, ea.exact if ea else True),
                          _cell(vb, kind, eb.exact if eb else True), _diff(va, vb, kind)))
-        title = Msg.of("odds.whatif.title", title=ra.report.title)
+        title = (Msg.of("odds.whatif.title", title=ra.report.title)
+                 if ra.report.title == rb.report.title else
+                 Msg.of("odds.whatif.title_two", a=ra.report.title, b=rb.report.title))
         tables.append(Table(title, (Msg.of("odds.whatif.col.what"), label_a, label_b,
                                     Msg.of("odds.whatif.col.diff")), tuple(rows), ra.clause))
     return tables

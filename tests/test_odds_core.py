@@ -1,0 +1,285 @@
+"""The shared odds machinery (issue 8): exact distributions cross-checked against exhaustive
+enumeration and seeded simulation, the chart, the odds port, the probe behind ``referee odds``
+and the what-if table. Ruleset odds are tested in each ruleset's ``test_<m>_odds.py``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.core.dice import DiceSpec, SeededDice, roll
+from referee.core.errors import UsageError
+from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
+from referee.core.text import Msg
+from referee.frontends.answers import SequencePort
+from referee.frontends.odds import OddsPort
+from referee.frontends.probe import ProbePort, ProbeStop
+from referee.odds.dist import Dist
+from referee.odds.generic import plain, successes_dist, total_dist
+from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
+from referee.odds.simulate import simulate, simulate_many
+from referee.odds.whatif import compare
+from referee.render.odds import chart_rows, pct, report_lines
+from tests.conftest import ROOT
+from tests.test_cli import SCRIPT, invoke
+
+
+def enumerate_successes(spec: DiceSpec) -> Dist:
+    """Independent of the odds code: every face combination, counted."""
+    counts = Counter(spec.successes(faces)
+                     for faces in itertools.product(range(1, spec.sides + 1), repeat=spec.count))
+    return Dist.from_counts(counts)
+
+
+def enumerate_totals(count: int, sides: int) -> Dist:
+    counts = Counter(sum(f) for f in itertools.product(range(1, sides + 1), repeat=count))
+    return Dist.from_counts(counts)
+
+
+def question(count: int, target: int | None = None, sides: int = 6,
+             auto_fail: tuple[int, ...] = ()) -> DiceQuestion:
+    return DiceQuestion(id="q", text=Msg.of("odds.value", value=count),
+                        spec=DiceSpec(count=count, sides=sides, target=target,
+                                      auto_fail=auto_fail, count_only=target is not None))
+
+
+specs = st.builds(lambda n, sides, target, one: DiceSpec(n, sides, target,
+                                                          (1,) if one else ()),
+                  st.integers(1, 5), st.sampled_from([4, 6, 8]), st.integers(1, 9),
+                  st.booleans())
+
+
+@given(specs)
+@settings(max_examples=60, deadline=None)
+def test_successes_match_exhaustive_enumeration_and_the_binomial(spec: DiceSpec) -> None:
+    exact = successes_dist(spec)
+    assert exact == enumerate_successes(spec)
+    good = sum(1 for f in range(1, spec.sides + 1) if spec.is_success(f))
+    assert exact == Dist.binomial(spec.count, Fraction(good, spec.sides))
+    assert sum(v for _, v in exact.items()) == 1  # exactly, as Fractions
+
+
+@given(st.integers(1, 4), st.sampled_from([4, 6, 10]))
+@settings(max_examples=30, deadline=None)
+def test_totals_match_exhaustive_enumeration(count: int, sides: int) -> None:
+    dist = total_dist(count, sides)
+    assert dist == enumerate_totals(count, sides)
+    assert dist.mean() == Fraction(count * (sides + 1), 2)
+
+
+def test_large_roll_agrees_with_a_seeded_simulation_of_the_dice_within_3_sd() -> None:
+    spec = DiceSpec(count=30, target=4, count_only=True)
+    exact = successes_dist(spec)
+    rng = SeededDice(2026)
+    runs = 4000
+    hits = [roll(spec, rng).successes for _ in range(runs)]
+    for k in (10, 15, 18):
+        p = float(exact.at_least(k))
+        freq = sum(h >= k for h in hits) / runs
+        assert abs(freq - p) <= 3 * math.sqrt(p * (1 - p) / runs), (k, freq, p)
+    mean = sum(hits) / runs
+    assert abs(mean - float(exact.mean())) <= 3 * math.sqrt(30 * 0.25 / runs)
+
+
+def test_two_stage_roll_is_a_binomial_of_the_product_chance() -> None:
+    # a 6 then a 4+ on the second die: each first die ends as a hit with 1/6 * 1/2 = 1/12
+    first = successes_dist(DiceSpec(count=5, target=6))
+    final = first.then(lambda sixes: successes_dist(DiceSpec(count=sixes, target=4)))
+    assert final == Dist.binomial(5, Fraction(1, 12))
+
+
+def test_a_distribution_must_sum_to_one_and_have_no_negative_chance() -> None:
+    with pytest.raises(ValueError):
+        Dist({0: Fraction(1, 2), 1: Fraction(1, 3)})
+    with pytest.raises(ValueError):
+        Dist({0: Fraction(3, 2), 1: Fraction(-1, 2)})
+
+
+def test_percentile_is_the_mid_rank_of_the_result() -> None:
+    dist = total_dist(2, 6)
+    assert dist.percentile(7) == 50  # the middle of a symmetric roll
+    assert dist.percentile(2) == Fraction(100, 72)  # half of 1/36
+    assert dist.percentile(12) == 100 - Fraction(100, 72)
+    values = [dist.percentile(v) for v in range(2, 13)]
+    assert values == sorted(values)
+
+
+def test_simulation_is_seeded_by_its_key_and_its_interval_holds_the_truth() -> None:
+    def trial(rng: random.Random) -> int:
+        return sum(rng.randint(1, 6) >= 5 for _ in range(8))
+
+    a, b = simulate(trial, "key-1"), simulate(trial, "key-1")
+    assert a == b and a.runs is not None and not a.exact
+    exact = successes_dist(DiceSpec(count=8, target=5))
+    for k in (1, 3, 5):
+        low, high = a.interval(a.at_least(k)) or (0, 0)
+        assert low <= float(exact.at_least(k)) <= high
+    (chance, mean) = simulate_many(lambda r: (float(trial(r) >= 3), float(trial(r))), "k2",
+                                   [(Msg.of("odds.value", value=1), Kind.CHANCE),
+                                    (Msg.of("odds.value", value=2), Kind.EXPECTED)])
+    for state, truth in ((chance, exact.at_least(3)), (mean, exact.mean())):
+        low, high = state.interval() or (0, 0)
+        assert low <= float(truth) <= high and not state.exact
+
+
+def test_chart_groups_the_tails_and_keeps_every_chance() -> None:
+    report = plain(question(30, 4))
+    rows = chart_rows(report)
+    assert len(rows) <= 13 and rows[0][0].startswith("≤") and rows[-1][0].startswith("≥")
+    assert sum(p for _, p, _ in rows) == 1
+    lines = report_lines(report, "E-8")
+    assert lines[0].startswith("Odds: 30d6") and lines[0].endswith("[E-8]")
+    assert "successes (mean 15.00)" in lines[1]
+
+
+def test_percentages_are_never_rounded_to_certainty_or_impossibility() -> None:
+    assert pct(Fraction(1, 10**6)) == "<0.1%"
+    assert pct(1 - Fraction(1, 10**6)) == ">99.9%"
+    assert pct(Fraction(1)) == "100%" and pct(Fraction(0)) == "0.0%"
+
+
+def test_odds_port_shows_odds_before_the_roll_and_the_percentile_after_it() -> None:
+    shown: list[str] = []
+    asked: list[str] = []
+
+    class Inner:
+        def ask(self, q: Any) -> Any:
+            asked.append(f"after {len(shown)} lines")
+            return SequencePort(["6 6 1 2"], SeededDice(1)).ask(q)
+
+    port = OddsPort(Inner(), show=shown.extend)
+    value = port.ask(question(4, 5))
+    assert value.successes == 2
+    assert asked == [f"after {len(report_lines(plain(question(4, 5))))} lines"]
+    (record,) = port.records
+    assert record.actual == 2
+    assert record.percentile == successes_dist(DiceSpec(4, target=5)).percentile(2)
+    assert shown[-1].startswith("  → successes: 2, percentile")
+
+
+def test_probe_assumes_defaults_and_stops_at_the_first_unanswered_roll() -> None:
+    pick = ChoiceQuestion(id="pick", text=Msg.of("odds.value", value=1),
+                          choices=(Choice("a", "A"), Choice("b", "B")), default_value="b")
+    port = ProbePort({"first": "=2"}, SeededDice(1))
+    assert port.ask(pick) == "b"
+    assert [(q.id, v) for q, v in port.assumed] == [("pick", "b")]
+    first = DiceQuestion(id="first", text=Msg.of("odds.value", value=1),
+                         spec=DiceSpec(3, target=4, count_only=True))
+    assert port.ask(first).successes == 2
+    second = DiceQuestion(id="second", text=Msg.of("odds.value", value=2),
+                          spec=DiceSpec(2, target=4, count_only=True))
+    with pytest.raises(ProbeStop):
+        port.ask(second)
+    assert [(r.question, r.actual) for r in port.records] == [("first", 2), ("second", None)]
+
+
+def test_probe_names_a_question_that_has_neither_answer_nor_default() -> None:
+    pick = ChoiceQuestion(id="pick", text=Msg.of("odds.value", value=1),
+                          choices=(Choice("a", "A"),))
+    with pytest.raises(UsageError) as err:
+        ProbePort({}, SeededDice(1)).ask(pick)
+    assert err.value.msg.id == "odds.error.needs_answer"
+
+
+def test_what_if_compares_the_same_roll_and_end_states_of_two_variants() -> None:
+    label = Msg.of("odds.value", value="broken")
+
+    def record(dice: int) -> OddsRecord:
+        dist = successes_dist(DiceSpec(dice, target=4))
+        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+                                                   Msg.of("odds.unit.successes"), dist,
+                                                   end_states=(EndState(label, dist.at_least(2)),)))
+
+    (table,) = compare([record(2)], [record(4)], Msg.of("odds.value", value="A"),
+                       Msg.of("odds.value", value="B"))
+    by_label = next(r for r in table.rows if r[0] == label)
+    assert by_label[1:] == ("25.0%", "68.8%", "+43.8")  # 1/4 and 11/16
+    assert table.rows[0][1:] == ("1.00", "2.00", "+1.00")  # mean successes
+    assert table.rows[1][1:] == ("75.0%", "93.8%", "+18.8")  # 1 or more: 3/4 and 15/16
+
+
+def test_run_shows_each_rolls_odds_after_the_result_unless_no_odds() -> None:
+    code, out, _ = invoke(["run", SCRIPT])
+    assert code == 0
+    after = out.split("Odds at each roll", 1)[1]
+    assert after.count("Odds: ") == 3 and after.count("percentile") == 3
+    code, out, _ = invoke(["run", SCRIPT, "--no-odds"])
+    assert code == 0 and "Odds" not in out and "percentile" not in out
+
+
+def test_json_carries_exact_distributions_that_sum_to_one() -> None:
+    code, out, _ = invoke(["run", SCRIPT, "--json"])
+    assert code == 0
+    odds = json.loads(out)["odds"]
+    assert [o["question"] for o in odds] == ["to-hit.heavy-cannon", "to-hit.autogun",
+                                             "to-hit.autogun.then"]
+    for entry in odds:
+        assert sum(Fraction(d["p"]) for d in entry["distribution"]) == 1
+        assert entry["actual"]["value"] in [d["value"] for d in entry["distribution"]]
+
+
+def test_odds_command_what_if_json_compares_two_actions() -> None:
+    code, out, err = invoke(["odds", "epic", "--script", SCRIPT, "--vs",
+                             "action=sustained-fire", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["b"]["changes"] == "action=sustained-fire"
+    assert data["compare"] and data["a"]["odds"] and data["b"]["odds"]
+
+
+def test_odds_command_refuses_a_script_of_another_ruleset() -> None:
+    code, _, err = invoke(["odds", "cc", "--script", SCRIPT])
+    assert code == 2 and "the script is for the ruleset epic, not" in err
+
+
+NO_ODDS_PROBE = """
+import sys
+from referee.cli import app
+from referee.context import Environment
+try:
+    app(sys.argv[1:], obj=Environment.from_system(), standalone_mode=False)
+except SystemExit:
+    pass
+loaded = sorted(m for m in sys.modules if m == "dyce" or m.startswith("referee.odds"))
+print("ODDS:" + ",".join(loaded))
+"""
+
+
+@pytest.mark.parametrize("flag, loads", [("--no-odds", False), (None, True)])
+def test_odds_code_is_imported_only_when_odds_are_shown(flag: str | None, loads: bool) -> None:
+    argv = ["run", SCRIPT] + ([flag] if flag else [])
+    proc = subprocess.run([sys.executable, "-c", NO_ODDS_PROBE, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    marker = proc.stdout.strip().splitlines()[-1]
+    assert (marker != "ODDS:") is loads, marker
+
+
+def test_odds_reads_a_game_file_without_writing_it(tmp_path) -> None:
+    import sqlite3
+
+    game = tmp_path / "g.db"
+    script = "transcripts/scripts/cc-example-c-d.toml"
+    assert invoke(["run", script, "--game", str(game), "--no-odds"])[0] == 0
+
+    def log_rows() -> list[Any]:
+        with sqlite3.connect(game) as conn:
+            return conn.execute("SELECT * FROM log").fetchall()
+
+    before = log_rows()
+    code, out, err = invoke(["odds", "cc", "--script", script, "--game", str(game)])
+    assert code == 0, err
+    assert "Odds: " in out and log_rows() == before
+    code, _, err = invoke(["odds", "cc", "--script", script, "--game", str(tmp_path / "no.db")])
+    assert code == 2 and "no game file" in err
