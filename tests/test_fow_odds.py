@@ -278,3 +278,27 @@ def test_the_declaration_file_declares_the_scripts_assault() -> None:
 
     alone = ROOT / "transcripts" / "scripts" / "declarations" / "fow-odds.toml"
     assert load_script(alone).declaration == load_script(SCRIPT).declaration
+
+
+@pytest.mark.clause("F-1")
+def test_F1_the_defenders_choice_as_a_json_what_if() -> None:
+    """The defender's fourth hit on the armoured car instead of the rifle team (F-1): the
+    what-if in JSON gives both variants' exact end states side by side."""
+    import json
+
+    argv = ["--lang", "en", "odds", "fow", "--script", str(SCRIPT),
+            "--vs", "allocation=by-hit", "--vs", "hit.4=car", "--json"]
+    proc = subprocess.run([sys.executable, "-m", "referee", *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+
+    def destroyed(variant: str) -> dict[str, str]:
+        return {e["label"]: e["value"] for e in out[variant]["odds"][0]["end_states"]}
+
+    a, b = destroyed("a"), destroyed("b")
+    assert (a["Armoured car destroyed"], b["Armoured car destroyed"]) == ("1/6", "11/36")
+    expected = "teams destroyed in this assault (expected)"
+    assert (a[expected], b[expected]) == ("7/6", "47/36")
+    rows = {r[0]: r[1:] for r in out["compare"][0]["rows"]}
+    assert rows["Armoured car destroyed"] == ["16.7%", "30.6%", "+13.9"]
