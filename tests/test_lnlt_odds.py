@@ -322,8 +322,8 @@ def test_L5_odds_agree_with_a_seeded_simulation_of_the_resolver() -> None:
     for _ in range(runs):
         fresh = [u.model_copy() for u in units]
         out = resolve_fire(RollingPort(rng, {"f.tm": 2}), StepLog(), "f", firing="F",
-                           target_hex="T", build=build, help=LeaderHelp(1, "L"), targets=fresh, table=table,
-                           clause="L-5")
+                           target_hex="T", build=build, help=LeaderHelp(1, "L"),
+                           targets=fresh, table=table, clause="L-5")
         seen["hit"] += out.effect
         for uid, result in out.results.items():
             seen[f"{uid}:{result}"] += 1
