@@ -22,7 +22,8 @@ Imported only when odds are shown (through the ``OddsRef`` of each die).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -53,49 +54,77 @@ def _hero(roll: DiceRoll) -> int:
 
 @dataclass
 class Checks:
-    """What the damage checks of one fire come to, accumulated over the margins."""
+    """What the damage checks of one fire come to: each unit's chance of each result
+    (``unknown``: of a result asked at the table) and of a Hero."""
 
     results: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     unknown: dict[str, Fraction] = field(default_factory=dict)
     hero: dict[str, Fraction] = field(default_factory=dict)
 
-    def add(self, unit: str, result: str | None, p: Fraction) -> None:
-        if result is None:
-            self.unknown[unit] = self.unknown.get(unit, Fraction(0)) + p
-            return
-        row = self.results.setdefault(unit, {})
-        row[result] = row.get(result, Fraction(0)) + p
+
+Step = tuple[str | None, int, int]  # (result or None if asked, helper after, faces)
 
 
-def run_checks(checks: Checks, margin: int, targets: Sequence[TargetFacts], helper: int,
-               weight: Fraction) -> None:
-    """Every target's damage check, in order, after a fire won by ``margin``, with
-    ``helper`` the LM of the leader helping so far (0: none), reached with chance
-    ``weight``. Mirrors ``combat.resolve_fire``."""
-    states: dict[int, Fraction] = {helper: weight}
-    for unit in targets:
-        after: dict[int, Fraction] = {}
-        for h, p in states.items():
-            for face in range(1, SIDES + 1):
-                q = p / SIDES
-                if unit.mmc and face == 1:
-                    checks.hero[unit.id] = checks.hero.get(unit.id, Fraction(0)) + q / 2
-                if unit.leg and h == UNKNOWN:
-                    checks.add(unit.id, None, q)
-                    after[h] = after.get(h, Fraction(0)) + q
-                    continue
-                minus = h if unit.leg else 0
-                total = face + margin - minus
-                result = None if unit.bands is None else read_bands(unit.bands, total)
-                checks.add(unit.id, result, q)
-                new = h
-                if unit.helps > max(h, 0):
-                    if result is None:
-                        new = UNKNOWN  # stays in Good Order? the players' chart says
-                    elif result == NO_EFFECT:
-                        new = unit.helps
-                after[new] = after.get(new, Fraction(0)) + q
+def _step(unit: TargetFacts, margin: int, h: int) -> tuple[list[Step], int]:
+    """One unit's check from the state (margin, helper LM ``h``): the faces leading to each
+    (result, helper after), and the faces that bring a hero die. Mirrors
+    ``combat.resolve_fire``: leg units take the helper's LM off; a leader in Good Order
+    after his own check (no effect) helps the later ones if his LM is better."""
+    found: dict[tuple[str | None, int], int] = {}
+    for face in range(1, SIDES + 1):
+        if unit.leg and h == UNKNOWN:
+            key: tuple[str | None, int] = (None, h)
+        else:
+            total = face + margin - (h if unit.leg else 0)
+            result = None if unit.bands is None else read_bands(unit.bands, total)
+            new = h
+            if unit.helps > max(h, 0):
+                if result is None:
+                    new = UNKNOWN  # stays in Good Order? the players' chart says
+                elif result == NO_EFFECT:
+                    new = unit.helps
+            key = (result, new)
+        found[key] = found.get(key, 0) + 1
+    return [(r, n, c) for (r, n), c in found.items()], 1 if unit.mmc else 0
+
+
+def run_checks(margins: Mapping[int, Fraction], targets: Sequence[TargetFacts],
+               helper: int) -> Checks:
+    """Every target's damage check, in order, after a fire won by each margin of
+    ``margins`` (margin: its chance; margins of no effect left out), with ``helper`` the LM
+    of the leader helping so far (0: none).
+
+    Exact and quick: the chances are kept as whole numbers over one denominator (the
+    margins' common one, times 6 for every check made), over the states (margin, helper)."""
+    den = math.lcm(*(p.denominator for p in margins.values())) if margins else 1
+    states: dict[tuple[int, int], int] = {(m, helper): int(p * den)
+                                          for m, p in margins.items() if p}
+    checks = Checks()
+    scale = den
+    steps: dict[tuple[int, int, int], tuple[list[Step], int]] = {}
+    for i, unit in enumerate(targets):
+        scale *= SIDES
+        after: dict[tuple[int, int], int] = {}
+        row: dict[str | None, int] = {}
+        hero = 0
+        for (m, h), w in states.items():
+            key = (i, m, h)
+            if key not in steps:
+                steps[key] = _step(unit, m, h)
+            moves, hero_faces = steps[key]
+            for result, new, faces in moves:
+                row[result] = row.get(result, 0) + w * faces
+                after[(m, new)] = after.get((m, new), 0) + w * faces
+            hero += w * hero_faces
         states = after
+        for result, n in row.items():
+            if result is None:
+                checks.unknown[unit.id] = Fraction(n, scale)
+            else:
+                checks.results.setdefault(unit.id, {})[result] = Fraction(n, scale)
+        if hero:
+            checks.hero[unit.id] = Fraction(hero, scale * 2)  # a natural 1, then even: half
+    return checks
 
 
 def _end_states(checks: Checks, targets: Sequence[TargetFacts],
@@ -132,15 +161,11 @@ def _end_states(checks: Checks, targets: Sequence[TargetFacts],
     return tuple(out), notes
 
 
-def _fire(margin: Dist, targets: Sequence[TargetFacts], helper: int, hex_: str,
-          with_hit: bool = True) -> tuple[tuple[EndState, ...], tuple[Msg, ...]]:
-    checks = Checks()
-    hit = Fraction(0)
-    for m, p in margin.items():
-        if m > 0:
-            hit += p
-            run_checks(checks, m, targets, helper, p)
-    return _end_states(checks, targets, hit if with_hit else None, hex_)
+def _fire(margin: Dist, targets: Sequence[TargetFacts], hex_: str
+          ) -> tuple[tuple[EndState, ...], tuple[Msg, ...]]:
+    won = {m: p for m, p in margin.items() if m > 0}
+    checks = run_checks(won, targets, 0)
+    return _end_states(checks, targets, sum(won.values(), Fraction(0)), hex_)
 
 
 def attack_odds(question: DiceQuestion, *, firing: str, hex: str, fp: int, lm: int, drm: int,
@@ -149,7 +174,7 @@ def attack_odds(question: DiceQuestion, *, firing: str, hex: str, fp: int, lm: i
     shift = fp + lm + drm
     attack = DIE.map(lambda a: a + shift)
     margin = attack + DIE.map(lambda d: -(d + tm + af))
-    ends, notes = _fire(margin, targets, 0, hex)
+    ends, notes = _fire(margin, targets, hex)
     return OddsReport(Msg.of("lnlt.odds.attack", firing=firing, fp=fp, lm=lm,
                              drm=f"{drm:+d}"),
                       Msg.of("lnlt.odds.unit.attack"), attack, functools.partial(_plus, shift),
@@ -161,7 +186,7 @@ def defence_odds(question: DiceQuestion, *, hex: str, attack: int, tm: int, af: 
     """The defence die: the defence total, and the fire's end given the attack total."""
     shift = tm + af
     defence = DIE.map(lambda d: d + shift)
-    ends, notes = _fire(defence.map(lambda d: attack - d), targets, 0, hex)
+    ends, notes = _fire(defence.map(lambda d: attack - d), targets, hex)
     return OddsReport(Msg.of("lnlt.odds.defence", hex=hex, attack=attack, tm=f"{tm:+d}",
                              af=f"{af:+d}"),
                       Msg.of("lnlt.odds.unit.defence"), defence,
@@ -174,8 +199,7 @@ def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
     checks still to come (``targets[0]`` is this unit)."""
     shift = diff - minus
     total = DIE.map(lambda c: c + shift)
-    checks = Checks()
-    run_checks(checks, diff, targets, helper, Fraction(1))
+    checks = run_checks({diff: Fraction(1)}, targets, helper)
     ends, notes = _end_states(checks, targets, None, "")
     ends = tuple(e for e in ends if e.kind is Kind.CHANCE)  # the removed count: same hex
     unit = targets[0]
