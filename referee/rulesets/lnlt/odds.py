@@ -201,7 +201,9 @@ def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
     total = DIE.map(lambda c: c + shift)
     checks = run_checks({diff: Fraction(1)}, targets, helper)
     ends, notes = _end_states(checks, targets, None, "")
-    ends = tuple(e for e in ends if e.kind is Kind.CHANCE)  # the removed count: same hex
+    # the expected count removed is left out here: over the checks still to come, it would
+    # read as if it were the whole hex's
+    ends = tuple(e for e in ends if e.kind is Kind.CHANCE)
     unit = targets[0]
     return OddsReport(Msg.of("lnlt.odds.dc", unit=unit.label, diff=diff, minus=minus),
                       Msg.of("lnlt.odds.unit.dc"), total, functools.partial(_plus, shift),
