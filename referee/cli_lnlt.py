@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import DiceMode, _console, _env, _guarded, _print_json
+from referee.cli import DiceMode, NoOddsFlag, _console, _env, _guarded, _print_json
 
 if TYPE_CHECKING:
     from referee.context import Environment
@@ -41,19 +41,22 @@ def phase(ctx: typer.Context,
           seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
           option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                            help=t("cli.opt.option"))] = None,
+          no_odds: NoOddsFlag = False,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
           ) -> None:
     env = _env(ctx)
     with _guarded(env):
         _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
-               option or [], json_)
+               option or [], json_, not no_odds)
 
 
 def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            dct_file: Path | None, impulses: int | None, show: bool, restart: bool,
            dice: DiceMode,
-           seed: int | None, option: list[str], json_: bool) -> None:
-    from referee.cli import _announce, _terminal_port
+           seed: int | None, option: list[str], json_: bool, odds: bool = True) -> None:
+    """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
+    ``referee attack``; with --json each impulse's odds are in its record."""
+    from referee.cli import _announce, _odds_records, _terminal_port
     from referee.core.dice import SeededDice, new_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
@@ -77,6 +80,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     chosen_seed = seed if seed is not None else new_seed()
     rng = SeededDice(chosen_seed)
     played: list[Result] = []
+    odds_json: list[list[dict[str, Any]]] = []
     with open_game(game) as tx:
         saved = tx.state(info.id)
     if restart:
@@ -95,7 +99,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                                        reason=saved[engine.STATE_KEY].get("end_reason")))
         raise UsageError(Msg.of("lnlt.error.no_roster"))
     if not show:
-        port = _terminal_port(env, rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        port = _terminal_port(env, rng, auto_dice=dice is DiceMode.auto, json_=json_,
+                              odds=odds)
+        seen = 0
         _announce(env, chosen_seed, json_)
         count = 0
         while impulses is None or count < impulses:
@@ -116,6 +122,12 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
                 tx.append_log(info.id, "phase", result.to_json(), chosen_seed)
             played.append(result)
+            if json_:
+                from referee.catalog import render
+
+                records = _odds_records(port)
+                odds_json.append([r.to_json(render) for r in records[seen:]])
+                seen = len(records)
             if not json_:
                 _print_steps(env, result)
             count += 1
@@ -128,7 +140,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     if json_:
         from referee.render.json_out import result_json
 
-        _print_json(env, {"impulses": [result_json(r) for r in played],
+        impulses_json = [result_json(r, {"odds": o} if odds else None)
+                         for r, o in zip(played, odds_json, strict=True)]
+        _print_json(env, {"impulses": impulses_json,
                           "phase": result_json(final, {"seed": chosen_seed})})
         return
     from referee.render.console import print_message, print_table

@@ -6,6 +6,11 @@ damage check, leaders first: 1d6 + (attack - defence) - the LM of a GO leader of
 (leg units, not his own). The DFT modifiers, the terrain modifier and the Damage Check Table
 are not public (decision 3): the first two are asked, the result is asked or read from the
 table the players supplied.
+
+Every die names its odds (``referee.rulesets.lnlt.odds``) with the facts the resolver holds at
+that moment: the modifiers, the margin, the leader help, the target units in damage-check
+order with the bands of the players' table. Those facts are plain values, so the odds code
+(and its dice library) loads only when odds are shown.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
@@ -36,8 +42,51 @@ class FireOutcome:
     results: dict[str, str] = field(default_factory=dict)
 
 
-def _die(port: Port, qid: str, text: Msg, clause: str) -> DiceRoll:
-    return port.ask(DiceQuestion(id=qid, text=text, spec=DiceSpec(count=1), clause=clause))
+ODDS = "referee.rulesets.lnlt.odds"
+
+
+@dataclass(frozen=True)
+class TargetFacts:
+    """What the odds need of one target unit, as the resolver sees it before the fire.
+
+    ``helps``: the LM of a leader in Good Order, who helps the others after his own check
+    if he stays in Good Order (0: not such a leader); ``bands``: (lowest DC total, result)
+    rows of the players' table for this unit, in the table's order (None: the result is
+    asked, so its odds are not known)."""
+
+    id: str
+    label: str
+    leg: bool
+    mmc: bool
+    helps: int
+    bands: tuple[tuple[int, str], ...] | None
+
+
+def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
+    """``DamageTable.read`` on the bands of one unit (morale already added)."""
+    found = [b for b in bands if b[0] <= total]
+    if not found:
+        return "no-effect"
+    return max(found, key=lambda b: b[0])[1]
+
+
+def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFacts, ...]:
+    out = []
+    for u in units:
+        bands: tuple[tuple[int, str], ...] | None = None
+        rows = (table.vehicle if u.kind == "vehicle" else table.leg) if table else []
+        if table is not None and rows:
+            shift = 0 if table.compare == "total" else u.morale
+            if shift is not None:
+                bands = tuple((b.at_least + shift, b.result) for b in rows)
+        out.append(TargetFacts(u.id, u.label, u.leg, u.kind == "mmc",
+                               u.lm if u.leader and u.good_order else 0, bands))
+    return tuple(out)
+
+
+def _die(port: Port, qid: str, text: Msg, clause: str, odds: OddsRef) -> DiceRoll:
+    return port.ask(DiceQuestion(id=qid, text=text, spec=DiceSpec(count=1), clause=clause,
+                                 odds=odds))
 
 
 def _face(roll: DiceRoll) -> int:
@@ -61,10 +110,16 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
                                  minimum=-5, maximum=10, default_value=0, clause="L-5"))
     armour = [u.armor for u in targets if u.kind == "vehicle" and u.armor is not None]
     af = min(armour) if armour else 0
-    a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing), clause)
-    d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
-                  clause)
+    order = damage_order(targets)
+    facts = target_facts(order, table)
+    a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing), clause,
+                  OddsRef.to(f"{ODDS}:attack_odds", firing=firing, hex=target_hex,
+                             fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
+                             targets=facts))
     attack = _face(a_roll) + build.total + help.lm + drm
+    d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
+                  clause, OddsRef.to(f"{ODDS}:defence_odds", hex=target_hex, attack=attack,
+                                     tm=tm, af=af, targets=facts))
     defence = _face(d_roll) + tm + af
     rows: list[tuple[object, ...]] = [
         (Msg.of("lnlt.col.attack"), _face(a_roll), build.total, help.lm,
@@ -84,12 +139,13 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
     outcome = FireOutcome(attack, defence, True)
     dc_rows: list[tuple[object, ...]] = []
     helper: Unit | None = None
-    for unit in damage_order(targets):
-        roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
-                    clause)
+    for i, unit in enumerate(order):
         minus = 0
         if unit.leg and helper is not None and helper is not unit:
             minus = helper.lm
+        roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
+                    clause, OddsRef.to(f"{ODDS}:dc_odds", diff=diff, minus=minus,
+                                       helper=helper.lm if helper else 0, targets=facts[i:]))
         total = _face(roll) + diff - minus
         result, source = _result(port, prefix, unit, total, table)
         outcome.results[unit.id] = result
@@ -100,7 +156,7 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
             f"lnlt.result.{result}")), clause, unit=unit.id, total=total, result=result)
         if unit.kind == "mmc" and _face(roll) == 1:
             hero = _die(port, f"{prefix}.hero.{unit.id}", Msg.of("lnlt.q.hero", unit=unit.label),
-                        clause)
+                        clause, OddsRef.to(f"{ODDS}:hero_odds", unit=unit.label))
             key = "lnlt.step.hero" if _face(hero) % 2 == 0 else "lnlt.step.no_hero"
             log.note(Msg.of(key, unit=unit.label, face=_face(hero)), clause)
         unit.status = _status(unit, result)

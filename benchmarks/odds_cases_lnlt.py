@@ -1,0 +1,104 @@
+"""Benchmark cases of the Lock 'n Load Tactical odds (issue 8), for ``benchmarks/odds.py``.
+
+Each case computes one die's full report as the fire would (the odds function with a
+realistic question and the facts the resolver passes), beside the closest bare dyce
+expression. Units invented; the damage table is a stand-in with made-up bands (the real one
+is the players' own chart). Run alone for a quick local timing:
+
+    python benchmarks/odds_cases_lnlt.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+try:
+    from odds_bench import Case  # type: ignore[import-not-found]
+except ImportError:  # odds_bench comes with benchmarks/odds.py (on main)
+    class Case(NamedTuple):  # type: ignore[no-redef]
+        name: str
+        typical: bool
+        ours: Callable[[], object]
+        bare: Callable[[], object]
+
+from dyce import H
+
+from referee.core.dice import DiceSpec
+from referee.core.questions import DiceQuestion
+from referee.core.text import Msg
+from referee.rulesets.lnlt.combat import damage_order, target_facts
+from referee.rulesets.lnlt.odds import attack_odds, dc_odds, defence_odds, hero_odds
+from referee.rulesets.lnlt.roster import DamageTable, Unit
+
+TABLE = DamageTable.model_validate({
+    "source": "stand-in (made-up numbers)", "compare": "over-morale",
+    "leg": [{"at_least": 1, "result": "shaken"}, {"at_least": 3, "result": "reduced"},
+            {"at_least": 5, "result": "eliminated"}],
+    "vehicle": [{"at_least": 8, "result": "damaged"}, {"at_least": 11, "result": "destroyed"}]})
+
+
+def _stack(n: int) -> list[Unit]:
+    """``n`` units in one hex: leaders of LM 2, 1, 1 first, a tank, then squads."""
+    units = [Unit(id="l2", side="R", hex="T", kind="smc", leader=True, lm=2, morale=8),
+             Unit(id="l1", side="R", hex="T", kind="smc", leader=True, lm=1, morale=7),
+             Unit(id="l1b", side="R", hex="T", kind="smc", leader=True, lm=1, morale=7),
+             Unit(id="tank", side="R", hex="T", kind="vehicle", armor=2)]
+    units += [Unit(id=f"s{i}", side="R", hex="T", kind="mmc", morale=5 + i % 3)
+              for i in range(max(0, n - len(units)))]
+    return units[:n]
+
+
+def _q() -> DiceQuestion:
+    return DiceQuestion(id="i1.fire.C4.attack", text=Msg.of("lnlt.q.attack_die", firing="x"),
+                        spec=DiceSpec(count=1))
+
+
+TWO = target_facts(damage_order(_stack(2)), TABLE)
+FIVE = target_facts(damage_order(_stack(5)), TABLE)
+BIG = target_facts(damage_order(_stack(200)), TABLE)  # the roster allows 200 units
+
+
+def _attack(facts: Any) -> Callable[[], object]:
+    return lambda: attack_odds(_q(), firing="F", hex="T", fp=6, lm=1, drm=0, tm=2, af=0,
+                               targets=facts)
+
+
+CASES = [
+    Case("lnlt attack die, leader + squad, table", True, _attack(TWO),
+         lambda: ((H(6) + 7) - (H(6) + 2)).gt(0)),
+    Case("lnlt attack die, 5 units (3 leaders, a tank), table", True, _attack(FIVE),
+         lambda: ((H(6) + 7) - (H(6) + 2)) + H(6)),
+    Case("lnlt defence die, 5 units, table", True,
+         lambda: defence_odds(_q(), hex="T", attack=11, tm=2, af=2, targets=FIVE),
+         lambda: (11 - (H(6) + 4)).gt(0)),
+    Case("lnlt damage check, 5 units to go", True,
+         lambda: dc_odds(_q(), diff=6, minus=0, helper=0, targets=FIVE),
+         lambda: H(6) + 6),
+    Case("lnlt hero die", True, lambda: hero_odds(_q(), unit="Rook"),
+         lambda: H(6).apply(lambda f: f % 2 == 0)),
+    Case("lnlt attack die, 200 units in the hex (largest)", False, _attack(BIG),
+         lambda: ((H(6) + 7) - (H(6) + 2)) + 200 @ H(6)),
+]
+
+
+def _time(f: Callable[[], object], rounds: int = 30) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+if __name__ == "__main__":
+    for case in CASES:
+        print(f"{case.name:55} ours {_time(case.ours):8.2f} ms   bare {_time(case.bare):7.2f} ms"
+              f"   {'typical' if case.typical else 'largest'}")
