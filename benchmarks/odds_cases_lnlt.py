@@ -3,33 +3,21 @@
 Each case computes one die's full report as the fire would (the odds function with a
 realistic question and the facts the resolver passes), beside the closest bare dyce
 expression. Units invented; the damage table is a stand-in with made-up bands (the real one
-is the players' own chart). Run alone for a quick local timing:
-
-    python benchmarks/odds_cases_lnlt.py
+is the players' own chart). Time them alone with ``python benchmarks/odds.py --only lnlt``.
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-try:
-    from odds_bench import Case  # type: ignore[import-not-found]
-except ImportError:  # odds_bench comes with benchmarks/odds.py (on main)
-    class Case(NamedTuple):  # type: ignore[no-redef]
-        name: str
-        typical: bool
-        ours: Callable[[], object]
-        bare: Callable[[], object]
-
 from dyce import H
+from odds_bench import Case
 
 from referee.core.dice import DiceSpec
 from referee.core.questions import DiceQuestion
@@ -88,17 +76,3 @@ CASES = [
          lambda: ((H(6) + 7) - (H(6) + 2)) + 200 @ H(6)),
 ]
 
-
-def _time(f: Callable[[], object], rounds: int = 30) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
-if __name__ == "__main__":
-    for case in CASES:
-        print(f"{case.name:55} ours {_time(case.ours):8.2f} ms   bare {_time(case.bare):7.2f} ms"
-              f"   {'typical' if case.typical else 'largest'}")
