@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
@@ -29,7 +30,7 @@ from referee.rulesets.waw.he import (
     he_effects,
     net_hits,
 )
-from referee.rulesets.waw.tables import EFFECTS, EffectRow, tables
+from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
 
 
@@ -140,7 +141,7 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
 
 
 def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
-            log: StepLog) -> Pick:
+            log: StepLog, odds_facts: dict[str, object]) -> Pick:
     """W-3: who takes the hits of a round short of one hit per target."""
 
     def pick(candidates: Sequence[str], count: int, round_no: int) -> list[str]:
@@ -164,7 +165,10 @@ def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
             roll = port.ask(DiceQuestion(
                 id=f"pick.round-{round_no}.{j}", spec=spec,
                 text=Msg.of("waw.q.pick_random", sides=len(left), legend=legend),
-                clause="W-3", rule=_rule("he")))
+                clause="W-3", rule=_rule("he"),
+                odds=OddsRef.to(f"{ODDS}:pick", round_no=round_no, left=tuple(left),
+                                chosen=tuple(chosen_list), to_pick=count - j + 1,
+                                **odds_facts)))
             assert roll.faces is not None
             unit = left.pop(roll.faces[0] - 1)
             chosen_list.append(unit)
@@ -200,6 +204,34 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
     return ask
 
 
+ODDS = "referee.rulesets.waw.odds_he"
+
+
+def unit_facts(u: Unit, data: UserData) -> dict[str, object]:
+    """A target as the odds need it: plain values, its W-4 effects row with the data file's
+    cells filled in (``ask`` where the players decide after the roll)."""
+    row = tables().he_effects["combat-vehicle" if u.kind == "combat-vehicle" else "soft"]
+    cells = {}
+    for cell in ("first", "further", "weakened_again"):
+        value = getattr(row, cell)
+        if value == ASK:
+            value = getattr(data.soft_effects, cell, None) or ASK
+        cells[cell] = value
+    return {"key": u.key, "name": u.name, "soft": u.soft, "disorganized": u.disorganized,
+            "weakened": u.weakened, **cells}
+
+
+def known_defence(decl: MissionDeclaration, data: UserData, options: Options) -> int | None:
+    """W-2: the defence dice when the declaration already fixes them (no question needed),
+    for the odds at the attack roll; ``None`` when they are asked after it."""
+    if options["defence-cover"] == "included":
+        return None
+    if decl.terrain is not None:
+        terrain = data.terrain_by_id(decl.terrain)
+        return None if terrain is None else terrain.infantry_defence
+    return decl.terrain_defence
+
+
 def status_of(unit: Unit) -> Status:
     return Status(disorganized=unit.disorganized, weakened=unit.weakened)
 
@@ -217,14 +249,23 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         log.outcome(Msg.of("waw.step.no_targets", hex=hex_label), "W-5")
         return HeOutcome(0, 0, 0, {}, {u.key: status_of(u).name for u in decl.units}, {})
 
+    odds_facts: dict[str, object] = {
+        "units": tuple(unit_facts(u, data) for u in targets),
+        "hqs": tuple(u.name for u in hqs),
+        "spill": options["soft-with-armour"] == "spill-over"}
+    owner = options["he-remainder"] == "owner"
     rating = ask_rating(port, decl, data)
     log.input(Msg.of("waw.step.rating", firepower=rating.firepower, hit=rating.hit_number,
                      source=rating.source), "W-1", firepower=rating.firepower,
               hit_number=rating.hit_number)
     spec = DiceSpec(count=rating.firepower, target=rating.hit_number, count_only=True)
-    attack = port.ask(DiceQuestion(id="attack", spec=spec, clause="W-1", rule=_rule("he"),
-                                   text=Msg.of("waw.q.attack", dice=rating.firepower,
-                                               hit=rating.hit_number)))
+    attack = port.ask(DiceQuestion(
+        id="attack", spec=spec, clause="W-1", rule=_rule("he"),
+        text=Msg.of("waw.q.attack", dice=rating.firepower, hit=rating.hit_number),
+        odds=OddsRef.to(f"{ODDS}:attack", firepower=rating.firepower,
+                        hit_number=rating.hit_number,
+                        defence=known_defence(decl, data, options),
+                        cancel_on=t.defence_cancel_on, owner=owner, **odds_facts)))
     log.roll(Msg.of("waw.step.attack_roll", dice=spec.describe(), faces=dice_text(attack),
                     source=Msg.of(f"dice.source.{attack.source}"), hits=attack.successes),
              "W-1", faces=attack.faces, hits=attack.successes)
@@ -245,7 +286,10 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
             dspec = DiceSpec(count=defence, target=t.defence_cancel_on, count_only=True)
             droll = port.ask(DiceQuestion(
                 id="defence", spec=dspec, clause="W-2", rule=_rule("he"),
-                text=Msg.of("waw.q.defence", dice=defence, cancel=t.defence_cancel_on)))
+                text=Msg.of("waw.q.defence", dice=defence, cancel=t.defence_cancel_on),
+                odds=OddsRef.to(f"{ODDS}:defence", attack_hits=attack.successes,
+                                dice=defence, cancel_on=t.defence_cancel_on, owner=owner,
+                                **odds_facts)))
             cancels, defence_dice = droll.successes, dice_text(droll)
             log.roll(Msg.of("waw.step.defence_roll", dice=dspec.describe(),
                             faces=defence_dice, source=Msg.of(f"dice.source.{droll.source}"),
@@ -266,7 +310,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
     spill = options["soft-with-armour"] == "spill-over"
     if net:
         log.outcome(Msg.of("waw.step.spread", net=net, units=len(targets)), "W-3")
-    pick = _picker(port, options, names, len(targets), log)
+    pick = _picker(port, options, names, len(targets), log, {"net": net, **odds_facts})
     allocations = distribute(net, [Target(u.key, u.soft) for u in targets], pick,
                              spill_over=spill)
     hits_by_unit = {u.key: sum(1 for a in allocations if a.unit == u.key) for u in targets}
