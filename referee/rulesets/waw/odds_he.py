@@ -35,7 +35,7 @@ row (first, further, weakened_again; ``ask`` where neither the excerpt nor the d
 says)."""
 
 NET_TAIL = Fraction(1, 200)
-"""Net hits are listed one by one up to the count whose tail ("k or more") falls below this."""
+"""The chance of "k or more net hits" is listed up to the first k where it falls below this."""
 
 
 class _Unknown(Exception):
@@ -129,18 +129,15 @@ def before_status(unit: UnitFacts) -> str:
 # -- end states ------------------------------------------------------------------------------
 
 def _net_states(net: Dist) -> list[EndState]:
-    states = [EndState(Msg.of("waw.odds.end.net_mean"), net.mean(), Kind.EXPECTED)]
-    top = net.high
-    for k in range(net.low, net.high + 1):
-        if net.at_least(k + 1) < NET_TAIL:
-            top = k
+    """The net hits: their mean, the chance of none, and of k or more for every k down to
+    the first whose chance falls below ``NET_TAIL`` (cumulative rows, so that two variants
+    of a what-if share their labels)."""
+    states = [EndState(Msg.of("waw.odds.end.net_mean"), net.mean(), Kind.EXPECTED),
+              EndState(Msg.of("waw.odds.end.net_none"), net[0])]
+    for k in range(1, net.high + 1):
+        states.append(EndState(Msg.of("waw.odds.end.net_or_more", k=k), net.at_least(k)))
+        if net.at_least(k) < NET_TAIL:
             break
-    if top == net.low < net.high:
-        top += 1  # never a lone "0 or more: 100%"
-    for k in range(net.low, top):
-        states.append(EndState(Msg.of("waw.odds.end.net_exactly", k=k), net[k]))
-    states.append(EndState(Msg.of("waw.odds.end.net_exactly" if top == net.high else
-                                  "waw.odds.end.net_or_more", k=top), net.at_least(top)))
     return states
 
 
@@ -189,7 +186,7 @@ def _unit_states(unit: UnitFacts, hits: Dist, notes: list[Msg]) -> list[EndState
 
 def attack(question: DiceQuestion, *, firepower: int, hit_number: int, defence: int | None,
            cancel_on: int, units: Sequence[UnitFacts], hqs: Sequence[str], spill: bool,
-           owner: bool) -> OddsReport:
+           owner: bool, cover: int = 0) -> OddsReport:
     """W-1: hits among ``firepower`` dice of ``hit_number``+. With the defence dice known,
     the end states through W-2 to W-5."""
     hits = _dist(binomial(firepower, success_chance(hit_number)))
@@ -200,8 +197,9 @@ def attack(question: DiceQuestion, *, firepower: int, hit_number: int, defence: 
     net = _dist(net_hit_distribution(firepower, hit_number, defence, cancel_on))
     states, notes = end_states(net, units, hqs, spill, owner)
     return OddsReport(title, Msg.of("waw.odds.unit.hits"), hits, successes, states,
-                      notes=(Msg.of("waw.odds.note.defence_known", dice=defence,
-                                    cancel=cancel_on), *notes))
+                      notes=(Msg.of("waw.odds.note.defence_cover" if cover else
+                                    "waw.odds.note.defence_known", dice=defence,
+                                    cancel=cancel_on, cover=cover), *notes))
 
 
 def defence(question: DiceQuestion, *, attack_hits: int, dice: int, cancel_on: int,
