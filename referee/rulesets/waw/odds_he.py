@@ -143,11 +143,12 @@ def _net_states(net: Dist) -> list[EndState]:
 
 def end_states(net: Dist, units: Sequence[UnitFacts], hqs: Sequence[str], spill: bool,
                owner: bool, split: Mapping[int, list[Dist] | None] | None = None,
-               ) -> tuple[tuple[EndState, ...], tuple[Msg, ...]]:
-    """What the attack ends as, from the distribution of net hits: the net hits (unless they
-    are known), each unit's chance to be hit and its status after the hits (where its effects
-    are known), and each HQ's chance of having to roll (W-5: another unit in the hex hit)."""
-    states = _net_states(net) if net.low != net.high else []
+               net_known: bool = False) -> tuple[tuple[EndState, ...], tuple[Msg, ...]]:
+    """What the attack ends as, from the distribution of net hits: the net hits (unless
+    ``net_known``: the pick names them), each unit's chance to be hit and its status after
+    the hits (where its effects are known), and each HQ's chance of having to roll (W-5:
+    another unit in the hex was hit)."""
+    states = [] if net_known else _net_states(net)
     notes: list[Msg] = []
     splits = dict(split) if split is not None else \
         {h: hits_by_unit(h, units, spill, owner) for h in net.outcomes()}
@@ -230,6 +231,7 @@ def pick(question: DiceQuestion, *, net: int, round_no: int, left: Sequence[str]
     counts = full_round_hits(round_no - 1, units, spill)
     keys = [str(u["key"]) for u in units]
     split = {net: _partial(counts, left, chosen, to_pick, keys)}
-    states, notes = end_states(Dist.point(net), units, hqs, spill, False, split)
+    states, notes = end_states(Dist.point(net), units, hqs, spill, False, split,
+                               net_known=True)
     return OddsReport(Msg.of("waw.odds.title.pick", sides=len(left), round=round_no, net=net),
                       Msg.of("waw.odds.unit.picked"), dist, face, states, labels, notes)
