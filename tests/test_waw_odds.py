@@ -368,3 +368,22 @@ def test_waw_markers_takes_no_odds(tmp_path: Path) -> None:
                                       "--phase", "--no-odds", "--json"], obj=env)
     assert result.exit_code == 0, result.output
     assert '"phases": 1' in out.getvalue()
+
+
+@settings(max_examples=30, deadline=None)
+@given(fp=st.integers(1, 20), hit=st.integers(1, 6), defence=st.integers(0, 6))
+def test_W2_net_hits_agree_with_dyce(fp: int, hit: int, defence: int) -> None:
+    """The closed form of odds.py against dyce's own arithmetic over the dice."""
+    from dyce import H
+
+    report = odds_he.attack(question(fp, target=hit), firepower=fp, hit_number=hit,
+                            defence=defence, cancel_on=5, units=[unit("a")], hqs=[],
+                            spill=False, owner=False)
+    h = (fp @ H(6).ge(hit) - defence @ H(6).ge(5)).apply(lambda x: max(x, 0))
+    total = h.total
+    net = {int(k): Fraction(c, total) for k, c in h.items()}
+    got = ends(report)
+    assert got["no net hit"] == net.get(0, 0)
+    assert got["1 or more net hits"] == 1 - net.get(0, 0)
+    assert next(e for e in report.end_states if e.kind is Kind.EXPECTED).value == \
+        sum(k * p for k, p in net.items())
