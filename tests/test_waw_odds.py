@@ -379,7 +379,8 @@ def test_W2_net_hits_agree_with_dyce(fp: int, hit: int, defence: int) -> None:
     report = odds_he.attack(question(fp, target=hit), firepower=fp, hit_number=hit,
                             defence=defence, cancel_on=5, units=[unit("a")], hqs=[],
                             spill=False, owner=False)
-    h = (fp @ H(6).ge(hit) - defence @ H(6).ge(5)).apply(lambda x: max(x, 0))
+    cancels = defence @ H(6).ge(5) if defence else H({0: 1})  # dyce: 0 @ H is empty
+    h = (fp @ H(6).ge(hit) - cancels).apply(lambda x: max(x, 0))
     total = h.total
     net = {int(k): Fraction(c, total) for k, c in h.items()}
     got = ends(report)
