@@ -198,9 +198,14 @@ def attack(question: DiceQuestion, *, firepower: int, hit_number: int, defence: 
     net = _dist(net_hit_distribution(firepower, hit_number, defence, cancel_on))
     states, notes = end_states(net, units, hqs, spill, owner)
     return OddsReport(title, Msg.of("waw.odds.unit.hits"), hits, successes, states,
-                      notes=(Msg.of("waw.odds.note.defence_cover" if cover else
-                                    "waw.odds.note.defence_known", dice=defence,
-                                    cancel=cancel_on, cover=cover), *notes))
+                      notes=(_defence_note(defence, cancel_on, cover), *notes))
+
+
+def _defence_note(dice: int, cancel_on: int, cover: int) -> Msg:
+    if dice == 0:
+        return Msg.of("waw.odds.note.defence_none")
+    return Msg.of("waw.odds.note.defence_cover" if cover else "waw.odds.note.defence_known",
+                  dice=dice, cancel=cancel_on, cover=cover)
 
 
 def defence(question: DiceQuestion, *, attack_hits: int, dice: int, cancel_on: int,
