@@ -2,6 +2,9 @@
 
 Lists the Smoke, Mines! and Chemical Strike markers on the map; with ``--phase`` it first runs
 the marker-removal phase (Smoke 2 to Smoke 1, Smoke 1 and Chemical Strike removed).
+The phase rolls no dice (W-6, W-7, W-8 age or remove markers by the calendar), so there are no
+odds to show: ``--no-odds`` is taken, like on every command that may show odds, and changes
+nothing here.
 Registered in ``referee.cli`` with one line; heavy imports stay inside the function.
 """
 
@@ -13,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import _console, _env, _guarded, _print_json
+from referee.cli import NoOddsFlag, _console, _env, _guarded, _print_json
 
 RULESET = "world-at-war"
 
@@ -25,6 +28,7 @@ def markers(ctx: typer.Context,
                                                 help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",
                                                 help=t("cli.waw_markers.opt.clear"))] = False,
+            no_odds: NoOddsFlag = False,
             json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False,
             ) -> None:
     from referee.core.table import Table

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
@@ -29,7 +30,7 @@ from referee.rulesets.waw.he import (
     he_effects,
     net_hits,
 )
-from referee.rulesets.waw.tables import EFFECTS, EffectRow, tables
+from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
 
 
@@ -94,10 +95,21 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
     return Rating(firepower, hit_number, Msg.of("waw.source.given"))
 
 
-def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: Options,
+def ask_cover(port: Port, options: Options) -> int | None:
+    """W-2 house rule (``defence-cover=included``): the extra dice of the target's improved
+    position. Asked before the attack roll (a fact of the hex, like a declared terrain), so
+    the odds at that roll can count them; ``None`` under the default reading."""
+    if options["defence-cover"] != "included":
+        return None
+    return int(port.ask(NumberQuestion(id="cover-dice", text=Msg.of("waw.q.cover_dice"),
+                                       minimum=0, maximum=tables().max_defence,
+                                       default_value=0, clause="W-2")))
+
+
+def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, cover: int | None,
                 log: StepLog) -> int:
     """W-2: the hex's infantry defence value (whatever the target), without cover unless a
-    house rule adds it."""
+    house rule adds it (``cover``, asked before the attack)."""
     t = tables()
     source: Msg | str
     if decl.terrain is not None:
@@ -130,17 +142,14 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
               defence=value)
     if any(u.kind == "combat-vehicle" for u in decl.units):
         log.note(Msg.of("waw.step.defence_infantry_value"), "W-2")
-    if options["defence-cover"] == "included":
-        cover = port.ask(NumberQuestion(id="cover-dice", text=Msg.of("waw.q.cover_dice"),
-                                        minimum=0, maximum=t.max_defence, default_value=0,
-                                        clause="W-2"))
+    if cover is not None:
         log.warning(Msg.of("waw.step.cover_included", dice=cover), "W-2", cover=cover)
         value += cover
     return int(value)
 
 
 def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
-            log: StepLog) -> Pick:
+            log: StepLog, odds_facts: dict[str, object]) -> Pick:
     """W-3: who takes the hits of a round short of one hit per target."""
 
     def pick(candidates: Sequence[str], count: int, round_no: int) -> list[str]:
@@ -164,7 +173,10 @@ def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
             roll = port.ask(DiceQuestion(
                 id=f"pick.round-{round_no}.{j}", spec=spec,
                 text=Msg.of("waw.q.pick_random", sides=len(left), legend=legend),
-                clause="W-3", rule=_rule("he")))
+                clause="W-3", rule=_rule("he"),
+                odds=OddsRef.to(f"{ODDS}:pick", round_no=round_no, left=tuple(left),
+                                chosen=tuple(chosen_list), to_pick=count - j + 1,
+                                **odds_facts)))
             assert roll.faces is not None
             unit = left.pop(roll.faces[0] - 1)
             chosen_list.append(unit)
@@ -200,6 +212,33 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
     return ask
 
 
+ODDS = "referee.rulesets.waw.odds_he"
+
+
+def unit_facts(u: Unit, data: UserData) -> dict[str, object]:
+    """A target as the odds need it: plain values, its W-4 effects row with the data file's
+    cells filled in (``ask`` where the players decide after the roll)."""
+    row = tables().he_effects["combat-vehicle" if u.kind == "combat-vehicle" else "soft"]
+    cells = {}
+    for cell in ("first", "further", "weakened_again"):
+        value = getattr(row, cell)
+        if value == ASK:
+            value = getattr(data.soft_effects, cell, None) or ASK
+        cells[cell] = value
+    return {"key": u.key, "name": u.name, "soft": u.soft, "disorganized": u.disorganized,
+            "weakened": u.weakened, **cells}
+
+
+def known_defence(decl: MissionDeclaration, data: UserData, cover: int | None) -> int | None:
+    """W-2: the defence dice when the declaration already fixes them (no question needed),
+    for the odds at the attack roll; ``None`` when they are asked after it."""
+    base = decl.terrain_defence
+    if decl.terrain is not None:
+        terrain = data.terrain_by_id(decl.terrain)
+        base = None if terrain is None else terrain.infantry_defence
+    return None if base is None else base + (cover or 0)
+
+
 def status_of(unit: Unit) -> Status:
     return Status(disorganized=unit.disorganized, weakened=unit.weakened)
 
@@ -217,14 +256,24 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         log.outcome(Msg.of("waw.step.no_targets", hex=hex_label), "W-5")
         return HeOutcome(0, 0, 0, {}, {u.key: status_of(u).name for u in decl.units}, {})
 
+    odds_facts: dict[str, object] = {
+        "units": tuple(unit_facts(u, data) for u in targets),
+        "hqs": tuple(u.name for u in hqs),
+        "spill": options["soft-with-armour"] == "spill-over"}
+    owner = options["he-remainder"] == "owner"
     rating = ask_rating(port, decl, data)
+    cover = ask_cover(port, options)
     log.input(Msg.of("waw.step.rating", firepower=rating.firepower, hit=rating.hit_number,
                      source=rating.source), "W-1", firepower=rating.firepower,
               hit_number=rating.hit_number)
     spec = DiceSpec(count=rating.firepower, target=rating.hit_number, count_only=True)
-    attack = port.ask(DiceQuestion(id="attack", spec=spec, clause="W-1", rule=_rule("he"),
-                                   text=Msg.of("waw.q.attack", dice=rating.firepower,
-                                               hit=rating.hit_number)))
+    attack = port.ask(DiceQuestion(
+        id="attack", spec=spec, clause="W-1", rule=_rule("he"),
+        text=Msg.of("waw.q.attack", dice=rating.firepower, hit=rating.hit_number),
+        odds=OddsRef.to(f"{ODDS}:attack", firepower=rating.firepower,
+                        hit_number=rating.hit_number,
+                        defence=known_defence(decl, data, cover), cover=cover or 0,
+                        cancel_on=t.defence_cancel_on, owner=owner, **odds_facts)))
     log.roll(Msg.of("waw.step.attack_roll", dice=spec.describe(), faces=dice_text(attack),
                     source=Msg.of(f"dice.source.{attack.source}"), hits=attack.successes),
              "W-1", faces=attack.faces, hits=attack.successes)
@@ -238,14 +287,17 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         log.outcome(Msg.of("waw.step.no_hits"), "W-1")
         defence = 0
     else:
-        defence = ask_defence(port, decl, data, options, log)
+        defence = ask_defence(port, decl, data, cover, log)
         if defence == 0:
             log.outcome(Msg.of("waw.step.no_defence_dice"), "W-2")
         else:
             dspec = DiceSpec(count=defence, target=t.defence_cancel_on, count_only=True)
             droll = port.ask(DiceQuestion(
                 id="defence", spec=dspec, clause="W-2", rule=_rule("he"),
-                text=Msg.of("waw.q.defence", dice=defence, cancel=t.defence_cancel_on)))
+                text=Msg.of("waw.q.defence", dice=defence, cancel=t.defence_cancel_on),
+                odds=OddsRef.to(f"{ODDS}:defence", attack_hits=attack.successes,
+                                dice=defence, cancel_on=t.defence_cancel_on, owner=owner,
+                                **odds_facts)))
             cancels, defence_dice = droll.successes, dice_text(droll)
             log.roll(Msg.of("waw.step.defence_roll", dice=dspec.describe(),
                             faces=defence_dice, source=Msg.of(f"dice.source.{droll.source}"),
@@ -266,7 +318,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
     spill = options["soft-with-armour"] == "spill-over"
     if net:
         log.outcome(Msg.of("waw.step.spread", net=net, units=len(targets)), "W-3")
-    pick = _picker(port, options, names, len(targets), log)
+    pick = _picker(port, options, names, len(targets), log, {"net": net, **odds_facts})
     allocations = distribute(net, [Target(u.key, u.soft) for u in targets], pick,
                              spill_over=spill)
     hits_by_unit = {u.key: sum(1 for a in allocations if a.unit == u.key) for u in targets}
