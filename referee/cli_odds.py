@@ -52,7 +52,7 @@ def _changes(vs: ListOpt, vs_option: ListOpt, vs_declaration: Path | None) -> st
     parts = [*(vs or []), *(render(Msg.of("odds.whatif.option", option=o))
                             for o in vs_option or [])]
     if vs_declaration is not None:
-        parts.append(render(Msg.of("odds.whatif.declaration", file=str(vs_declaration))))
+        parts.append(render(Msg.of("odds.whatif.declaration", file=vs_declaration.name)))
     return ", ".join(parts)
 
 
