@@ -150,7 +150,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     from referee.rulesets.epic.oddsfacts import AttackFacts, BarrageGroup, BarrageRest
 
     facts = AttackFacts(tuple(alive), ledger.before, ledger.broken_at_start, crossfire,
-                        tuple(sorted(options.items())), barrage=True, disrupt_all=disrupt)
+                        tuple(sorted(options.items())), barrage=True, disrupt_all=disrupt,
+                        name=name)
     planned = []
     for (fire, cover), members in groups.items():
         value = row.ap if fire == "ap" else row.at

@@ -139,10 +139,11 @@ def _compact(dist: Dist, most: int = 6) -> str:
 
 
 # -- end states ------------------------------------------------------------------------------
-def _labels() -> list[tuple[Msg, Kind]]:
-    return [(Msg.of("epic.odds.end.destroyed"), Kind.EXPECTED),
-           (Msg.of("epic.odds.end.breaks"), Kind.CHANCE),
-           (Msg.of("epic.odds.end.wiped_out"), Kind.CHANCE)]
+def _labels(attack: AttackFacts) -> list[tuple[Msg, Kind]]:
+    name = attack.name or Msg.of("epic.default.target")
+    return [(Msg.of("epic.odds.end.destroyed", target=name), Kind.EXPECTED),
+            (Msg.of("epic.odds.end.breaks", target=name), Kind.CHANCE),
+            (Msg.of("epic.odds.end.wiped_out", target=name), Kind.CHANCE)]
 
 
 def _states(outcomes: dict[Outcome, Fraction], attack: AttackFacts) -> tuple[EndState, ...]:
@@ -151,7 +152,7 @@ def _states(outcomes: dict[Outcome, Fraction], attack: AttackFacts) -> tuple[End
     broken = sum((p for (_, b), p in outcomes.items() if b), Fraction(0))
     wiped = sum((p for (k, _), p in outcomes.items() if k >= n), Fraction(0))
     values = (expected, broken, wiped)
-    return tuple(EndState(label, v, kind) for (label, kind), v in zip(_labels(), values,
+    return tuple(EndState(label, v, kind) for (label, kind), v in zip(_labels(attack), values,
                                                                      strict=True))
 
 
@@ -161,7 +162,7 @@ def _simulated(trial: Any, attack: AttackFacts, key: str) -> tuple[EndState, ...
     def one(rng: random.Random) -> tuple[float, float, float]:
         k, broken = trial(rng)
         return float(k), float(broken), float(k >= n)
-    return simulate_many(one, key, _labels(), runs=SIM_RUNS)
+    return simulate_many(one, key, _labels(attack), runs=SIM_RUNS)
 
 
 def shots_end_states(rest: ShotsRest, count: int, chance: Fraction,

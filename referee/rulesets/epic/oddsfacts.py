@@ -28,6 +28,7 @@ class AttackFacts:
     options: tuple[tuple[str, Any], ...] = ()
     barrage: bool = False
     disrupt_all: bool = False  # a barrage whose weapons all disrupt (E-17, E-13)
+    name: str = ""  # the target formation, as the end states name it
 
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)

@@ -85,7 +85,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     from referee.rulesets.epic.oddsfacts import AttackFacts
 
     facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, decl.crossfire,
-                        tuple(sorted(options.items())))
+                        tuple(sorted(options.items())), name=target_name)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
                       ledger.added + ledger.as_hits)
     log.table(Msg.of("epic.table.shots", firing=firing_name, target=target_name),
