@@ -13,8 +13,11 @@ the units) when the cases are few, else by a seeded simulation with its interval
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -29,7 +32,6 @@ from referee.rulesets.epic.allocation import (
     HitKind,
     Target,
     can_take,
-    legal_units,
     needs_order_choice,
     order_fire_types,
 )
@@ -146,14 +148,49 @@ def _labels(attack: AttackFacts) -> list[tuple[Msg, Kind]]:
             (Msg.of("epic.odds.end.wiped_out", target=name), Kind.CHANCE)]
 
 
-def _states(outcomes: dict[Outcome, Fraction], attack: AttackFacts) -> tuple[EndState, ...]:
-    n = len(attack.units)
-    expected = sum((p * k for (k, _), p in outcomes.items()), Fraction(0))
-    broken = sum((p for (_, b), p in outcomes.items() if b), Fraction(0))
-    wiped = sum((p for (k, _), p in outcomes.items() if k >= n), Fraction(0))
-    values = (expected, broken, wiped)
-    return tuple(EndState(label, v, kind) for (label, kind), v in zip(_labels(attack), values,
-                                                                     strict=True))
+class Mass:
+    """Chances as integer numerators over one common denominator: the hot loops multiply
+    and add integers (no gcd at every step, as ``Fraction`` would); ``fraction`` gives the
+    exact value back."""
+
+    __slots__ = ("den", "num")
+
+    def __init__(self, num: dict[Any, int], den: int) -> None:
+        self.num, self.den = num, den
+
+    @classmethod
+    def of(cls, probs: dict[Any, Fraction]) -> Mass:
+        den = math.lcm(*(p.denominator for p in probs.values())) if probs else 1
+        return cls({k: p.numerator * (den // p.denominator) for k, p in probs.items()}, den)
+
+    def sum(self, pick: Any) -> Fraction:
+        """Σ pick(key) × chance, exactly."""
+        return Fraction(sum(pick(k) * v for k, v in self.num.items()), self.den)
+
+
+class Tally:
+    """The three end states, summed over weighted cases."""
+
+    def __init__(self, attack: AttackFacts) -> None:
+        self.attack = attack
+        self.n = len(attack.units)
+        self.values = [Fraction(0), Fraction(0), Fraction(0)]
+
+    def add(self, weight: Fraction, mass: Mass) -> None:
+        n = self.n
+        picks = (lambda o: o[0], lambda o: int(o[1]), lambda o: int(o[0] >= n))
+        for i, pick in enumerate(picks):
+            self.values[i] += weight * mass.sum(pick)
+
+    def states(self) -> tuple[EndState, ...]:
+        return tuple(EndState(label, v, kind) for (label, kind), v in
+                     zip(_labels(self.attack), self.values, strict=True))
+
+
+def _states(mass: Mass, attack: AttackFacts) -> tuple[EndState, ...]:
+    tally = Tally(attack)
+    tally.add(Fraction(1), mass)
+    return tally.states()
 
 
 def _simulated(trial: Any, attack: AttackFacts, key: str) -> tuple[EndState, ...]:
@@ -171,12 +208,11 @@ def shots_end_states(rest: ShotsRest, count: int, chance: Fraction,
     cases = math.prod(p.shots + 1 for p in pools) * \
         _fate_cases(rest.attack, [*rest.known, *(p.hit for p in pools)])
     if cases > EXACT_CASES:
-        return _simulated(lambda rng: _shots_trial(rest, pools, rng), rest.attack, key)
-    out: dict[Outcome, Fraction] = {}
+        return _simulated(_ShotsTrial(rest, pools), rest.attack, key)
+    tally = Tally(rest.attack)
     for weight, hits in _hit_lists(rest.known, pools):
-        for outcome, p in _after_hits(rest.attack, hits, rest.added).items():
-            out[outcome] = out.get(outcome, Fraction(0)) + weight * p
-    return _states(out, rest.attack)
+        tally.add(weight, _after_hits(rest.attack, hits, rest.added))
+    return tally.states()
 
 
 def _fate_cases(attack: AttackFacts, hits: Sequence[Hit]) -> int:
@@ -202,22 +238,30 @@ def _hit_lists(known: tuple[Hit, ...], pools: Sequence[PoolFacts]
     yield from walk(0, Fraction(1), list(known))
 
 
-def _after_hits(attack: AttackFacts, hits: list[Hit], added: int) -> dict[Outcome, Fraction]:
-    """The attack's end from its hits (E-10 to E-14): first-hit and disrupt markers, normal
-    hits allocated and saved, then macro-weapon hits to the survivors."""
+def _markers_from_hits(attack: AttackFacts, hits: Sequence[Hit], added: int) -> int:
     if attack.option("under-fire-marker") == "first-hit" and hits:
         added += 1
-    added += sum(1 for h in hits if h.disrupt)
+    return added + sum(1 for h in hits if h.disrupt)
+
+
+def _after_hits(attack: AttackFacts, hits: list[Hit], added: int) -> Mass:
+    """The attack's end from its hits (E-10 to E-14): first-hit and disrupt markers, normal
+    hits allocated and saved, then macro-weapon hits to the survivors."""
+    return _phase_outcomes(_normal_phase(attack, hits, added))
+
+
+def _normal_phase(attack: AttackFacts, hits: Sequence[Hit], added: int) -> PhaseRest:
+    added = _markers_from_hits(attack, hits, added)
     normal = [h for h in hits if not h.kind.macro]
-    macro = [h for h in hits if h.kind.macro]
-    units = list(attack.units)
-    if not normal:
-        return _finish(attack, _phase(attack, units, macro), (), added)
-    alloc = allocate_default(units, normal, attack)
-    survive = _survival(attack, units, alloc)
+    macro = tuple(h for h in hits if h.kind.macro)
+    if not normal:  # the macro-weapon hits are the only phase
+        units = list(attack.units)
+        return PhaseRest(attack, _survival(attack, units, allocate_default(units, macro,
+                                                                          attack)), (), added)
+    alloc = allocate_default(list(attack.units), normal, attack)
+    survive = _survival(attack, attack.units, alloc)
     taken = tuple((k, len(v)) for k, v in alloc.items())
-    rest = PhaseRest(attack, survive, (), added, tuple(macro), taken)
-    return _phase_outcomes(rest)
+    return PhaseRest(attack, survive, (), added, macro, taken)
 
 
 def phase_end_states(rest: PhaseRest, key: str) -> tuple[EndState, ...]:
@@ -228,7 +272,18 @@ def phase_end_states(rest: PhaseRest, key: str) -> tuple[EndState, ...]:
     return _states(_phase_outcomes(rest), rest.attack)
 
 
-def _phase_outcomes(rest: PhaseRest) -> dict[Outcome, Fraction]:
+def _mw_phase(rest: PhaseRest, gone: set[str]) -> tuple[tuple[str, Fraction, int], ...]:
+    """The macro-weapon hits allocated to the survivors (E-12) and their chances."""
+    attack = rest.attack
+    alive = [u for u in attack.units if u.key not in gone]
+    before = {}
+    if attack.option("mw-spread") == "continue":
+        before = {k: v for k, v in rest.taken_normal if k not in gone}
+    alloc = allocate_default(alive, list(rest.mw_hits), attack, before)
+    return _survival(attack, alive, alloc)
+
+
+def _phase_outcomes(rest: PhaseRest) -> Mass:
     """The end from a phase of saves in progress: its units' fates, then the macro-weapon
     hits (if any) on the survivors."""
     attack = rest.attack
@@ -236,26 +291,13 @@ def _phase_outcomes(rest: PhaseRest) -> dict[Outcome, Fraction]:
         return _finish(attack, _fates(rest.survive), rest.dead_before, rest.added)
     out: dict[Outcome, Fraction] = {}
     for dead, p in _dead_sets(rest.survive).items():
-        gone = set(rest.dead_before) | dead
-        alive = [u for u in attack.units if u.key not in gone]
-        before = {}
-        if attack.option("mw-spread") == "continue":
-            before = {k: v for k, v in rest.taken_normal if k not in gone}
         m = sum(w for k, _, w in rest.survive if k in dead)
-        mw = _phase(attack, alive, list(rest.mw_hits), before)
-        shifted = {(k + len(dead), mk + m): q for (k, mk), q in mw.items()}
-        for outcome, q in _finish(attack, shifted, rest.dead_before, rest.added).items():
-            out[outcome] = out.get(outcome, Fraction(0)) + p * q
-    return out
-
-
-def _phase(attack: AttackFacts, alive: list[Defender], hits: list[Hit],
-           before: dict[str, int] | None = None) -> dict[tuple[int, int], Fraction]:
-    """One phase of hits on ``alive``: (units destroyed, markers for them) → chance."""
-    if not hits:
-        return {(0, 0): Fraction(1)}
-    alloc = allocate_default(alive, hits, attack, before)
-    return _fates(_survival(attack, alive, alloc))
+        mw = _fates(_mw_phase(rest, set(rest.dead_before) | dead))
+        shifted = Mass({(k + len(dead), mk + m): v for (k, mk), v in mw.num.items()}, mw.den)
+        end = _finish(attack, shifted, rest.dead_before, rest.added)
+        for outcome, v in end.num.items():
+            out[outcome] = out.get(outcome, Fraction(0)) + p * Fraction(v, end.den)
+    return Mass.of(out)
 
 
 def _survival(attack: AttackFacts, units: Sequence[Defender], alloc: dict[str, list[Hit]]
@@ -269,31 +311,35 @@ def _survival(attack: AttackFacts, units: Sequence[Defender], alloc: dict[str, l
         if not hits:
             continue
         q = Fraction(1)
-        for h in hits:
+        for h, n in Counter(hits).items():
             s = save_against(u, h, attack.crossfire > 0)
-            q *= 1 - per_hit_fail(s.need, s.reroll, s.invulnerable, "save", inv)
+            q *= (1 - per_hit_fail(s.need, s.reroll, s.invulnerable, "save", inv)) ** n
         out.append((u.key, q, 0 if all(h.disrupt for h in hits) else 1))
     return tuple(out)
 
 
-def _fates(survive: Iterable[tuple[str, Fraction, int]]) -> dict[tuple[int, int], Fraction]:
+def _fates(survive: Iterable[tuple[str, Fraction, int]]) -> Mass:
     """(units destroyed, markers for them) → chance; units with the same chance and marker
-    weight are taken together (a binomial), so the common case is a few products."""
+    weight are taken together (a binomial in integers), so the common case is a few
+    products of whole numbers."""
     groups: dict[tuple[Fraction, int], int] = {}
     for _, q, w in survive:
         groups[(q, w)] = groups.get((q, w), 0) + 1
-    out: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    num: dict[tuple[int, int], int] = {(0, 0): 1}
+    den = 1
     for (q, w), n in groups.items():
         if q == 1:
             continue
-        deaths = Dist.binomial(n, 1 - q)
-        nxt: dict[tuple[int, int], Fraction] = {}
-        for (k, m), p in out.items():
-            for d, pd in deaths.items():
-                key = (k + d, m + d * w)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * pd
-        out = nxt
-    return out
+        a, b = q.numerator, q.denominator  # survives a/b, dies (b-a)/b
+        deaths = [math.comb(n, d) * (b - a) ** d * a ** (n - d) for d in range(n + 1)]
+        nxt: dict[tuple[int, int], int] = {}
+        for (k, m), v in num.items():
+            for d, pd in enumerate(deaths):
+                if pd:
+                    key = (k + d, m + d * w)
+                    nxt[key] = nxt.get(key, 0) + v * pd
+        num, den = nxt, den * b**n
+    return Mass(num, den)
 
 
 def _dead_sets(survive: Iterable[tuple[str, Fraction, int]]) -> dict[frozenset[str], Fraction]:
@@ -311,16 +357,16 @@ def _dead_sets(survive: Iterable[tuple[str, Fraction, int]]) -> dict[frozenset[s
     return out
 
 
-def _finish(attack: AttackFacts, phase: dict[tuple[int, int], Fraction],
-            dead_before: tuple[str, ...], added: int) -> dict[Outcome, Fraction]:
+def _finish(attack: AttackFacts, phase: Mass, dead_before: tuple[str, ...],
+            added: int) -> Mass:
     """Crossfire's marker for the first kill, a broken formation's extra hits, the break
     check (E-13, E-14, brief section 3)."""
-    out: dict[Outcome, Fraction] = {}
-    for (k, m), p in phase.items():
+    out: dict[Outcome, int] = {}
+    for (k, m), v in phase.num.items():
         outcome = close(attack, len(dead_before) + k, added + m, first_kill=bool(k)
                         and not dead_before)
-        out[outcome] = out.get(outcome, Fraction(0)) + p
-    return out
+        out[outcome] = out.get(outcome, 0) + v
+    return Mass(out, phase.den)
 
 
 def close(attack: AttackFacts, killed: int, added: int, first_kill: bool) -> Outcome:
@@ -348,68 +394,99 @@ def _extra_reach(attack: AttackFacts, killed: int) -> int:
 def allocate_default(units: Sequence[Defender], hits: Sequence[Hit], attack: AttackFacts,
                      before: dict[str, int] | None = None) -> dict[str, list[Hit]]:
     """``damage.allocate`` with every choice at its default (the nearest, listed first; AT
-    hits first where the E-X7 order is open)."""
+    hits first where the E-X7 order is open). Each hit goes to the unit that
+    ``allocation.legal_units`` puts first: among the units the hit can reach, the fewest
+    hits so far, then the nearest, then the first listed (a heap keyed so)."""
     targets: list[Target] = [d.target for d in units]
     kinds = list(dict.fromkeys(h.kind for h in hits))
     ordered = order_fire_types(targets, kinds)
     if needs_order_choice(targets, kinds):
         ordered.sort(key=lambda k: 0 if k.fire == "at" else 1)
-    tie = str(attack.option("allocation-tie"))
     taken = dict(before or {})
     out: dict[str, list[Hit]] = {}
     for kind in ordered:
-        for hit in (h for h in hits if h.kind == kind):
-            legal = legal_units(targets, kind, taken, tie)
-            if not legal:
-                continue
-            chosen = legal[0].key
-            taken[chosen] = taken.get(chosen, 0) + 1
-            out.setdefault(chosen, []).append(hit)
+        mine = [h for h in hits if h.kind == kind]
+        pool = [(taken.get(u.key, 0), u.distance, u.order, u.key) for u in targets
+                if can_take(u, kind)]
+        if not pool:
+            continue
+        heapq.heapify(pool)
+        for hit in mine:
+            held, distance, order, key = heapq.heappop(pool)
+            out.setdefault(key, []).append(hit)
+            heapq.heappush(pool, (held + 1, distance, order, key))
+        for held, _, _, key in pool:
+            taken[key] = held
     return out
 
 
 # -- simulation of the rest (large cases) ---------------------------------------------------
-def _die(rng: random.Random, q: Fraction) -> bool:
+def _die(rng: random.Random, q: float) -> bool:
     """Does a unit with survival chance ``q`` die?"""
-    return rng.random() >= float(q)
+    return rng.random() >= q
 
 
-def _shots_trial(rest: ShotsRest, pools: Sequence[PoolFacts], rng: random.Random) -> Outcome:
-    hits = list(rest.known)
-    for p in pools:
-        c = float(p.chance)
-        hits += [p.hit] * sum(1 for _ in range(p.shots) if rng.random() < c)
-    attack, added = rest.attack, rest.added
-    if attack.option("under-fire-marker") == "first-hit" and hits:
-        added += 1
-    added += sum(1 for h in hits if h.disrupt)
-    normal = [h for h in hits if not h.kind.macro]
-    macro = tuple(h for h in hits if h.kind.macro)
-    if not normal:
-        return _phase_trial(PhaseRest(attack, (), (), added, macro), rng)
-    alloc = allocate_default(list(attack.units), normal, attack)
-    survive = _survival(attack, attack.units, alloc)
-    taken = tuple((k, len(v)) for k, v in alloc.items())
-    return _phase_trial(PhaseRest(attack, survive, (), added, macro, taken), rng)
+def _sampler(shots: int, chance: Fraction) -> list[float]:
+    """The cumulative chances of 0..shots hits, for one random draw per pool."""
+    cdf, total = [], 0.0
+    for p in _binomial_floats(shots, float(chance)):
+        total += p
+        cdf.append(total)
+    return cdf
 
 
-def _phase_trial(rest: PhaseRest, rng: random.Random) -> Outcome:
-    attack = rest.attack
-    dead = {k for k, q, _ in rest.survive if _die(rng, q)}
-    m = sum(w for k, _, w in rest.survive if k in dead)
+def _binomial_floats(n: int, p: float) -> list[float]:
+    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _draw(rng: random.Random, cdf: list[float]) -> int:
+    return min(bisect.bisect_left(cdf, rng.random()), len(cdf) - 1)
+
+
+class _ShotsTrial:
+    """One simulated run of the rest of a shooting attack: a draw of each pool's hits, the
+    units' saves, the macro-weapon phase, the break check. Allocations depend only on the
+    hit counts (and the survivors), so they are worked out once per distinct case."""
+
+    def __init__(self, rest: ShotsRest, pools: Sequence[PoolFacts]) -> None:
+        self.rest, self.pools = rest, pools
+        self.cdfs = [_sampler(p.shots, p.chance) for p in pools]
+        self.phases: dict[tuple[int, ...], tuple[PhaseRest, list[tuple[str, float, int]]]] = {}
+        self.mw: dict[frozenset[str], list[tuple[str, float, int]]] = {}
+
+    def __call__(self, rng: random.Random) -> Outcome:
+        counts = tuple(_draw(rng, c) for c in self.cdfs)
+        if counts not in self.phases:
+            hits = list(self.rest.known)
+            for p, k in zip(self.pools, counts, strict=True):
+                hits += [p.hit] * k
+            phase = _normal_phase(self.rest.attack, hits, self.rest.added)
+            self.phases[counts] = (phase, [(k, float(q), w) for k, q, w in phase.survive])
+        phase, survive = self.phases[counts]
+        return _run_phase(phase, survive, rng, self.mw)
+
+
+def _run_phase(rest: PhaseRest, survive: list[tuple[str, float, int]], rng: random.Random,
+               cache: dict[frozenset[str], list[tuple[str, float, int]]]) -> Outcome:
+    dead = {k for k, q, _ in survive if _die(rng, q)}
+    m = sum(w for k, _, w in survive if k in dead)
     if rest.mw_hits:
-        gone = set(rest.dead_before) | dead
-        alive = [u for u in attack.units if u.key not in gone]
-        before = {}
-        if attack.option("mw-spread") == "continue":
-            before = {k: v for k, v in rest.taken_normal if k not in gone}
-        alloc = allocate_default(alive, list(rest.mw_hits), attack, before)
-        for key, q, w in _survival(attack, alive, alloc):
+        gone = frozenset(set(rest.dead_before) | dead)
+        if gone not in cache:
+            cache[gone] = [(k, float(q), w) for k, q, w in _mw_phase(rest, set(gone))]
+        for key, q, w in cache[gone]:
             if _die(rng, q):
                 dead.add(key)
                 m += w
-    return close(attack, len(rest.dead_before) + len(dead), rest.added + m,
+    return close(rest.attack, len(rest.dead_before) + len(dead), rest.added + m,
                  first_kill=bool(dead) and not rest.dead_before)
+
+
+def _phase_trial(rest: PhaseRest, rng: random.Random,
+                 cache: dict[frozenset[str], list[tuple[str, float, int]]] | None = None
+                 ) -> Outcome:
+    survive = [(k, float(q), w) for k, q, w in rest.survive]
+    return _run_phase(rest, survive, rng, {} if cache is None else cache)
 
 
 # -- barrages --------------------------------------------------------------------------------
@@ -422,17 +499,16 @@ def barrage_end_states(rest: BarrageRest, count: int, chance: Fraction,
         return _simulated(lambda rng: _barrage_trial(rest, groups, counts, rng), rest.attack,
                           key)
     dists = [Dist.binomial(c, g.chance) for c, g in zip(counts, groups, strict=True)]
-    out: dict[Outcome, Fraction] = {}
+    tally = Tally(rest.attack)
 
     def walk(i: int, weight: Fraction, hit: list[tuple[str, Hit]]) -> None:
         if i == len(groups):
-            for outcome, p in _barrage_after(rest, hit).items():
-                out[outcome] = out.get(outcome, Fraction(0)) + weight * p
+            tally.add(weight, _phase_outcomes(_barrage_phase(rest, hit)))
             return
         for k, p in dists[i].items():
             walk(i + 1, weight * p, hit + [(u, groups[i].hit) for u in groups[i].members[:k]])
     walk(0, Fraction(1), list(rest.known))
-    return _states(out, rest.attack)
+    return tally.states()
 
 
 def _barrage_phase(rest: BarrageRest, hit: list[tuple[str, Hit]]) -> PhaseRest:
@@ -444,15 +520,10 @@ def _barrage_phase(rest: BarrageRest, hit: list[tuple[str, Hit]]) -> PhaseRest:
     return PhaseRest(attack, _survival(attack, attack.units, alloc), (), added)
 
 
-def _barrage_after(rest: BarrageRest, hit: list[tuple[str, Hit]]) -> dict[Outcome, Fraction]:
-    return _phase_outcomes(_barrage_phase(rest, hit))
-
-
 def _barrage_trial(rest: BarrageRest, groups: Sequence[BarrageGroup], counts: Sequence[int],
                    rng: random.Random) -> Outcome:
     hit = list(rest.known)
     for g, c in zip(groups, counts, strict=True):
-        p = float(g.chance)
-        k = sum(1 for _ in range(c) if rng.random() < p)
+        k = _draw(rng, _sampler(c, g.chance))
         hit += [(u, g.hit) for u in g.members[:k]]
     return _phase_trial(_barrage_phase(rest, hit), rng)
