@@ -333,6 +333,31 @@ def test_e14_large_attack_agrees_with_simulated_resolver() -> None:
     assert abs(mean - float(shown["epic.odds.end.destroyed"])) <= 3 * 1.5 / math.sqrt(runs)
 
 
+@pytest.mark.clause("E-12")
+def test_e12_simulated_end_states_agree_with_simulated_resolver() -> None:
+    from referee.odds.generic import report_for
+
+    d = decl([_rifle(20, ap=4), {"name": "Gun", "shots": 4, "at": 3, "macro": True}],
+             [tunit(f"I{i}", armour=5, distance=10 + i) for i in range(9)])
+    plan = api.plan_attack("epic", seed=1, declaration=d)
+    try:
+        api.play(plan, TreePort({"action": "advance"}, {}))
+    except Branch as b:
+        report = report_for(b.question)
+    states = {e.label.id: e for e in report.end_states}
+    broken = states["epic.odds.end.breaks"]
+    assert broken.runs is not None and not broken.exact  # 2^9 survivor sets: simulated
+    runs = 300
+    mean, share = _frequency(d, {}, runs)
+    p = float(broken.value)
+    spread = math.sqrt(p * (1 - p) / runs + p * (1 - p) / broken.runs)
+    assert abs(share - p) <= 3 * spread + 1e-9
+    killed = states["epic.odds.end.destroyed"]
+    assert killed.spread is not None and killed.runs is not None
+    assert abs(mean - float(killed.value)) <= 3 * killed.spread * math.sqrt(
+        1 / runs + 1 / killed.runs)
+
+
 # -- every distribution sums to 1; the percentile agrees -------------------------------------
 @settings(max_examples=40, deadline=None)
 @given(count=st.integers(0, 30), need=st.integers(0, 11))

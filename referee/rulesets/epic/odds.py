@@ -14,6 +14,7 @@ the units) when the cases are few, else by a seeded simulation with its interval
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import math
 import random
@@ -52,8 +53,8 @@ EXACT_CASES = 20_000
 """Joint cases (hit counts × unit fates that the rest depends on) worked out exactly; beyond
 it the rest of the attack is simulated. A case costs a few Fraction operations per unit."""
 
-SIM_RUNS = 4_000
-"""Runs of the seeded simulation: a chance's 95 % interval is then at most about ±1.6 %."""
+SIM_RUNS = 2_500
+"""Runs of the seeded simulation: a chance's 95 % interval is then at most about ±2 %."""
 
 Outcome = tuple[int, bool]  # (units destroyed in this attack, formation broken after it)
 
@@ -250,16 +251,20 @@ def _after_hits(attack: AttackFacts, hits: list[Hit], added: int) -> Mass:
     return _phase_outcomes(_normal_phase(attack, hits, added))
 
 
-def _normal_phase(attack: AttackFacts, hits: Sequence[Hit], added: int) -> PhaseRest:
+def _normal_phase(attack: AttackFacts, hits: Sequence[Hit], added: int,
+                  survival: Any = None) -> PhaseRest:
+    """The first phase of saves from the hits: the normal hits allocated (the macro-weapon
+    hits wait for the survivors, E-12), or the macro-weapon hits alone."""
+    survival = survival or _survival
     added = _markers_from_hits(attack, hits, added)
     normal = [h for h in hits if not h.kind.macro]
     macro = tuple(h for h in hits if h.kind.macro)
     if not normal:  # the macro-weapon hits are the only phase
         units = list(attack.units)
-        return PhaseRest(attack, _survival(attack, units, allocate_default(units, macro,
-                                                                          attack)), (), added)
+        return PhaseRest(attack, survival(attack, units, allocate_default(units, macro,
+                                                                         attack)), (), added)
     alloc = allocate_default(list(attack.units), normal, attack)
-    survive = _survival(attack, attack.units, alloc)
+    survive = survival(attack, attack.units, alloc)
     taken = tuple((k, len(v)) for k, v in alloc.items())
     return PhaseRest(attack, survive, (), added, macro, taken)
 
@@ -272,15 +277,17 @@ def phase_end_states(rest: PhaseRest, key: str) -> tuple[EndState, ...]:
     return _states(_phase_outcomes(rest), rest.attack)
 
 
-def _mw_phase(rest: PhaseRest, gone: set[str]) -> tuple[tuple[str, Fraction, int], ...]:
+def _mw_phase(rest: PhaseRest, gone: set[str], survival: Any = None
+              ) -> tuple[tuple[str, Any, int], ...]:
     """The macro-weapon hits allocated to the survivors (E-12) and their chances."""
+    survival = survival or _survival
     attack = rest.attack
     alive = [u for u in attack.units if u.key not in gone]
     before = {}
     if attack.option("mw-spread") == "continue":
         before = {k: v for k, v in rest.taken_normal if k not in gone}
     alloc = allocate_default(alive, list(rest.mw_hits), attack, before)
-    return _survival(attack, alive, alloc)
+    return tuple(survival(attack, alive, alloc))
 
 
 def _phase_outcomes(rest: PhaseRest) -> Mass:
@@ -304,18 +311,46 @@ def _survival(attack: AttackFacts, units: Sequence[Defender], alloc: dict[str, l
               ) -> tuple[tuple[str, Fraction, int], ...]:
     """Each hit unit's chance to survive its saves, with the markers its loss adds (none if
     every hit on it disrupts: the disrupt markers were placed per hit, E-13)."""
-    inv = tables().invulnerable_save
     out = []
+    crossfire = attack.crossfire > 0
     for u in units:
         hits = alloc.get(u.key)
         if not hits:
             continue
         q = Fraction(1)
         for h, n in Counter(hits).items():
-            s = save_against(u, h, attack.crossfire > 0)
-            q *= (1 - per_hit_fail(s.need, s.reroll, s.invulnerable, "save", inv)) ** n
+            q *= _passes(u, h, crossfire) ** n
         out.append((u.key, q, 0 if all(h.disrupt for h in hits) else 1))
     return tuple(out)
+
+
+def _survival_floats(attack: AttackFacts, units: Sequence[Defender],
+                     alloc: dict[str, list[Hit]]) -> tuple[tuple[str, float, int], ...]:
+    """``_survival`` in floating point, for the simulation's many cases."""
+    out = []
+    crossfire = attack.crossfire > 0
+    for u in units:
+        hits = alloc.get(u.key)
+        if not hits:
+            continue
+        counts: dict[int, int] = {}
+        first: dict[int, Hit] = {}
+        for h in hits:
+            counts[id(h)] = counts.get(id(h), 0) + 1
+            first.setdefault(id(h), h)
+        q = 1.0
+        for i, n in counts.items():
+            q *= float(_passes(u, first[i], crossfire)) ** n
+        out.append((u.key, q, 0 if all(h.disrupt for h in hits) else 1))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _passes(unit: Defender, hit: Hit, crossfire: bool) -> Fraction:
+    """The chance one hit on ``unit`` is saved, re-rolls and invulnerable save included."""
+    s = save_against(unit, hit, crossfire)
+    return 1 - per_hit_fail(s.need, s.reroll, s.invulnerable, "save",
+                            tables().invulnerable_save)
 
 
 def _fates(survive: Iterable[tuple[str, Fraction, int]]) -> Mass:
@@ -460,7 +495,7 @@ class _ShotsTrial:
             hits = list(self.rest.known)
             for p, k in zip(self.pools, counts, strict=True):
                 hits += [p.hit] * k
-            phase = _normal_phase(self.rest.attack, hits, self.rest.added)
+            phase = _normal_phase(self.rest.attack, hits, self.rest.added, _survival_floats)
             self.phases[counts] = (phase, [(k, float(q), w) for k, q, w in phase.survive])
         phase, survive = self.phases[counts]
         return _run_phase(phase, survive, rng, self.mw)
@@ -473,7 +508,7 @@ def _run_phase(rest: PhaseRest, survive: list[tuple[str, float, int]], rng: rand
     if rest.mw_hits:
         gone = frozenset(set(rest.dead_before) | dead)
         if gone not in cache:
-            cache[gone] = [(k, float(q), w) for k, q, w in _mw_phase(rest, set(gone))]
+            cache[gone] = list(_mw_phase(rest, set(gone), _survival_floats))
         for key, q, w in cache[gone]:
             if _die(rng, q):
                 dead.add(key)
