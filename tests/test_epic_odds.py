@@ -401,3 +401,50 @@ def test_no_odds_attack_never_imports_the_odds_code(flag: str) -> None:
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == (["False", "False"] if flag else ["True", "True"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(units=st.lists(st.tuples(st.sampled_from(["INF", "LV", "AV"]), st.integers(2, 6),
+                                st.booleans(), st.booleans()), min_size=1, max_size=4),
+       shots=st.integers(1, 5), ap=st.integers(2, 6), mw=st.integers(0, 2),
+       markers=st.integers(0, 3), crossfire=st.integers(0, 1), broken=st.booleans())
+def test_every_case_of_the_end_states_sums_to_one(units: list[tuple[str, int, bool, bool]],
+                                                  shots: int, ap: int, mw: int, markers: int,
+                                                  crossfire: int, broken: bool) -> None:
+    from referee.odds.generic import report_for
+    from referee.rulesets.epic import odds
+
+    targets = [tunit(f"U{i}", kind, armour=armour, distance=10 + i, reinforced=ra,
+                     invulnerable=inv) for i, (kind, armour, ra, inv) in enumerate(units)]
+    weapons = [_rifle(shots, ap=ap), {"name": "Lascannon", "shots": 1, "at": 4}]
+    if mw:
+        weapons.append({"name": "Volcano gun", "shots": mw, "at": 4, "macro": True})
+    d = decl(weapons, targets, target_blast_markers=markers, crossfire=crossfire,
+             target_broken=broken)
+    plan = api.plan_attack("epic", seed=1, declaration=d)
+    try:
+        api.play(plan, TreePort({"action": "advance"}, {}))
+    except Branch as b:
+        question = b.question
+    rest = question.odds.facts["rest"]
+    pools = [odds.PoolFacts(question.spec.count, Fraction(7 - question.spec.target, 6),
+                            rest.current), *rest.later]
+    total = Fraction(0)
+    for weight, hits in odds._hit_lists(rest.known, pools):
+        mass = odds._after_hits(rest.attack, hits, rest.added)
+        assert sum(mass.num.values()) == mass.den
+        total += weight
+    assert total == 1
+    report = report_for(question)
+    assert sum(p for _, p in report.dist.items()) == 1
+    for e in report.end_states:
+        assert 0 <= e.value <= (len(units) if e.label.id == "epic.odds.end.destroyed" else 1)
+
+
+def test_epic_shoot_has_no_odds_flag() -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    out = CliRunner().invoke(app, ["epic-shoot", "--help"]).output
+    assert "--no-odds" in out
