@@ -287,6 +287,25 @@ def test_e17_barrage_end_states_match_the_resolver_tree() -> None:
     assert check_tree(d, {}, formation="Red Hill Battery (invented)") >= 4
 
 
+@pytest.mark.clause("E-19")
+def test_e19_barrage_two_stage_disrupt_crossfire_broken_match_the_resolver_tree() -> None:
+    d = decl([{"name": "Howitzer", "barrage": 1, "disrupt": True}],
+             [tunit("A", armour=5, terrain="woods", under_template=True),
+              tunit("C", armour=6, distance=20, under_template=True),
+              tunit("D", armour=6, distance=30, under_template=False)],
+             target_blast_markers=0, crossfire=1)
+    assert check_tree(d, {"action": "double"}, formation="Red Hill Battery (invented)") >= 4
+    broken = {**d, "target_blast_markers": 3, "target_broken": True}
+    assert check_tree(broken, {}, formation="Red Hill Battery (invented)") >= 2
+
+
+@pytest.mark.clause("E-X1")
+def test_ex1_first_hit_marker_matches_the_resolver_tree() -> None:
+    d = decl([_rifle(2)], [tunit("A", armour=5), tunit("C", armour=6, distance=20),
+                           tunit("D", armour=6, distance=30)])
+    assert check_tree(d, {}, ("under-fire-marker=first-hit",)) >= 3
+
+
 @pytest.mark.clause("E-20")
 def test_e20_overwatch_fire_shows_the_same_odds() -> None:
     d = decl([_rifle(2)], [tunit("A", armour=5), tunit("C", armour=6, distance=20)],
