@@ -467,3 +467,27 @@ def test_epic_shoot_has_no_odds_flag() -> None:
 
     out = CliRunner().invoke(app, ["epic-shoot", "--help"]).output
     assert "--no-odds" in out
+
+
+@pytest.mark.clause("E-8")
+def test_e8_whatif_sustained_fire_against_double_as_json() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    out = CliRunner().invoke(app, ["odds", "epic", "--declaration",
+                                   "transcripts/scripts/epic-odds-company.toml", "-a",
+                                   "action=double", "--vs", "action=sustained-fire", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    a, b = data["a"]["odds"][0], data["b"]["odds"][0]
+    assert a["mean"] == "2" and b["mean"] == "6"  # 12 dice on 6+ against 12 on 4+
+    ends_a = {e["label"]: e for e in a["end_states"]}
+    ends_b = {e["label"]: e for e in b["end_states"]}
+    label = "Green Company (invented): chance it is broken after the attack"
+    assert ends_a[label]["exact"] and ends_b[label]["exact"]
+    assert float(ends_b[label]["value_float"]) > float(ends_a[label]["value_float"])
+    rows = [row for table in data["compare"] for row in table["rows"]]
+    assert any(label in json.dumps(row) for row in rows)
