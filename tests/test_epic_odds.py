@@ -267,6 +267,8 @@ def test_e14_broken_formation_extra_hits_match_the_resolver_tree() -> None:
                            tunit("D", armour=4, distance=30)],
              target_blast_markers=3, target_broken=True)
     assert check_tree(d, {}) >= 3
+    d["target_units"][2] = tunit("D", armour=4, distance=30, in_range=False)
+    assert check_tree(d, {}) >= 3
 
 
 @pytest.mark.clause("E-8")

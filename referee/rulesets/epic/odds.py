@@ -419,10 +419,11 @@ def close(attack: AttackFacts, killed: int, added: int, first_kill: bool) -> Out
 def _extra_reach(attack: AttackFacts, killed: int) -> int:
     """Survivors the extra hits can reach (in range and line of fire). Exact when the units
     destroyed were in range, as every unit hit by normal fire is; a macro-weapon casualty
-    out of normal range (E-12) would leave one more in reach than counted here."""
+    out of normal range (E-12) would leave one more in reach than counted here (a broken
+    formation with units out of range only: noted, not modelled)."""
     extra = HitKind("extra")
     in_reach = sum(1 for u in attack.units if can_take(u.target, extra))
-    return max(0, min(in_reach, len(attack.units) - killed))
+    return max(0, in_reach - killed)
 
 
 # -- allocation with the script defaults ----------------------------------------------------
