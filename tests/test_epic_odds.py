@@ -269,6 +269,11 @@ def test_e14_broken_formation_extra_hits_match_the_resolver_tree() -> None:
     assert check_tree(d, {}) >= 3
     d["target_units"][2] = tunit("D", armour=4, distance=30, in_range=False)
     assert check_tree(d, {}) >= 3
+    # a macro-weapon reaches D, out of normal range: its loss leaves the extra hits fewer
+    # units to reach (E-12)
+    d["weapons"] = [{"name": "Volcano gun", "shots": 3, "at": 4, "macro": True}]
+    d["target_units"][2] = tunit("D", armour=4, distance=5, in_range=False, in_mw_range=True)
+    assert check_tree(d, {}) >= 1
 
 
 @pytest.mark.clause("E-8")

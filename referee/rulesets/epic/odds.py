@@ -49,7 +49,7 @@ from referee.rulesets.epic.oddsfacts import (
 )
 from referee.rulesets.epic.tables import tables
 
-EXACT_CASES = 20_000
+EXACT_CASES = 12_000
 """Joint cases (hit counts × unit fates that the rest depends on) worked out exactly; beyond
 it the rest of the attack is simulated. A case costs a few Fraction operations per unit."""
 
@@ -271,7 +271,8 @@ def _normal_phase(attack: AttackFacts, hits: Sequence[Hit], added: int,
 
 def phase_end_states(rest: PhaseRest, key: str) -> tuple[EndState, ...]:
     uncertain = sum(1 for _, q, _ in rest.survive if 0 < q < 1)
-    cases = int(2 ** uncertain) if rest.mw_hits else uncertain + 1
+    # a survivor set costs about four cases of hits (its own allocation and fates)
+    cases = 4 * int(2 ** uncertain) if rest.mw_hits else uncertain + 1
     if cases > EXACT_CASES:
         return _simulated(lambda rng: _phase_trial(rest, rng), rest.attack, key)
     return _states(_phase_outcomes(rest), rest.attack)
@@ -295,12 +296,16 @@ def _phase_outcomes(rest: PhaseRest) -> Mass:
     hits (if any) on the survivors."""
     attack = rest.attack
     if not rest.mw_hits:
-        return _finish(attack, _fates(rest.survive), rest.dead_before, rest.added)
+        return _finish(attack, _fates(rest.survive, _away(attack)), rest.dead_before,
+                       rest.added)
     out: dict[Outcome, Fraction] = {}
+    away = _away(attack)
     for dead, p in _dead_sets(rest.survive).items():
         m = sum(w for k, _, w in rest.survive if k in dead)
-        mw = _fates(_mw_phase(rest, set(rest.dead_before) | dead))
-        shifted = Mass({(k + len(dead), mk + m): v for (k, mk), v in mw.num.items()}, mw.den)
+        o = len(dead & away)
+        mw = _fates(_mw_phase(rest, set(rest.dead_before) | dead), away)
+        shifted = Mass({(k + len(dead), mk + m, ok + o): v for (k, mk, ok), v in mw.num.items()},
+                       mw.den)
         end = _finish(attack, shifted, rest.dead_before, rest.added)
         for outcome, v in end.num.items():
             out[outcome] = out.get(outcome, Fraction(0)) + p * Fraction(v, end.den)
@@ -353,26 +358,28 @@ def _passes(unit: Defender, hit: Hit, crossfire: bool) -> Fraction:
                             tables().invulnerable_save)
 
 
-def _fates(survive: Iterable[tuple[str, Fraction, int]]) -> Mass:
-    """(units destroyed, markers for them) → chance; units with the same chance and marker
-    weight are taken together (a binomial in integers), so the common case is a few
-    products of whole numbers."""
-    groups: dict[tuple[Fraction, int], int] = {}
-    for _, q, w in survive:
-        groups[(q, w)] = groups.get((q, w), 0) + 1
-    num: dict[tuple[int, int], int] = {(0, 0): 1}
+def _fates(survive: Iterable[tuple[str, Fraction, int]],
+           away: frozenset[str] = frozenset()) -> Mass:
+    """(units destroyed, markers for them, how many of them were out of range) → chance;
+    units with the same chance, marker weight and range are taken together (a binomial in
+    integers), so the common case is a few products of whole numbers."""
+    groups: dict[tuple[Fraction, int, int], int] = {}
+    for key, q, w in survive:
+        g = (q, w, int(key in away))
+        groups[g] = groups.get(g, 0) + 1
+    num: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
     den = 1
-    for (q, w), n in groups.items():
+    for (q, w, out_of_range), n in groups.items():
         if q == 1:
             continue
         a, b = q.numerator, q.denominator  # survives a/b, dies (b-a)/b
         deaths = [math.comb(n, d) * (b - a) ** d * a ** (n - d) for d in range(n + 1)]
-        nxt: dict[tuple[int, int], int] = {}
-        for (k, m), v in num.items():
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (k, m, o), v in num.items():
             for d, pd in enumerate(deaths):
                 if pd:
-                    key = (k + d, m + d * w)
-                    nxt[key] = nxt.get(key, 0) + v * pd
+                    state = (k + d, m + d * w, o + d * out_of_range)
+                    nxt[state] = nxt.get(state, 0) + v * pd
         num, den = nxt, den * b**n
     return Mass(num, den)
 
@@ -397,33 +404,34 @@ def _finish(attack: AttackFacts, phase: Mass, dead_before: tuple[str, ...],
     """Crossfire's marker for the first kill, a broken formation's extra hits, the break
     check (E-13, E-14, brief section 3)."""
     out: dict[Outcome, int] = {}
-    for (k, m), v in phase.num.items():
+    away = len(_away(attack) & set(dead_before))
+    for (k, m, o), v in phase.num.items():
         outcome = close(attack, len(dead_before) + k, added + m, first_kill=bool(k)
-                        and not dead_before)
+                        and not dead_before, away_killed=away + o)
         out[outcome] = out.get(outcome, 0) + v
     return Mass(out, phase.den)
 
 
-def close(attack: AttackFacts, killed: int, added: int, first_kill: bool) -> Outcome:
-    """Units destroyed and broken or not, from the casualties of saves and the markers."""
+def close(attack: AttackFacts, killed: int, added: int, first_kill: bool,
+          away_killed: int = 0) -> Outcome:
+    """Units destroyed and broken or not, from the casualties of saves and the markers
+    (``away_killed``: how many of the casualties were out of range)."""
     if first_kill and attack.crossfire:
         added += attack.crossfire
     n = len(attack.units)
     if attack.broken_at_start:
         # every marker became a hit with no save, one per survivor in reach first (E-10)
-        return killed + min(added, _extra_reach(attack, killed)), True
+        reach = len(attack.units) - len(_away(attack)) - (killed - away_killed)
+        return killed + min(added, reach), True
     left = n - killed
     return killed, left > 0 and attack.markers_before + added >= left
 
 
-def _extra_reach(attack: AttackFacts, killed: int) -> int:
-    """Survivors the extra hits can reach (in range and line of fire). Exact when the units
-    destroyed were in range, as every unit hit by normal fire is; a macro-weapon casualty
-    out of normal range (E-12) would leave one more in reach than counted here (a broken
-    formation with units out of range only: noted, not modelled)."""
+def _away(attack: AttackFacts) -> frozenset[str]:
+    """Units a broken formation's extra hits cannot reach (out of range or line of fire):
+    a macro-weapon hit may have destroyed one of them (E-12), so they are counted apart."""
     extra = HitKind("extra")
-    in_reach = sum(1 for u in attack.units if can_take(u.target, extra))
-    return max(0, in_reach - killed)
+    return frozenset(u.key for u in attack.units if not can_take(u.target, extra))
 
 
 # -- allocation with the script defaults ----------------------------------------------------
@@ -514,8 +522,9 @@ def _run_phase(rest: PhaseRest, survive: list[tuple[str, float, int]], rng: rand
             if _die(rng, q):
                 dead.add(key)
                 m += w
+    away = len(_away(rest.attack) & (set(rest.dead_before) | dead))
     return close(rest.attack, len(rest.dead_before) + len(dead), rest.added + m,
-                 first_kill=bool(dead) and not rest.dead_before)
+                 first_kill=bool(dead) and not rest.dead_before, away_killed=away)
 
 
 def _phase_trial(rest: PhaseRest, rng: random.Random,
