@@ -15,6 +15,7 @@ import itertools
 import math
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -498,3 +499,20 @@ def test_e8_whatif_sustained_fire_against_double_as_json() -> None:
     assert float(ends_b[label]["value_float"]) > float(ends_a[label]["value_float"])
     rows = [row for table in data["compare"] for row in table["rows"]]
     assert any(label in json.dumps(row) for row in rows)
+
+
+@pytest.mark.clause("E-9")
+def test_e9_whatif_of_a_seven_plus_roll_compares_hits_not_sixes() -> None:
+    from referee.catalog import render
+    from referee.odds.whatif import compare
+
+    base = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"))
+    other = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"),
+                     answers=["action=sustained-fire"])
+    tables = compare(base.records, other.records, Msg.of("odds.whatif.as_given"),
+                     Msg.of("odds.whatif.as_given"))
+    autogun = next(t for t in tables if "Autogun" in render(t.title))
+    labels = [render(row[0]) for row in autogun.rows]
+    assert labels == ["Autogun: expected hits (after any second roll)",
+                      "Autogun: chance of at least one hit"]
+    assert autogun.rows[0][1:3] == ("0.50", "2.00")  # 6 × 1/12 against 6 × 2/6

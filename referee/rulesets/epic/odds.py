@@ -81,8 +81,7 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
                        then=then)
         notes.append(Msg.of("epic.odds.note.seven_plus", need=need, then=then,
                             per_die=_fraction(per_die * second)))
-        ends += [EndState(Msg.of("epic.odds.end.hits_after"), final.mean(), Kind.EXPECTED),
-                 EndState(Msg.of("epic.odds.end.any_hit"), final.at_least(1))]
+        ends += _hit_states(weapon, final)
         notes.append(Msg.of("epic.odds.note.final_hits", dist=_compact(final)))
         chance = per_die * second
     else:
@@ -92,6 +91,8 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
                  if stage == "then" else
                  Msg.of("epic.odds.title.to_hit", weapon=weapon, count=n, target=target))
         chance = per_die
+        if stage == "direct" and rest is None:  # the roll to hit alone: comparable with a
+            ends += _hit_states(weapon, dist)   # 7+ roll of the same weapon in a what-if
     if rest is not None:
         key = question.id
         if isinstance(rest, BarrageRest):
@@ -114,6 +115,13 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
     if rest is not None:
         ends += phase_end_states(rest, question.id)
     return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), tuple(ends))
+
+
+def _hit_states(weapon: Msg | str, hits: Dist) -> list[EndState]:
+    """The weapon's hits after every stage of its roll: expected, and at least one."""
+    return [EndState(Msg.of("epic.odds.end.hits_after", weapon=weapon), hits.mean(),
+                     Kind.EXPECTED),
+            EndState(Msg.of("epic.odds.end.any_hit", weapon=weapon), hits.at_least(1))]
 
 
 class _Failed:
