@@ -18,6 +18,7 @@ from referee.cli import (
     DiceMode,
     GameOpt,
     JsonFlag,
+    NoOddsFlag,
     SeedOpt,
     _announce,
     _env,
@@ -40,6 +41,7 @@ def epic_shoot(ctx: typer.Context,
                option: Annotated[list[str] | None, typer.Option(
                    "--option", "-o", help=t("cli.opt.option"))] = None,
                game: GameOpt = None,
+               no_odds: NoOddsFlag = False,
                json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -57,7 +59,8 @@ def epic_shoot(ctx: typer.Context,
 
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
-        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_)
+        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_,
+                              odds=not no_odds)
         _announce(env, plan.seed, json_)
         result = api.play(plan, port, game=game, record=record, command="epic-shoot")
-        _show_result(env, result, plan.seed, json_)
+        _show_result(env, result, plan.seed, json_, port)

@@ -58,11 +58,16 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             continue
         unit = ra.report.unit
         rows: list[tuple[Msg | str, str, str, str]] = []
+        # the same roll may count different things in the two variants (Epic: the 6s of a
+        # 7+ roll against the hits of a direct roll): then only the end states compare
+        same = ra.report.unit == rb.report.unit
         ma, mb = ra.report.dist.mean(), rb.report.dist.mean()
-        rows.append((Msg.of("odds.whatif.mean", unit=unit),
-                     _cell(ma, Kind.EXPECTED, ra.report.dist.exact),
-                     _cell(mb, Kind.EXPECTED, rb.report.dist.exact), _diff(ma, mb, Kind.EXPECTED)))
-        if not ra.report.labels:
+        if same:
+            rows.append((Msg.of("odds.whatif.mean", unit=unit),
+                         _cell(ma, Kind.EXPECTED, ra.report.dist.exact),
+                         _cell(mb, Kind.EXPECTED, rb.report.dist.exact),
+                         _diff(ma, mb, Kind.EXPECTED)))
+        if same and not ra.report.labels:
             for k in _thresholds(ra, rb):
                 pa, pb = ra.report.dist.at_least(k), rb.report.dist.at_least(k)
                 rows.append((Msg.of("odds.whatif.at_least", k=k, unit=unit),

@@ -8,8 +8,10 @@ the roll to hit alone; one with target units is the whole attack (``shooting``),
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import (
     Choice,
@@ -151,8 +153,9 @@ def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan, log: StepLog) -> 
 
 def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
               qid: str | None = None, label: Msg | str | None = None,
-              clause: str | None = None) -> tuple[int, str]:
-    """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown)."""
+              clause: str | None = None, rest: Any = None) -> tuple[int, str]:
+    """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown). ``rest``
+    (``ShotsRest``, ``BarrageRest``) is what the odds know of the rest of the attack."""
     qid = qid or f"to-hit.{w.key}"
     name = label or w.name
     fail = (tables().natural_fail,)
@@ -162,10 +165,14 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
     assert plan.target is not None
     spec = DiceSpec(count=shots, target=plan.target, auto_fail=fail, count_only=True)
     text = "epic.q.roll_direct" if plan.mode == "direct" else "epic.q.roll_first"
+    odds = "referee.rulesets.epic.odds:to_hit"
     first = port.ask(DiceQuestion(id=qid, spec=spec, clause=clause or "E-8",
                                   text=Msg.of(text, weapon=name, shots=shots,
                                               target=plan.target, need=plan.need),
-                                  rule=_rule("to_hit")))
+                                  rule=_rule("to_hit"),
+                                  odds=OddsRef.to(odds, weapon=name, need=plan.need,
+                                                  stage="direct" if plan.mode == "direct"
+                                                  else "first", then=plan.then, rest=rest)))
     log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec.describe(),
                     faces=_dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
                     successes=first.successes),
@@ -178,7 +185,9 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
     second = port.ask(DiceQuestion(id=f"{qid}.then", spec=spec2, clause="E-9",
                                    text=Msg.of("epic.q.roll_then", weapon=name,
                                                count=first.successes, then=plan.then),
-                                   rule=_rule("seven_plus")))
+                                   rule=_rule("seven_plus"),
+                                   odds=OddsRef.to(odds, weapon=name, need=plan.need,
+                                                   stage="then", then=plan.then, rest=rest)))
     log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec2.describe(),
                     faces=_dice_text(second), source=Msg.of(f"dice.source.{second.source}"),
                     successes=second.successes),

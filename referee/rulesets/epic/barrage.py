@@ -147,25 +147,36 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         fire = "at" if d.target.type == "AV" else "ap"
         groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).append(d)
     from referee.rulesets.epic.declaration import Weapon
+    from referee.rulesets.epic.oddsfacts import AttackFacts, BarrageGroup, BarrageRest
 
+    facts = AttackFacts(tuple(alive), ledger.before, ledger.broken_at_start, crossfire,
+                        tuple(sorted(options.items())), barrage=True, disrupt_all=disrupt,
+                        name=name)
+    planned = []
     for (fire, cover), members in groups.items():
         value = row.ap if fire == "ap" else row.at
         mod = action_mod + (t.cover_modifier if cover else 0)
-        need = required_roll(value, mod)
-        plan = hit_plan(need)
+        plan = hit_plan(required_roll(value, mod))
+        # FAQ: hits from units rolled together fall on the nearest first
+        order = sorted(members, key=lambda d: (d.target.distance, d.target.order))
+        hit = Hit(HitKind("mw" if macro else fire), "barrage", disrupt, ignore_cover)
+        planned.append((fire, cover, members, value, mod, plan, order, hit))
+    for i, (fire, cover, members, value, mod, plan, order, hit) in enumerate(planned):
         label = Msg.of("epic.barrage.group", formation=name, fire=Msg.of(f"epic.fire.{fire}"),
                        cover=Msg.of("epic.barrage.in_cover" if cover else "epic.barrage.open"))
         qid = f"barrage.{fkey}.{fire}" + (".cover" if cover else "")
         dummy = Weapon(name=qid, ap=value)
+        later = tuple(BarrageGroup(tuple(d.key for d in o), pl.chance, h)
+                      for _, _, _, _, _, pl, o, h in planned[i + 1:] if pl.mode != "impossible")
+        rest = BarrageRest(facts, tuple((k, alloc.hits_on[k][0]) for _, k in alloc.record),
+                           tuple(d.key for d in order), hit, later,
+                           ledger.added + ledger.as_hits)
         got, shown = roll_hits(ctx.port, dummy, len(members), plan, log, qid=qid,
-                               label=label, clause="E-17")
-        # FAQ: hits from units rolled together fall on the nearest first
-        hit_units = sorted(members, key=lambda d: (d.target.distance, d.target.order))[:got]
-        kind = HitKind("mw" if macro else fire)
+                               label=label, clause="E-17", rest=rest)
+        hit_units = order[:got]
         for d in hit_units:
-            alloc.hits_on.setdefault(d.key, []).append(Hit(kind, "barrage", disrupt,
-                                                           ignore_cover))
-            alloc.record.append((kind.fire, d.key))
+            alloc.hits_on.setdefault(d.key, []).append(hit)
+            alloc.record.append((hit.kind.fire, d.key))
         rows.append((label, len(members), f"{value}+", f"{mod:+d}", need_text(plan), shown,
                      ", ".join(d.name for d in hit_units) or "-"))
     log.table(Msg.of("epic.table.barrage_hits", formation=name),
@@ -175,7 +186,10 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     if disrupt:  # E-13: a Blast marker per hit, none per kill
         ledger.add(len(alloc.record), Msg.of("epic.bm.disrupt", count=len(alloc.record)),
                    "E-13")
-    report = roll_saves(port, log, under, alloc, fkey, crossfire > 0)
+    from referee.rulesets.epic.oddsfacts import PhaseRest
+
+    report = roll_saves(port, log, under, alloc, fkey, crossfire > 0,
+                        PhaseRest(facts, (), (), ledger.added + ledger.as_hits))
     if report.rows:
         log.table(Msg.of("epic.table.saves", target=name),
                   [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
@@ -203,3 +217,4 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     return state, {"casualties": killed, "markers_added": ledger.added,
                    "blast_markers": ledger.after, "broken": is_broken,
                    "hit_units": [names[k] for _, k in alloc.record]}
+

@@ -3,12 +3,14 @@ ledger. The legal options come from ``allocation``; the save arithmetic from ``s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from referee.core.dice import DiceSpec
 from referee.core.errors import AnswerError
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
@@ -142,42 +144,107 @@ def _save_text(save: Save) -> Msg:
     return Msg.of(f"epic.save.{save.source}_need", need=save.need)
 
 
+def save_against(unit: Defender, h: Hit, crossfire: bool) -> Save:
+    """The save ``unit`` rolls against hit ``h`` (E-11, E-12; a broken formation's extra hits
+    allow none)."""
+    if h.kind.fire == "extra":
+        return Save(None, "extra")
+    return save_for(unit_type=unit.target.type, armour=unit.armour,
+                    cover_save=unit.cover_save, macro=h.kind.fire == "mw",
+                    ignore_cover=h.ignore_cover, crossfire=crossfire,
+                    reinforced=unit.reinforced, invulnerable=unit.invulnerable)
+
+
 def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: Allocation,
-               phase: str, crossfire: bool) -> SaveReport:
-    """E-11 and E-12: one save per hit; any failed save destroys the unit."""
+               phase: str, crossfire: bool, rest: Any = None) -> SaveReport:
+    """E-11 and E-12: one save per hit; any failed save destroys the unit. ``rest`` (a
+    ``PhaseRest`` without its ``survive``) lets each save roll show the odds of how the
+    attack ends, given the saves already rolled."""
     report = SaveReport()
     t = tables()
+    grouped: dict[str, list[tuple[Save, int]]] = {}
     for unit in units:
-        hits = allocation.hits_on.get(unit.key, [])
-        if not hits:
-            continue
         groups: dict[tuple[Any, ...], tuple[Save, int]] = {}
-        for h in hits:
-            save = save_for(unit_type=unit.target.type, armour=unit.armour,
-                            cover_save=unit.cover_save, macro=h.kind.fire in ("mw", "extra"),
-                            ignore_cover=h.ignore_cover, crossfire=crossfire,
-                            reinforced=unit.reinforced and h.kind.fire != "extra",
-                            invulnerable=unit.invulnerable and h.kind.fire != "extra")
-            if h.kind.fire == "extra":
-                save = Save(None, "extra")
+        for h in allocation.hits_on.get(unit.key, []):
+            save = save_against(unit, h, crossfire)
             old = groups.get(save.key)
             groups[save.key] = (save, (old[1] if old else 0) + 1)
-        failed_total = 0
-        for i, (save, count) in enumerate(groups.values(), 1):
-            qid = f"save.{phase}.{unit.key}" + (f".{i}" if len(groups) > 1 else "")
-            failed, shown = _roll_one(port, log, unit, save, count, qid, t.invulnerable_save)
-            failed_total += failed
+        if groups:
+            grouped[unit.key] = list(groups.values())
+    odds = _SaveOdds(rest, units, allocation, grouped, t.invulnerable_save)
+    for unit in units:
+        if unit.key not in grouped:
+            continue
+        groups_ = grouped[unit.key]
+        odds.unit, odds.failed = unit, 0
+        for i, (save, count) in enumerate(groups_, 1):
+            qid = f"save.{phase}.{unit.key}" + (f".{i}" if len(groups_) > 1 else "")
+            odds.index = i - 1
+            failed, shown = _roll_one(port, log, unit, save, count, qid, t.invulnerable_save,
+                                      odds.ref if rest is not None else None)
+            odds.failed += failed
             report.rows.append((unit.name, count, _save_text(save), shown,
                                 Msg.of("epic.col.saved_count", saved=count - failed,
                                        failed=failed), "E-12" if save.source == "macro"
                                 else "E-11"))
-        if failed_total:
+        odds.known[unit.key] = Fraction(0 if odds.failed else 1)
+        if odds.failed:
             report.destroyed.append(unit.key)
     return report
 
 
+class _SaveOdds:
+    """What each save roll's odds know: the units whose saves are done (survived or not),
+    the unit rolling now (the saves it has failed so far, the group and stage it is at) and
+    the saves still to roll; a ``PhaseRest`` snapshot per question."""
+
+    def __init__(self, rest: Any, units: Sequence[Defender], allocation: Allocation,
+                 grouped: dict[str, list[tuple[Save, int]]], invulnerable: int) -> None:
+        self.rest, self.units, self.allocation = rest, units, allocation
+        self.grouped, self.invulnerable = grouped, invulnerable
+        self.known: dict[str, Fraction] = {}
+        self.unit: Defender | None = None
+        self.failed = 0
+        self.index = 0
+
+    def _left(self, groups: Sequence[tuple[Save, int]], stage: str = "save",
+              first: int | None = None) -> Fraction:
+        from referee.rulesets.epic.oddsfacts import per_hit_fail
+
+        q = Fraction(1)
+        for j, (save, n) in enumerate(groups):
+            here = stage if j == 0 else "save"
+            count = first if j == 0 and first is not None else n
+            q *= (1 - per_hit_fail(save.need, save.reroll, save.invulnerable, here,
+                                   self.invulnerable)) ** count
+        return q
+
+    def ref(self, stage: str, count: int) -> OddsRef:
+        assert self.unit is not None
+        survive = []
+        for u in self.units:
+            groups = self.grouped.get(u.key)
+            if not groups:
+                continue
+            weight = 0 if all(h.disrupt for h in self.allocation.hits_on[u.key]) else 1
+            if u.key in self.known:
+                q = self.known[u.key]
+            elif u.key == self.unit.key:
+                q = Fraction(0) if self.failed else \
+                    self._left(groups[self.index:], stage, count)
+            else:
+                q = self._left(groups)
+            survive.append((u.key, q, weight))
+        return OddsRef.to("referee.rulesets.epic.odds:save", unit=self.unit.name,
+                          stage=stage, rest=replace(self.rest, survive=tuple(survive)))
+
+
 def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, qid: str,
-              invulnerable: int) -> tuple[int, tuple[Msg, ...] | str]:
+              invulnerable: int,
+              odds: Callable[[str, int], OddsRef | None] | None = None
+              ) -> tuple[int, tuple[Msg, ...] | str]:
+    def ref(stage: str, n: int) -> OddsRef | None:
+        return None if odds is None else odds(stage, n)
     shown: list[Msg] = []
     failed = count
     clause = "E-12" if save.source == "macro" else "E-11"
@@ -185,7 +252,8 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
         roll = port.ask(DiceQuestion(id=qid, spec=DiceSpec(count=count, target=save.need,
                                                            count_only=True),
                                      clause=clause, text=Msg.of("epic.q.save", unit=unit.name,
-                                                                count=count, need=save.need)))
+                                                                count=count, need=save.need),
+                                     odds=ref("save", count)))
         failed = count - roll.successes
         shown.append(Msg.of("epic.dice.save", faces=_faces(roll)))
         log.roll(Msg.of("epic.step.save", unit=unit.name, need=save.need, faces=_faces(roll),
@@ -195,7 +263,8 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
             again = port.ask(DiceQuestion(
                 id=f"{qid}.reroll", spec=DiceSpec(count=failed, target=save.need,
                                                   count_only=True), clause="E-11",
-                text=Msg.of("epic.q.reroll", unit=unit.name, count=failed, need=save.need)))
+                text=Msg.of("epic.q.reroll", unit=unit.name, count=failed, need=save.need),
+                odds=ref("reroll", failed)))
             failed -= again.successes
             shown.append(Msg.of("epic.dice.reroll", faces=_faces(again)))
             log.roll(Msg.of("epic.step.reroll", unit=unit.name, faces=_faces(again),
@@ -209,7 +278,7 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
             id=f"{qid}.invulnerable", spec=DiceSpec(count=failed, target=invulnerable,
                                                     count_only=True), clause="E-11",
             text=Msg.of("epic.q.invulnerable", unit=unit.name, count=failed,
-                        need=invulnerable)))
+                        need=invulnerable), odds=ref("invulnerable", failed)))
         failed -= inv.successes
         shown.append(Msg.of("epic.dice.invulnerable", faces=_faces(inv)))
         log.roll(Msg.of("epic.step.invulnerable", unit=unit.name, faces=_faces(inv),

@@ -156,12 +156,14 @@ class RolledHits:
 
 
 def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Action,
-                units: list[Defender], log: StepLog) -> RolledHits:
-    """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits."""
+                units: list[Defender], log: StepLog, attack: Any = None,
+                added: int = 0) -> RolledHits:
+    """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits.
+    ``attack`` (``AttackFacts``) lets each roll's odds show how the attack may end."""
     from referee.rulesets.epic.attack import need_text, roll_hits
 
     t = tables()
-    out = RolledHits([], [])
+    planned = []
     for pool in pools:
         mods: list[Msg] = []
         mod = action.modifier
@@ -174,19 +176,27 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
             mods.append(Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}"))
         if pool.weapon.ignore_cover:
             mods.append(Msg.of("epic.mod.ignore_cover"))
-        need = required_roll(pool.to_hit, mod)
-        plan = hit_plan(need)
+        # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
+        kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
+                       or not any(d.target.in_cover for d in units))
+        hit = Hit(kind, pool.weapon.name, pool.weapon.disrupt, pool.weapon.ignore_cover)
+        planned.append((pool, mods, mod, hit_plan(required_roll(pool.to_hit, mod)), hit))
+    out = RolledHits([], [])
+    for i, (pool, mods, mod, plan, hit) in enumerate(planned):
         log.input(Msg.of("epic.step.need", weapon=pool.weapon.name,
                          fire=Msg.of(f"epic.fire.{pool.fire}"), to_hit=pool.to_hit,
                          modifier=f"{mod:+d}", need=need_text(plan)),
                   "E-9" if plan.mode != "direct" else "E-8", weapon=pool.weapon.key,
-                  to_hit=pool.to_hit, modifier=mod, need=need)
-        got, shown = roll_hits(port, pool.weapon, pool.shots, plan, log)
-        # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
-        kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
-                       or not any(d.target.in_cover for d in units))
-        out.hits += [Hit(kind, pool.weapon.name, pool.weapon.disrupt, pool.weapon.ignore_cover)
-                     for _ in range(got)]
+                  to_hit=pool.to_hit, modifier=mod, need=plan.need)
+        rest = None
+        if attack is not None:
+            from referee.rulesets.epic.oddsfacts import PoolFacts, ShotsRest
+
+            later = tuple(PoolFacts(p.shots, pl.chance, h) for p, _, _, pl, h in planned[i + 1:]
+                          if pl.mode != "impossible")
+            rest = ShotsRest(attack, tuple(out.hits), hit, later, added)
+        got, shown = roll_hits(port, pool.weapon, pool.shots, plan, log, rest=rest)
+        out.hits += [hit] * got
         fire_label = Msg.of(f"epic.fire.{pool.fire}") if not pool.weapon.macro else \
             Msg.of("epic.fire.mw_of", fire=Msg.of(f"epic.fire.{pool.fire}"))
         out.rows.append((pool.weapon.name, fire_label, pool.shots, f"{pool.to_hit}+",

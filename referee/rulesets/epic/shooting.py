@@ -82,7 +82,12 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     profiles = pools(port, fire_units, not decl.firing_units, log)
     cover = cover_choices(port, profiles, units, log)
-    hits = roll_pools(port, profiles, cover, action, units, log)
+    from referee.rulesets.epic.oddsfacts import AttackFacts
+
+    facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, decl.crossfire,
+                        tuple(sorted(options.items())), name=target_name)
+    hits = roll_pools(port, profiles, cover, action, units, log, facts,
+                      ledger.added + ledger.as_hits)
     log.table(Msg.of("epic.table.shots", firing=firing_name, target=target_name),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
@@ -94,7 +99,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     ledger.add(disrupt_hits, Msg.of("epic.bm.disrupt", count=disrupt_hits), "E-13")
 
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
-                                                        decl.crossfire, ledger)
+                                                        decl.crossfire, ledger, facts)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows))
     alloc_rows += extra_rows[0]
@@ -155,8 +160,8 @@ def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
 
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
-            options: dict[str, Any], crossfire: int, ledger: MarkerLedger
-            ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
+            options: dict[str, Any], crossfire: int, ledger: MarkerLedger,
+            facts: Any = None) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
                        list[tuple[str, str]]]:
     """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits."""
     casualties: list[str] = []
@@ -183,7 +188,14 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             taken_normal = {k: len(v) for k, v in alloc.hits_on.items()}
         alloc_rows += alloc.rows
         record += alloc.record
-        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0)
+        rest = None
+        if facts is not None:
+            from referee.rulesets.epic.oddsfacts import PhaseRest
+
+            rest = PhaseRest(facts, (), tuple(casualties), ledger.added + ledger.as_hits,
+                             tuple(macro) if phase == "normal" else (),
+                             tuple(taken_normal.items()))
+        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest)
         save_rows += report.rows
         for key in report.destroyed:
             unit = next(u for u in alive if u.key == key)

@@ -1,0 +1,180 @@
+"""Benchmark cases: Epic Armageddon odds (issue 8), for ``benchmarks/odds.py``.
+
+Each case stops the real attack at one dice question (the resolver builds the question and
+the facts its odds get, as at the table) and times the full odds report of that roll: the
+roll's distribution and the end states of the attack (units destroyed, broken, wiped out).
+``bare`` is the closest bare dyce expression for the same roll. Run alone for a quick table:
+
+    python benchmarks/odds_cases_epic.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+try:
+    from odds_bench import Case  # type: ignore[import-not-found]
+except ImportError:  # the shared runner is not here: the same shape, for running alone
+    class Case(NamedTuple):  # type: ignore[no-redef]
+        name: str
+        typical: bool
+        ours: Callable[[], object]
+        bare: Callable[[], object]
+
+
+class _Stop(Exception):
+    pass
+
+
+class _StopAt:
+    """Answers from ``answers`` (defaults otherwise); stops at the dice question ``qid``."""
+
+    def __init__(self, answers: dict[str, Any], qid: str) -> None:
+        from referee.frontends.answers import AnswerPort
+
+        self.inner = AnswerPort(answers, random.Random(1), use_defaults=True)
+        self.qid = qid
+        self.question: Any = None
+
+    def ask(self, question: Any) -> Any:
+        if question.id == self.qid:
+            self.question = question
+            raise _Stop
+        return self.inner.ask(question)
+
+
+def question_at(declaration: dict[str, Any], answers: dict[str, Any], qid: str) -> Any:
+    from referee import api
+
+    plan = api.plan_attack("epic", seed=1, declaration=declaration)
+    port = _StopAt({"action": "advance", **answers}, qid)
+    try:
+        api.play(plan, port)
+    except _Stop:
+        return port.question
+    raise LookupError(qid)
+
+
+def _unit(name: str, kind: str = "INF", armour: int = 5, distance: float = 10,
+          **extra: Any) -> dict[str, Any]:
+    return {"name": name, "type": kind, "armour": armour, "distance": distance,
+            "in_range": True, "terrain": "open", **extra}
+
+
+def _decl(weapons: list[dict[str, Any]], units: list[dict[str, Any]],
+          **extra: Any) -> dict[str, Any]:
+    return {"firing": "Grey Company (invented)", "target": "Red Hill Battery (invented)",
+            "weapons": weapons, "target_units": units, "firing_blast_markers": 0,
+            "target_blast_markers": 1, **extra}
+
+
+def _ours(question: Any) -> Callable[[], object]:
+    def run() -> object:
+        from referee.odds.generic import report_for
+        from referee.rulesets.epic import odds
+
+        odds._passes.cache_clear()  # each step from cold, as at the table
+        return report_for(question)
+    return run
+
+
+def _cases() -> list[Case]:
+    from dyce import H
+
+    company = [_unit(f"Squad {i}", distance=10 + i) for i in range(8)]
+    company += [_unit("Tank", "AV", armour=4, distance=14)]
+    thirty = _decl([{"name": "Autogun", "shots": 30, "ap": 4}], company)
+    hits30 = question_at(thirty, {}, "to-hit.autogun")
+    saves = question_at(thirty, {"to-hit.autogun": "=16"}, "save.normal.squad-0")
+    seven = question_at(thirty, {"action": "double", "cover": True}, "to-hit.autogun")
+    mixed = _decl([{"name": "Autogun", "shots": 20, "ap": 4},
+                   {"name": "Lascannon", "shots": 6, "at": 4},
+                   {"name": "Volcano gun", "shots": 4, "at": 3, "macro": True}],
+                  [_unit(f"Squad {i}", distance=10 + i) for i in range(6)]
+                  + [_unit(f"Tank {i}", "AV", armour=4, distance=12 + i) for i in range(3)])
+    mixed_q = question_at(mixed, {}, "to-hit.autogun")
+    small_mixed = _decl([{"name": "Autogun", "shots": 12, "ap": 4},
+                         {"name": "Volcano gun", "shots": 3, "at": 3, "macro": True}],
+                        [_unit(f"Squad {i}", distance=10 + i) for i in range(7)])
+    small_mixed_q = question_at(small_mixed, {}, "to-hit.autogun")
+    wide = _decl([{"name": "Autogun", "shots": 24, "ap": 4},
+                  {"name": "Volcano gun", "shots": 4, "at": 3, "macro": True}],
+                 [_unit(f"Squad {i}", distance=10 + i) for i in range(13)])
+    wide_q = question_at(wide, {"to-hit.autogun": "=13", "to-hit.volcano-gun": "=4"},
+                         "save.normal.squad-0")
+    eleven = {**wide, "target_units": wide["target_units"][:11]}
+    eleven_q = question_at(eleven, {"to-hit.autogun": "=11", "to-hit.volcano-gun": "=4"},
+                           "save.normal.squad-0")
+    horde = _decl([{"name": "Autogun", "shots": 200, "ap": 4},
+                   {"name": "Volcano gun", "shots": 20, "at": 3, "macro": True}],
+                  [_unit(f"Squad {i}", distance=10 + i) for i in range(30)])
+    horde_q = question_at(horde, {}, "to-hit.autogun")
+    big = _decl([{"name": "Autogun", "shots": 200, "ap": 4}],
+                [_unit(f"Squad {i}", distance=10 + i) for i in range(30)])
+    big_q = question_at(big, {}, "to-hit.autogun")
+    barrage = _decl([{"name": "Howitzer", "barrage": 9}],
+                    [_unit(f"Squad {i}", distance=10 + i, under_template=True)
+                     for i in range(12)]
+                    + [_unit(f"Tank {i}", "AV", armour=4, distance=12 + i,
+                             under_template=True) for i in range(6)])
+    barrage_q = question_at(barrage, {}, "barrage.red-hill-battery-invented.ap")
+
+    def hit_then_save() -> object:
+        hits = 30 @ H(6).ge(4)
+        return hits, 2 @ H(6).ge(5)
+
+    return [
+        Case("epic: 30 dice to hit (4+) at 9 units, with end states", True, _ours(hits30),
+             hit_then_save),
+        Case("epic: saves of one unit mid-attack (16 hits on 9 units)", True, _ours(saves),
+             lambda: 2 @ H(6).le(4)),
+        Case("epic: 30 dice needing 7 (two stages), with end states", True, _ours(seven),
+             lambda: (30 @ H(6).eq(6), 5 @ H(6).ge(4))),
+        Case("epic: AP + macro-weapon fire at 7 units (exact, every survivor set)", False,
+             _ours(small_mixed_q), lambda: (12 @ H(6).ge(4), 3 @ H(6).ge(3))),
+        Case("epic: a save with 10 more units to save, then macro hits (2^11 sets)", False,
+             _ours(eleven_q), lambda: 11 @ H(6).ge(5)),
+        Case("epic: a save with 12 more units to save, then macro hits (2^13 sets)", False,
+             _ours(wide_q), lambda: 13 @ H(6).ge(5)),
+        Case("epic: AP + AT + macro-weapon fire at 9 units (simulated)", False,
+             _ours(mixed_q), lambda: (20 @ H(6).ge(4), 6 @ H(6).ge(4), 4 @ H(6).ge(3))),
+        Case("epic: 200 dice at 30 units (largest exact)", False, _ours(big_q),
+             lambda: 200 @ H(6).ge(4)),
+        Case("epic: 200 dice + 20 macro at 30 units (simulated)", False, _ours(horde_q),
+             lambda: (200 @ H(6).ge(4), 20 @ H(6).ge(3))),
+        Case("epic: barrage at 18 units", False, _ours(barrage_q),
+             lambda: (12 @ H(6).ge(4), 6 @ H(6).ge(5))),
+    ]
+
+
+CASES = _cases()
+
+
+def _time(f: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+if __name__ == "__main__":
+    for case in CASES:
+        report = case.ours()
+        exact = getattr(report, "exact", True)
+        ours = _time(case.ours, 7)
+        bare = _time(case.bare, 7)
+        target = 25.0 if case.typical else 250.0
+        flag = "ok" if ours <= target else "OVER"
+        print(f"{case.name:<66} ours {ours:8.1f} ms  bare {bare:7.2f} ms  "
+              f"(target {target:.0f} ms) {flag}{'' if exact else '  [simulated]'}")
