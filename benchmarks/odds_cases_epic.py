@@ -3,32 +3,22 @@
 Each case stops the real attack at one dice question (the resolver builds the question and
 the facts its odds get, as at the table) and times the full odds report of that roll: the
 roll's distribution and the end states of the attack (units destroyed, broken, wiped out).
-``bare`` is the closest bare dyce expression for the same roll. Run alone for a quick table:
-
-    python benchmarks/odds_cases_epic.py
+``bare`` is the closest bare dyce expression for the same roll. Time them alone with
+``python benchmarks/odds.py --only epic``.
 """
 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-try:
-    from odds_bench import Case  # type: ignore[import-not-found]
-except ImportError:  # the shared runner is not here: the same shape, for running alone
-    class Case(NamedTuple):  # type: ignore[no-redef]
-        name: str
-        typical: bool
-        ours: Callable[[], object]
-        bare: Callable[[], object]
+from odds_bench import Case
 
 
 class _Stop(Exception):
@@ -158,23 +148,3 @@ def _cases() -> list[Case]:
 
 CASES = _cases()
 
-
-def _time(f: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
-if __name__ == "__main__":
-    for case in CASES:
-        report = case.ours()
-        exact = getattr(report, "exact", True)
-        ours = _time(case.ours, 7)
-        bare = _time(case.bare, 7)
-        target = 25.0 if case.typical else 250.0
-        flag = "ok" if ours <= target else "OVER"
-        print(f"{case.name:<66} ours {ours:8.1f} ms  bare {bare:7.2f} ms  "
-              f"(target {target:.0f} ms) {flag}{'' if exact else '  [simulated]'}")

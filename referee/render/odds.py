@@ -39,17 +39,26 @@ def bar(p: Fraction, biggest: Fraction) -> str:
     return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(BAR)
 
 
+TINY = Fraction(1, 2000)  # rows under 0.05% at the ends of the chart join the tail rows
+
+
 def window(dist: Dist) -> tuple[int, int]:
-    """The ``ROWS`` consecutive outcomes holding the most probability."""
+    """The ``ROWS`` consecutive outcomes holding the most probability, without end rows too
+    small to show (they are grouped into the tails)."""
     values = dist.outcomes()
     if len(values) <= ROWS:
         return values[0], values[-1]
-    best, start = Fraction(-1), values[0]
+    best, start = Fraction(-1), 0
     for i in range(len(values) - ROWS + 1):
         mass = sum((dist[v] for v in values[i:i + ROWS]), Fraction(0))
         if mass > best:
-            best, start = mass, values[i]
-    return start, values[values.index(start) + ROWS - 1]
+            best, start = mass, i
+    shown = list(values[start:start + ROWS])
+    while len(shown) > 1 and dist[shown[-1]] < TINY:
+        shown.pop()
+    while len(shown) > 1 and dist[shown[0]] < TINY:
+        shown.pop(0)
+    return shown[0], shown[-1]
 
 
 def chart_rows(report: OddsReport) -> list[tuple[str, Fraction, Fraction]]:
