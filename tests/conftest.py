@@ -27,6 +27,8 @@ def pytest_configure(config: pytest.Config) -> None:
     import os
 
     os.environ["REFEREE_STRICT_MESSAGES"] = "1"
+    # A fault in the odds code raises instead of being reported as "no odds for this roll".
+    os.environ["REFEREE_STRICT_ODDS"] = "1"
     # The commands the tests start in subprocesses speak English whatever the developer's
     # locale (tests of another language set --lang or the locale themselves).
     from referee.catalog import language_from_env

@@ -283,3 +283,21 @@ def test_odds_reads_a_game_file_without_writing_it(tmp_path) -> None:
     assert "Odds: " in out and log_rows() == before
     code, _, err = invoke(["odds", "cc", "--script", script, "--game", str(tmp_path / "no.db")])
     assert code == 2 and "no game file" in err
+
+
+def test_a_fault_in_the_odds_code_never_stops_the_attack(monkeypatch) -> None:
+    from referee.core.oddsref import OddsRef
+
+    monkeypatch.delenv("REFEREE_STRICT_ODDS")
+    broken = DiceQuestion(id="q", text=Msg.of("odds.value", value=1),
+                          spec=DiceSpec(3, target=4, count_only=True),
+                          odds=OddsRef.to("referee.odds.no_such_module:odds"))
+    shown: list[str] = []
+    port = OddsPort(SequencePort(["=2"], SeededDice(1)), show=shown.extend)
+    assert port.ask(broken).successes == 2
+    assert shown == ["(no odds for this roll: the odds code failed with "
+                     "ModuleNotFoundError; the attack goes on)"]
+    assert port.records == []
+    monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
+    with pytest.raises(ModuleNotFoundError):
+        OddsPort(SequencePort(["=2"], SeededDice(1)), show=None).ask(broken)

@@ -1,10 +1,13 @@
 """The odds port: before each dice question it shows the odds of the roll (and of how the
 attack may end), after it how lucky the roll was. It wraps any port, so typed, auto-rolled,
 scripted and transcript dice all get the same odds. The odds code is imported at the first
-dice question, never when odds are off."""
+dice question, never when odds are off. A fault in the odds code never stops an attack: the
+roll is asked without odds and a line says so (the tests set ``REFEREE_STRICT_ODDS`` to see
+the fault itself)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +30,17 @@ class OddsPort:
         from referee.odds.generic import report_for
         from referee.odds.report import OddsRecord
 
-        report = report_for(question)
+        try:
+            report = report_for(question)
+        except Exception as err:  # the odds must never stop an attack
+            if os.environ.get("REFEREE_STRICT_ODDS"):
+                raise
+            if self.show is not None:
+                from referee.catalog import render
+                from referee.core.text import Msg
+
+                self.show([render(Msg.of("odds.unavailable", reason=type(err).__name__))])
+            return self.inner.ask(question)
         if self.show is not None:
             from referee.render.odds import report_lines
 
