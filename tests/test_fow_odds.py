@@ -313,3 +313,17 @@ def test_F1_the_defenders_choice_as_a_json_what_if() -> None:
     assert (a[expected], b[expected]) == ("7/6", "47/36")
     rows = {r[0]: r[1:] for r in out["compare"][0]["rows"]}
     assert rows["Armoured car destroyed"] == ["16.7%", "30.6%", "+13.9"]
+
+
+@pytest.mark.clause("F-7")
+def test_F7_teams_of_the_same_name_keep_their_own_odds() -> None:
+    """Two tanks named alike (a platoon of one model): each end state is one team's, so the
+    what-if, which matches rows by label, does not show one tank's chance for the other."""
+    declaration = decl([{"id": "k1", "name": "Panzer", "type": "tank", "top": 1},
+                        {"id": "k2", "name": "Panzer", "type": "tank", "top": 0}],
+                       [H("p", 1, ["k1"]), H("q", 1, ["k2"])])
+    got = ends(records(declaration, {})[0].report)
+    assert got["destroyed:Panzer (k1)"].value == 0  # Top 1: a 1 only glances
+    assert got["destroyed:Panzer (k2)"].value == Fraction(1, 6)
+    labels = [e.label for e in records(declaration, {})[0].report.end_states]
+    assert len(labels) == len(set(labels))
