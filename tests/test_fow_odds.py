@@ -367,3 +367,31 @@ def test_F7_destroyed_in_the_odds_is_what_the_results_step_decides(firepower: in
         assert f"destroyed:{team}" not in got, team
     assert got["penetrated:LAST"].value == Fraction(1, 6) * fp
     assert got["expected"].value == 2 + fp + Fraction(1, 6) * fp
+
+
+@pytest.mark.clause("F-7")
+@pytest.mark.parametrize("car_faces", [(1, 2), (1, 3), (3, 3), (5, 6)])
+def test_F7_a_later_save_matches_an_enumeration_given_the_earlier_roll(
+        car_faces: tuple[int, int]) -> None:
+    """The end states at the light tank's save are those of every die and firepower die
+    enumerated (itertools.product), kept only where the car's save showed ``car_faces``:
+    with two penetrating hits the car has two firepower tests to pass one of."""
+    anti_tank, firepower = 3, 4
+    declaration = decl([D("car", "tank", top=0), D("light", "tank", top=0), D("rifle")],
+                       [H("p", 2, ["car"]), H("q", 1, ["light"]), H("r", 1, ["rifle"])])
+    recs = records(declaration, {"save.car": list(car_faces), "save.light": [6]},
+                   [f"assault-anti-tank={anti_tank}", f"assault-firepower={firepower}"])
+    assert [r.question for r in recs] == ["save.car", "save.light"]
+    got = ends(recs[1].report)
+    kept = 0
+    car = light = 0
+    for car_tests in product(range(1, 7), repeat=2):
+        for light_save, light_test in product(range(1, 7), repeat=2):
+            kept += 1
+            car += any(f < anti_tank and t >= firepower
+                       for f, t in zip(car_faces, car_tests, strict=True))
+            light += light_save < anti_tank and light_test >= firepower
+    assert got["penetrated:CAR"].value == Fraction(car, kept)
+    assert got["penetrated:LIGHT"].value == Fraction(light, kept)
+    assert got["destroyed:RIFLE"].value == 1
+    assert got["expected"].value == Fraction(car + light, kept) + 1
