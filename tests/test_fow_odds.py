@@ -395,3 +395,20 @@ def test_F7_a_later_save_matches_an_enumeration_given_the_earlier_roll(
     assert got["penetrated:LIGHT"].value == Fraction(light, kept)
     assert got["destroyed:RIFLE"].value == 1
     assert got["expected"].value == Fraction(car + light, kept) + 1
+
+
+@pytest.mark.clause("F-7")
+@pytest.mark.parametrize("top,anti_tank,certain", [(2, 2, "bounced"), (5, 3, "bounced"),
+                                                   (0, 7, "penetrating"), (0, 2, None),
+                                                   (1, 2, None)])
+def test_F7_a_save_that_cannot_change_the_result_says_so(top: int, anti_tank: int,
+                                                        certain: str | None) -> None:
+    question = DiceQuestion(id="save.x", spec=DiceSpec(count=3), text=Msg.of("x"))
+    report = fow_odds.save(question, team="X", top=top, anti_tank=anti_tank, firepower=1)
+    shown = [n for n in report.notes if n.id == "fow.odds.note.certain"]
+    if certain is None:
+        assert shown == [] and len(report.dist.outcomes()) > 1
+    else:
+        assert shown == [Msg.of("fow.odds.note.certain",
+                                outcome=Msg.of(f"fow.odds.die.{certain}"))]
+        assert ends(report)[f"{certain}:X"].value == 1

@@ -124,6 +124,10 @@ def save(question: DiceQuestion, *, team: str, top: int, anti_tank: int, firepow
              Msg.of("fow.odds.note.outcomes"),
              Msg.of("fow.odds.note.destroyed", firepower=firepower),
              Msg.of("fow.odds.note.rulebook")]
+    certain = next((o for o, p in (("bounced", die.bounced), ("glancing", die.glancing),
+                                   ("penetrating", die.penetrating)) if p == 1), None)
+    if certain is not None:
+        notes.append(Msg.of("fow.odds.note.certain", outcome=Msg.of(f"fow.odds.die.{certain}")))
     if entered:
         notes.append(Msg.of("fow.odds.note.not_computable", teams=", ".join(entered)))
     else:
