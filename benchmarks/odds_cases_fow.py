@@ -40,9 +40,22 @@ def _largest() -> object:
                 settled=settled, later=later)
 
 
+def _most_per_team() -> object:
+    """The most dice one save can have from one hitting team (60 hits, the declaration's
+    limit per team), in an assault on 60 teams (the limit of defending teams), half of them
+    vehicles still to save."""
+    settled = [(f"Tank {i}", "saved", i % 3) for i in range(29)]
+    later = [(f"Vehicle {i}", "save", 2, i % 4) for i in range(15)]
+    later += [(f"Team {i}", "destroyed", 1, 0) for i in range(15)]
+    return save(_question(60), team="Heavy tank", top=1, anti_tank=4, firepower=3,
+                settled=settled, later=later)
+
+
 CASES = [
     Case("fow: save, 2 dice, Top 0 vs AT 2, 8 teams hit", True, _typical,
          lambda: 2 @ H(6).le(2)),
     Case("fow: save, 30 dice, Top 0 vs AT 4, 41 teams hit", False, _largest,
          lambda: 30 @ H(6).le(4)),
+    Case("fow: save, 60 dice, Top 1 vs AT 4, 60 teams hit", False, _most_per_team,
+         lambda: 60 @ H(6).le(3)),
 ]

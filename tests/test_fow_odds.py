@@ -117,8 +117,10 @@ def test_F7_save_odds_match_an_enumeration_of_every_die(
     assert got[f"penetrating:{name}"].value == truth["worst"].get("penetrating", 0)
     assert got[f"glancing:{name}"].value == truth["worst"].get("glancing", 0)
     assert got[f"bounced:{name}"].value == truth["worst"].get("bounced", 0)
-    for team, p in truth["destroyed"].items():
-        assert got[f"destroyed:{team.upper()}"].value == p, team
+    for (team, kind, _, _), (_, p) in zip(teams, truth["destroyed"].items(), strict=True):
+        # a vehicle's "destroyed" names its condition; a team with no save is plain destroyed
+        key = "penetrated" if kind == "tank" else "destroyed"
+        assert got[f"{key}:{team.upper()}"].value == p, team
     assert got["expected"].value == truth["expected"]
     assert got["expected"].kind is Kind.EXPECTED and all(e.exact for e in report.end_states)
 
@@ -130,9 +132,9 @@ def test_F7_the_script_what_if_numbers_by_hand() -> None:
     other = api.odds("fow", script=SCRIPT, answers=["allocation=by-hit", "hit.4=car"])
     a, b = ends(base.records[0].report), ends(other.records[0].report)
     assert base.stopped_at == other.stopped_at == "save.car"
-    assert a["destroyed:Armoured car"].value == Fraction(1, 6)
-    assert b["destroyed:Armoured car"].value == 1 - Fraction(5, 6) ** 2 == Fraction(11, 36)
-    assert a["destroyed:Light tank"].value == 0  # Top 1: a 1 only glances
+    assert a["penetrated:Armoured car"].value == Fraction(1, 6)
+    assert b["penetrated:Armoured car"].value == 1 - Fraction(5, 6) ** 2 == Fraction(11, 36)
+    assert a["penetrated:Light tank"].value == 0  # Top 1: a 1 only glances
     assert a["destroyed:Rifle team"].value == 1
     assert a["expected"].value == Fraction(7, 6) and b["expected"].value == Fraction(47, 36)
     assert b["glancing:Armoured car"].value == Fraction(25, 36) - Fraction(16, 36)
@@ -162,8 +164,8 @@ def test_F7_odds_agree_with_the_resolver_rolling_its_dice() -> None:
         # firepower 1+ always passes: a penetrating hit destroys
         destroyed.append(sum(1 for e in effects.values()
                              if "penetrating" in e or "destroyed" in e))
-    checks = [(penetrated["car"], got["destroyed:CAR"].value),
-              (penetrated["ht"], got["destroyed:HT"].value)]
+    checks = [(penetrated["car"], got["penetrated:CAR"].value),
+              (penetrated["ht"], got["penetrated:HT"].value)]
     checks += [(failed[k], report.dist[k]) for k in range(4)]
     for count, p in checks:
         sd = math.sqrt(runs * float(p) * (1 - float(p)))
@@ -189,13 +191,13 @@ def test_F7_a_later_save_is_conditional_on_the_earlier_roll() -> None:
                        [H("p", 1, ["car"]), H("q", 1, ["light"]), H("r", 1, ["rifle"])])
     first, second = records(declaration, {"save.car": [1], "save.light": [4]},
                             ["assault-firepower=4"])
-    assert ends(first.report)["destroyed:CAR"].value == Fraction(1, 6) * Fraction(1, 2)
+    assert ends(first.report)["penetrated:CAR"].value == Fraction(1, 6) * Fraction(1, 2)
     later = ends(second.report)
-    assert later["destroyed:CAR"].value == Fraction(1, 2)  # penetrated: firepower 4+ to go
-    assert later["destroyed:LIGHT"].value == Fraction(1, 12)
+    assert later["penetrated:CAR"].value == Fraction(1, 2)  # penetrated: firepower 4+ to go
+    assert later["penetrated:LIGHT"].value == Fraction(1, 12)
     assert later["expected"].value == Fraction(1, 2) + Fraction(1, 12) + 1
     _, bounced = records(declaration, {"save.car": [3], "save.light": [4]})
-    assert ends(bounced.report)["destroyed:CAR"].value == 0
+    assert ends(bounced.report)["penetrated:CAR"].value == 0
 
 
 @pytest.mark.clause("F-7")
@@ -248,7 +250,7 @@ def test_F7_every_report_is_a_distribution(dice: int, top: int, anti_tank: int, 
     assert sum(worst) == 1 and all(0 <= p <= 1 for p in worst)
     chances = [e.value for e in report.end_states if e.kind is Kind.CHANCE]
     assert all(0 <= p <= 1 for p in chances)
-    destroyed = [e.value for k, e in got.items() if k.startswith("destroyed:")]
+    destroyed = [e.value for k, e in got.items() if k.startswith(("destroyed:", "penetrated:"))]
     if any(how == "entered" for how, _, _ in later):
         assert "expected" not in got
     else:
@@ -308,8 +310,105 @@ def test_F1_the_defenders_choice_as_a_json_what_if() -> None:
         return {e["label"]: e["value"] for e in out[variant]["odds"][0]["end_states"]}
 
     a, b = destroyed("a"), destroyed("b")
-    assert (a["Armoured car destroyed"], b["Armoured car destroyed"]) == ("1/6", "11/36")
+    car = "Armoured car destroyed (penetrating, firepower passed)"
+    assert (a[car], b[car]) == ("1/6", "11/36")
     expected = "teams destroyed in this assault (expected)"
     assert (a[expected], b[expected]) == ("7/6", "47/36")
     rows = {r[0]: r[1:] for r in out["compare"][0]["rows"]}
-    assert rows["Armoured car destroyed"] == ["16.7%", "30.6%", "+13.9"]
+    assert rows[car] == ["16.7%", "30.6%", "+13.9"]
+
+
+@pytest.mark.clause("F-7")
+def test_F7_teams_of_the_same_name_keep_their_own_odds() -> None:
+    """Two tanks named alike (a platoon of one model): each end state is one team's, so the
+    what-if, which matches rows by label, does not show one tank's chance for the other."""
+    declaration = decl([{"id": "k1", "name": "Panzer", "type": "tank", "top": 1},
+                        {"id": "k2", "name": "Panzer", "type": "tank", "top": 0}],
+                       [H("p", 1, ["k1"]), H("q", 1, ["k2"])])
+    got = ends(records(declaration, {})[0].report)
+    assert got["penetrated:Panzer (k1)"].value == 0  # Top 1: a 1 only glances
+    assert got["penetrated:Panzer (k2)"].value == Fraction(1, 6)
+    labels = [e.label for e in records(declaration, {})[0].report.end_states]
+    assert len(labels) == len(set(labels))
+
+
+@pytest.mark.clause("F-7")
+@pytest.mark.parametrize("firepower", [1, 4])
+def test_F7_destroyed_in_the_odds_is_what_the_results_step_decides(firepower: int) -> None:
+    """At the last save every other team's result is known: for each team type the odds'
+    end state is the results step's own outcome. A team with no save (infantry, gun) and a
+    result the players entered are "destroyed" exactly when the results say so; an armoured
+    vehicle (tank or transport), for which the results decide only penetrating / glancing /
+    bounced, is named for that ("destroyed (penetrating, firepower passed)") and is
+    certain only with a penetrating hit and firepower 1+."""
+    declaration = decl([D("rifle"), D("gun", "gun"), D("truck", "transport"),
+                        D("ht", "transport", top=0), D("car", "tank", top=0),
+                        D("light", "tank", top=1), D("last", "tank", top=0)],
+                       [H(f"h{i}", 1, [t]) for i, t in enumerate(
+                           ["rifle", "gun", "truck", "ht", "car", "light", "last"])])
+    answers = {"result.truck": "bailed-out", "save.ht": [1], "save.car": [2],
+               "save.light": [6], "save.last": [1]}
+    recs = records(declaration, answers, [f"assault-firepower={firepower}"])
+    assert [r.question for r in recs] == ["save.ht", "save.car", "save.light", "save.last"]
+    effects = run(declaration, {"results": "unverified", **answers},
+                  options=[f"assault-firepower={firepower}"]).outcome_data["effects"]
+    assert effects == {"rifle": ["destroyed"], "gun": ["destroyed"], "truck": ["bailed-out"],
+                       "ht": ["penetrating"], "car": ["glancing"], "light": ["bounced"],
+                       "last": ["penetrating"]}
+    got = ends(recs[-1].report)
+    for team in ("RIFLE", "GUN", "TRUCK"):
+        decided = effects[team.lower()] == ["destroyed"]
+        assert got[f"destroyed:{team}"].value == int(decided), team
+        assert f"penetrated:{team}" not in got
+    fp = Fraction(7 - firepower, 6)
+    assert got["penetrated:HT"].value == fp  # a penetrating hit: its firepower test to come
+    assert got["penetrated:CAR"].value == got["penetrated:LIGHT"].value == 0
+    for team in ("HT", "CAR", "LIGHT", "LAST"):  # never the bare "destroyed" for a vehicle
+        assert f"destroyed:{team}" not in got, team
+    assert got["penetrated:LAST"].value == Fraction(1, 6) * fp
+    assert got["expected"].value == 2 + fp + Fraction(1, 6) * fp
+
+
+@pytest.mark.clause("F-7")
+@pytest.mark.parametrize("car_faces", [(1, 2), (1, 3), (3, 3), (5, 6)])
+def test_F7_a_later_save_matches_an_enumeration_given_the_earlier_roll(
+        car_faces: tuple[int, int]) -> None:
+    """The end states at the light tank's save are those of every die and firepower die
+    enumerated (itertools.product), kept only where the car's save showed ``car_faces``:
+    with two penetrating hits the car has two firepower tests to pass one of."""
+    anti_tank, firepower = 3, 4
+    declaration = decl([D("car", "tank", top=0), D("light", "tank", top=0), D("rifle")],
+                       [H("p", 2, ["car"]), H("q", 1, ["light"]), H("r", 1, ["rifle"])])
+    recs = records(declaration, {"save.car": list(car_faces), "save.light": [6]},
+                   [f"assault-anti-tank={anti_tank}", f"assault-firepower={firepower}"])
+    assert [r.question for r in recs] == ["save.car", "save.light"]
+    got = ends(recs[1].report)
+    kept = 0
+    car = light = 0
+    for car_tests in product(range(1, 7), repeat=2):
+        for light_save, light_test in product(range(1, 7), repeat=2):
+            kept += 1
+            car += any(f < anti_tank and t >= firepower
+                       for f, t in zip(car_faces, car_tests, strict=True))
+            light += light_save < anti_tank and light_test >= firepower
+    assert got["penetrated:CAR"].value == Fraction(car, kept)
+    assert got["penetrated:LIGHT"].value == Fraction(light, kept)
+    assert got["destroyed:RIFLE"].value == 1
+    assert got["expected"].value == Fraction(car + light, kept) + 1
+
+
+@pytest.mark.clause("F-7")
+@pytest.mark.parametrize("top,anti_tank,certain", [(2, 2, "bounced"), (5, 3, "bounced"),
+                                                   (0, 7, "penetrating"), (0, 2, None),
+                                                   (1, 2, None)])
+def test_F7_a_save_that_cannot_change_the_result_says_so(top: int, anti_tank: int,
+                                                        certain: str | None) -> None:
+    question = DiceQuestion(id="save.x", spec=DiceSpec(count=3), text=Msg.of("x"))
+    report = fow_odds.save(question, team="X", top=top, anti_tank=anti_tank, firepower=1)
+    shown = [n for n in report.notes if n.id == "fow.odds.note.certain"]
+    if certain is None:
+        assert shown == [] and len(report.dist.outcomes()) > 1
+    else:
+        assert shown == [Msg.of("fow.odds.note.certain",
+                                outcome=Msg.of(f"fow.odds.die.{certain}"))]
+        assert ends(report)[f"{certain}:X"].value == 1

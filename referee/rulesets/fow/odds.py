@@ -6,9 +6,14 @@ the [UNVERIFIED] reading of ``results``: each die plus Top armour against the as
 anti-tank rating; above it bounces, equal is a glancing hit, below it penetrates. A failed save
 is a die that does not bounce. Saves are independent per die and per team, so every number
 here is exact (binomials in fractions). What a glancing hit does, and Bailed Out, the referee
-leaves to the players' rulebook; "destroyed" here is a penetrating hit whose firepower test
-(a die needing the assault's firepower) is passed, and a team without a save (infantry, gun)
-hit in assault.
+leaves to the players' rulebook.
+
+"Destroyed" is exactly what ``results`` decides for a team without a save (infantry, gun:
+destroyed) and for a result the players entered. For an armoured vehicle ``results`` decides
+only bounced / glancing / penetrating and leaves the firepower test to the table, so its end
+state is named for what it counts, "destroyed (penetrating, firepower passed)": at
+least one penetrating hit whose firepower test (a die needing the assault's firepower)
+passes. Never the bare word, which would claim more than the referee decides.
 """
 
 from __future__ import annotations
@@ -96,29 +101,38 @@ def save(question: DiceQuestion, *, team: str, top: int, anti_tank: int, firepow
     ends = [EndState(Msg.of("fow.odds.end.penetrating", team=team), 1 - pen_none),
             EndState(Msg.of("fow.odds.end.glancing", team=team), pen_none - bounce_all),
             EndState(Msg.of("fow.odds.end.bounced", team=team), bounce_all)]
-    chances: list[tuple[str, Fraction]] = []
+    # (team, saved: a vehicle's save, whose "destroyed" needs a passed firepower test, chance)
+    chances: list[tuple[str, bool, Fraction]] = []
     for name, how, penetrating in settled:
         if how == SAVED:
-            chances.append((name, 1 - (1 - fp) ** penetrating))
+            chances.append((name, True, 1 - (1 - fp) ** penetrating))
         else:
-            chances.append((name, Fraction(int(how == DESTROYED))))
-    chances.append((team, destroyed_chance(dice, top, anti_tank, firepower)))
+            chances.append((name, False, Fraction(int(how == DESTROYED))))
+    chances.append((team, True, destroyed_chance(dice, top, anti_tank, firepower)))
     entered = []
     for name, how, count, later_top in later:
         if how == ENTERED:
             entered.append(name)
         elif how == SAVE:
-            chances.append((name, destroyed_chance(count, later_top, anti_tank, firepower)))
+            chances.append((name, True,
+                            destroyed_chance(count, later_top, anti_tank, firepower)))
         else:
-            chances.append((name, Fraction(1)))
-    ends += [EndState(Msg.of("fow.odds.end.destroyed", team=name), p) for name, p in chances]
+            chances.append((name, False, Fraction(1)))
+    ends += [EndState(Msg.of("fow.odds.end.penetrated" if saved else "fow.odds.end.destroyed",
+                             team=name), p) for name, saved, p in chances]
     notes = [Msg.of("fow.odds.note.reading", top=top, anti_tank=anti_tank),
-             Msg.of("fow.odds.note.destroyed", firepower=firepower)]
+             Msg.of("fow.odds.note.outcomes"),
+             Msg.of("fow.odds.note.destroyed", firepower=firepower),
+             Msg.of("fow.odds.note.rulebook")]
+    certain = next((o for o, p in (("bounced", die.bounced), ("glancing", die.glancing),
+                                   ("penetrating", die.penetrating)) if p == 1), None)
+    if certain is not None:
+        notes.append(Msg.of("fow.odds.note.certain", outcome=Msg.of(f"fow.odds.die.{certain}")))
     if entered:
         notes.append(Msg.of("fow.odds.note.not_computable", teams=", ".join(entered)))
     else:
         ends.append(EndState(Msg.of("fow.odds.end.expected"),
-                             sum((p for _, p in chances), Fraction(0)), Kind.EXPECTED))
+                             sum((p for _, _, p in chances), Fraction(0)), Kind.EXPECTED))
     return OddsReport(
         Msg.of("fow.odds.title", team=team, count=dice, top=top, anti_tank=anti_tank),
         Msg.of("fow.odds.unit"), Dist.binomial(dice, die.failed),

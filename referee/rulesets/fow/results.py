@@ -49,6 +49,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
     effects: dict[str, list[str]] = {}
     anti_tank, firepower = options["assault-anti-tank"], options["assault-firepower"]
     settled: list[tuple[str, str, int]] = []  # the teams resolved so far, for the odds
+    label = odds_labels(problem)
     if mode == "unverified":
         log.warning(Msg.of("fow.step.unverified", anti_tank=anti_tank, firepower=firepower),
                     "F-7")
@@ -66,7 +67,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             continue
         if team.kind in ("infantry", "gun"):
             effects[team.id] = ["destroyed"]
-            settled.append((team.name, "destroyed", 0))
+            settled.append((label[team.id], "destroyed", 0))
             rows.append((team.name, count, Msg.of("fow.result.destroyed"),
                          Msg.of("fow.reading.unverified")))
             log.outcome(Msg.of("fow.step.destroyed_no_save", team=team.name), "F-7")
@@ -76,14 +77,14 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
                 id=f"save.{team.id}", spec=DiceSpec(count=count),
                 text=Msg.of("fow.q.save", team=team.name, count=count, top=team.top_armour,
                             anti_tank=anti_tank), clause="F-7",
-                odds=OddsRef.to("referee.rulesets.fow.odds:save", team=team.name,
+                odds=OddsRef.to("referee.rulesets.fow.odds:save", team=label[team.id],
                                 top=team.top_armour, anti_tank=anti_tank, firepower=firepower,
                                 settled=tuple(settled),
                                 later=_later(problem, held, team.id))))
             assert roll.faces is not None
             outcomes = [_save(face, team.top_armour, anti_tank) for face in roll.faces]
             effects[team.id] = outcomes
-            settled.append((team.name, "saved", outcomes.count("penetrating")))
+            settled.append((label[team.id], "saved", outcomes.count("penetrating")))
             log.roll(Msg.of("fow.step.save", team=team.name, top=team.top_armour,
                             anti_tank=anti_tank,
                             faces=" ".join(map(str, roll.faces)),
@@ -97,7 +98,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
         else:
             chosen = _enter(port, team.id, team.name, count)
             effects[team.id] = [chosen]
-            settled.append((team.name, "destroyed" if chosen == "destroyed"
+            settled.append((label[team.id], "destroyed" if chosen == "destroyed"
                             else "not-destroyed", 0))
             rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
                          Msg.of("fow.reading.entered_unarmoured")))
@@ -106,14 +107,23 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
     return rows, effects
 
 
+def odds_labels(problem: Problem) -> dict[str, str]:
+    """Each team's name in the odds, by id: its name, or ``name (id)`` where two teams share
+    a name, so that every end state (and a what-if row, matched by label) is one team's."""
+    names = [t.name for t in problem.teams]
+    return {t.id: t.name if names.count(t.name) == 1 else f"{t.name} ({t.id})"
+            for t in problem.teams}
+
+
 def _later(problem: Problem, held: Mapping[str, int], team_id: str
            ) -> tuple[tuple[str, str, int, int], ...]:
     """The teams hit after ``team_id``, in the order their results come, for the odds of its
     save: (name, how, hits held, Top armour) with how ``destroyed`` (no save), ``save`` (an
     armoured vehicle's save) or ``entered`` (the players enter its result)."""
+    label = odds_labels(problem)
     teams = [t for t in problem.teams if held.get(t.id, 0)]
     after = teams[[t.id for t in teams].index(team_id) + 1:]
-    return tuple((t.name, "destroyed" if t.kind in ("infantry", "gun")
+    return tuple((label[t.id], "destroyed" if t.kind in ("infantry", "gun")
                   else "save" if t.armoured else "entered",
                   held[t.id], t.top_armour or 0) for t in after)
 
