@@ -208,11 +208,13 @@ class OddsRun:
     records: list[Any]
     assumed: list[tuple[Any, Any]]
     stopped_at: str | None
+    answered: set[str] = field(default_factory=set)  # question ids the given answers met
 
 
 def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | None = None,
          options: Sequence[str] = (), answers: Sequence[str] = (),
-         seed: int | None = None, game: Path | None = None) -> OddsRun:
+         seed: int | None = None, game: Path | None = None,
+         require_dice: bool = True) -> OddsRun:
     """The odds of an attack without rolling: the declaration and answers from ``script``
     (its dice answers are used) and/or ``declaration_file``, ``answers`` as ``ID=VALUE`` (they
     win over the script's), every other question at its default. With ``game``, the game's
@@ -266,6 +268,9 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
             port, resolve_options(info.option_specs(), overrides), declaration, state=state))
     except ProbeStop as stop:
         stopped = str(stop)
-    if not port.records:
-        raise UsageError(Msg.of("odds.error.no_dice"))
-    return OddsRun(info.id, port.records, port.assumed, stopped)
+    if not port.records and require_dice:
+        from referee.frontends.display import answer_text
+
+        assumed = ", ".join(f"{q.id}={answer_text(q, v)}" for q, v in port.assumed) or "-"
+        raise UsageError(Msg.of("odds.error.no_dice", assumed=assumed))
+    return OddsRun(info.id, port.records, port.assumed, stopped, set(port.answers.used))

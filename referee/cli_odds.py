@@ -9,6 +9,7 @@ import typer
 
 from referee.catalog import render, t
 from referee.cli import GameOpt, JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
+from referee.core.errors import UsageError
 from referee.core.text import Msg
 
 ListOpt = list[str] | None
@@ -36,15 +37,24 @@ def odds(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
+        whatif = bool(vs or vs_option or vs_declaration)
         base = api.odds(ruleset, script=script, declaration_file=declaration,
-                        options=option or [], answers=answer or [], seed=seed, game=game)
-        if not (vs or vs_option or vs_declaration):
+                        options=option or [], answers=answer or [], seed=seed, game=game,
+                        require_dice=not whatif)
+        if not whatif:
             _show(env, base, json_)
             return
         other = api.odds(ruleset, script=script,
                          declaration_file=vs_declaration or declaration,
                          options=[*(option or []), *(vs_option or [])],
-                         answers=[*(answer or []), *(vs or [])], seed=seed, game=game)
+                         answers=[*(answer or []), *(vs or [])], seed=seed, game=game,
+                         require_dice=False)
+        for pair in vs or []:
+            qid = pair.partition("=")[0].strip()
+            if qid not in other.answered:
+                raise UsageError(Msg.of("odds.error.vs_unused", question=qid))
+        if not base.records and not other.records:
+            raise UsageError(Msg.of("odds.error.no_dice_either"))
         _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_)
 
 

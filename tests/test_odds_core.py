@@ -301,3 +301,36 @@ def test_a_fault_in_the_odds_code_never_stops_the_attack(monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
     with pytest.raises(ModuleNotFoundError):
         OddsPort(SequencePort(["=2"], SeededDice(1)), show=None).ask(broken)
+
+
+def _rec(qid: str, dice: int) -> OddsRecord:
+    dist = successes_dist(DiceSpec(dice, target=4))
+    return OddsRecord(qid, None, OddsReport(Msg.of("odds.value", value=qid),
+                                            Msg.of("odds.unit.successes"), dist))
+
+
+def test_what_if_pairs_rolls_by_id_then_by_place_and_shows_lone_rolls() -> None:
+    from referee.odds.whatif import pairs
+
+    a = [_rec("save.car1", 1), _rec("save.tank", 2), _rec("extra", 1)]
+    b = [_rec("save.car2", 1), _rec("save.tank", 3)]
+    got = [(x.question if x else None, y.question if y else None) for x, y in pairs(a, b)]
+    assert got == [("save.car1", "save.car2"), ("save.tank", "save.tank"), ("extra", None)]
+    tables = compare(a, b, Msg.of("odds.value", value="A"), Msg.of("odds.value", value="B"))
+    assert tables[2].title.id == "odds.whatif.title_only_a"
+    assert all(row[2] == "-" and row[3] == "-" for row in tables[2].rows)
+    assert [t.title.id for t in compare([], b, Msg.of("odds.value", value="A"),
+                                        Msg.of("odds.value", value="B"))] == \
+        ["odds.whatif.title_only_b"] * 2
+
+
+def test_what_if_refuses_a_vs_answer_that_variant_b_never_meets() -> None:
+    code, _, err = invoke(["odds", "epic", "--script", SCRIPT, "--vs", "no-such-question=1"])
+    assert code == 2 and "--vs no-such-question: variant B never asks this question" in err
+
+
+def test_no_dice_names_the_answers_it_assumed() -> None:
+    code, _, err = invoke(["odds", "fow", "--declaration",
+                           "transcripts/scripts/declarations/fow-odds.toml"])
+    assert code == 2
+    assert "no dice" in err and "answers assumed:" in err and "results=" in err

@@ -16,26 +16,44 @@ Z_95 = 1.959963984540054  # two-sided 95 % normal quantile (Wilson intervals)
 
 
 class Dist:
-    """Outcome → probability. ``runs`` is ``None`` for an exact distribution."""
+    """Outcome → probability. ``runs`` is ``None`` for an exact distribution.
 
-    __slots__ = ("_p", "runs")
+    Held as whole-number weights over one common total (in lowest terms), so that sums over
+    thousands of outcomes are integer sums, not Fraction sums."""
+
+    __slots__ = ("_c", "_total", "runs")
 
     def __init__(self, probs: Mapping[int, Fraction], runs: int | None = None) -> None:
-        kept = {int(k): Fraction(v) for k, v in sorted(probs.items()) if v}
+        kept = {int(k): Fraction(v) for k, v in probs.items() if v}
         if not kept:
             raise ValueError("a distribution needs at least one outcome")
-        if sum(kept.values()) != 1:
-            raise ValueError(f"probabilities sum to {sum(kept.values())}, not 1")
         if any(v < 0 for v in kept.values()):
             raise ValueError("a probability is negative")
-        self._p = kept
+        total = math.lcm(*(v.denominator for v in kept.values()))
+        counts = {k: v.numerator * (total // v.denominator) for k, v in kept.items()}
+        if sum(counts.values()) != total:
+            raise ValueError(f"probabilities sum to {Fraction(sum(counts.values()), total)}, "
+                             "not 1")
+        self._set(counts, total, runs)
+
+    def _set(self, counts: Mapping[int, int], total: int, runs: int | None) -> None:
+        common = math.gcd(total, *counts.values())
+        self._c = {k: c // common for k, c in sorted(counts.items()) if c}
+        self._total = total // common
         self.runs = runs
 
     # -- building --------------------------------------------------------------------------
     @classmethod
     def from_counts(cls, counts: Mapping[int, int], runs: int | None = None) -> Dist:
+        """Outcomes weighted by whole-number counts (their share of the counts' total)."""
+        if any(c < 0 for c in counts.values()):
+            raise ValueError("a count is negative")
         total = sum(counts.values())
-        return cls({k: Fraction(c, total) for k, c in counts.items()}, runs)
+        if total <= 0:
+            raise ValueError("a distribution needs at least one outcome")
+        out = cls.__new__(cls)
+        out._set({int(k): int(c) for k, c in counts.items()}, total, runs)
+        return out
 
     @classmethod
     def from_h(cls, h: Any) -> Dist:
@@ -44,7 +62,7 @@ class Dist:
 
     @classmethod
     def point(cls, value: int) -> Dist:
-        return cls({value: Fraction(1)})
+        return cls.from_counts({value: 1})
 
     @classmethod
     def binomial(cls, n: int, p: Fraction) -> Dist:
@@ -53,17 +71,36 @@ class Dist:
             return cls.point(0)
         if p == 1:
             return cls.point(n)
-        q = 1 - p
-        return cls({k: math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)})
+        # integer counts over a common denominator: exact, and fast for thousands of dice
+        good, bad = p.numerator, p.denominator - p.numerator
+        counts, comb = {}, 1
+        powers = [1] * (n + 1)  # bad ** (n - k), built from the top
+        for k in range(n - 1, -1, -1):
+            powers[k] = powers[k + 1] * bad
+        weight = 1  # good ** k
+        for k in range(n + 1):
+            counts[k] = comb * weight * powers[k]
+            comb = comb * (n - k) // (k + 1)
+            weight *= good
+        return cls.from_counts(counts)
 
     @classmethod
     def mixture(cls, parts: Iterable[tuple[Fraction, Dist]]) -> Dist:
         """The distribution of an outcome drawn from ``parts`` with the given weights."""
-        out: dict[int, Fraction] = {}
-        for weight, dist in parts:
-            for k, v in dist.items():
-                out[k] = out.get(k, Fraction(0)) + weight * v
-        return cls(out)
+        parts = [(Fraction(w), d) for w, d in parts if w]
+        if not parts:
+            raise ValueError("a distribution needs at least one outcome")
+        total = math.lcm(*(w.denominator * d._total for w, d in parts))
+        counts: dict[int, int] = {}
+        for w, d in parts:
+            scale = w.numerator * (total // (w.denominator * d._total))
+            for k, c in d._c.items():
+                counts[k] = counts.get(k, 0) + c * scale
+        if sum(counts.values()) != total:
+            raise ValueError("mixture weights do not sum to 1")
+        out = cls.__new__(cls)
+        out._set(counts, total, None)
+        return out
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -71,46 +108,55 @@ class Dist:
         return self.runs is None
 
     def items(self) -> Iterator[tuple[int, Fraction]]:
-        return iter(self._p.items())
+        return ((k, Fraction(c, self._total)) for k, c in self._c.items())
+
+    def counts(self) -> tuple[dict[int, int], int]:
+        """The whole-number weights and their total (for fast exact arithmetic)."""
+        return dict(self._c), self._total
 
     def outcomes(self) -> tuple[int, ...]:
-        return tuple(self._p)
+        return tuple(self._c)
+
+    def floats(self) -> list[float]:
+        """The chances as floats, in outcome order (for display choices only)."""
+        return [c / self._total for c in self._c.values()]
 
     def __getitem__(self, value: int) -> Fraction:
-        return self._p.get(value, Fraction(0))
+        return Fraction(self._c.get(value, 0), self._total)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dist) and self._p == other._p and self.runs == other.runs
+        return (isinstance(other, Dist) and self._c == other._c
+                and self._total == other._total and self.runs == other.runs)
 
     def __hash__(self) -> int:
-        return hash((tuple(self._p.items()), self.runs))
+        return hash((tuple(self._c.items()), self._total, self.runs))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}: {v}" for k, v in self._p.items())
+        inner = ", ".join(f"{k}: {v}" for k, v in self.items())
         return f"Dist({{{inner}}}{', runs=' + str(self.runs) if self.runs else ''})"
 
     @property
     def low(self) -> int:
-        return next(iter(self._p))
+        return next(iter(self._c))
 
     @property
     def high(self) -> int:
-        return next(reversed(self._p))
+        return next(reversed(self._c))
 
     def mean(self) -> Fraction:
-        return sum((k * v for k, v in self._p.items()), Fraction(0))
+        return Fraction(sum(k * c for k, c in self._c.items()), self._total)
 
     def at_least(self, value: int) -> Fraction:
-        return sum((v for k, v in self._p.items() if k >= value), Fraction(0))
+        return Fraction(sum(c for k, c in self._c.items() if k >= value), self._total)
 
     def at_most(self, value: int) -> Fraction:
-        return sum((v for k, v in self._p.items() if k <= value), Fraction(0))
+        return Fraction(sum(c for k, c in self._c.items() if k <= value), self._total)
 
     def percentile(self, value: int) -> Fraction:
         """Mid-rank percentile of ``value`` (0..100): the share of results below it plus half
         the share equal to it, so the middle result of a symmetric roll reads 50."""
-        below = self.at_most(value) - self[value]
-        return 100 * (below + self[value] / 2)
+        below = sum(c for k, c in self._c.items() if k < value)
+        return Fraction(100 * (2 * below + self._c.get(value, 0)), 2 * self._total)
 
     def interval(self, p: Fraction) -> tuple[float, float] | None:
         """95 % Wilson interval of a probability read from a simulated distribution."""
@@ -120,23 +166,27 @@ class Dist:
 
     # -- combining -------------------------------------------------------------------------
     def map(self, f: Callable[[int], int]) -> Dist:
-        out: dict[int, Fraction] = {}
-        for k, v in self._p.items():
+        counts: dict[int, int] = {}
+        for k, c in self._c.items():
             key = f(k)
-            out[key] = out.get(key, Fraction(0)) + v
-        return Dist(out, self.runs)
+            counts[key] = counts.get(key, 0) + c
+        out = Dist.__new__(Dist)
+        out._set(counts, self._total, self.runs)
+        return out
 
     def then(self, f: Callable[[int], Dist]) -> Dist:
         """Each outcome ``k`` followed by the distribution ``f(k)`` (a two-stage roll)."""
-        return Dist.mixture((v, f(k)) for k, v in self._p.items())
+        return Dist.mixture((v, f(k)) for k, v in self.items())
 
     def __add__(self, other: Dist) -> Dist:
         """The sum of two independent outcomes."""
-        out: dict[int, Fraction] = {}
-        for a, pa in self._p.items():
-            for b, pb in other._p.items():
-                out[a + b] = out.get(a + b, Fraction(0)) + pa * pb
-        return Dist(out)
+        counts: dict[int, int] = {}
+        for a, ca in self._c.items():
+            for b, cb in other._c.items():
+                counts[a + b] = counts.get(a + b, 0) + ca * cb
+        out = Dist.__new__(Dist)
+        out._set(counts, self._total * other._total, None)
+        return out
 
 
 def wilson(p: float, n: int, z: float = Z_95) -> tuple[float, float]:

@@ -5,6 +5,8 @@ function through ``OddsRef``; every other dice question gets these."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from dyce import H
 
 from referee.core.dice import DiceSpec
@@ -19,12 +21,19 @@ def success_chance(spec: DiceSpec) -> tuple[int, int]:
     return sum(1 for f in range(1, spec.sides + 1) if spec.is_success(f)), spec.sides
 
 
+DYCE_MOST = 100
+"""Dice counted through dyce up to this many; beyond, the binomial closed form in integers
+(dyce's repeated convolution takes seconds for thousands of dice; both are exact)."""
+
+
 def successes_dist(spec: DiceSpec, count: int | None = None) -> Dist:
-    """Successes among ``count`` (default: the spec's) dice, through dyce."""
+    """Successes among ``count`` (default: the spec's) dice."""
     good, sides = success_chance(spec)
     n = spec.count if count is None else count
     if n == 0:
         return Dist.point(0)
+    if n > DYCE_MOST:
+        return Dist.binomial(n, Fraction(good, sides))
     die = H({1: good, 0: sides - good}) if 0 < good < sides else H({int(good > 0): 1})
     return Dist.from_h(n @ die)
 

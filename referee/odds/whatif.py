@@ -45,39 +45,68 @@ def _diff(a: Fraction | None, b: Fraction | None, kind: Kind) -> str:
     return f"{d * 100:+.1f}" if kind is Kind.CHANCE else f"{d:+.2f}"
 
 
+def pairs(a: Sequence[OddsRecord], b: Sequence[OddsRecord]
+          ) -> list[tuple[OddsRecord | None, OddsRecord | None]]:
+    """The rolls of the two variants side by side: the same question id first; a roll of A
+    with no such question in B goes beside B's next unmatched roll (another unit saving
+    first, another piece firing); what is left stands alone."""
+    by_id = {r.question: r for r in b}
+    a_ids = {r.question for r in a}
+    rest = [r for r in b if r.question not in a_ids]
+    out: list[tuple[OddsRecord | None, OddsRecord | None]] = []
+    for ra in a:
+        if ra.question in by_id:
+            out.append((ra, by_id[ra.question]))
+        else:
+            out.append((ra, rest.pop(0) if rest else None))
+    out += [(None, rb) for rb in rest]
+    return out
+
+
+def _title(ra: OddsRecord | None, rb: OddsRecord | None) -> Msg:
+    if ra is None or rb is None:
+        only = ra or rb
+        assert only is not None
+        return Msg.of("odds.whatif.title_only_a" if rb is None else "odds.whatif.title_only_b",
+                      title=only.report.title)
+    if ra.report.title == rb.report.title:
+        return Msg.of("odds.whatif.title", title=ra.report.title)
+    return Msg.of("odds.whatif.title_two", a=ra.report.title, b=rb.report.title)
+
+
 def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             label_b: Msg) -> list[Table]:
-    """One table per roll of ``a`` (matched in ``b`` by question id): the mean, the chance
-    of k or more, and every end state, for both variants and B minus A (in percentage points
-    for chances)."""
-    by_id = {r.question: r for r in b}
+    """One table per roll (see ``pairs``): the mean, the chance of k or more, and every end
+    state, for both variants and B minus A (in percentage points for chances); "-" where a
+    variant has no such roll or end state."""
     tables = []
-    for ra in a:
-        rb = by_id.get(ra.question)
-        if rb is None:
-            continue
-        unit = ra.report.unit
+    for ra, rb in pairs(a, b):
+        either = ra or rb
+        assert either is not None
+        unit = either.report.unit
         rows: list[tuple[Msg | str, str, str, str]] = []
         # the same roll may count different things in the two variants (Epic: the 6s of a
         # 7+ roll against the hits of a direct roll): then only the end states compare
-        same = ra.report.unit == rb.report.unit
-        ma, mb = ra.report.dist.mean(), rb.report.dist.mean()
+        same = ra is None or rb is None or ra.report.unit == rb.report.unit
+        da = ra.report.dist if ra else None
+        db = rb.report.dist if rb else None
         if same:
+            ma, mb = (da.mean() if da else None), (db.mean() if db else None)
             rows.append((Msg.of("odds.whatif.mean", unit=unit),
-                         _cell(ma, Kind.EXPECTED, ra.report.dist.exact),
-                         _cell(mb, Kind.EXPECTED, rb.report.dist.exact),
+                         _cell(ma, Kind.EXPECTED, da.exact if da else True),
+                         _cell(mb, Kind.EXPECTED, db.exact if db else True),
                          _diff(ma, mb, Kind.EXPECTED)))
-        if same and not ra.report.labels:
-            for k in _thresholds(ra, rb):
-                pa, pb = ra.report.dist.at_least(k), rb.report.dist.at_least(k)
+        if same and not either.report.labels:
+            for k in _thresholds(ra or either, rb or either):
+                pa = da.at_least(k) if da else None
+                pb = db.at_least(k) if db else None
                 rows.append((Msg.of("odds.whatif.at_least", k=k, unit=unit),
-                             _cell(pa, Kind.CHANCE, ra.report.dist.exact),
-                             _cell(pb, Kind.CHANCE, rb.report.dist.exact),
+                             _cell(pa, Kind.CHANCE, da.exact if da else True),
+                             _cell(pb, Kind.CHANCE, db.exact if db else True),
                              _diff(pa, pb, Kind.CHANCE)))
-        ends_b = {e.label: e for e in rb.report.end_states}
-        labels = [e.label for e in ra.report.end_states]
-        labels += [e.label for e in rb.report.end_states if e.label not in labels]
-        ends_a = {e.label: e for e in ra.report.end_states}
+        ends_a = {e.label: e for e in ra.report.end_states} if ra else {}
+        ends_b = {e.label: e for e in rb.report.end_states} if rb else {}
+        labels = list(ends_a) + [label for label in ends_b if label not in ends_a]
         for label in labels:
             ea, eb = ends_a.get(label), ends_b.get(label)
             kind = (ea or eb).kind  # type: ignore[union-attr]
@@ -85,9 +114,7 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             vb = eb.value if eb else None
             rows.append((label, _cell(va, kind, ea.exact if ea else True),
                          _cell(vb, kind, eb.exact if eb else True), _diff(va, vb, kind)))
-        title = (Msg.of("odds.whatif.title", title=ra.report.title)
-                 if ra.report.title == rb.report.title else
-                 Msg.of("odds.whatif.title_two", a=ra.report.title, b=rb.report.title))
-        tables.append(Table(title, (Msg.of("odds.whatif.col.what"), label_a, label_b,
-                                    Msg.of("odds.whatif.col.diff")), tuple(rows), ra.clause))
+        tables.append(Table(_title(ra, rb), (Msg.of("odds.whatif.col.what"), label_a, label_b,
+                                             Msg.of("odds.whatif.col.diff")), tuple(rows),
+                            either.clause))
     return tables

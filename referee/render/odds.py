@@ -48,9 +48,12 @@ def window(dist: Dist) -> tuple[int, int]:
     values = dist.outcomes()
     if len(values) <= ROWS:
         return values[0], values[-1]
-    best, start = Fraction(-1), 0
-    for i in range(len(values) - ROWS + 1):
-        mass = sum((dist[v] for v in values[i:i + ROWS]), Fraction(0))
+    # which rows to show is a display choice: floats suffice (the rows stay exact)
+    p = dist.floats()
+    mass = sum(p[:ROWS])
+    best, start = mass, 0
+    for i in range(1, len(values) - ROWS + 1):
+        mass += p[i + ROWS - 1] - p[i - 1]
         if mass > best:
             best, start = mass, i
     shown = list(values[start:start + ROWS])
@@ -71,7 +74,8 @@ def chart_rows(report: OddsReport) -> list[tuple[str, Fraction, Fraction]]:
     rows: list[tuple[str, Fraction, Fraction]] = []
     if dist.low < low:
         rows.append((f"≤{low - 1}", dist.at_most(low - 1), Fraction(1)))
-    rows += [(str(k), dist[k], dist.at_least(k)) for k in range(low, high + 1)]
+    # outcomes the roll cannot make (a product of two dice of 7) get no row
+    rows += [(str(k), dist[k], dist.at_least(k)) for k in range(low, high + 1) if dist[k]]
     if dist.high > high:
         rows.append((f"≥{high + 1}", dist.at_least(high + 1), dist.at_least(high + 1)))
     return rows
