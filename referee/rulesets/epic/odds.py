@@ -506,7 +506,9 @@ class _ShotsTrial:
         self.rest, self.pools = rest, pools
         self.cdfs = [_sampler(p.shots, p.chance) for p in pools]
         self.phases: dict[tuple[int, ...], tuple[PhaseRest, list[tuple[str, float, int]]]] = {}
-        self.mw: dict[frozenset[str], list[tuple[str, float, int]]] = {}
+        # the macro-weapon phase depends on the survivors AND on the hits drawn (how many
+        # macro-weapon hits, the normal hits each survivor took): one cache per draw
+        self.mw: dict[tuple[int, ...], dict[frozenset[str], list[tuple[str, float, int]]]] = {}
 
     def __call__(self, rng: random.Random) -> Outcome:
         counts = tuple(_draw(rng, c) for c in self.cdfs)
@@ -517,7 +519,7 @@ class _ShotsTrial:
             phase = _normal_phase(self.rest.attack, hits, self.rest.added, _survival_floats)
             self.phases[counts] = (phase, [(k, float(q), w) for k, q, w in phase.survive])
         phase, survive = self.phases[counts]
-        return _run_phase(phase, survive, rng, self.mw)
+        return _run_phase(phase, survive, rng, self.mw.setdefault(counts, {}))
 
 
 def _run_phase(rest: PhaseRest, survive: list[tuple[str, float, int]], rng: random.Random,
