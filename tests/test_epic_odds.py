@@ -596,7 +596,8 @@ def _stop_at(declaration: dict[str, Any], dice: dict[str, int]) -> DiceQuestion:
 
 
 @pytest.mark.clause("E-17")
-@pytest.mark.parametrize("case", ["barrage", "save-then-macro"])
+@pytest.mark.parametrize("case", ["barrage", "barrage-disrupt", "save-then-macro",
+                                  "shots-disrupt"])
 def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
         monkeypatch: pytest.MonkeyPatch, case: str) -> None:
     """The fallbacks of a barrage roll and of a save with macro-weapon hits to follow, forced
@@ -604,13 +605,19 @@ def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
     from referee.odds.generic import report_for
     from referee.rulesets.epic import odds
 
-    if case == "barrage":
-        d = decl([{"name": "Howitzer", "barrage": 7}],
+    if case.startswith("barrage"):
+        disrupt = case == "barrage-disrupt"
+        d = decl([{"name": "Howitzer", "barrage": 3 if disrupt else 7, "disrupt": disrupt}],
                  [tunit("A", armour=5, under_template=True),
                   tunit("B", "AV", armour=4, distance=15, under_template=True, reinforced=True),
                   tunit("C", armour=6, distance=20, terrain="woods", under_template=True),
                   tunit("D", armour=5, distance=25, under_template=False)],
-                 target_blast_markers=1, crossfire=1)
+                 target_blast_markers=0 if disrupt else 1, crossfire=0 if disrupt else 1)
+        question = _stop_at(d, {})
+    elif case == "shots-disrupt":
+        d = decl([_rifle(2, ap=4, disrupt=True), {"name": "Bolter", "shots": 2, "ap": 5}],
+                 [tunit("A", armour=5), tunit("B", armour=5, distance=12),
+                  tunit("C", armour=6, distance=14), tunit("E", armour=4, distance=16)])
         question = _stop_at(d, {})
     else:
         d = decl([_rifle(4, ap=4), {"name": "Volcano gun", "shots": 2, "at": 4, "macro": True}],
