@@ -632,3 +632,22 @@ def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
         assert e.runs is not None and e.spread is not None
         tolerance = 3 * max(e.spread, 0.05) / math.sqrt(e.runs)
         assert abs(float(e.value) - float(exact[e.label.id])) <= tolerance, e.label.id
+
+
+@pytest.mark.clause("E-X6")
+def test_ex6_end_states_say_when_they_take_an_open_allocation_choice_at_its_default() -> None:
+    """Two units equally near: the defender may choose which takes a hit, and the end states
+    take the default (the first listed): the report says so; with no tie it does not."""
+    from referee.odds.generic import report_for
+
+    def notes(distance_b: float, options: tuple[str, ...] = ()) -> list[str]:
+        d = decl([_rifle(2)], [tunit("A", armour=4), tunit("B", armour=6, distance=distance_b)])
+        plan = api.plan_attack("epic", seed=1, declaration=d, options=options)
+        try:
+            api.play(plan, TreePort({"action": "advance"}, {}))
+        except Branch as b:
+            return [n.id for n in report_for(b.question).notes]
+        raise AssertionError("no dice asked")
+    assert "epic.odds.note.defaults" in notes(10)
+    assert "epic.odds.note.defaults" not in notes(20)
+    assert "epic.odds.note.defaults" not in notes(10, ("allocation-tie=listed-order",))

@@ -107,6 +107,7 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
             ends += barrage_end_states(rest, n, chance, key)
         else:
             ends += shots_end_states(rest, n, chance, key)
+        notes += _default_notes(rest.attack)
     return OddsReport(title, unit, dist, successes, tuple(ends), notes=tuple(notes))
 
 
@@ -120,9 +121,30 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
     dist = Dist.binomial(n, fail)
     title = Msg.of(f"epic.odds.title.{stage}", unit=unit, count=n, need=target)
     ends: list[EndState] = []
+    notes: list[Msg] = []
     if rest is not None:
         ends += phase_end_states(rest, question.id)
-    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), tuple(ends))
+        if rest.mw_hits or rest.attack.broken_at_start:  # hits still to allocate
+            notes += _default_notes(rest.attack)
+    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), tuple(ends),
+                      notes=tuple(notes))
+
+
+def _default_notes(attack: AttackFacts) -> list[Msg]:
+    """Say so where the end states take an allocation choice still open at its default: a
+    tie in distance (E-X6) or the order of AT and AP hits (E-X7). A barrage's hits fall on
+    the nearest of each group without a choice; only a broken formation's extra hits are
+    allocated there."""
+    if attack.barrage and not attack.broken_at_start:
+        return []
+    units = [u.target for u in attack.units]
+    distances = [u.distance for u in units]
+    tie = (attack.option("allocation-tie", "defender-chooses") != "listed-order"
+           and len(set(distances)) < len(distances))
+    order = (not attack.barrage
+             and attack.option("mixed-allocation", "ask-defender") == "ask-defender"
+             and {"INF", "LV", "AV"} <= {u.type for u in units})
+    return [Msg.of("epic.odds.note.defaults")] if tie or order else []
 
 
 def _hit_states(weapon: Msg | str, hits: Dist) -> list[EndState]:
