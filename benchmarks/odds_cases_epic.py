@@ -117,6 +117,22 @@ def _cases() -> list[Case]:
                     + [_unit(f"Tank {i}", "AV", armour=4, distance=12 + i,
                              under_template=True) for i in range(6)])
     barrage_q = question_at(barrage, {}, "barrage.red-hill-battery-invented.ap")
+    # the largest declaration allowed: 30 weapons of 200 shots (the last a macro-weapon) at
+    # 60 units, crossfire, reinforced and invulnerable saves among them
+    largest_units = [_unit(f"Unit {i}", armour=4 + i % 3, distance=10 + i,
+                           reinforced=i % 5 == 0, invulnerable=i % 7 == 0) for i in range(60)]
+    largest_weapons: list[dict[str, Any]] = [
+        {"name": f"Gun {i}", "shots": 200, "ap": 3 + i % 3} for i in range(29)]
+    largest_weapons.append({"name": "Volcano gun", "shots": 200, "at": 4, "macro": True})
+    largest = _decl(largest_weapons, largest_units, crossfire=1)
+    largest_q = question_at(largest, {}, "to-hit.gun-0")
+    largest_save = question_at(largest, {f"to-hit.gun-{i}": "=20" for i in range(29)}
+                               | {"to-hit.volcano-gun": "=10"}, "save.normal.unit-0")
+    barrage60 = _decl([{"name": "Howitzer", "barrage": 18}],
+                      [_unit(f"Unit {i}", ["INF", "AV", "LV"][i % 3], armour=4 + i % 3,
+                             distance=10 + i, under_template=True,
+                             terrain="woods" if i % 3 == 2 else "open") for i in range(60)])
+    barrage60_q = question_at(barrage60, {}, "barrage.red-hill-battery-invented.ap")
 
     def hit_then_save() -> object:
         hits = 30 @ H(6).ge(4)
@@ -143,6 +159,12 @@ def _cases() -> list[Case]:
              lambda: (200 @ H(6).ge(4), 20 @ H(6).ge(3))),
         Case("epic: barrage at 18 units", False, _ours(barrage_q),
              lambda: (12 @ H(6).ge(4), 6 @ H(6).ge(5))),
+        Case("epic: largest declaration, 30 x 200 dice at 60 units (simulated)", False,
+             _ours(largest_q), lambda: [200 @ H(6).ge(4) for _ in range(30)]),
+        Case("epic: a save of the largest declaration (simulated)", False,
+             _ours(largest_save), lambda: 20 @ H(6).ge(4)),
+        Case("epic: barrage at 60 units (simulated)", False, _ours(barrage60_q),
+             lambda: (20 @ H(6).ge(5), 20 @ H(6).ge(6), 20 @ H(6).ge(4))),
     ]
 
 

@@ -336,15 +336,20 @@ def _frequency(declaration: dict[str, Any], answers: dict[str, Any], runs: int,
     return killed / runs, broken / runs
 
 
-def _first_report(declaration: dict[str, Any], answers: dict[str, Any],
-                  options: tuple[str, ...] = ()) -> dict[str, Fraction]:
+def _first_question(declaration: dict[str, Any], answers: dict[str, Any],
+                    options: tuple[str, ...] = ()) -> DiceQuestion:
     _UNITS[0] = len(declaration["target_units"])
     plan = api.plan_attack("epic", seed=1, declaration=declaration, options=options)
     try:
         api.play(plan, TreePort({"action": "advance", **answers}, {}))
     except Branch as b:
-        return ends(b.question)
+        return b.question
     raise AssertionError("no dice asked")
+
+
+def _first_report(declaration: dict[str, Any], answers: dict[str, Any],
+                  options: tuple[str, ...] = ()) -> dict[str, Fraction]:
+    return ends(_first_question(declaration, answers, options))
 
 
 @pytest.mark.clause("E-14")
@@ -383,6 +388,29 @@ def test_e12_simulated_end_states_agree_with_simulated_resolver() -> None:
     assert killed.spread is not None and killed.runs is not None
     assert abs(mean - float(killed.value)) <= 3 * killed.spread * math.sqrt(
         1 / runs + 1 / killed.runs)
+
+
+@pytest.mark.clause("E-12")
+@pytest.mark.parametrize("continue_spread", [False, True])
+def test_e12_simulated_fallback_agrees_with_the_exact_end_states(
+        monkeypatch: pytest.MonkeyPatch, continue_spread: bool) -> None:
+    """The seeded fallback forced on a case small enough to work out exactly: the macro-weapon
+    phase depends on the hits drawn, not only on the survivors (a cache keyed by survivors
+    alone reused one draw's macro-weapon hits for every other draw: +0.45 units destroyed)."""
+    from referee.rulesets.epic import odds
+
+    d = decl([_rifle(6, ap=4), {"name": "Volcano gun", "shots": 3, "at": 4, "macro": True}],
+             [tunit(f"I{i}", armour=5, distance=10 + i) for i in range(5)])
+    options = ("mw-spread=continue",) if continue_spread else ()
+    exact = _first_report(d, {}, options)
+    monkeypatch.setattr(odds, "EXACT_CASES", 0)
+    question = _first_question(d, {}, options)
+    from referee.odds.generic import report_for
+
+    for e in report_for(question).end_states:
+        assert e.runs is not None and e.spread is not None and not e.exact
+        tolerance = 3 * max(e.spread, 0.05) / math.sqrt(e.runs)
+        assert abs(float(e.value) - float(exact[e.label.id])) <= tolerance, e.label.id
 
 
 # -- every distribution sums to 1; the percentile agrees -------------------------------------
@@ -516,3 +544,110 @@ def test_e9_whatif_of_a_seven_plus_roll_compares_hits_not_sixes() -> None:
     assert labels == ["Autogun: expected hits (after any second roll)",
                       "Autogun: chance of at least one hit"]
     assert autogun.rows[0][1:3] == ("0.50", "2.00")  # 6 × 1/12 against 6 × 2/6
+
+
+@pytest.mark.clause("E-10")
+@settings(max_examples=200, deadline=None)
+@given(units=st.lists(st.tuples(st.sampled_from(["INF", "LV", "AV"]), st.sampled_from([10, 12, 15]),
+                                st.booleans(), st.booleans(), st.booleans()),
+                      min_size=1, max_size=7),
+       runs=st.lists(st.tuples(st.sampled_from(["ap", "at", "mw"]), st.booleans(),
+                               st.booleans(), st.integers(0, 9)), max_size=6),
+       gone=st.sets(st.integers(0, 6)), before=st.lists(st.integers(0, 3), max_size=7))
+def test_e10_fast_allocation_of_the_simulation_matches_the_default_allocation(
+        units: list[tuple[str, int, bool, bool, bool]], runs: list[tuple[str, bool, bool, int]],
+        gone: set[int], before: list[int]) -> None:
+    """The simulation's closed-form allocation gives every unit the hits the resolver's
+    default allocation (one hit at a time) gives it: ties, levelling, ranges, cover."""
+    from dataclasses import replace
+
+    from referee.rulesets.epic import odds
+    from referee.rulesets.epic.allocation import HitKind, Target
+    from referee.rulesets.epic.damage import Hit
+    from referee.rulesets.epic.formations import Defender
+    from referee.rulesets.epic.oddsfacts import AttackFacts
+
+    defenders = tuple(Defender(Target(f"u{i}", f"U{i}", kind, distance, i, in_range,
+                                      in_mw_range, in_cover), 5, None, False, False)
+                      for i, (kind, distance, in_range, in_mw_range, in_cover)
+                      in enumerate(units))
+    attack = AttackFacts(defenders, 0, False, 0)
+    hits = [h for fire, cover_ok, disrupt, k in runs
+            for h in [Hit(HitKind(fire, cover_ok), "w", disrupt)] * k]
+    alive = [d for i, d in enumerate(defenders) if i not in gone]
+    held = {d.key: b for d, b in zip(alive, before, strict=False)}
+    expected = {k: dict(Counter(replace(h, weapon="") for h in v))
+                for k, v in odds.allocate_default(alive, hits, attack, held).items()}
+    fast = odds.FastAllocation(attack, hits)
+    index = {d.key: i for i, d in enumerate(defenders)}
+    got = fast.allocate(fast.runs(hits), gone, {index[k]: v for k, v in held.items()})
+    assert {defenders[i].key: {fast.hits[h]: c for h, c in d.items()}
+            for i, d in got.items()} == expected
+
+
+def _stop_at(declaration: dict[str, Any], dice: dict[str, int]) -> DiceQuestion:
+    plan = api.plan_attack("epic", seed=1, declaration=declaration)
+    rolls = {k: DiceRoll(None, v, DiceSource.TYPED) for k, v in dice.items()}
+    try:
+        api.play(plan, TreePort({"action": "advance"}, rolls))
+    except Branch as b:
+        return b.question
+    raise AssertionError("no dice asked")
+
+
+@pytest.mark.clause("E-17")
+@pytest.mark.parametrize("case", ["barrage", "barrage-disrupt", "save-then-macro",
+                                  "shots-disrupt"])
+def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
+        monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """The fallbacks of a barrage roll and of a save with macro-weapon hits to follow, forced
+    on cases small enough to work out exactly."""
+    from referee.odds.generic import report_for
+    from referee.rulesets.epic import odds
+
+    if case.startswith("barrage"):
+        disrupt = case == "barrage-disrupt"
+        d = decl([{"name": "Howitzer", "barrage": 3 if disrupt else 7, "disrupt": disrupt}],
+                 [tunit("A", armour=5, under_template=True),
+                  tunit("B", "AV", armour=4, distance=15, under_template=True, reinforced=True),
+                  tunit("C", armour=6, distance=20, terrain="woods", under_template=True),
+                  tunit("D", armour=5, distance=25, under_template=False)],
+                 target_blast_markers=0 if disrupt else 1, crossfire=0 if disrupt else 1)
+        question = _stop_at(d, {})
+    elif case == "shots-disrupt":
+        d = decl([_rifle(2, ap=4, disrupt=True), {"name": "Bolter", "shots": 2, "ap": 5}],
+                 [tunit("A", armour=5), tunit("B", armour=5, distance=12),
+                  tunit("C", armour=6, distance=14), tunit("E", armour=4, distance=16)])
+        question = _stop_at(d, {})
+    else:
+        d = decl([_rifle(4, ap=4), {"name": "Volcano gun", "shots": 2, "at": 4, "macro": True}],
+                 [tunit("A", armour=4), tunit("B", armour=5, distance=12, reinforced=True),
+                  tunit("C", armour=5, distance=14, invulnerable=True),
+                  tunit("D", armour=6, distance=16)])
+        question = _stop_at(d, {"to-hit.rifle": 3, "to-hit.volcano-gun": 2})
+        assert question.id.startswith("save.normal")
+    exact = {e.label.id: e.value for e in report_for(question).end_states}
+    monkeypatch.setattr(odds, "EXACT_CASES", -1)
+    for e in report_for(question).end_states:
+        assert e.runs is not None and e.spread is not None
+        tolerance = 3 * max(e.spread, 0.05) / math.sqrt(e.runs)
+        assert abs(float(e.value) - float(exact[e.label.id])) <= tolerance, e.label.id
+
+
+@pytest.mark.clause("E-X6")
+def test_ex6_end_states_say_when_they_take_an_open_allocation_choice_at_its_default() -> None:
+    """Two units equally near: the defender may choose which takes a hit, and the end states
+    take the default (the first listed): the report says so; with no tie it does not."""
+    from referee.odds.generic import report_for
+
+    def notes(distance_b: float, options: tuple[str, ...] = ()) -> list[str]:
+        d = decl([_rifle(2)], [tunit("A", armour=4), tunit("B", armour=6, distance=distance_b)])
+        plan = api.plan_attack("epic", seed=1, declaration=d, options=options)
+        try:
+            api.play(plan, TreePort({"action": "advance"}, {}))
+        except Branch as b:
+            return [n.id for n in report_for(b.question).notes]
+        raise AssertionError("no dice asked")
+    assert "epic.odds.note.defaults" in notes(10)
+    assert "epic.odds.note.defaults" not in notes(20)
+    assert "epic.odds.note.defaults" not in notes(10, ("allocation-tie=listed-order",))
