@@ -1,0 +1,307 @@
+"""Combat Commander odds (issue 8): the targeting roll (C-1), the fire roll (C-10) and each
+defence roll (C-4, C-5), with the end state of every target unit.
+
+Every roll is a Fate card drawn without replacement, so the odds come from the cards left in
+the virtual deck (``FateCardQuestion.remaining``), never from independent dice; a deck that is
+not public is taken as two independent dice, and a note says so. The end states (each unit
+broken, suppressed, eliminated) are exact (``odds_draws``: the few cards that decide a unit's
+result enumerated jointly); only a hex with so many leaders that the enumeration would pass
+``EXACT_LEAVES`` is simulated, seeded by the question id. Imported only through ``OddsRef``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from referee.core.dice import DiceRoll
+from referee.core.questions import DiceQuestion
+from referee.core.text import Msg
+from referee.odds.dist import Dist
+from referee.odds.report import EndState, Kind, OddsReport
+from referee.rulesets.cc import arithmetic as ar
+from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
+from referee.rulesets.cc.odds_draws import DeckRun, Slot, distribution, joint, leaves, shuffled
+
+EXACT_LEAVES = 40_000
+"""Joint card outcomes one unit's exact odds may enumerate; beyond it the attack is simulated
+(only a hex with three or more leaders rolling before a unit gets there)."""
+
+Result = ar.Result
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str
+    name: str
+    kind: str
+    morale: int
+    broken_morale: int | None
+    command: int
+    broken: bool
+    suppressed: bool
+    moving: bool
+
+
+@dataclass(frozen=True)
+class Rules:
+    cover: int
+    suppressed_tie: str
+    command_from: str
+    leader_commands_self: bool
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What is still unknown before the defence rolls: the targeting card (``threshold``:
+    its product must exceed it) and the fire card (``fp``), or neither (``attack`` known)."""
+
+    attacker: DeckRun | None
+    fp: int = 0
+    threshold: int | None = None
+    attack: int | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    units: Mapping[str, Unit]
+    order: tuple[str, ...]
+    rules: Rules
+    deck: DeckRun  # the defence rolls' deck
+    same: bool  # the defence deck is the attacker's (C-X6), drawn after his cards
+
+
+def _plan(units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+          deck: DeckRun, same: bool) -> Plan:
+    return Plan({u["key"]: Unit(**u) for u in units}, tuple(order), Rules(**rules), deck, same)
+
+
+# -- one unit's result from the cards --------------------------------------------------------
+def _roll(plan: Plan, states: Mapping[str, tuple[bool, bool]], unit: Unit, attack: int,
+          total: int) -> Result:
+    """C-4, C-5: the unit's result for a card of dice ``total``, the hex as it stands."""
+    broken, suppressed = states[unit.key]
+    leaders = [(k, u.command, states[k][0]) for k, u in plan.units.items() if u.kind == "leader"]
+    command = ar.command_in_hex(leaders, unit.key, self_counts=plan.rules.leader_commands_self,
+                                how=plan.rules.command_from)
+    morale = ar.defence_morale(ar.printed_morale(unit.morale, unit.broken_morale, broken),
+                               plan.rules.cover, command, suppressed)
+    return ar.defence_result(attack, morale + total, moving=unit.moving, broken=broken,
+                             suppressed=suppressed, suppressed_tie=plan.rules.suppressed_tie)
+
+
+def _after(state: tuple[bool, bool], result: Result) -> tuple[bool, bool]:
+    if result in (Result.BROKEN, Result.ELIMINATED):
+        return True, state[1]
+    if result is Result.SUPPRESSED:
+        return state[0], True
+    return state
+
+
+def play(plan: Plan, attack: int, totals: Mapping[int, int], upto: int | None = None
+         ) -> list[Result]:
+    """C-12: the defence rolls in ``plan.order`` with the card totals at their positions;
+    a unit that is not a leader changes nobody's Morale, so only the leaders before ``upto``
+    (and ``upto`` itself) need a card when ``upto`` is given. Returns the results rolled."""
+    states = {k: (u.broken, u.suppressed) for k, u in plan.units.items()}
+    out = []
+    last = len(plan.order) - 1 if upto is None else upto
+    for p in range(last + 1):
+        unit = plan.units[plan.order[p]]
+        if upto is not None and p < upto and unit.kind != "leader":
+            continue
+        result = _roll(plan, states, unit, attack, totals[p])
+        states[unit.key] = _after(states[unit.key], result)
+        out.append(result)
+    return out
+
+
+def _relevant(plan: Plan, upto: int) -> list[int]:
+    return [p for p in range(upto) if plan.units[plan.order[p]].kind == "leader"] + [upto]
+
+
+def _slots(plan: Plan, stage: Stage, upto: int) -> tuple[list[Slot], list[int]]:
+    slots: list[Slot] = []
+    if stage.threshold is not None:
+        assert stage.attacker is not None
+        slots.append(Slot(stage.attacker, 0, stage.threshold))
+    if stage.attack is None:
+        assert stage.attacker is not None
+        slots.append(Slot(stage.attacker, len(slots)))
+    offset = len(slots) if plan.same else 0
+    positions = _relevant(plan, upto)
+    return slots + [Slot(plan.deck, offset + p) for p in positions], positions
+
+
+def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
+    """The exact chance of each result of the unit ``plan.order[upto]``."""
+    slots, positions = _slots(plan, stage, upto)
+    head = len(slots) - len(positions)
+    weights: Counter[Result] = Counter()
+    outcomes, denominator = joint(slots)
+    for classes, weight in outcomes:
+        if stage.threshold is not None and not classes[0][0]:
+            weights[Result.NO_EFFECT] += weight  # a miss ends the attack (C-1)
+            continue
+        attack = stage.attack if stage.attack is not None else stage.fp + classes[head - 1][1]
+        totals = {p: c[1] for p, c in zip(positions, classes[head:], strict=True)}
+        weights[play(plan, attack, totals, upto)[-1]] += weight
+    return {r: Fraction(w, denominator) for r, w in weights.items()}
+
+
+def possible(unit: Unit, rules: Rules) -> list[Result]:
+    """The results a unit can get, worst first (the end states shown for it)."""
+    out = [Result.ELIMINATED if unit.broken else Result.BROKEN]
+    if not unit.moving and not (unit.suppressed and rules.suppressed_tie == "breaks"):
+        out.append(Result.SUPPRESSED)
+    return out
+
+
+def _label(unit: Unit, result: Result) -> Msg:
+    return Msg.of("cc.odds.end.unit", unit=unit.name, result=Msg.of(f"cc.result.{result}"))
+
+
+def end_states(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
+    """Each unit's chance of each result it can get, in the order of the defence rolls:
+    exact, or simulated past ``EXACT_LEAVES``."""
+    units = [plan.units[k] for k in plan.order]
+    if any(leaves(_slots(plan, stage, i)[0]) > EXACT_LEAVES for i in range(len(units))):
+        return _simulated(plan, stage, key)
+    out = []
+    for i, unit in enumerate(units):
+        chances = unit_odds(plan, stage, i)
+        out += [EndState(_label(unit, r), chances.get(r, Fraction(0)))
+                for r in possible(unit, plan.rules)]
+    return tuple(out)
+
+
+def _simulated(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
+    from referee.odds.simulate import simulate_many
+
+    units = [plan.units[k] for k in plan.order]
+    labels = [(u, r) for u in units for r in possible(u, plan.rules)]
+    attacker_draws = (stage.threshold is not None) + (stage.attack is None)
+
+    def trial(rng: Any) -> list[float]:
+        cards = shuffled(stage.attacker, attacker_draws + (len(units) if plan.same else 0),
+                         rng) if stage.attacker is not None else []
+        defence = cards[attacker_draws:] if plan.same else shuffled(plan.deck, len(units), rng)
+        if stage.threshold is not None and cards[0][0] * cards[0][1] <= stage.threshold:
+            return [0.0] * len(labels)
+        attack = stage.attack if stage.attack is not None else \
+            stage.fp + sum(cards[attacker_draws - 1])
+        results = dict(zip(plan.order, play(plan, attack, {p: sum(d) for p, d in
+                                                           enumerate(defence)}), strict=True))
+        return [float(results[u.key] is r) for u, r in labels]
+
+    return simulate_many(trial, key, [(_label(u, r), Kind.CHANCE) for u, r in labels])
+
+
+# -- the reports -----------------------------------------------------------------------------
+def _plus(offset: int, roll: DiceRoll) -> int:
+    assert roll.faces is not None
+    return offset + sum(roll.faces)
+
+
+def _product(roll: DiceRoll) -> int:
+    assert roll.faces is not None
+    return roll.faces[0] * roll.faces[1]
+
+
+def _deck(question: DiceQuestion) -> DeckRun:
+    assert isinstance(question, FateCardQuestion)
+    return DeckRun(question.nation, question.remaining, question.composition)
+
+
+def _defence_deck(defence: Mapping[str, Any], attacker: DeckRun) -> DeckRun:
+    if defence["same"]:
+        return attacker
+    return DeckRun(defence["nation"], _cards(defence["remaining"]), _cards(defence["full"]))
+
+
+def _cards(cards: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if cards is None else tuple(cards)
+
+
+def _deck_note(deck: DeckRun) -> Msg:
+    nation = Msg.of(f"cc.nation.{deck.nation}")
+    if deck.remaining is None or deck.full is None:
+        return Msg.of("cc.odds.note.unknown_deck", nation=nation)
+    return Msg.of("cc.odds.note.deck", nation=nation, left=len(deck.remaining),
+                  size=len(deck.full))
+
+
+def _notes(plan: Plan, attacker: DeckRun | None, fire_ahead: bool) -> tuple[Msg, ...]:
+    notes = []
+    if attacker is not None:
+        notes.append(_deck_note(attacker))
+    if plan.same:
+        if fire_ahead:
+            notes.append(Msg.of("cc.odds.note.same_deck"))
+    elif attacker is None or attacker.nation != plan.deck.nation:
+        notes.append(_deck_note(plan.deck))
+    if fire_ahead:
+        notes.append(Msg.of("cc.odds.note.event"))
+    if len(plan.order) > 1:
+        names = ", ".join(plan.units[k].name for k in plan.order)
+        notes.append(Msg.of("cc.odds.note.order", order=names))
+    return tuple(notes)
+
+
+def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: int, fp: int,
+              units: Sequence[Mapping[str, Any]], order: Sequence[str],
+              rules: Mapping[str, Any], defence: Mapping[str, Any]) -> OddsReport:
+    """C-1: the product of the two dice, and whether it hits; then the rest of the attack."""
+    attacker = _deck(question)
+    plan = _plan(units, order, rules, _defence_deck(defence, attacker), defence["same"])
+    counts = distribution(attacker.first(), lambda faces, _: faces[0] * faces[1])
+    dist = Dist.from_counts(counts)
+    hit = sum((p for k, p in dist.items() if ar.targeting_hits(k, hindrance, distance)),
+              Fraction(0))
+    stage = Stage(attacker, fp, distance + hindrance)
+    ends = (EndState(Msg.of("cc.odds.end.hit"), hit), *end_states(plan, stage, question.id))
+    return OddsReport(Msg.of("cc.odds.title.targeting", piece=piece, distance=distance,
+                             hindrance=hindrance, threshold=distance + hindrance),
+                      Msg.of("cc.odds.unit.product"), dist, _product, ends,
+                      notes=_notes(plan, attacker, True))
+
+
+def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
+         units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+         defence: Mapping[str, Any]) -> OddsReport:
+    """C-3, C-10, C-11, C-13: the attack total, the fire card's triggers, then each unit."""
+    attacker = _deck(question)
+    plan = _plan(units, order, rules, _defence_deck(defence, attacker), defence["same"])
+    cards = attacker.first()
+    dist = Dist.from_counts(distribution(cards, lambda faces, _: fp + sum(faces)))
+    ends: list[EndState] = []
+    if attacker.known:
+        shows = distribution(cards, lambda _, trigger: TRIGGERS.index(trigger) + 1
+                             if trigger else 0)
+        ends += [EndState(Msg.of("cc.odds.end.trigger", trigger=Msg.of(f"cc.trigger.{t}")),
+                          Fraction(shows[i + 1], len(cards))) for i, t in enumerate(TRIGGERS)]
+    ends += end_states(plan, Stage(attacker, fp), question.id)
+    notes = _notes(plan, attacker, True)
+    if weapons and attacker.known:
+        notes += (Msg.of("cc.odds.note.jammed", weapons=", ".join(weapons)),)
+    return OddsReport(Msg.of("cc.odds.title.fire", fp=fp), Msg.of("cc.odds.unit.attack"),
+                      dist, functools.partial(_plus, fp), tuple(ends), notes=notes)
+
+
+def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
+            units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+            defence: Mapping[str, Any]) -> OddsReport:
+    """C-4, C-5: this unit's defence total against the known attack total; its result and
+    the results of the units still to roll."""
+    deck = _deck(question)
+    plan = _plan(units, order, rules, deck, False)
+    dist = Dist.from_counts(distribution(deck.first(), lambda faces, _: morale + sum(faces)))
+    name = plan.units[unit].name
+    return OddsReport(Msg.of("cc.odds.title.defence", unit=name, morale=morale, attack=attack),
+                      Msg.of("cc.odds.unit.defence"), dist, functools.partial(_plus, morale),
+                      end_states(plan, Stage(None, attack=attack), question.id),
+                      notes=_notes(plan, None, False))
