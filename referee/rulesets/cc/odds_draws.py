@@ -1,21 +1,22 @@
-"""Exact joint odds of Fate cards drawn without replacement (C-10, brief section 3).
+"""The decks behind the odds of Fate cards drawn without replacement (C-10, brief section 3).
 
 A deck's draws from now on are a sequence: first the cards left in the virtual deck, then, when
 it runs out, a reshuffled full deck (``Attack.draw`` reshuffles an empty deck), and so on. Draws
 from one deck are exchangeable: the cards at any k positions of one pass through the deck are
 distributed as its first k cards. So the joint odds of the few draws that decide an outcome
-(the fire card, the leaders' defence cards before a unit, the unit's own card) are enumerated
-exactly over the classes of card they need: the dice total, and for a targeting card also
-whether its product hits. Weights are whole numbers (falling products of card counts) with one
-denominator, so no fraction arithmetic runs inside the enumeration.
+(the fire card, the leaders' defence cards before a unit, the unit's own card) are walked
+exactly (``odds.unit_odds``) over the classes of card they need: the dice total, and for a
+targeting card also whether its product hits. Weights are whole numbers (products of card
+counts) over one denominator (``Draws.sizes``), so no fraction arithmetic runs in the walk.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from referee.rulesets.cc.deck import card_key, parse_key
@@ -73,69 +74,62 @@ def classes(cards: Sequence[str], threshold: int | None) -> Counter[Cls]:
     return out
 
 
-def leaves(slots: Sequence[Slot]) -> int:
-    """How many joint outcomes an enumeration of ``slots`` visits (at most)."""
-    n = 1
-    for slot in slots:
-        n *= 22 if slot.threshold is not None else 11
-    return n
+@dataclass(frozen=True)
+class Draws:
+    """The decks behind some slots, for an exact walk over their cards: each slot's pass
+    (``group``), each pass's cards by dice total (``counts``, index total - 2), the classes
+    of a targeting slot (``fine``), and how many cards each slot draws from (``sizes``, the
+    same on every path)."""
+
+    group: tuple[int, ...]
+    counts: tuple[tuple[int, ...], ...]
+    fine: dict[int, Counter[Cls]]
+    sizes: tuple[int, ...]
 
 
-def joint(slots: Sequence[Slot]) -> tuple[Iterator[tuple[tuple[Cls, ...], int]], int]:
-    """Every joint outcome of ``slots`` (in draw order) with its whole-number weight, and the
-    denominator all weights share."""
-    groups: dict[tuple[int, int], dict[int, int]] = {}
+def draws(slots: Sequence[Slot]) -> Draws:
+    keys: list[tuple[int, int]] = []
+    counts: list[tuple[int, ...]] = []
+    group: list[int] = []
     fine: dict[int, Counter[Cls]] = {}
-    drawn: Counter[tuple[int, int]] = Counter()
-    denominator = 1
-    keys = []
+    sizes: list[int] = []
+    drawn: Counter[int] = Counter()
     for i, slot in enumerate(slots):
         cycle, cards = slot.deck.group(slot.position)
         key = (id(slot.deck), cycle) if slot.deck.known else (id(slot.deck), -1 - i)
-        if key not in groups:
-            totals: Counter[int] = Counter()
+        if key not in keys:
+            keys.append(key)
+            totals = [0] * 11
             for (_, total), n in classes(cards, None).items():
-                totals[total] += n
-            groups[key] = dict(totals)
+                totals[total - 2] += n
+            counts.append(tuple(totals))
+        g = keys.index(key)
         if slot.threshold is not None:
-            assert drawn[key] == 0, "a targeting card is the first draw of its pass"
+            assert drawn[g] == 0, "a targeting card is the first draw of its pass"
             fine[i] = classes(cards, slot.threshold)
-        denominator *= len(cards) - drawn[key]
-        drawn[key] += 1
-        keys.append(key)
-    chosen: list[Cls] = []
+        group.append(g)
+        sizes.append(len(cards) - drawn[g])
+        drawn[g] += 1
+    return Draws(tuple(group), tuple(counts), fine, tuple(sizes))
 
-    def walk(i: int, weight: int) -> Iterator[tuple[tuple[Cls, ...], int]]:
-        if i == len(slots):
-            yield tuple(chosen), weight
-            return
-        counts = groups[keys[i]]
-        options: list[tuple[Cls, int]] = (list(fine[i].items()) if i in fine else
-                                          [((False, t), n) for t, n in counts.items()])
-        for cls, n in options:
-            if not n:
-                continue
-            counts[cls[1]] -= 1
-            chosen.append(cls)
-            yield from walk(i + 1, weight * n)
-            chosen.pop()
-            counts[cls[1]] += 1
 
-    return walk(0, 1), denominator
+@functools.cache
+def _faces(cards: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple(parse_key(key)[0] for key in cards)
 
 
 def shuffled(deck: DeckRun, count: int, rng: random.Random) -> list[tuple[int, int]]:
     """The dice of ``count`` draws of ``deck`` as the attack would draw them (for the seeded
-    simulation): the cards left in a random order, then reshuffled full decks."""
+    simulation): cards left drawn at random without replacement, then reshuffled full
+    decks."""
     out: list[tuple[int, int]] = []
     while len(out) < count:
         _, cards = deck.group(len(out))
+        faces = _faces(cards)
         if not deck.known:
-            out.append(parse_key(rng.choice(cards))[0])
+            out.append(rng.choice(faces))
             continue
-        order = list(cards)
-        rng.shuffle(order)
-        out += [parse_key(key)[0] for key in order[:count - len(out)]]
+        out += rng.sample(faces, min(len(faces), count - len(out)))
     return out
 
 
