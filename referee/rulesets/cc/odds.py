@@ -33,8 +33,10 @@ EXACT_LEADERS = 2
 walk: two keep the slowest step, an ordnance targeting roll, near 60 ms); beyond, the unit's
 odds are simulated."""
 
-SIMULATION_RUNS = 6_000
-"""Runs of that simulation: a chance's 95 % interval is then at most about ±1.3 %."""
+SIMULATION_CARDS = 40_000
+"""Cards the seeded simulation of a hex may play out in all: its runs are this many over the
+cards one run draws (problem size, not timing), between ``MIN_RUNS`` and ``MAX_RUNS``."""
+MIN_RUNS, MAX_RUNS = 3_000, 20_000  # a chance's 95 % interval: about ±1.8 % to ±0.7 %
 
 Result = ar.Result
 
@@ -92,11 +94,11 @@ def _plan(units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mappi
 
 
 # -- one unit's result from the cards --------------------------------------------------------
-def _roll(plan: Plan, states: Mapping[str, tuple[bool, bool]], unit: Unit, attack: int,
-          total: int) -> Result:
-    """C-4, C-5: the unit's result for a card of dice ``total``, the hex as it stands."""
-    broken, suppressed = states[unit.key]
-    flags = tuple(states[k][0] for k, _ in plan.leaders)
+def _roll(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit,
+          attack: int, total: int) -> Result:
+    """C-4, C-5: the unit's result for a card of dice ``total``, given whether each leader of
+    the hex is broken now (``flags``, in ``plan.leaders`` order) and its own state."""
+    broken, suppressed = state
     memo = (unit.key, flags, broken, suppressed)
     morale = plan.morale.get(memo)
     if morale is None:
@@ -109,6 +111,10 @@ def _roll(plan: Plan, states: Mapping[str, tuple[bool, bool]], unit: Unit, attac
         plan.morale[memo] = morale
     return ar.defence_result(attack, morale + total, moving=unit.moving, broken=broken,
                              suppressed=suppressed, suppressed_tie=plan.rules.suppressed_tie)
+
+
+def _flags(plan: Plan, states: Mapping[str, tuple[bool, bool]]) -> tuple[bool, ...]:
+    return tuple(states[k][0] for k, _ in plan.leaders)
 
 
 def _after(state: tuple[bool, bool], result: Result) -> tuple[bool, bool]:
@@ -126,14 +132,18 @@ def play(plan: Plan, attack: int, totals: Mapping[int, int], upto: int | None = 
     (and ``upto`` itself) need a card when ``upto`` is given. Returns the results rolled
     (every unit's through position ``through`` when ``upto`` is not given)."""
     states = {k: (u.broken, u.suppressed) for k, u in plan.units.items()}
+    flags = list(_flags(plan, states))
+    index = {k: i for i, (k, _) in enumerate(plan.leaders)}
     out = []
     last = upto if upto is not None else len(plan.order) - 1 if through is None else through
     for p in range(last + 1):
         unit = plan.units[plan.order[p]]
         if upto is not None and p < upto and unit.kind != "leader":
             continue
-        result = _roll(plan, states, unit, attack, totals[p])
+        result = _roll(plan, tuple(flags), states[unit.key], unit, attack, totals[p])
         states[unit.key] = _after(states[unit.key], result)
+        if unit.key in index:
+            flags[index[unit.key]] = states[unit.key][0]
         out.append(result)
     return out
 
@@ -164,13 +174,14 @@ def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
     head = len(slots) - len(positions)
     tails = [math.prod(plan_draws.sizes[s + 1:]) for s in range(len(slots))]
     initial = {k: (u.broken, u.suppressed) for k, u in plan.units.items()}
-    State = tuple[tuple[tuple[int, ...], ...], int | None, tuple[tuple[str, bool], ...]]
-    frontier: dict[State, int] = {(plan_draws.counts, stage.attack, ()): 1}
+    index = {k: i for i, (k, _) in enumerate(plan.leaders)}
+    State = tuple[tuple[tuple[int, ...], ...], int | None, tuple[bool, ...]]
+    frontier: dict[State, int] = {(plan_draws.counts, stage.attack, _flags(plan, initial)): 1}
     weights: Counter[Result] = Counter()
     for s in range(len(slots)):
         g = plan_draws.group[s]
         after: dict[State, int] = {}
-        for (counts, attack, changes), weight in frontier.items():
+        for (counts, attack, flags), weight in frontier.items():
             options: list[tuple[bool, int, int]] = (
                 [(hit, total, n) for (hit, total), n in plan_draws.fine[s].items()]
                 if s in plan_draws.fine else
@@ -186,19 +197,19 @@ def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
                 left[g] = tuple(row)
                 if s < head:
                     new_attack = attack if s in plan_draws.fine else stage.fp + total
-                    key: State = (tuple(left), new_attack, changes)
+                    key: State = (tuple(left), new_attack, flags)
                     after[key] = after.get(key, 0) + w
                     continue
                 assert attack is not None
-                states = {**initial, **{k: (b, initial[k][1]) for k, b in changes}}
                 unit = plan.units[plan.order[positions[s - head]]]
-                result = _roll(plan, states, unit, attack, total)
+                result = _roll(plan, flags, initial[unit.key], unit, attack, total)
                 if positions[s - head] == upto:
                     weights[result] += w
                     continue
                 # only whether a leader broke matters to the units after it (its Command)
-                key = (tuple(left), attack, (*changes, (unit.key, _after(states[unit.key],
-                                                                         result)[0])))
+                broke = list(flags)
+                broke[index[unit.key]] = _after(initial[unit.key], result)[0]
+                key = (tuple(left), attack, tuple(broke))
                 after[key] = after.get(key, 0) + w
         frontier = after
     denominator = math.prod(plan_draws.sizes)
@@ -237,7 +248,7 @@ def end_states(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
 def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
                ) -> dict[tuple[str, Result], EndState]:
     """The results of the units at ``which`` (order positions) by a seeded simulation of the
-    rest of the attack (``SIMULATION_RUNS`` runs, seeded by the question id)."""
+    rest of the attack (seeded by the question id; runs by ``SIMULATION_CARDS``)."""
     from referee.odds.simulate import simulate_many
 
     last = max(which)
@@ -257,8 +268,10 @@ def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
         results = dict(zip(plan.order, rolled, strict=False))
         return [float(results[k] is r) for k, r in labels]
 
+    cards = attacker_draws + last + 1
+    runs = max(MIN_RUNS, min(MAX_RUNS, SIMULATION_CARDS // cards))
     states = simulate_many(trial, key, [(_label(plan.units[k], r), Kind.CHANCE)
-                                        for k, r in labels], SIMULATION_RUNS)
+                                        for k, r in labels], runs)
     return dict(zip(labels, states, strict=True))
 
 
