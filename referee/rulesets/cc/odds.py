@@ -4,9 +4,11 @@ defence roll (C-4, C-5), with the end state of every target unit.
 Every roll is a Fate card drawn without replacement, so the odds come from the cards left in
 the virtual deck (``FateCardQuestion.remaining``), never from independent dice; a deck that is
 not public is taken as two independent dice, and a note says so. The end states (each unit
-broken, suppressed, eliminated) are exact (``odds_draws``: the few cards that decide a unit's
-result enumerated jointly); only a hex with so many leaders that the enumeration would pass
-``EXACT_LEADERS`` is simulated, seeded by the question id. Imported only through ``OddsRef``.
+broken, suppressed, eliminated) are exact: ``unit_odds`` walks the few cards that decide a
+unit's result (the targeting and fire cards, the defence cards of the leaders rolling before
+it, its own), merging paths that leave the same cards; only a unit rolling after more than
+``EXACT_LEADERS`` leaders is simulated, seeded by the question id. Imported only through
+``OddsRef``.
 """
 
 from __future__ import annotations
