@@ -470,3 +470,26 @@ def test_every_fate_card_question_names_its_odds_function() -> None:
             decl(firing, [unit("A"), leader("Lt", 1)])), state={})
         attack(ctx)
     assert {t.rsplit(":", 1)[1] for t in seen} >= {"fire", "defence", "targeting"}
+
+
+def test_whatif_as_json_compares_every_units_end_state() -> None:
+    import io
+    import json
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.context import Environment
+
+    out = io.StringIO()
+    env = Environment(stdin=io.StringIO(), stdout=out, stderr=io.StringIO(),
+                      stdin_isatty=False, stdout_isatty=False, color=False)
+    result = CliRunner().invoke(app, ["odds", "cc", "--declaration",
+                                      str(DECLS / "cc-odds-alone.toml"), "--vs-declaration",
+                                      str(DECLS / "cc-odds-group.toml"), "--json"], obj=env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.getvalue() + result.output)
+    rows = {row[0]: row[1:] for row in data["compare"][0]["rows"]}
+    # alone FP 6, group FP 7, against Morale 6 +1 cover +1 Command: the brief's -2 and -1 rows
+    assert rows["US squad (invented): broken"][:2] == ["23.9%", "33.6%"]
+    assert data["a"]["odds"][0]["end_states"][4]["value"] == str(ar.fire_odds(-2)[0])
