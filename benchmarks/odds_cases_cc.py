@@ -89,8 +89,8 @@ CASES = [
          lambda: _fire(7, TWO_LEADERS), lambda: _versus(7, 8)),
     Case("cc: targeting roll, one deck, a squad and two leaders", False,
          lambda: _targeting(TWO_LEADERS, True), lambda: H(6) * H(6)),
-    Case("cc: fire roll, four leaders (the last simulated, 6,666 runs)", False,
+    Case("cc: fire roll, four leaders (the last simulated, 4,000 runs)", False,
          lambda: _fire(7, THREE_LEADERS), lambda: _versus(7, 9)),
-    Case("cc: targeting roll, one deck, 12 leaders (largest: 9 simulated, 3,000 runs)", False,
+    Case("cc: targeting roll, one deck, 12 leaders (largest: 9 simulated, 2,000 runs)", False,
          lambda: _targeting(TWELVE, True), lambda: H(6) * H(6)),
 ]

@@ -35,10 +35,10 @@ EXACT_LEADERS = 2
 walk: two keep the slowest step, an ordnance targeting roll, near 60 ms); beyond, the unit's
 odds are simulated."""
 
-SIMULATION_CARDS = 40_000
+SIMULATION_CARDS = 24_000
 """Cards the seeded simulation of a hex may play out in all: its runs are this many over the
 cards one run draws (problem size, not timing), between ``MIN_RUNS`` and ``MAX_RUNS``."""
-MIN_RUNS, MAX_RUNS = 3_000, 20_000  # a chance's 95 % interval: about ±1.8 % to ±0.7 %
+MIN_RUNS, MAX_RUNS = 2_000, 20_000  # a chance's 95 % interval: about ±2.2 % to ±0.7 %
 
 Result = ar.Result
 
@@ -83,6 +83,8 @@ class Plan:
     deck: DeckRun  # the defence rolls' deck
     same: bool  # the defence deck is the attacker's (C-X6), drawn after his cards
     leaders: tuple[tuple[str, int], ...] = ()  # (key, printed Command) of the hex's leaders
+    index: Mapping[str, int] = field(default_factory=dict)  # a leader's place in ``leaders``
+    initial: Mapping[str, tuple[bool, bool]] = field(default_factory=dict)  # (broken, supp.)
     # a unit's Morale by its state and the leaders' (broken or not), computed once
     morale: dict[tuple[str, tuple[bool, ...], bool, bool], int] = field(
         default_factory=dict, compare=False)
@@ -91,28 +93,39 @@ class Plan:
 def _plan(units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
           deck: DeckRun, same: bool) -> Plan:
     by_key = {u["key"]: Unit(**u) for u in units}
-    return Plan(by_key, tuple(order), Rules(**rules), deck, same,
-                tuple((k, u.command) for k, u in by_key.items() if u.kind == "leader"))
+    leaders = tuple((k, u.command) for k, u in by_key.items() if u.kind == "leader")
+    return Plan(by_key, tuple(order), Rules(**rules), deck, same, leaders,
+                {k: i for i, (k, _) in enumerate(leaders)},
+                {k: (u.broken, u.suppressed) for k, u in by_key.items()})
 
 
 # -- one unit's result from the cards --------------------------------------------------------
-def _roll(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit,
-          attack: int, total: int) -> Result:
-    """C-4, C-5: the unit's result for a card of dice ``total``, given whether each leader of
-    the hex is broken now (``flags``, in ``plan.leaders`` order) and its own state."""
-    broken, suppressed = state
-    memo = (unit.key, flags, broken, suppressed)
+def _morale(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit) -> int:
+    """C-4, C-14: the unit's Morale for its defence roll, given whether each leader of the hex
+    is broken now (``flags``, in ``plan.leaders`` order) and its own (broken, suppressed)."""
+    memo = (unit.key, flags, *state)
     morale = plan.morale.get(memo)
     if morale is None:
         leaders = [(k, command, b) for (k, command), b in zip(plan.leaders, flags, strict=True)]
         command = ar.command_in_hex(leaders, unit.key,
                                     self_counts=plan.rules.leader_commands_self,
                                     how=plan.rules.command_from)
-        morale = ar.defence_morale(ar.printed_morale(unit.morale, unit.broken_morale, broken),
-                                   plan.rules.cover, command, suppressed)
+        morale = ar.defence_morale(ar.printed_morale(unit.morale, unit.broken_morale, state[0]),
+                                   plan.rules.cover, command, state[1])
         plan.morale[memo] = morale
-    return ar.defence_result(attack, morale + total, moving=unit.moving, broken=broken,
-                             suppressed=suppressed, suppressed_tie=plan.rules.suppressed_tie)
+    return morale
+
+
+def _result(plan: Plan, state: tuple[bool, bool], unit: Unit, attack: int,
+            defence: int) -> Result:
+    return ar.defence_result(attack, defence, moving=unit.moving, broken=state[0],
+                             suppressed=state[1], suppressed_tie=plan.rules.suppressed_tie)
+
+
+def _roll(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit,
+          attack: int, total: int) -> Result:
+    """C-4, C-5: the unit's result for a card of dice ``total``."""
+    return _result(plan, state, unit, attack, _morale(plan, flags, state, unit) + total)
 
 
 def _flags(plan: Plan, states: Mapping[str, tuple[bool, bool]]) -> tuple[bool, ...]:
@@ -127,15 +140,16 @@ def _after(state: tuple[bool, bool], result: Result) -> tuple[bool, bool]:
     return state
 
 
-def play(plan: Plan, attack: int, totals: Mapping[int, int], upto: int | None = None,
+def play(plan: Plan, attack: int, totals: Mapping[int, int] | Sequence[int],
+         upto: int | None = None,
          through: int | None = None) -> list[Result]:
     """C-12: the defence rolls in ``plan.order`` with the card totals at their positions;
     a unit that is not a leader changes nobody's Morale, so only the leaders before ``upto``
     (and ``upto`` itself) need a card when ``upto`` is given. Returns the results rolled
     (every unit's through position ``through`` when ``upto`` is not given)."""
-    states = {k: (u.broken, u.suppressed) for k, u in plan.units.items()}
+    states = dict(plan.initial)
     flags = list(_flags(plan, states))
-    index = {k: i for i, (k, _) in enumerate(plan.leaders)}
+    index = plan.index
     out = []
     last = upto if upto is not None else len(plan.order) - 1 if through is None else through
     for p in range(last + 1):
@@ -175,43 +189,45 @@ def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
     plan_draws = draws(slots)
     head = len(slots) - len(positions)
     tails = [math.prod(plan_draws.sizes[s + 1:]) for s in range(len(slots))]
-    initial = {k: (u.broken, u.suppressed) for k, u in plan.units.items()}
-    index = {k: i for i, (k, _) in enumerate(plan.leaders)}
+    initial, index = plan.initial, plan.index
     State = tuple[tuple[tuple[int, ...], ...], int | None, tuple[bool, ...]]
     frontier: dict[State, int] = {(plan_draws.counts, stage.attack, _flags(plan, initial)): 1}
     weights: Counter[Result] = Counter()
     for s in range(len(slots)):
         g = plan_draws.group[s]
+        unit = plan.units[plan.order[positions[s - head]]] if s >= head else None
+        last = s == len(slots) - 1
         after: dict[State, int] = {}
         for (counts, attack, flags), weight in frontier.items():
             options: list[tuple[bool, int, int]] = (
                 [(hit, total, n) for (hit, total), n in plan_draws.fine[s].items()]
                 if s in plan_draws.fine else
                 [(True, t + 2, n) for t, n in enumerate(counts[g]) if n])
+            morale = 0 if unit is None else _morale(plan, flags, initial[unit.key], unit)
             for hit, total, n in options:
                 w = weight * n
                 if s in plan_draws.fine and not hit:
                     weights[Result.NO_EFFECT] += w * tails[s]  # a miss ends the attack (C-1)
                     continue
+                result = None
+                if unit is not None:
+                    assert attack is not None
+                    result = _result(plan, initial[unit.key], unit, attack, morale + total)
+                    if last:
+                        weights[result] += w
+                        continue
                 left = list(counts)
                 row = list(left[g])
                 row[total - 2] -= 1
                 left[g] = tuple(row)
-                if s < head:
+                if unit is None or result is None:
                     new_attack = attack if s in plan_draws.fine else stage.fp + total
                     key: State = (tuple(left), new_attack, flags)
-                    after[key] = after.get(key, 0) + w
-                    continue
-                assert attack is not None
-                unit = plan.units[plan.order[positions[s - head]]]
-                result = _roll(plan, flags, initial[unit.key], unit, attack, total)
-                if positions[s - head] == upto:
-                    weights[result] += w
-                    continue
-                # only whether a leader broke matters to the units after it (its Command)
-                broke = list(flags)
-                broke[index[unit.key]] = _after(initial[unit.key], result)[0]
-                key = (tuple(left), attack, tuple(broke))
+                else:
+                    # only whether a leader broke matters to the units after it (its Command)
+                    broke = list(flags)
+                    broke[index[unit.key]] = _after(initial[unit.key], result)[0]
+                    key = (tuple(left), attack, tuple(broke))
                 after[key] = after.get(key, 0) + w
         frontier = after
     denominator = math.prod(plan_draws.sizes)
@@ -266,7 +282,7 @@ def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
             return [0.0] * len(labels)
         attack = stage.attack if stage.attack is not None else \
             stage.fp + sum(cards[attacker_draws - 1])
-        rolled = play(plan, attack, {p: sum(d) for p, d in enumerate(defence)}, None, last)
+        rolled = play(plan, attack, [a + b for a, b in defence], None, last)
         results = dict(zip(plan.order, rolled, strict=False))
         return [float(results[k] is r) for k, r in labels]
 
