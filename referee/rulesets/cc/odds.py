@@ -140,26 +140,18 @@ def _after(state: tuple[bool, bool], result: Result) -> tuple[bool, bool]:
     return state
 
 
-def play(plan: Plan, attack: int, totals: Mapping[int, int] | Sequence[int],
-         upto: int | None = None,
-         through: int | None = None) -> list[Result]:
-    """C-12: the defence rolls in ``plan.order`` with the card totals at their positions;
-    a unit that is not a leader changes nobody's Morale, so only the leaders before ``upto``
-    (and ``upto`` itself) need a card when ``upto`` is given. Returns the results rolled
-    (every unit's through position ``through`` when ``upto`` is not given)."""
+def play(plan: Plan, attack: int, totals: Sequence[int], through: int) -> list[Result]:
+    """C-12: the defence rolls in ``plan.order`` through position ``through``, the card at
+    each position of dice ``totals[p]``; a leader that breaks gives no more Command."""
     states = dict(plan.initial)
     flags = list(_flags(plan, states))
-    index = plan.index
     out = []
-    last = upto if upto is not None else len(plan.order) - 1 if through is None else through
-    for p in range(last + 1):
+    for p in range(through + 1):
         unit = plan.units[plan.order[p]]
-        if upto is not None and p < upto and unit.kind != "leader":
-            continue
         result = _roll(plan, tuple(flags), states[unit.key], unit, attack, totals[p])
         states[unit.key] = _after(states[unit.key], result)
-        if unit.key in index:
-            flags[index[unit.key]] = states[unit.key][0]
+        if unit.key in plan.index:
+            flags[plan.index[unit.key]] = states[unit.key][0]
         out.append(result)
     return out
 
@@ -282,7 +274,7 @@ def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
             return [0.0] * len(labels)
         attack = stage.attack if stage.attack is not None else \
             stage.fp + sum(cards[attacker_draws - 1])
-        rolled = play(plan, attack, [a + b for a, b in defence], None, last)
+        rolled = play(plan, attack, [a + b for a, b in defence], last)
         results = dict(zip(plan.order, rolled, strict=False))
         return [float(results[k] is r) for k, r in labels]
 
