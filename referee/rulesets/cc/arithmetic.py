@@ -43,6 +43,24 @@ def highest_command(commands: Sequence[int], how: str = "highest") -> int:
     return sum(commands) if how == "sum" else max(commands)
 
 
+def printed_morale(morale: int, broken_morale: int | None, broken: bool) -> int:
+    """C-4: the Morale on the unit's current side (the broken side's when it has one)."""
+    return broken_morale if broken and broken_morale is not None else morale
+
+
+def command_in_hex(leaders: Sequence[tuple[str, int, bool]], unit_key: str, *,
+                   self_counts: bool, how: str = "highest") -> int:
+    """C-12, C-14: the Command the target hex gives ``unit_key`` now, from its leaders as
+    (key, printed Command, broken); a broken leader gives none."""
+    return highest_command([command for key, command, broken in leaders
+                            if not broken and (key != unit_key or self_counts)], how)
+
+
+def defence_morale(printed: int, cover: int, command: int, suppressed: bool) -> int:
+    """C-4, C-14: Morale for a defence roll: cover and Command added, Suppressed -1."""
+    return printed + cover + command - (1 if suppressed else 0)
+
+
 class Result(StrEnum):
     NO_EFFECT = "no-effect"
     SUPPRESSED = "suppressed"

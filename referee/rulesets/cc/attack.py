@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.core.dice import DiceSource
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
 from referee.core.result import Result, StepLog
@@ -46,8 +47,10 @@ class Attack:
     def option(self, name: str) -> Any:
         return self.ctx.options[name]
 
-    def draw(self, qid: str, nation: str, text: Msg, clause: str) -> FateCard:
-        """One Fate card for a roll: typed from the player's card, or drawn (C-10, C-X8)."""
+    def draw(self, qid: str, nation: str, text: Msg, clause: str, odds: str,
+             **facts: Any) -> FateCard:
+        """One Fate card for a roll: typed from the player's card, or drawn (C-10, C-X8).
+        ``odds`` names the function of ``referee.rulesets.cc.odds`` that gives its odds."""
         if self.decks.needs_reshuffle(nation):
             self.decks.reshuffle(nation)
             self.log.note(Msg.of("cc.step.reshuffle", nation=_nation(nation)), clause)
@@ -55,11 +58,37 @@ class Attack:
         card = self.port.ask(FateCardQuestion(
             id=qid, text=text, clause=clause, nation=nation, edition_id=edition.id,
             composition=edition.composition(nation), remaining=self.decks.remaining(nation),
-            hint_msg=Msg.of("cc.hint.card")))
+            hint_msg=Msg.of("cc.hint.card"),
+            odds=OddsRef.to(f"referee.rulesets.cc.odds:{odds}", **facts)))
         assert isinstance(card, FateCard)
         if card.source is DiceSource.ROLLED:
             self.decks.take(nation, card)
         return card
+
+    @property
+    def defence_deck(self) -> str:
+        """C-X6: whose Fate deck the defence rolls draw from."""
+        return self.decl.defender if self.option("defence-deck") == "defender" \
+            else self.decl.attacker
+
+    def plan(self, states: list[UnitState], order: list[str]) -> dict[str, Any]:
+        """The facts the odds of the rest of the attack need (plain values): the target
+        units as they stand, the order of their defence rolls, the rules in force, and the
+        defence deck (``same``: the attacker's own, C-X6)."""
+        nation = self.defence_deck
+        return {"units": tuple(_unit_facts(s) for s in states), "order": tuple(order),
+                "rules": {"cover": self.decl.cover,
+                          "suppressed_tie": self.option("suppressed-tie"),
+                          "command_from": self.option("command-from"),
+                          "leader_commands_self": bool(self.option("leader-commands-self"))},
+                "defence": {"nation": nation, "same": nation == self.decl.attacker,
+                            "remaining": self.decks.remaining(nation),
+                            "full": self.decks.edition.composition(nation)}}
+
+    def initial_plan(self) -> dict[str, Any]:
+        units = list(self.decl.target)
+        return self.plan([UnitState(u, u.broken, u.suppressed) for u in units],
+                         [u.key for u in _default_order(units)])
 
     def card_text(self, card: FateCard) -> Msg:
         assert card.faces is not None
@@ -69,6 +98,18 @@ class Attack:
             return Msg.of("cc.card.text", a=card.faces[0], b=card.faces[1], source=source)
         return Msg.of("cc.card.text_trigger", a=card.faces[0], b=card.faces[1], trigger=label,
                       source=source)
+
+
+def _default_order(units: list[TargetUnit]) -> list[TargetUnit]:
+    """C-12: the defence rolls' default order: units first, leaders last (the seed's tip)."""
+    return [u for u in units if u.kind != "leader"] + [u for u in units if u.kind == "leader"]
+
+
+def _unit_facts(state: UnitState) -> dict[str, Any]:
+    u = state.unit
+    return {"key": u.key, "name": u.name, "kind": u.kind, "morale": u.morale,
+            "broken_morale": u.broken_morale, "command": u.command, "broken": state.broken,
+            "suppressed": state.suppressed, "moving": u.moving}
 
 
 def _declaration(ctx: AttackContext) -> FireDeclaration:
@@ -112,11 +153,13 @@ def attack(ctx: AttackContext) -> Result:
         a.log.outcome(Msg.of("cc.step.refused", reason=reason), "C-9")
         return _result(a, Msg.of("cc.outcome.refused", reason=reason),
                        {"allowed": False, "fp": fp})
-    if ordnance and not _targeting(a, shooters[0], hindrance_left):
+    if ordnance and not _targeting(a, shooters[0], hindrance_left, fp):
         return _result(a, Msg.of("cc.outcome.missed", target=decl.target_hex),
                        {"allowed": True, "hit": False, "fp": fp})
     card = a.draw("fire", decl.attacker, Msg.of("cc.q.fire", nation=_nation(decl.attacker),
-                                                fp=fp), "C-10")
+                                                fp=fp), "C-10", "fire", fp=fp,
+                  weapons=tuple(p.name for p in shooters if p.kind == "weapon"),
+                  **a.initial_plan())
     total = fp + card.total
     a.log.roll(Msg.of("cc.step.fire_roll", card=a.card_text(card), fp=fp, roll=card.total,
                       total=total), "C-3", card=card.key, source=card.source.value,
@@ -201,12 +244,14 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
     return fp, hindrance_left
 
 
-def _targeting(a: Attack, piece: FiringPiece, hindrance: int) -> bool:
+def _targeting(a: Attack, piece: FiringPiece, hindrance: int, fp: int) -> bool:
     """C-1: ordnance must hit the hex first: product less hindrance above the range."""
     decl = a.decl
     card = a.draw("targeting", decl.attacker,
                   Msg.of("cc.q.targeting", piece=piece.name, distance=piece.distance,
-                         hindrance=hindrance, nation=_nation(decl.attacker)), "C-1")
+                         hindrance=hindrance, nation=_nation(decl.attacker)), "C-1",
+                  "targeting", piece=piece.name, distance=piece.distance, hindrance=hindrance,
+                  fp=fp, **a.initial_plan())
     product = card.product
     hit = ar.targeting_hits(product, hindrance, piece.distance)
     a.log.roll(Msg.of("cc.step.targeting", card=a.card_text(card), product=product,
@@ -292,19 +337,19 @@ class UnitState:
 
 def _target_command(a: Attack, states: dict[str, UnitState], unit: TargetUnit) -> int:
     """C-12, C-14: the hex's Command now (a broken or eliminated leader gives 0)."""
-    commands = [s.unit.command for s in states.values()
-                if s.unit.kind == "leader" and not s.broken
-                and (s.unit.key != unit.key or a.option("leader-commands-self"))]
-    return ar.highest_command(commands, a.option("command-from"))
+    leaders = [(s.unit.key, s.unit.command, s.broken) for s in states.values()
+               if s.unit.kind == "leader"]
+    return ar.command_in_hex(leaders, unit.key, self_counts=a.option("leader-commands-self"),
+                             how=a.option("command-from"))
 
 
 def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple[Any, ...]],
                                                                        dict[str, str]]:
     """C-4, C-5, C-12: one defence roll per unit, in the defender's order."""
-    decl, log = a.decl, a.log
+    log = a.log
     states = {u.key: UnitState(u, u.broken, u.suppressed) for u in units}
-    deck_of = decl.defender if a.option("defence-deck") == "defender" else decl.attacker
-    todo = [u for u in units if u.kind != "leader"] + [u for u in units if u.kind == "leader"]
+    deck_of = a.defence_deck
+    todo = _default_order(units)
     rows: list[tuple[Any, ...]] = []
     results: dict[str, str] = {}
     n = 0
@@ -321,7 +366,9 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
         morale, parts = _morale(a, states, state)
         card = a.draw(f"defence.{unit.key}", deck_of,
                       Msg.of("cc.q.defence", unit=unit.name, morale=morale,
-                             nation=_nation(deck_of)), "C-4")
+                             nation=_nation(deck_of)), "C-4", "defence", attack=total,
+                      morale=morale, unit=unit.key,
+                      **a.plan(list(states.values()), [unit.key, *(u.key for u in todo)]))
         defence = morale + card.total
         result = ar.defence_result(total, defence, moving=unit.moving, broken=state.broken,
                                    suppressed=state.suppressed,
@@ -354,8 +401,7 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
 def _morale(a: Attack, states: dict[str, UnitState], state: UnitState) -> tuple[int, Msg]:
     """C-4: Morale (broken side if broken) with cover, Command and Suppressed (-1)."""
     unit = state.unit
-    printed = unit.broken_morale if state.broken and unit.broken_morale is not None \
-        else unit.morale
+    printed = ar.printed_morale(unit.morale, unit.broken_morale, state.broken)
     if state.broken and unit.broken_morale is None:
         a.log.warning(Msg.of("cc.step.no_broken_morale", unit=unit.name), "C-4")
     parts = Msg.of("cc.morale.printed", value=printed)

@@ -1,0 +1,391 @@
+"""Combat Commander odds (issue 8): the targeting roll (C-1), the fire roll (C-10) and each
+defence roll (C-4, C-5), with the end state of every target unit.
+
+Every roll is a Fate card drawn without replacement, so the odds come from the cards left in
+the virtual deck (``FateCardQuestion.remaining``), never from independent dice; a deck that is
+not public is taken as two independent dice, and a note says so. The end states (each unit
+broken, suppressed, eliminated) are exact: ``unit_odds`` walks the few cards that decide a
+unit's result (the targeting and fire cards, the defence cards of the leaders rolling before
+it, its own), merging paths that leave the same cards; only a unit rolling after more than
+``EXACT_LEADERS`` leaders is simulated, seeded by the question id. Imported only through
+``OddsRef``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from referee.core.dice import DiceRoll
+from referee.core.questions import DiceQuestion
+from referee.core.text import Msg
+from referee.odds.dist import Dist
+from referee.odds.report import EndState, Kind, OddsReport
+from referee.rulesets.cc import arithmetic as ar
+from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
+from referee.rulesets.cc.odds_draws import DeckRun, Slot, distribution, draws, shuffled
+
+EXACT_LEADERS = 2
+"""Leaders rolling before a unit whose results its exact odds follow (each adds a card to the
+walk: two keep the slowest step, an ordnance targeting roll, near 60 ms); beyond, the unit's
+odds are simulated."""
+
+SIMULATION_CARDS = 24_000
+"""Cards the seeded simulation of a hex may play out in all: its runs are this many over the
+cards one run draws (problem size, not timing), between ``MIN_RUNS`` and ``MAX_RUNS``."""
+MIN_RUNS, MAX_RUNS = 2_000, 20_000  # a chance's 95 % interval: about ±2.2 % to ±0.7 %
+
+Result = ar.Result
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str
+    name: str
+    kind: str
+    morale: int
+    broken_morale: int | None
+    command: int
+    broken: bool
+    suppressed: bool
+    moving: bool
+
+
+@dataclass(frozen=True)
+class Rules:
+    cover: int
+    suppressed_tie: str
+    command_from: str
+    leader_commands_self: bool
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What is still unknown before the defence rolls: the targeting card (``threshold``:
+    its product must exceed it) and the fire card (``fp``), or neither (``attack`` known)."""
+
+    attacker: DeckRun | None
+    fp: int = 0
+    threshold: int | None = None
+    attack: int | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    units: Mapping[str, Unit]
+    order: tuple[str, ...]
+    rules: Rules
+    deck: DeckRun  # the defence rolls' deck
+    same: bool  # the defence deck is the attacker's (C-X6), drawn after his cards
+    leaders: tuple[tuple[str, int], ...] = ()  # (key, printed Command) of the hex's leaders
+    index: Mapping[str, int] = field(default_factory=dict)  # a leader's place in ``leaders``
+    initial: Mapping[str, tuple[bool, bool]] = field(default_factory=dict)  # (broken, supp.)
+    # a unit's Morale by its state and the leaders' (broken or not), computed once
+    morale: dict[tuple[str, tuple[bool, ...], bool, bool], int] = field(
+        default_factory=dict, compare=False)
+
+
+def _plan(units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+          deck: DeckRun, same: bool) -> Plan:
+    by_key = {u["key"]: Unit(**u) for u in units}
+    leaders = tuple((k, u.command) for k, u in by_key.items() if u.kind == "leader")
+    return Plan(by_key, tuple(order), Rules(**rules), deck, same, leaders,
+                {k: i for i, (k, _) in enumerate(leaders)},
+                {k: (u.broken, u.suppressed) for k, u in by_key.items()})
+
+
+# -- one unit's result from the cards --------------------------------------------------------
+def _morale(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit) -> int:
+    """C-4, C-14: the unit's Morale for its defence roll, given whether each leader of the hex
+    is broken now (``flags``, in ``plan.leaders`` order) and its own (broken, suppressed)."""
+    memo = (unit.key, flags, *state)
+    morale = plan.morale.get(memo)
+    if morale is None:
+        leaders = [(k, command, b) for (k, command), b in zip(plan.leaders, flags, strict=True)]
+        command = ar.command_in_hex(leaders, unit.key,
+                                    self_counts=plan.rules.leader_commands_self,
+                                    how=plan.rules.command_from)
+        morale = ar.defence_morale(ar.printed_morale(unit.morale, unit.broken_morale, state[0]),
+                                   plan.rules.cover, command, state[1])
+        plan.morale[memo] = morale
+    return morale
+
+
+def _result(plan: Plan, state: tuple[bool, bool], unit: Unit, attack: int,
+            defence: int) -> Result:
+    return ar.defence_result(attack, defence, moving=unit.moving, broken=state[0],
+                             suppressed=state[1], suppressed_tie=plan.rules.suppressed_tie)
+
+
+def _roll(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit,
+          attack: int, total: int) -> Result:
+    """C-4, C-5: the unit's result for a card of dice ``total``."""
+    return _result(plan, state, unit, attack, _morale(plan, flags, state, unit) + total)
+
+
+def _flags(plan: Plan, states: Mapping[str, tuple[bool, bool]]) -> tuple[bool, ...]:
+    return tuple(states[k][0] for k, _ in plan.leaders)
+
+
+def _after(state: tuple[bool, bool], result: Result) -> tuple[bool, bool]:
+    if result in (Result.BROKEN, Result.ELIMINATED):
+        return True, state[1]
+    if result is Result.SUPPRESSED:
+        return state[0], True
+    return state
+
+
+def play(plan: Plan, attack: int, totals: Sequence[int], through: int) -> list[Result]:
+    """C-12: the defence rolls in ``plan.order`` through position ``through``, the card at
+    each position of dice ``totals[p]``; a leader that breaks gives no more Command."""
+    states = dict(plan.initial)
+    flags = list(_flags(plan, states))
+    out = []
+    for p in range(through + 1):
+        unit = plan.units[plan.order[p]]
+        result = _roll(plan, tuple(flags), states[unit.key], unit, attack, totals[p])
+        states[unit.key] = _after(states[unit.key], result)
+        if unit.key in plan.index:
+            flags[plan.index[unit.key]] = states[unit.key][0]
+        out.append(result)
+    return out
+
+
+def _relevant(plan: Plan, upto: int) -> list[int]:
+    return [p for p in range(upto) if plan.units[plan.order[p]].kind == "leader"] + [upto]
+
+
+def _slots(plan: Plan, stage: Stage, upto: int) -> tuple[list[Slot], list[int]]:
+    slots: list[Slot] = []
+    if stage.threshold is not None:
+        assert stage.attacker is not None
+        slots.append(Slot(stage.attacker, 0, stage.threshold))
+    if stage.attack is None:
+        assert stage.attacker is not None
+        slots.append(Slot(stage.attacker, len(slots)))
+    offset = len(slots) if plan.same else 0
+    positions = _relevant(plan, upto)
+    return slots + [Slot(plan.deck, offset + p) for p in positions], positions
+
+
+def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
+    """The exact chance of each result of the unit ``plan.order[upto]``: a walk over the
+    cards of its slots in draw order, merging the paths that leave the same cards, the same
+    attack total and the same leaders' results (whole-number weights, one denominator)."""
+    slots, positions = _slots(plan, stage, upto)
+    plan_draws = draws(slots)
+    head = len(slots) - len(positions)
+    tails = [math.prod(plan_draws.sizes[s + 1:]) for s in range(len(slots))]
+    initial, index = plan.initial, plan.index
+    State = tuple[tuple[tuple[int, ...], ...], int | None, tuple[bool, ...]]
+    frontier: dict[State, int] = {(plan_draws.counts, stage.attack, _flags(plan, initial)): 1}
+    weights: Counter[Result] = Counter()
+    for s in range(len(slots)):
+        g = plan_draws.group[s]
+        unit = plan.units[plan.order[positions[s - head]]] if s >= head else None
+        last = s == len(slots) - 1
+        after: dict[State, int] = {}
+        for (counts, attack, flags), weight in frontier.items():
+            options: list[tuple[bool, int, int]] = (
+                [(hit, total, n) for (hit, total), n in plan_draws.fine[s].items()]
+                if s in plan_draws.fine else
+                [(True, t + 2, n) for t, n in enumerate(counts[g]) if n])
+            morale = 0 if unit is None else _morale(plan, flags, initial[unit.key], unit)
+            for hit, total, n in options:
+                w = weight * n
+                if s in plan_draws.fine and not hit:
+                    weights[Result.NO_EFFECT] += w * tails[s]  # a miss ends the attack (C-1)
+                    continue
+                result = None
+                if unit is not None:
+                    assert attack is not None
+                    result = _result(plan, initial[unit.key], unit, attack, morale + total)
+                    if last:
+                        weights[result] += w
+                        continue
+                left = list(counts)
+                row = list(left[g])
+                row[total - 2] -= 1
+                left[g] = tuple(row)
+                if unit is None or result is None:
+                    new_attack = attack if s in plan_draws.fine else stage.fp + total
+                    key: State = (tuple(left), new_attack, flags)
+                else:
+                    # only whether a leader broke matters to the units after it (its Command)
+                    broke = list(flags)
+                    broke[index[unit.key]] = _after(initial[unit.key], result)[0]
+                    key = (tuple(left), attack, tuple(broke))
+                after[key] = after.get(key, 0) + w
+        frontier = after
+    denominator = math.prod(plan_draws.sizes)
+    return {r: Fraction(w, denominator) for r, w in weights.items()}
+
+
+def possible(unit: Unit, rules: Rules) -> list[Result]:
+    """The results a unit can get, worst first (the end states shown for it)."""
+    out = [Result.ELIMINATED if unit.broken else Result.BROKEN]
+    if not unit.moving and not (unit.suppressed and rules.suppressed_tie == "breaks"):
+        out.append(Result.SUPPRESSED)
+    return out
+
+
+def _label(unit: Unit, result: Result) -> Msg:
+    return Msg.of("cc.odds.end.unit", unit=unit.name, result=Msg.of(f"cc.result.{result}"))
+
+
+def end_states(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
+    """Each unit's chance of each result it can get, in the order of the defence rolls:
+    exact, or simulated for the units whose exact odds would pass ``EXACT_LEADERS``."""
+    units = [plan.units[k] for k in plan.order]
+    heavy = [i for i in range(len(units)) if len(_relevant(plan, i)) - 1 > EXACT_LEADERS]
+    simulated = _simulated(plan, stage, key, heavy) if heavy else {}
+    out: list[EndState] = []
+    for i, unit in enumerate(units):
+        if i in heavy:
+            out += [simulated[(unit.key, r)] for r in possible(unit, plan.rules)]
+            continue
+        chances = unit_odds(plan, stage, i)
+        out += [EndState(_label(unit, r), chances.get(r, Fraction(0)))
+                for r in possible(unit, plan.rules)]
+    return tuple(out)
+
+
+def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
+               ) -> dict[tuple[str, Result], EndState]:
+    """The results of the units at ``which`` (order positions) by a seeded simulation of the
+    rest of the attack (seeded by the question id; runs by ``SIMULATION_CARDS``)."""
+    from referee.odds.simulate import simulate_many
+
+    last = max(which)
+    labels = [(plan.order[i], r) for i in which
+              for r in possible(plan.units[plan.order[i]], plan.rules)]
+    attacker_draws = (stage.threshold is not None) + (stage.attack is None)
+
+    def trial(rng: Any) -> list[float]:
+        cards = shuffled(stage.attacker, attacker_draws + (last + 1 if plan.same else 0),
+                         rng) if stage.attacker is not None else []
+        defence = cards[attacker_draws:] if plan.same else shuffled(plan.deck, last + 1, rng)
+        if stage.threshold is not None and cards[0][0] * cards[0][1] <= stage.threshold:
+            return [0.0] * len(labels)
+        attack = stage.attack if stage.attack is not None else \
+            stage.fp + sum(cards[attacker_draws - 1])
+        rolled = play(plan, attack, [a + b for a, b in defence], last)
+        results = dict(zip(plan.order, rolled, strict=False))
+        return [float(results[k] is r) for k, r in labels]
+
+    cards = attacker_draws + last + 1
+    runs = max(MIN_RUNS, min(MAX_RUNS, SIMULATION_CARDS // cards))
+    states = simulate_many(trial, key, [(_label(plan.units[k], r), Kind.CHANCE)
+                                        for k, r in labels], runs)
+    return dict(zip(labels, states, strict=True))
+
+
+# -- the reports -----------------------------------------------------------------------------
+def _plus(offset: int, roll: DiceRoll) -> int:
+    assert roll.faces is not None
+    return offset + sum(roll.faces)
+
+
+def _product(roll: DiceRoll) -> int:
+    assert roll.faces is not None
+    return roll.faces[0] * roll.faces[1]
+
+
+def _deck(question: DiceQuestion) -> DeckRun:
+    assert isinstance(question, FateCardQuestion)
+    return DeckRun(question.nation, question.remaining, question.composition)
+
+
+def _defence_deck(defence: Mapping[str, Any], attacker: DeckRun) -> DeckRun:
+    if defence["same"]:
+        return attacker
+    return DeckRun(defence["nation"], _cards(defence["remaining"]), _cards(defence["full"]))
+
+
+def _cards(cards: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if cards is None else tuple(cards)
+
+
+def _deck_note(deck: DeckRun) -> Msg:
+    nation = Msg.of(f"cc.nation.{deck.nation}")
+    if deck.remaining is None or deck.full is None:
+        return Msg.of("cc.odds.note.unknown_deck", nation=nation)
+    return Msg.of("cc.odds.note.deck", nation=nation, left=len(deck.remaining),
+                  size=len(deck.full))
+
+
+def _notes(plan: Plan, attacker: DeckRun | None, fire_ahead: bool) -> tuple[Msg, ...]:
+    notes = []
+    if attacker is not None:
+        notes.append(_deck_note(attacker))
+    if plan.same:
+        if fire_ahead:
+            notes.append(Msg.of("cc.odds.note.same_deck"))
+    elif attacker is None or attacker.nation != plan.deck.nation:
+        notes.append(_deck_note(plan.deck))
+    if fire_ahead:
+        notes.append(Msg.of("cc.odds.note.event"))
+    if len(plan.order) > 1:
+        names = ", ".join(plan.units[k].name for k in plan.order)
+        notes.append(Msg.of("cc.odds.note.order", order=names))
+    return tuple(notes)
+
+
+def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: int, fp: int,
+              units: Sequence[Mapping[str, Any]], order: Sequence[str],
+              rules: Mapping[str, Any], defence: Mapping[str, Any]) -> OddsReport:
+    """C-1: the product of the two dice, and whether it hits; then the rest of the attack."""
+    attacker = _deck(question)
+    plan = _plan(units, order, rules, _defence_deck(defence, attacker), defence["same"])
+    counts = distribution(attacker.first(), lambda faces, _: faces[0] * faces[1])
+    dist = Dist.from_counts(counts)
+    hit = sum((p for k, p in dist.items() if ar.targeting_hits(k, hindrance, distance)),
+              Fraction(0))
+    stage = Stage(attacker, fp, distance + hindrance)
+    ends = (EndState(Msg.of("cc.odds.end.hit"), hit), *end_states(plan, stage, question.id))
+    return OddsReport(Msg.of("cc.odds.title.targeting", piece=piece, distance=distance,
+                             hindrance=hindrance, threshold=distance + hindrance),
+                      Msg.of("cc.odds.unit.product"), dist, _product, ends,
+                      notes=_notes(plan, attacker, True))
+
+
+def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
+         units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+         defence: Mapping[str, Any]) -> OddsReport:
+    """C-3, C-10, C-11, C-13: the attack total, the fire card's triggers, then each unit."""
+    attacker = _deck(question)
+    plan = _plan(units, order, rules, _defence_deck(defence, attacker), defence["same"])
+    cards = attacker.first()
+    dist = Dist.from_counts(distribution(cards, lambda faces, _: fp + sum(faces)))
+    ends: list[EndState] = []
+    if attacker.known:
+        shows = distribution(cards, lambda _, trigger: TRIGGERS.index(trigger) + 1
+                             if trigger else 0)
+        ends += [EndState(Msg.of("cc.odds.end.trigger", trigger=Msg.of(f"cc.trigger.{t}")),
+                          Fraction(shows[i + 1], len(cards))) for i, t in enumerate(TRIGGERS)]
+    ends += end_states(plan, Stage(attacker, fp), question.id)
+    notes = _notes(plan, attacker, True)
+    if weapons and attacker.known:
+        notes += (Msg.of("cc.odds.note.jammed", weapons=", ".join(weapons)),)
+    return OddsReport(Msg.of("cc.odds.title.fire", fp=fp), Msg.of("cc.odds.unit.attack"),
+                      dist, functools.partial(_plus, fp), tuple(ends), notes=notes)
+
+
+def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
+            units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
+            defence: Mapping[str, Any]) -> OddsReport:
+    """C-4, C-5: this unit's defence total against the known attack total; its result and
+    the results of the units still to roll."""
+    deck = _deck(question)
+    plan = _plan(units, order, rules, deck, False)
+    dist = Dist.from_counts(distribution(deck.first(), lambda faces, _: morale + sum(faces)))
+    name = plan.units[unit].name
+    return OddsReport(Msg.of("cc.odds.title.defence", unit=name, morale=morale, attack=attack),
+                      Msg.of("cc.odds.unit.defence"), dist, functools.partial(_plus, morale),
+                      end_states(plan, Stage(None, attack=attack), question.id),
+                      notes=_notes(plan, None, False))
