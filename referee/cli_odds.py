@@ -55,7 +55,8 @@ def odds(ctx: typer.Context,
                 raise UsageError(Msg.of("odds.error.vs_unused", question=qid))
         if not base.records and not other.records:
             raise UsageError(Msg.of("odds.error.no_dice_either"))
-        _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_)
+        _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_,
+                     _changes(answer, option, None))
 
 
 def _changes(vs: ListOpt, vs_option: ListOpt, vs_declaration: Path | None) -> str:
@@ -103,16 +104,18 @@ def _show(env: Any, run: Any, json_: bool) -> None:
                       style="dim")
 
 
-def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool) -> None:
+def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool,
+                 base_changes: str = "") -> None:
     from referee.odds.whatif import compare
 
-    label_a = Msg.of("odds.whatif.a", changes=Msg.of("odds.whatif.as_given"))
+    label_a = Msg.of("odds.whatif.a", changes=base_changes or Msg.of("odds.whatif.as_given"))
     label_b = Msg.of("odds.whatif.b", changes=changes)
     tables = compare(a.records, b.records, label_a, label_b)
     if json_:
         from referee.render.json_out import table_json
 
-        _print_json(env, {"ruleset": a.ruleset, "a": _run_json(a),
+        _print_json(env, {"ruleset": a.ruleset,
+                          "a": {"changes": base_changes, **_run_json(a)},
                           "b": {"changes": changes, **_run_json(b)},
                           "compare": [table_json(tb) for tb in tables]})
         return

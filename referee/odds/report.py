@@ -83,7 +83,8 @@ class OddsReport:
 
     def to_json(self, text: Callable[[Msg], Any] = jsonable) -> dict[str, Any]:
         return {"title": text(self.title), "unit": text(self.unit),
-                "exact": self.exact, "runs": self.dist.runs,
+                "exact": self.exact, "distribution_exact": self.dist.exact,
+                "runs": self.dist.runs,
                 "mean": str(self.dist.mean()), "mean_float": round(float(self.dist.mean()), 6),
                 "distribution": [{"value": k,
                                   "label": text(self.labels[k]) if k in self.labels else None,
