@@ -295,11 +295,41 @@ def test_every_roll_of_an_attack_has_waw_odds_and_percentiles_agree() -> None:
     assert render(recs[2].report.unit).startswith("unit picked")
 
 
-def test_cover_dice_are_asked_before_the_attack_and_counted_in_its_odds() -> None:
-    recs = records([INF], {"attack": [1, 1], "cover-dice": 2}, ["defence-cover=included"],
-                   firepower=2, hit_number=4, terrain_defence=1)
-    got = ends(recs[0].report)
-    assert got["no net hit"] == sum(p for k, p in enum_net(2, 4, 3).items() if k == 0)
+@pytest.mark.clause("W-2")
+def test_W2_cover_dice_are_asked_with_the_terrain_after_the_hits_and_counted_at_the_defence(
+        ) -> None:
+    """defence-cover=included: the cover dice come after the attack (as before the odds), so
+    the attack's odds say the net hits come later, and the defence roll's odds count them."""
+    from referee.frontends.answers import AnswerPort
+    from referee.frontends.odds import OddsPort
+    from referee.frontends.wrappers import RecordingPort
+
+    declaration = {"mission": "he", "hex": "0101", "units": [INF], "firepower": 2,
+                   "hit_number": 4, "terrain_defence": 1}
+    plan = api.plan_attack("waw", seed=1, declaration=declaration,
+                           options=["defence-cover=included", f"data-file={DATA}"])
+    port = OddsPort(AnswerPort({"attack": [4, 6], "cover-dice": 2, "defence": [1, 1, 1]},
+                               plan.rng), show=None)
+    recording = RecordingPort(port)
+    api.play(plan, recording)
+    assert list(recording.answers) == ["attack", "cover-dice", "defence"]
+    attack, defence = port.records
+    assert attack.report.end_states == ()
+    assert "defence-cover=included" in render(attack.report.notes[0])
+    assert dict(defence.report.dist.items())[0] == Fraction(8, 27)  # 3 dice: 1 + 2 cover
+    # two hits against three cancelling dice: enumerated
+    net0 = sum(Fraction(1, 6 ** 3) for f in itertools.product(range(1, 7), repeat=3)
+               if sum(x >= 5 for x in f) >= 2)
+    assert ends(defence.report)["no net hit"] == net0
+
+
+@pytest.mark.clause("W-2")
+def test_W2_a_mission_without_hits_asks_no_cover_so_older_scripts_replay() -> None:
+    """A script written before the odds (no cover-dice answer, no hit) still runs."""
+    r = api.attack("waw", {"attack": [1, 2]}, options=["defence-cover=included"],
+                   declaration={"mission": "he", "hex": "0101", "units": [INF],
+                                "firepower": 2, "hit_number": 6, "terrain_defence": 1})
+    assert r.outcome_data["net_hits"] == 0
 
 
 # --- properties --------------------------------------------------------------------------
