@@ -243,6 +243,40 @@ def test_W3_random_pick_is_a_label_and_end_states_follow_the_picks_so_far() -> N
     assert record.actual == 2
 
 
+@pytest.mark.clause("W-4")
+def test_W4_end_states_start_from_the_units_status_before_the_mission() -> None:
+    """A weakened soft unit: one hit leaves it weakened and disorganized, two eliminate it
+    (example data file); an already disorganized vehicle ends as it began (no 'ends' row).
+    3 hits, 1 defence die: 3 net (2/3, Weak takes 1 or 2), 2 net (1/3, one each)."""
+    units = [unit("Weak", weakened=True), unit("TankD", soft=False, disorganized=True)]
+    report = odds_he.defence(question(1, target=5), attack_hits=3, dice=1, cancel_on=5,
+                             units=units, hqs=[], spill=False, owner=False)
+    got = ends(report)
+    assert got["Weak: ends eliminated"] == Fraction(1, 3)
+    assert got["Weak: ends weakened and disorganized"] == Fraction(2, 3)
+    assert got["TankD: hit at least once"] == 1
+    assert not any(k.startswith("TankD: ends") for k in got)
+    # the resolver, with the same dice: Weak picked for the third hit is eliminated
+    declaration = {"mission": "he", "hex": "0101", "firepower": 4, "hit_number": 4,
+                   "terrain_defence": 1,
+                   "units": [{"name": "Weak", "kind": "infantry", "weakened": True},
+                             {"name": "TankD", "kind": "combat-vehicle",
+                              "disorganized": True}]}
+    for face, status in (([1], "eliminated"), ([2], "weakened-disorganized")):
+        r = api.attack("waw", {"attack": [6, 6, 6, 1], "defence": [1], "pick.round-2.1": face},
+                       options=[f"data-file={DATA}"], declaration=declaration)
+        assert r.outcome_data["status"] == {"weak": status, "tankd": "disorganized"}
+
+
+def test_net_hit_rows_run_to_the_first_chance_under_half_a_percent() -> None:
+    """6 dice on 5+ against 2 defence dice: 5 or more 0.9%, 6 (all) 0.1%: both listed."""
+    report = odds_he.attack(question(6, target=5), firepower=6, hit_number=5, defence=2,
+                            cancel_on=5, units=[unit("a")], hqs=[], spill=False, owner=False)
+    rows = [k for k in ends(report) if k.endswith("or more net hits")]
+    assert rows == [f"{k} or more net hits" for k in range(1, 7)]
+    assert ends(report)["5 or more net hits"] >= odds_he.NET_TAIL
+
+
 # --- the resolver itself, rolled many times -----------------------------------------------
 
 def _within(freq: float, p: Fraction, n: int) -> bool:
