@@ -268,6 +268,26 @@ def test_W4_end_states_start_from_the_units_status_before_the_mission() -> None:
         assert r.outcome_data["status"] == {"weak": status, "tankd": "disorganized"}
 
 
+@pytest.mark.clause("W-4")
+def test_W4_spill_over_option_reaches_the_attack_odds_of_the_resolver() -> None:
+    """soft-with-armour=spill-over through a real attack: after round 1 every hit goes to the
+    rifles (enumerated: 1 net hit falls on either unit, n >= 2 leave the rifles n - 1)."""
+    recs = records([INF, TANK], {"attack": [1, 1, 1, 1]},
+                   [f"data-file={DATA}", "soft-with-armour=spill-over"],
+                   firepower=4, hit_number=4, terrain_defence=1)
+    got = ends(recs[0].report)
+    weights: dict[str, Fraction] = {}
+    for n, p in enum_net(4, 4, 1).items():
+        for k, q in ({0: Fraction(1, 2), 1: Fraction(1, 2)} if n == 1 else
+                     {max(n - 1, 0): Fraction(1)}).items():
+            name = soft_status(k)
+            weights[name] = weights.get(name, Fraction(0)) + p * q
+    assert got["Grey Platoon: ends eliminated"] == weights["eliminated"]
+    assert got["Grey Platoon: ends weakened and disorganized"] == \
+        weights["weakened-disorganized"]
+    assert got["Grey Platoon: ends disorganized"] == weights["disorganized"]
+
+
 def test_net_hit_rows_run_to_the_first_chance_under_half_a_percent() -> None:
     """6 dice on 5+ against 2 defence dice: 5 or more 0.9%, 6 (all) 0.1%: both listed."""
     report = odds_he.attack(question(6, target=5), firepower=6, hit_number=5, defence=2,
