@@ -32,6 +32,7 @@ def _unit(i: int, soft: bool) -> dict[str, object]:
 
 THREE = [_unit(0, True), _unit(1, False), _unit(2, True)]
 FOUR = [*THREE, _unit(3, False)]
+THIRTY = [_unit(i, i % 3 != 0) for i in range(30)]  # the most units a declaration allows
 
 
 def _net(fp: int, hit: int, defence: int) -> object:
@@ -62,4 +63,11 @@ CASES = [
          lambda: H(3)),
     Case("waw: attack, 40 dice 2+, 10 defence dice, 4 units spill-over (largest)", False,
          lambda: _attack(40, 2, 10, FOUR, spill=True), lambda: _net(40, 2, 10)),
+    Case("waw: attack, 40 dice 2+, 10 defence dice, 30 units (largest declaration)", False,
+         lambda: _attack(40, 2, 10, THIRTY), lambda: _net(40, 2, 10)),
+    Case("waw: random pick, d30, round 2 of 39 net hits, 30 units", False,
+         lambda: odds_he.pick(_question(1, 30, None), net=39, round_no=2,
+                              left=tuple(f"u{i}" for i in range(30)), chosen=(), to_pick=9,
+                              units=THIRTY, hqs=["HQ"], spill=False),
+         lambda: H(30)),
 ]

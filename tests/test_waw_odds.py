@@ -243,6 +243,60 @@ def test_W3_random_pick_is_a_label_and_end_states_follow_the_picks_so_far() -> N
     assert record.actual == 2
 
 
+@pytest.mark.clause("W-4")
+def test_W4_end_states_start_from_the_units_status_before_the_mission() -> None:
+    """A weakened soft unit: one hit leaves it weakened and disorganized, two eliminate it
+    (example data file); an already disorganized vehicle ends as it began (no 'ends' row).
+    3 hits, 1 defence die: 3 net (2/3, Weak takes 1 or 2), 2 net (1/3, one each)."""
+    units = [unit("Weak", weakened=True), unit("TankD", soft=False, disorganized=True)]
+    report = odds_he.defence(question(1, target=5), attack_hits=3, dice=1, cancel_on=5,
+                             units=units, hqs=[], spill=False, owner=False)
+    got = ends(report)
+    assert got["Weak: ends eliminated"] == Fraction(1, 3)
+    assert got["Weak: ends weakened and disorganized"] == Fraction(2, 3)
+    assert got["TankD: hit at least once"] == 1
+    assert not any(k.startswith("TankD: ends") for k in got)
+    # the resolver, with the same dice: Weak picked for the third hit is eliminated
+    declaration = {"mission": "he", "hex": "0101", "firepower": 4, "hit_number": 4,
+                   "terrain_defence": 1,
+                   "units": [{"name": "Weak", "kind": "infantry", "weakened": True},
+                             {"name": "TankD", "kind": "combat-vehicle",
+                              "disorganized": True}]}
+    for face, status in (([1], "eliminated"), ([2], "weakened-disorganized")):
+        r = api.attack("waw", {"attack": [6, 6, 6, 1], "defence": [1], "pick.round-2.1": face},
+                       options=[f"data-file={DATA}"], declaration=declaration)
+        assert r.outcome_data["status"] == {"weak": status, "tankd": "disorganized"}
+
+
+@pytest.mark.clause("W-4")
+def test_W4_spill_over_option_reaches_the_attack_odds_of_the_resolver() -> None:
+    """soft-with-armour=spill-over through a real attack: after round 1 every hit goes to the
+    rifles (enumerated: 1 net hit falls on either unit, n >= 2 leave the rifles n - 1)."""
+    recs = records([INF, TANK], {"attack": [1, 1, 1, 1]},
+                   [f"data-file={DATA}", "soft-with-armour=spill-over"],
+                   firepower=4, hit_number=4, terrain_defence=1)
+    got = ends(recs[0].report)
+    weights: dict[str, Fraction] = {}
+    for n, p in enum_net(4, 4, 1).items():
+        for k, q in ({0: Fraction(1, 2), 1: Fraction(1, 2)} if n == 1 else
+                     {max(n - 1, 0): Fraction(1)}).items():
+            name = soft_status(k)
+            weights[name] = weights.get(name, Fraction(0)) + p * q
+    assert got["Grey Platoon: ends eliminated"] == weights["eliminated"]
+    assert got["Grey Platoon: ends weakened and disorganized"] == \
+        weights["weakened-disorganized"]
+    assert got["Grey Platoon: ends disorganized"] == weights["disorganized"]
+
+
+def test_net_hit_rows_run_to_the_first_chance_under_half_a_percent() -> None:
+    """6 dice on 5+ against 2 defence dice: 5 or more 0.9%, 6 (all) 0.1%: both listed."""
+    report = odds_he.attack(question(6, target=5), firepower=6, hit_number=5, defence=2,
+                            cancel_on=5, units=[unit("a")], hqs=[], spill=False, owner=False)
+    rows = [k for k in ends(report) if k.endswith("or more net hits")]
+    assert rows == [f"{k} or more net hits" for k in range(1, 7)]
+    assert ends(report)["5 or more net hits"] >= odds_he.NET_TAIL
+
+
 # --- the resolver itself, rolled many times -----------------------------------------------
 
 def _within(freq: float, p: Fraction, n: int) -> bool:
@@ -295,11 +349,41 @@ def test_every_roll_of_an_attack_has_waw_odds_and_percentiles_agree() -> None:
     assert render(recs[2].report.unit).startswith("unit picked")
 
 
-def test_cover_dice_are_asked_before_the_attack_and_counted_in_its_odds() -> None:
-    recs = records([INF], {"attack": [1, 1], "cover-dice": 2}, ["defence-cover=included"],
-                   firepower=2, hit_number=4, terrain_defence=1)
-    got = ends(recs[0].report)
-    assert got["no net hit"] == sum(p for k, p in enum_net(2, 4, 3).items() if k == 0)
+@pytest.mark.clause("W-2")
+def test_W2_cover_dice_are_asked_with_the_terrain_after_the_hits_and_counted_at_the_defence(
+        ) -> None:
+    """defence-cover=included: the cover dice come after the attack (as before the odds), so
+    the attack's odds say the net hits come later, and the defence roll's odds count them."""
+    from referee.frontends.answers import AnswerPort
+    from referee.frontends.odds import OddsPort
+    from referee.frontends.wrappers import RecordingPort
+
+    declaration = {"mission": "he", "hex": "0101", "units": [INF], "firepower": 2,
+                   "hit_number": 4, "terrain_defence": 1}
+    plan = api.plan_attack("waw", seed=1, declaration=declaration,
+                           options=["defence-cover=included", f"data-file={DATA}"])
+    port = OddsPort(AnswerPort({"attack": [4, 6], "cover-dice": 2, "defence": [1, 1, 1]},
+                               plan.rng), show=None)
+    recording = RecordingPort(port)
+    api.play(plan, recording)
+    assert list(recording.answers) == ["attack", "cover-dice", "defence"]
+    attack, defence = port.records
+    assert attack.report.end_states == ()
+    assert "defence-cover=included" in render(attack.report.notes[0])
+    assert dict(defence.report.dist.items())[0] == Fraction(8, 27)  # 3 dice: 1 + 2 cover
+    # two hits against three cancelling dice: enumerated
+    net0 = sum(Fraction(1, 6 ** 3) for f in itertools.product(range(1, 7), repeat=3)
+               if sum(x >= 5 for x in f) >= 2)
+    assert ends(defence.report)["no net hit"] == net0
+
+
+@pytest.mark.clause("W-2")
+def test_W2_a_mission_without_hits_asks_no_cover_so_older_scripts_replay() -> None:
+    """A script written before the odds (no cover-dice answer, no hit) still runs."""
+    r = api.attack("waw", {"attack": [1, 2]}, options=["defence-cover=included"],
+                   declaration={"mission": "he", "hex": "0101", "units": [INF],
+                                "firepower": 2, "hit_number": 6, "terrain_defence": 1})
+    assert r.outcome_data["net_hits"] == 0
 
 
 # --- properties --------------------------------------------------------------------------

@@ -95,21 +95,12 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
     return Rating(firepower, hit_number, Msg.of("waw.source.given"))
 
 
-def ask_cover(port: Port, options: Options) -> int | None:
-    """W-2 house rule (``defence-cover=included``): the extra dice of the target's improved
-    position. Asked before the attack roll (a fact of the hex, like a declared terrain), so
-    the odds at that roll can count them; ``None`` under the default reading."""
-    if options["defence-cover"] != "included":
-        return None
-    return int(port.ask(NumberQuestion(id="cover-dice", text=Msg.of("waw.q.cover_dice"),
-                                       minimum=0, maximum=tables().max_defence,
-                                       default_value=0, clause="W-2")))
-
-
-def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, cover: int | None,
+def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: Options,
                 log: StepLog) -> int:
     """W-2: the hex's infantry defence value (whatever the target), without cover unless a
-    house rule adds it (``cover``, asked before the attack)."""
+    house rule adds it (``defence-cover=included``: the extra dice are asked here, with the
+    terrain, once there are hits to cancel, as before the odds: scripts and records written
+    then replay unchanged, and a mission without hits asks nothing about the hex)."""
     t = tables()
     source: Msg | str
     if decl.terrain is not None:
@@ -142,7 +133,10 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, cover: int
               defence=value)
     if any(u.kind == "combat-vehicle" for u in decl.units):
         log.note(Msg.of("waw.step.defence_infantry_value"), "W-2")
-    if cover is not None:
+    if options["defence-cover"] == "included":
+        cover = int(port.ask(NumberQuestion(id="cover-dice", text=Msg.of("waw.q.cover_dice"),
+                                            minimum=0, maximum=t.max_defence,
+                                            default_value=0, clause="W-2")))
         log.warning(Msg.of("waw.step.cover_included", dice=cover), "W-2", cover=cover)
         value += cover
     return int(value)
@@ -229,14 +223,17 @@ def unit_facts(u: Unit, data: UserData) -> dict[str, object]:
             "weakened": u.weakened, **cells}
 
 
-def known_defence(decl: MissionDeclaration, data: UserData, cover: int | None) -> int | None:
+def known_defence(decl: MissionDeclaration, data: UserData, options: Options) -> int | None:
     """W-2: the defence dice when the declaration already fixes them (no question needed),
-    for the odds at the attack roll; ``None`` when they are asked after it."""
+    for the odds at the attack roll; ``None`` when they are asked after it (an undeclared
+    terrain, or the cover dice of ``defence-cover=included``)."""
+    if options["defence-cover"] == "included":
+        return None
     base = decl.terrain_defence
     if decl.terrain is not None:
         terrain = data.terrain_by_id(decl.terrain)
         base = None if terrain is None else terrain.infantry_defence
-    return None if base is None else base + (cover or 0)
+    return base
 
 
 def status_of(unit: Unit) -> Status:
@@ -262,7 +259,6 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         "spill": options["soft-with-armour"] == "spill-over"}
     owner = options["he-remainder"] == "owner"
     rating = ask_rating(port, decl, data)
-    cover = ask_cover(port, options)
     log.input(Msg.of("waw.step.rating", firepower=rating.firepower, hit=rating.hit_number,
                      source=rating.source), "W-1", firepower=rating.firepower,
               hit_number=rating.hit_number)
@@ -272,7 +268,8 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         text=Msg.of("waw.q.attack", dice=rating.firepower, hit=rating.hit_number),
         odds=OddsRef.to(f"{ODDS}:attack", firepower=rating.firepower,
                         hit_number=rating.hit_number,
-                        defence=known_defence(decl, data, cover), cover=cover or 0,
+                        defence=known_defence(decl, data, options),
+                        cover_later=options["defence-cover"] == "included",
                         cancel_on=t.defence_cancel_on, owner=owner, **odds_facts)))
     log.roll(Msg.of("waw.step.attack_roll", dice=spec.describe(), faces=dice_text(attack),
                     source=Msg.of(f"dice.source.{attack.source}"), hits=attack.successes),
@@ -287,7 +284,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         log.outcome(Msg.of("waw.step.no_hits"), "W-1")
         defence = 0
     else:
-        defence = ask_defence(port, decl, data, cover, log)
+        defence = ask_defence(port, decl, data, options, log)
         if defence == 0:
             log.outcome(Msg.of("waw.step.no_defence_dice"), "W-2")
         else:

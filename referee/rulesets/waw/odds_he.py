@@ -187,25 +187,26 @@ def _unit_states(unit: UnitFacts, hits: Dist, notes: list[Msg]) -> list[EndState
 
 def attack(question: DiceQuestion, *, firepower: int, hit_number: int, defence: int | None,
            cancel_on: int, units: Sequence[UnitFacts], hqs: Sequence[str], spill: bool,
-           owner: bool, cover: int = 0) -> OddsReport:
+           owner: bool, cover_later: bool = False) -> OddsReport:
     """W-1: hits among ``firepower`` dice of ``hit_number``+. With the defence dice known,
-    the end states through W-2 to W-5."""
+    the end states through W-2 to W-5; else (an undeclared terrain, or ``cover_later``: the
+    cover dice of the house rule, asked with the terrain after the hits) a note saying so."""
     hits = _dist(binomial(firepower, success_chance(hit_number)))
     title = Msg.of("waw.odds.title.attack", dice=firepower, hit=hit_number)
     if defence is None:
+        later = "defence_cover_later" if cover_later else "defence_later"
         return OddsReport(title, Msg.of("waw.odds.unit.hits"), hits, successes,
-                          notes=(Msg.of("waw.odds.note.defence_later"),))
+                          notes=(Msg.of(f"waw.odds.note.{later}"),))
     net = _dist(net_hit_distribution(firepower, hit_number, defence, cancel_on))
     states, notes = end_states(net, units, hqs, spill, owner)
     return OddsReport(title, Msg.of("waw.odds.unit.hits"), hits, successes, states,
-                      notes=(_defence_note(defence, cancel_on, cover), *notes))
+                      notes=(_defence_note(defence, cancel_on), *notes))
 
 
-def _defence_note(dice: int, cancel_on: int, cover: int) -> Msg:
+def _defence_note(dice: int, cancel_on: int) -> Msg:
     if dice == 0:
         return Msg.of("waw.odds.note.defence_none")
-    return Msg.of("waw.odds.note.defence_cover" if cover else "waw.odds.note.defence_known",
-                  dice=dice, cancel=cancel_on, cover=cover)
+    return Msg.of("waw.odds.note.defence_known", dice=dice, cancel=cancel_on)
 
 
 def defence(question: DiceQuestion, *, attack_hits: int, dice: int, cancel_on: int,
