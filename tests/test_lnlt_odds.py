@@ -244,7 +244,7 @@ def test_L5_results_asked_at_the_table_are_not_known_and_say_so() -> None:
     units[1] = units[1].model_copy(update={"morale": 6})
     report = _check_against_enumeration(units, table, 6, 1, 0, 2, 0)
     notes = [render(n) for n in report.notes]
-    assert any("Sgt. Red" in n and "--dct" in n for n in notes)
+    assert any("Sgt. Red" in n and "morale" in n and "--dct" not in n for n in notes)
     assert any("Rook squad" in n and "leader" in n for n in notes)
 
 
@@ -449,3 +449,29 @@ def test_no_odds_never_imports_the_odds_code(tmp_path: Path, no_odds: bool) -> N
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     loaded = proc.stdout.strip().splitlines()[-1]
     assert (loaded == "ODDS:") is no_odds, loaded
+
+
+@pytest.mark.clause("L-5")
+def test_L5_what_is_not_known_says_why() -> None:
+    """A result the odds cannot know is named with its reason: no table at all (and where a
+    table goes, for every command), no rows for a vehicle, no morale for an over-morale
+    table, or a later check hanging on such a leader's result."""
+    units = [Unit(id="a", name="Sgt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc", morale=5),
+             Unit(id="v", name="Tank", side="R", hex="T", kind="vehicle", armor=1)]
+
+    def notes(table: DamageTable | None) -> list[str]:
+        report = attack_odds(_q(), firing="F", hex="T", fp=3, lm=0, drm=0, tm=0, af=1,
+                             targets=target_facts(units, table))
+        return [render(n) for n in report.notes]
+
+    none = notes(None)
+    assert len(none) == 1 and "Sgt, Sq, Tank" in none[0]
+    assert "--dct FILE" in none[0] and "damage_table" in none[0]
+    over = DamageTable.model_validate({"source": "s", "compare": "over-morale",
+                                       "leg": [{"at_least": 1, "result": "shaken"}]})
+    got = notes(over)
+    assert len(got) == 3 and not any("--dct" in n for n in got), got
+    assert "Tank" in got[0] and "vehicle rows" in got[0]
+    assert "Sgt" in got[1] and "morale" in got[1]
+    assert "Sq" in got[2] and "leader" in got[2]

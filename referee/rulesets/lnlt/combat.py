@@ -52,7 +52,9 @@ class TargetFacts:
     ``helps``: the LM of a leader in Good Order, who helps the others after his own check
     if he stays in Good Order (0: not such a leader); ``bands``: (lowest DC total, result)
     rows of the players' table for this unit, in the table's order (None: the result is
-    asked, so its odds are not known)."""
+    asked, so its odds are not known); ``missing``: why they are None ('table': no table
+    given, 'rows': the table has no rows for this kind of unit, 'morale': an over-morale
+    table and the unit has no morale)."""
 
     id: str
     label: str
@@ -60,6 +62,7 @@ class TargetFacts:
     mmc: bool
     helps: int
     bands: tuple[tuple[int, str], ...] | None
+    missing: str = ""
 
 
 def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
@@ -75,12 +78,15 @@ def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFa
     for u in units:
         bands: tuple[tuple[int, str], ...] | None = None
         rows = (table.vehicle if u.kind == "vehicle" else table.leg) if table else []
+        missing = "table" if table is None else "rows" if not rows else ""
         if table is not None and rows:
             shift = 0 if table.compare == "total" else u.morale
             if shift is not None:
                 bands = tuple((b.at_least + shift, b.result) for b in rows)
+            else:
+                missing = "morale"
         out.append(TargetFacts(u.id, u.label, u.leg, u.kind == "mmc",
-                               u.lm if u.leader and u.good_order else 0, bands))
+                               u.lm if u.leader and u.good_order else 0, bands, missing))
     return tuple(out)
 
 

@@ -135,12 +135,13 @@ def _end_states(checks: Checks, targets: Sequence[TargetFacts],
     removes = tables().removes
     removed = Fraction(0)
     all_known = True
-    no_table: list[str] = []
-    hangs: list[str] = []
+    why: dict[str, list[str]] = {"no_table": [], "no_rows": [], "no_morale": [], "hangs": []}
     for unit in targets:
         if checks.unknown.get(unit.id):
             all_known = False
-            (no_table if unit.bands is None else hangs).append(unit.label)
+            key = "hangs" if unit.bands is not None else {
+                "rows": "no_rows", "morale": "no_morale"}.get(unit.missing, "no_table")
+            why[key].append(unit.label)
             continue
         row = checks.results.get(unit.id, {})
         for result, p in row.items():
@@ -157,7 +158,7 @@ def _end_states(checks: Checks, targets: Sequence[TargetFacts],
         out.append(EndState(Msg.of("lnlt.odds.end.removed", hex=hex_), removed,
                             Kind.EXPECTED))
     notes = tuple(Msg.of(f"lnlt.odds.note.{key}", units=", ".join(names))
-                  for key, names in (("no_table", no_table), ("hangs", hangs)) if names)
+                  for key, names in why.items() if names)
     return tuple(out), notes
 
 
