@@ -451,6 +451,133 @@ def test_no_odds_never_imports_the_odds_code(tmp_path: Path, no_odds: bool) -> N
     assert (loaded == "ODDS:") is no_odds, loaded
 
 
+# -- every report against an exhaustive walk of the resolver --------------------------------
+class _Frontier(Exception):
+    """The walk reached a die it has no face for: branch on it."""
+
+
+class _ReplayPort:
+    """Answers the dice from ``faces`` in order (raising at the first one past them), the
+    numbers from ``numbers``, each asked result with ``asked``; keeps every dice question."""
+
+    def __init__(self, faces: tuple[int, ...], numbers: dict[str, int], asked: str) -> None:
+        self.faces, self.numbers, self.asked = list(faces), numbers, asked
+        self.questions: list[DiceQuestion] = []
+
+    def ask(self, question: Question) -> Any:
+        if isinstance(question, DiceQuestion):
+            if not self.faces:
+                raise _Frontier
+            self.questions.append(question)
+            return DiceRoll((self.faces.pop(0),), 0, DiceSource.TYPED)
+        if isinstance(question, NumberQuestion):
+            return self.numbers.get(question.id.rsplit(".", 1)[-1], question.default_value)
+        if isinstance(question, ChoiceQuestion):
+            return self.asked
+        raise AssertionError(question)
+
+
+def _walk_resolver(units: list[Unit], table: DamageTable | None, *, fp: int, lm: int,
+                   numbers: dict[str, int], start: tuple[int, ...] = (), asked: str = "no-effect"
+                   ) -> list[str]:
+    """Every dice path of ``resolve_fire`` from the faces ``start``, each weighted 6^-dice;
+    at every die asked on the way, each end state its odds show is compared with the
+    frequency of that outcome among the paths through that point. Returns the mismatches."""
+    by_label = {u.label: u.id for u in units}
+    results = {render(Msg.of(f"lnlt.result.{r}")): r for r in (*LEG[1:], *VEH[1:])}
+    mass: Counter[tuple[int, ...]] = Counter()
+    seen: dict[tuple[int, ...], Counter[str]] = {}
+    asked_at: dict[tuple[int, ...], DiceQuestion] = {}
+    stack = [start]
+    while stack:
+        faces = stack.pop()
+        port = _ReplayPort(faces, numbers, asked)
+        try:
+            out = resolve_fire(port, StepLog(), "f", firing="F", target_hex="T",
+                               build=FpBuild((), 0, fp, ()), help=LeaderHelp(lm, "L"),
+                               targets=[u.model_copy() for u in units], table=table,
+                               clause="L-5")
+        except _Frontier:
+            stack.extend((*faces, f) for f in range(1, 7))
+            continue
+        keys = ({"hit"} if out.effect else set()) | {f"{u}:{r}" for u, r in out.results.items()}
+        keys |= {f"{q.id.rsplit('.', 1)[-1]}:hero"
+                 for q, f in zip(port.questions, faces, strict=True)
+                 if ".hero." in q.id and f % 2 == 0}
+        removed = sum(1 for r in out.results.values() if r in REMOVES)
+        weight = 6 ** (2 + 2 * len(units) - len(faces))  # at most 2 dice a unit, + 2
+        for i, q in enumerate(port.questions[len(start):], len(start)):
+            node = faces[:i]
+            asked_at[node] = q
+            mass[node] += weight
+            counts = seen.setdefault(node, Counter())
+            for key in keys:
+                counts[key] += weight
+            counts["removed"] += weight * removed
+    bad = []
+    for node, q in asked_at.items():
+        assert q.odds is not None
+        report = q.odds.compute(q)
+        for e in report.end_states:
+            label = render(e.label)
+            if e.kind is Kind.EXPECTED:
+                key = "removed"
+            elif label.startswith("attack above defence"):
+                key = "hit"
+            else:
+                name, _, what = label.partition(": ")
+                key = f"{by_label[name]}:{'hero' if 'Hero' in what else results[what]}"
+            want = Fraction(seen[node][key], mass[node])
+            if e.value != want:
+                bad.append(f"{q.id} after {node}: {label} shows {e.value}, the walk {want}")
+    assert asked_at, "the walk asked no dice"
+    return bad
+
+
+_TABLE = {"source": "x", "leg": [{"at_least": 6, "result": "shaken"},
+                                 {"at_least": 8, "result": "wounded"},
+                                 {"at_least": 10, "result": "eliminated"}],
+          "vehicle": [{"at_least": 7, "result": "damaged"}, {"at_least": 9, "result": "destroyed"}]}
+
+
+@pytest.mark.clause("L-5")
+def test_L5_every_report_of_a_fire_matches_an_exhaustive_walk_of_the_resolver() -> None:
+    """Leader LM 1 and a squad, FP 2 + LM 1 against TM 1: every dice path of
+    ``resolve_fire`` (attack, defence, both checks, the hero die), and at every die the
+    chance of each shown end state, given the dice before it, against the walk."""
+    units = [Unit(id="a", name="Sgt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc")]
+    table = DamageTable.model_validate(_TABLE)
+    assert _walk_resolver(units, table, fp=2, lm=1, numbers={"tm": 1}) == []
+
+
+@pytest.mark.clause("L-5")
+def test_L5_leader_help_between_checks_matches_the_resolver_at_every_check() -> None:
+    """Two leaders (LM 2, then LM 1), a squad and a tank, attack 6 against defence 4 (margin
+    2): the LM 2 leader helps everyone after him while he keeps Good Order, else the LM 1
+    leader helps the squad if he does; each damage check's odds, given the checks before
+    it, against every path of the resolver. Also with a table the tank is not in, with no
+    table at all, and with an over-morale table the leaders have no morale for (results
+    asked: a chance shown must not depend on the answers given)."""
+    units = [Unit(id="b", name="Lt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc"),
+             Unit(id="a", name="Capt", side="R", hex="T", kind="smc", leader=True, lm=2),
+             Unit(id="v", name="Tank", side="R", hex="T", kind="vehicle", armor=0)]
+    table = DamageTable.model_validate(_TABLE)
+    legs_only = DamageTable.model_validate({**_TABLE, "vehicle": []})
+    no_tank = units[:3]
+    # over morale, and only the squad has a morale: the leaders' results are asked
+    over = DamageTable.model_validate({"source": "x", "compare": "over-morale",
+                                       "leg": [{"at_least": 1, "result": "shaken"},
+                                               {"at_least": 3, "result": "eliminated"}]})
+    morale = [units[0], units[1].model_copy(update={"morale": 4}), units[2]]
+    for stack, t, asked in ((units, table, "no-effect"), (units, legs_only, "no-effect"),
+                            (no_tank, None, "no-effect"), (no_tank, None, "shaken"),
+                            (morale, over, "no-effect"), (morale, over, "shaken")):
+        bad = _walk_resolver(stack, t, fp=3, lm=0, numbers={}, start=(3, 4), asked=asked)
+        assert bad == [], bad[:3]
+
+
 @pytest.mark.clause("L-5")
 def test_L5_what_is_not_known_says_why() -> None:
     """A result the odds cannot know is named with its reason: no table at all (and where a
