@@ -602,3 +602,25 @@ def test_L5_what_is_not_known_says_why() -> None:
     assert "Tank" in got[0] and "vehicle rows" in got[0]
     assert "Sgt" in got[1] and "morale" in got[1]
     assert "Sq" in got[2] and "leader" in got[2]
+
+
+@pytest.mark.clause("L-5")
+def test_L5_two_targets_of_one_name_read_apart() -> None:
+    """Two '2-5-4 squad' counters of different morale in the hex: each one's chances are
+    its own, under a label that names it (a what-if pairs end states by label)."""
+    units = [Unit(id=f"r{m}", name="2-5-4 squad", side="R", hex="T", kind="mmc", morale=m)
+             for m in (5, 6)]
+    table = DamageTable.model_validate({"source": "s", "compare": "over-morale", "leg": [
+        {"at_least": 1, "result": "shaken"}, {"at_least": 4, "result": "eliminated"}]})
+    report = attack_odds(_q(), firing="F", hex="T", fp=4, lm=0, drm=0, tm=1, af=0,
+                         targets=target_facts(units, table))
+    ends = _ends(report)
+    assert len(ends) == len(report.end_states)
+    want = enumerate_fire(units, table, shift=4, defence_shift=1)
+    for uid in ("r5", "r6"):
+        for result in ("shaken", "eliminated"):
+            assert ends[f"2-5-4 squad ({uid}): {render(Msg.of(f'lnlt.result.{result}'))}"] \
+                == want[f"{uid}:{result}"]
+    assert want["r5:eliminated"] != want["r6:eliminated"]
+    run = api.odds("lnlt", script=SCRIPT)  # a unique name keeps its plain label
+    assert "Sgt. Red: Shaken" in _ends(run.records[0].report)

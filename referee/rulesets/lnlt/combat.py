@@ -15,6 +15,7 @@ order with the bands of the players' table. Those facts are plain values, so the
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from referee.core.dice import DiceRoll, DiceSpec
@@ -74,8 +75,13 @@ def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
 
 
 def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFacts, ...]:
+    """The facts of each target; a name two targets share gets the unit's id after it, so
+    that each unit's odds read apart (and a what-if, which pairs them by label, pairs the
+    right ones)."""
     out = []
+    names = Counter(u.label for u in units)
     for u in units:
+        label = u.label if names[u.label] == 1 else f"{u.label} ({u.id})"
         bands: tuple[tuple[int, str], ...] | None = None
         rows = (table.vehicle if u.kind == "vehicle" else table.leg) if table else []
         missing = "table" if table is None else "rows" if not rows else ""
@@ -85,7 +91,7 @@ def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFa
                 bands = tuple((b.at_least + shift, b.result) for b in rows)
             else:
                 missing = "morale"
-        out.append(TargetFacts(u.id, u.label, u.leg, u.kind == "mmc",
+        out.append(TargetFacts(u.id, label, u.leg, u.kind == "mmc",
                                u.lm if u.leader and u.good_order else 0, bands, missing))
     return tuple(out)
 
