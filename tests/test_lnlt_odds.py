@@ -624,3 +624,42 @@ def test_L5_two_targets_of_one_name_read_apart() -> None:
     assert want["r5:eliminated"] != want["r6:eliminated"]
     run = api.odds("lnlt", script=SCRIPT)  # a unique name keeps its plain label
     assert "Sgt. Red: Shaken" in _ends(run.records[0].report)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_phase_with_the_stand_in_table_agrees_with_a_seeded_simulation() -> None:
+    """The transcript's fire (Lt. Ash, Able squad and its MG at Pawn half-squad, TM +1) with
+    the stand-in table of ``--dct``, played 2,000 times through the whole phase with the dice
+    rolled: the chances shown at the attack die (11/12, Shaken 77/216, eliminated 3/8, a Hero
+    11/144) within 3 standard deviations of the frequencies."""
+    import tomllib
+
+    decl = tomllib.loads(Path(ROSTER).read_text())
+    decl["damage_table"] = tomllib.loads(
+        (ROOT / "transcripts" / "rosters" / "lnlt-stand-in-dct.toml").read_text())
+    answers = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
+               "i1.fire.C4.with": ["ash", "able", "able.mg"], "i1.fire.C4.target": "D4",
+               "i1.fire.C4.drm": 0, "i1.fire.C4.tm": 1}
+    plan = api.plan_attack("lnlt", seed=1, declaration=decl)
+    odds = OddsPort(AnswerPort(answers, plan.rng, roll_missing_dice=True, use_defaults=True),
+                    show=None)
+    api.play(plan, odds)
+    shown = _ends(odds.records[0].report)
+    runs, seen = 2000, Counter[str]()
+    for seed in range(runs):
+        plan = api.plan_attack("lnlt", seed=7000 + seed, declaration=decl)
+        result = api.play(plan, AnswerPort(answers, plan.rng, roll_missing_dice=True,
+                                           use_defaults=True))
+        for step in result.steps:
+            data = step.data or {}
+            seen["hit"] += data.get("attack", 0) > data.get("defence", 99)
+            seen[data.get("result", "-")] += data.get("unit") == "pawn"
+            seen["hero"] += isinstance(step.text, Msg) and step.text.id == "lnlt.step.hero"
+    want = {"hit": ("attack above defence: damage checks in D4", Fraction(11, 12)),
+            "shaken": ("Pawn half-squad: Shaken", Fraction(77, 216)),
+            "eliminated": ("Pawn half-squad: eliminated", Fraction(3, 8)),
+            "hero": ("Pawn half-squad: natural 1, then a Hero", Fraction(11, 144))}
+    for key, (label, p) in want.items():
+        assert shown[label] == p, label
+        sd = (float(p) * (1 - float(p)) / runs) ** 0.5
+        assert abs(seen[key] / runs - float(p)) <= 3 * sd, (key, seen[key] / runs, p)
