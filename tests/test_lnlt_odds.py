@@ -361,6 +361,9 @@ def test_L5_odds_records_read_the_totals_the_resolver_logs() -> None:
     assert actual["i1.fire.H1.dc.rl"] == rolls[1]["total"] == 2 + 6
     assert actual["i1.fire.H1.dc.rs"] == rolls[2]["total"] == 1 + 6 - 1  # Lt. helps
     assert actual["i1.fire.H1.hero.rs"] == 0
+    titles = {r.question: render(r.report.title) for r in port.records}
+    assert titles["i1.fire.H1.dc.rs"].endswith("- LM 1 of rl")  # whose LM helps
+    assert titles["i1.fire.H1.dc.rl"].endswith("- LM 0")  # not his own
     for record in port.records:
         pct = record.percentile
         assert pct is not None and record.actual is not None

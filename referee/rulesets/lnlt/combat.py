@@ -157,7 +157,8 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
             minus = helper.lm
         roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
                     clause, OddsRef.to(f"{ODDS}:dc_odds", diff=diff, minus=minus,
-                                       helper=helper.lm if helper else 0, targets=facts[i:]))
+                                       helper=helper.lm if helper else 0, targets=facts[i:],
+                                       helped_by=helper.label if minus and helper else ""))
         total = _face(roll) + diff - minus
         result, source = _result(port, prefix, unit, total, table)
         outcome.results[unit.id] = result

@@ -195,9 +195,10 @@ def defence_odds(question: DiceQuestion, *, hex: str, attack: int, tm: int, af: 
 
 
 def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
-            targets: Sequence[TargetFacts]) -> OddsReport:
+            targets: Sequence[TargetFacts], helped_by: str = "") -> OddsReport:
     """A damage-check die: this unit's DC total, and the results of this check and the
-    checks still to come (``targets[0]`` is this unit)."""
+    checks still to come (``targets[0]`` is this unit; ``helped_by``: the leader whose LM
+    ``minus`` is)."""
     shift = diff - minus
     total = DIE.map(lambda c: c + shift)
     checks = run_checks({diff: Fraction(1)}, targets, helper)
@@ -206,7 +207,10 @@ def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
     # read as if it were the whole hex's
     ends = tuple(e for e in ends if e.kind is Kind.CHANCE)
     unit = targets[0]
-    return OddsReport(Msg.of("lnlt.odds.dc", unit=unit.label, diff=diff, minus=minus),
+    title = (Msg.of("lnlt.odds.dc_helped", unit=unit.label, diff=diff, minus=minus,
+                    leader=helped_by) if helped_by else
+             Msg.of("lnlt.odds.dc", unit=unit.label, diff=diff, minus=minus))
+    return OddsReport(title,
                       Msg.of("lnlt.odds.unit.dc"), total, functools.partial(_plus, shift),
                       ends, notes=notes)
 
