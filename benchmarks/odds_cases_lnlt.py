@@ -52,6 +52,13 @@ def _q() -> DiceQuestion:
 TWO = target_facts(damage_order(_stack(2)), TABLE)
 FIVE = target_facts(damage_order(_stack(5)), TABLE)
 BIG = target_facts(damage_order(_stack(200)), TABLE)  # the roster allows 200 units
+# the most helper states: 40 leaders of every LM (1-5, some without morale: asked), 40 tanks
+MANY_LEADERS = target_facts(damage_order(
+    [Unit(id=f"l{i}", side="R", hex="T", kind="smc", leader=True, lm=1 + i % 5,
+          morale=None if i % 7 == 0 else 6 + i % 4) for i in range(40)]
+    + [Unit(id=f"v{i}", side="R", hex="T", kind="vehicle", armor=2) for i in range(40)]
+    + [Unit(id=f"s{i}", side="R", hex="T", kind="mmc", morale=4 + i % 4) for i in range(120)]),
+    TABLE)
 
 
 def _attack(facts: Any) -> Callable[[], object]:
@@ -74,5 +81,10 @@ CASES = [
          lambda: H(6).apply(lambda f: f % 2 == 0)),
     Case("lnlt attack die, 200 units in the hex (largest)", False, _attack(BIG),
          lambda: ((H(6) + 7) - (H(6) + 2)) + 200 @ H(6)),
+    Case("lnlt attack die, 200 units, 40 leaders of LM 1-5", False, _attack(MANY_LEADERS),
+         lambda: ((H(6) + 7) - (H(6) + 2)) + 200 @ H(6)),
+    Case("lnlt damage check, 200 units, 40 leaders of LM 1-5", False,
+         lambda: dc_odds(_q(), diff=8, minus=0, helper=0, targets=MANY_LEADERS),
+         lambda: H(6) + 8),
 ]
 

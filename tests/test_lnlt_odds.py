@@ -244,7 +244,7 @@ def test_L5_results_asked_at_the_table_are_not_known_and_say_so() -> None:
     units[1] = units[1].model_copy(update={"morale": 6})
     report = _check_against_enumeration(units, table, 6, 1, 0, 2, 0)
     notes = [render(n) for n in report.notes]
-    assert any("Sgt. Red" in n and "--dct" in n for n in notes)
+    assert any("Sgt. Red" in n and "morale" in n and "--dct" not in n for n in notes)
     assert any("Rook squad" in n and "leader" in n for n in notes)
 
 
@@ -361,6 +361,9 @@ def test_L5_odds_records_read_the_totals_the_resolver_logs() -> None:
     assert actual["i1.fire.H1.dc.rl"] == rolls[1]["total"] == 2 + 6
     assert actual["i1.fire.H1.dc.rs"] == rolls[2]["total"] == 1 + 6 - 1  # Lt. helps
     assert actual["i1.fire.H1.hero.rs"] == 0
+    titles = {r.question: render(r.report.title) for r in port.records}
+    assert titles["i1.fire.H1.dc.rs"].endswith("- LM 1 of rl")  # whose LM helps
+    assert titles["i1.fire.H1.dc.rl"].endswith("- LM 0")  # not his own
     for record in port.records:
         pct = record.percentile
         assert pct is not None and record.actual is not None
@@ -449,3 +452,217 @@ def test_no_odds_never_imports_the_odds_code(tmp_path: Path, no_odds: bool) -> N
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     loaded = proc.stdout.strip().splitlines()[-1]
     assert (loaded == "ODDS:") is no_odds, loaded
+
+
+# -- every report against an exhaustive walk of the resolver --------------------------------
+class _Frontier(Exception):
+    """The walk reached a die it has no face for: branch on it."""
+
+
+class _ReplayPort:
+    """Answers the dice from ``faces`` in order (raising at the first one past them), the
+    numbers from ``numbers``, each asked result with ``asked``; keeps every dice question."""
+
+    def __init__(self, faces: tuple[int, ...], numbers: dict[str, int], asked: str) -> None:
+        self.faces, self.numbers, self.asked = list(faces), numbers, asked
+        self.questions: list[DiceQuestion] = []
+
+    def ask(self, question: Question) -> Any:
+        if isinstance(question, DiceQuestion):
+            if not self.faces:
+                raise _Frontier
+            self.questions.append(question)
+            return DiceRoll((self.faces.pop(0),), 0, DiceSource.TYPED)
+        if isinstance(question, NumberQuestion):
+            return self.numbers.get(question.id.rsplit(".", 1)[-1], question.default_value)
+        if isinstance(question, ChoiceQuestion):
+            return self.asked
+        raise AssertionError(question)
+
+
+def _walk_resolver(units: list[Unit], table: DamageTable | None, *, fp: int, lm: int,
+                   numbers: dict[str, int], start: tuple[int, ...] = (), asked: str = "no-effect"
+                   ) -> list[str]:
+    """Every dice path of ``resolve_fire`` from the faces ``start``, each weighted 6^-dice;
+    at every die asked on the way, each end state its odds show is compared with the
+    frequency of that outcome among the paths through that point. Returns the mismatches."""
+    by_label = {u.label: u.id for u in units}
+    results = {render(Msg.of(f"lnlt.result.{r}")): r for r in (*LEG[1:], *VEH[1:])}
+    mass: Counter[tuple[int, ...]] = Counter()
+    seen: dict[tuple[int, ...], Counter[str]] = {}
+    asked_at: dict[tuple[int, ...], DiceQuestion] = {}
+    stack = [start]
+    while stack:
+        faces = stack.pop()
+        port = _ReplayPort(faces, numbers, asked)
+        try:
+            out = resolve_fire(port, StepLog(), "f", firing="F", target_hex="T",
+                               build=FpBuild((), 0, fp, ()), help=LeaderHelp(lm, "L"),
+                               targets=[u.model_copy() for u in units], table=table,
+                               clause="L-5")
+        except _Frontier:
+            stack.extend((*faces, f) for f in range(1, 7))
+            continue
+        keys = ({"hit"} if out.effect else set()) | {f"{u}:{r}" for u, r in out.results.items()}
+        keys |= {f"{q.id.rsplit('.', 1)[-1]}:hero"
+                 for q, f in zip(port.questions, faces, strict=True)
+                 if ".hero." in q.id and f % 2 == 0}
+        removed = sum(1 for r in out.results.values() if r in REMOVES)
+        weight = 6 ** (2 + 2 * len(units) - len(faces))  # at most 2 dice a unit, + 2
+        for i, q in enumerate(port.questions[len(start):], len(start)):
+            node = faces[:i]
+            asked_at[node] = q
+            mass[node] += weight
+            counts = seen.setdefault(node, Counter())
+            for key in keys:
+                counts[key] += weight
+            counts["removed"] += weight * removed
+    bad = []
+    for node, q in asked_at.items():
+        assert q.odds is not None
+        report = q.odds.compute(q)
+        for e in report.end_states:
+            label = render(e.label)
+            if e.kind is Kind.EXPECTED:
+                key = "removed"
+            elif label.startswith("attack above defence"):
+                key = "hit"
+            else:
+                name, _, what = label.partition(": ")
+                key = f"{by_label[name]}:{'hero' if 'Hero' in what else results[what]}"
+            want = Fraction(seen[node][key], mass[node])
+            if e.value != want:
+                bad.append(f"{q.id} after {node}: {label} shows {e.value}, the walk {want}")
+    assert asked_at, "the walk asked no dice"
+    return bad
+
+
+_TABLE = {"source": "x", "leg": [{"at_least": 6, "result": "shaken"},
+                                 {"at_least": 8, "result": "wounded"},
+                                 {"at_least": 10, "result": "eliminated"}],
+          "vehicle": [{"at_least": 7, "result": "damaged"}, {"at_least": 9, "result": "destroyed"}]}
+
+
+@pytest.mark.clause("L-5")
+def test_L5_every_report_of_a_fire_matches_an_exhaustive_walk_of_the_resolver() -> None:
+    """Leader LM 1 and a squad, FP 2 + LM 1 against TM 1: every dice path of
+    ``resolve_fire`` (attack, defence, both checks, the hero die), and at every die the
+    chance of each shown end state, given the dice before it, against the walk."""
+    units = [Unit(id="a", name="Sgt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc")]
+    table = DamageTable.model_validate(_TABLE)
+    assert _walk_resolver(units, table, fp=2, lm=1, numbers={"tm": 1}) == []
+
+
+@pytest.mark.clause("L-5")
+def test_L5_leader_help_between_checks_matches_the_resolver_at_every_check() -> None:
+    """Two leaders (LM 2, then LM 1), a squad and a tank, attack 6 against defence 4 (margin
+    2): the LM 2 leader helps everyone after him while he keeps Good Order, else the LM 1
+    leader helps the squad if he does; each damage check's odds, given the checks before
+    it, against every path of the resolver. Also with a table the tank is not in, with no
+    table at all, and with an over-morale table the leaders have no morale for (results
+    asked: a chance shown must not depend on the answers given)."""
+    units = [Unit(id="b", name="Lt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc"),
+             Unit(id="a", name="Capt", side="R", hex="T", kind="smc", leader=True, lm=2),
+             Unit(id="v", name="Tank", side="R", hex="T", kind="vehicle", armor=0)]
+    table = DamageTable.model_validate(_TABLE)
+    legs_only = DamageTable.model_validate({**_TABLE, "vehicle": []})
+    no_tank = units[:3]
+    # over morale, and only the squad has a morale: the leaders' results are asked
+    over = DamageTable.model_validate({"source": "x", "compare": "over-morale",
+                                       "leg": [{"at_least": 1, "result": "shaken"},
+                                               {"at_least": 3, "result": "eliminated"}]})
+    morale = [units[0], units[1].model_copy(update={"morale": 4}), units[2]]
+    for stack, t, asked in ((units, table, "no-effect"), (units, legs_only, "no-effect"),
+                            (no_tank, None, "no-effect"), (no_tank, None, "shaken"),
+                            (morale, over, "no-effect"), (morale, over, "shaken")):
+        bad = _walk_resolver(stack, t, fp=3, lm=0, numbers={}, start=(3, 4), asked=asked)
+        assert bad == [], bad[:3]
+
+
+@pytest.mark.clause("L-5")
+def test_L5_what_is_not_known_says_why() -> None:
+    """A result the odds cannot know is named with its reason: no table at all (and where a
+    table goes, for every command), no rows for a vehicle, no morale for an over-morale
+    table, or a later check hanging on such a leader's result."""
+    units = [Unit(id="a", name="Sgt", side="R", hex="T", kind="smc", leader=True, lm=1),
+             Unit(id="m", name="Sq", side="R", hex="T", kind="mmc", morale=5),
+             Unit(id="v", name="Tank", side="R", hex="T", kind="vehicle", armor=1)]
+
+    def notes(table: DamageTable | None) -> list[str]:
+        report = attack_odds(_q(), firing="F", hex="T", fp=3, lm=0, drm=0, tm=0, af=1,
+                             targets=target_facts(units, table))
+        return [render(n) for n in report.notes]
+
+    none = notes(None)
+    assert len(none) == 1 and "Sgt, Sq, Tank" in none[0]
+    assert "--dct FILE" in none[0] and "damage_table" in none[0]
+    over = DamageTable.model_validate({"source": "s", "compare": "over-morale",
+                                       "leg": [{"at_least": 1, "result": "shaken"}]})
+    got = notes(over)
+    assert len(got) == 3 and not any("--dct" in n for n in got), got
+    assert "Tank" in got[0] and "vehicle rows" in got[0]
+    assert "Sgt" in got[1] and "morale" in got[1]
+    assert "Sq" in got[2] and "leader" in got[2]
+
+
+@pytest.mark.clause("L-5")
+def test_L5_two_targets_of_one_name_read_apart() -> None:
+    """Two '2-5-4 squad' counters of different morale in the hex: each one's chances are
+    its own, under a label that names it (a what-if pairs end states by label)."""
+    units = [Unit(id=f"r{m}", name="2-5-4 squad", side="R", hex="T", kind="mmc", morale=m)
+             for m in (5, 6)]
+    table = DamageTable.model_validate({"source": "s", "compare": "over-morale", "leg": [
+        {"at_least": 1, "result": "shaken"}, {"at_least": 4, "result": "eliminated"}]})
+    report = attack_odds(_q(), firing="F", hex="T", fp=4, lm=0, drm=0, tm=1, af=0,
+                         targets=target_facts(units, table))
+    ends = _ends(report)
+    assert len(ends) == len(report.end_states)
+    want = enumerate_fire(units, table, shift=4, defence_shift=1)
+    for uid in ("r5", "r6"):
+        for result in ("shaken", "eliminated"):
+            assert ends[f"2-5-4 squad ({uid}): {render(Msg.of(f'lnlt.result.{result}'))}"] \
+                == want[f"{uid}:{result}"]
+    assert want["r5:eliminated"] != want["r6:eliminated"]
+    run = api.odds("lnlt", script=SCRIPT)  # a unique name keeps its plain label
+    assert "Sgt. Red: Shaken" in _ends(run.records[0].report)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_phase_with_the_stand_in_table_agrees_with_a_seeded_simulation() -> None:
+    """The transcript's fire (Lt. Ash, Able squad and its MG at Pawn half-squad, TM +1) with
+    the stand-in table of ``--dct``, played 2,000 times through the whole phase with the dice
+    rolled: the chances shown at the attack die (11/12, Shaken 77/216, eliminated 3/8, a Hero
+    11/144) within 3 standard deviations of the frequencies."""
+    import tomllib
+
+    decl = tomllib.loads(Path(ROSTER).read_text())
+    decl["damage_table"] = tomllib.loads(
+        (ROOT / "transcripts" / "rosters" / "lnlt-stand-in-dct.toml").read_text())
+    answers = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
+               "i1.fire.C4.with": ["ash", "able", "able.mg"], "i1.fire.C4.target": "D4",
+               "i1.fire.C4.drm": 0, "i1.fire.C4.tm": 1}
+    plan = api.plan_attack("lnlt", seed=1, declaration=decl)
+    odds = OddsPort(AnswerPort(answers, plan.rng, roll_missing_dice=True, use_defaults=True),
+                    show=None)
+    api.play(plan, odds)
+    shown = _ends(odds.records[0].report)
+    runs, seen = 2000, Counter[str]()
+    for seed in range(runs):
+        plan = api.plan_attack("lnlt", seed=7000 + seed, declaration=decl)
+        result = api.play(plan, AnswerPort(answers, plan.rng, roll_missing_dice=True,
+                                           use_defaults=True))
+        for step in result.steps:
+            data = step.data or {}
+            seen["hit"] += data.get("attack", 0) > data.get("defence", 99)
+            seen[data.get("result", "-")] += data.get("unit") == "pawn"
+            seen["hero"] += isinstance(step.text, Msg) and step.text.id == "lnlt.step.hero"
+    want = {"hit": ("attack above defence: damage checks in D4", Fraction(11, 12)),
+            "shaken": ("Pawn half-squad: Shaken", Fraction(77, 216)),
+            "eliminated": ("Pawn half-squad: eliminated", Fraction(3, 8)),
+            "hero": ("Pawn half-squad: natural 1, then a Hero", Fraction(11, 144))}
+    for key, (label, p) in want.items():
+        assert shown[label] == p, label
+        sd = (float(p) * (1 - float(p)) / runs) ** 0.5
+        assert abs(seen[key] / runs - float(p)) <= 3 * sd, (key, seen[key] / runs, p)

@@ -15,6 +15,7 @@ order with the bands of the players' table. Those facts are plain values, so the
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from referee.core.dice import DiceRoll, DiceSpec
@@ -52,7 +53,9 @@ class TargetFacts:
     ``helps``: the LM of a leader in Good Order, who helps the others after his own check
     if he stays in Good Order (0: not such a leader); ``bands``: (lowest DC total, result)
     rows of the players' table for this unit, in the table's order (None: the result is
-    asked, so its odds are not known)."""
+    asked, so its odds are not known); ``missing``: why they are None ('table': no table
+    given, 'rows': the table has no rows for this kind of unit, 'morale': an over-morale
+    table and the unit has no morale)."""
 
     id: str
     label: str
@@ -60,6 +63,7 @@ class TargetFacts:
     mmc: bool
     helps: int
     bands: tuple[tuple[int, str], ...] | None
+    missing: str = ""
 
 
 def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
@@ -71,16 +75,24 @@ def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
 
 
 def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFacts, ...]:
+    """The facts of each target; a name two targets share gets the unit's id after it, so
+    that each unit's odds read apart (and a what-if, which pairs them by label, pairs the
+    right ones)."""
     out = []
+    names = Counter(u.label for u in units)
     for u in units:
+        label = u.label if names[u.label] == 1 else f"{u.label} ({u.id})"
         bands: tuple[tuple[int, str], ...] | None = None
         rows = (table.vehicle if u.kind == "vehicle" else table.leg) if table else []
+        missing = "table" if table is None else "rows" if not rows else ""
         if table is not None and rows:
             shift = 0 if table.compare == "total" else u.morale
             if shift is not None:
                 bands = tuple((b.at_least + shift, b.result) for b in rows)
-        out.append(TargetFacts(u.id, u.label, u.leg, u.kind == "mmc",
-                               u.lm if u.leader and u.good_order else 0, bands))
+            else:
+                missing = "morale"
+        out.append(TargetFacts(u.id, label, u.leg, u.kind == "mmc",
+                               u.lm if u.leader and u.good_order else 0, bands, missing))
     return tuple(out)
 
 
@@ -145,7 +157,8 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
             minus = helper.lm
         roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
                     clause, OddsRef.to(f"{ODDS}:dc_odds", diff=diff, minus=minus,
-                                       helper=helper.lm if helper else 0, targets=facts[i:]))
+                                       helper=helper.lm if helper else 0, targets=facts[i:],
+                                       helped_by=helper.label if minus and helper else ""))
         total = _face(roll) + diff - minus
         result, source = _result(port, prefix, unit, total, table)
         outcome.results[unit.id] = result

@@ -135,12 +135,13 @@ def _end_states(checks: Checks, targets: Sequence[TargetFacts],
     removes = tables().removes
     removed = Fraction(0)
     all_known = True
-    no_table: list[str] = []
-    hangs: list[str] = []
+    why: dict[str, list[str]] = {"no_table": [], "no_rows": [], "no_morale": [], "hangs": []}
     for unit in targets:
         if checks.unknown.get(unit.id):
             all_known = False
-            (no_table if unit.bands is None else hangs).append(unit.label)
+            key = "hangs" if unit.bands is not None else {
+                "rows": "no_rows", "morale": "no_morale"}.get(unit.missing, "no_table")
+            why[key].append(unit.label)
             continue
         row = checks.results.get(unit.id, {})
         for result, p in row.items():
@@ -157,7 +158,7 @@ def _end_states(checks: Checks, targets: Sequence[TargetFacts],
         out.append(EndState(Msg.of("lnlt.odds.end.removed", hex=hex_), removed,
                             Kind.EXPECTED))
     notes = tuple(Msg.of(f"lnlt.odds.note.{key}", units=", ".join(names))
-                  for key, names in (("no_table", no_table), ("hangs", hangs)) if names)
+                  for key, names in why.items() if names)
     return tuple(out), notes
 
 
@@ -194,9 +195,10 @@ def defence_odds(question: DiceQuestion, *, hex: str, attack: int, tm: int, af: 
 
 
 def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
-            targets: Sequence[TargetFacts]) -> OddsReport:
+            targets: Sequence[TargetFacts], helped_by: str = "") -> OddsReport:
     """A damage-check die: this unit's DC total, and the results of this check and the
-    checks still to come (``targets[0]`` is this unit)."""
+    checks still to come (``targets[0]`` is this unit; ``helped_by``: the leader whose LM
+    ``minus`` is)."""
     shift = diff - minus
     total = DIE.map(lambda c: c + shift)
     checks = run_checks({diff: Fraction(1)}, targets, helper)
@@ -205,7 +207,10 @@ def dc_odds(question: DiceQuestion, *, diff: int, minus: int, helper: int,
     # read as if it were the whole hex's
     ends = tuple(e for e in ends if e.kind is Kind.CHANCE)
     unit = targets[0]
-    return OddsReport(Msg.of("lnlt.odds.dc", unit=unit.label, diff=diff, minus=minus),
+    title = (Msg.of("lnlt.odds.dc_helped", unit=unit.label, diff=diff, minus=minus,
+                    leader=helped_by) if helped_by else
+             Msg.of("lnlt.odds.dc", unit=unit.label, diff=diff, minus=minus))
+    return OddsReport(title,
                       Msg.of("lnlt.odds.unit.dc"), total, functools.partial(_plus, shift),
                       ends, notes=notes)
 
