@@ -119,8 +119,11 @@ def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool,
                           "b": {"changes": changes, **_run_json(b)},
                           "compare": [table_json(tb) for tb in tables]})
         return
-    from referee.render.console import print_table
+    from referee.odds.whatif import notes, pairs
+    from referee.render.console import print_message, print_table
 
     console = _console(env)
-    for table in tables:
+    for table, (ra, rb) in zip(tables, pairs(a.records, b.records), strict=True):
         print_table(console, table)
+        for note in notes(ra, rb):
+            print_message(console, Msg.of("odds.whatif.note", note=note), style="dim")

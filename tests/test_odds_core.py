@@ -334,3 +334,23 @@ def test_no_dice_names_the_answers_it_assumed() -> None:
                            "transcripts/scripts/declarations/fow-odds.toml"])
     assert code == 2
     assert "no dice" in err and "answers assumed:" in err and "results=" in err
+
+
+def test_what_if_keeps_end_states_of_one_label_apart_and_marks_notes_by_variant() -> None:
+    from referee.odds.whatif import notes
+
+    twin = Msg.of("odds.value", value="squad: broken")
+
+    def rec(p1: Fraction, p2: Fraction, note: str) -> OddsRecord:
+        dist = successes_dist(DiceSpec(1, target=4))
+        return OddsRecord("q", None, OddsReport(
+            Msg.of("odds.value", value="q"), Msg.of("odds.unit.successes"), dist,
+            end_states=(EndState(twin, p1), EndState(twin, p2)),
+            notes=(Msg.of("odds.value", value="shared"), Msg.of("odds.value", value=note))))
+
+    a, b = rec(Fraction(1, 4), Fraction(1, 2), "a"), rec(Fraction(1, 3), Fraction(1, 2), "b")
+    (table,) = compare([a], [b], Msg.of("odds.value", value="A"), Msg.of("odds.value", value="B"))
+    twins = [row[1:] for row in table.rows if row[0] == twin]
+    assert twins == [("25.0%", "33.3%", "+8.3"), ("50.0%", "50.0%", "+0.0")]
+    assert [n.id for n in notes(a, b)] == ["odds.value", "odds.whatif.note_a",
+                                           "odds.whatif.note_b"]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from referee.core.table import Table
 from referee.core.text import Msg
-from referee.odds.report import Kind, OddsRecord
+from referee.odds.report import EndState, Kind, OddsRecord
 
 MOST_THRESHOLDS = 8  # "k or more" rows per roll, around the likeliest results
 
@@ -43,6 +43,28 @@ def _diff(a: Fraction | None, b: Fraction | None, kind: Kind) -> str:
         return "-"
     d = float(b - a)
     return f"{d * 100:+.1f}" if kind is Kind.CHANCE else f"{d:+.2f}"
+
+
+def _keyed(states: Sequence[EndState]) -> dict[tuple[Msg, int], EndState]:
+    """End states by label and occurrence: two units of one name each keep their own row (the
+    n-th of a label in A beside the n-th in B)."""
+    seen: dict[Msg, int] = {}
+    out = {}
+    for state in states:
+        n = seen.get(state.label, 0)
+        seen[state.label] = n + 1
+        out[(state.label, n)] = state
+    return out
+
+
+def notes(ra: OddsRecord | None, rb: OddsRecord | None) -> list[Msg]:
+    """What the odds of the two variants assume, each note once, marked with its variant
+    when only one variant makes it."""
+    a = list(ra.report.notes) if ra else []
+    b = list(rb.report.notes) if rb else []
+    out = [n if n in b else Msg.of("odds.whatif.note_a", note=n) for n in a]
+    out += [Msg.of("odds.whatif.note_b", note=n) for n in b if n not in a]
+    return out
 
 
 def pairs(a: Sequence[OddsRecord], b: Sequence[OddsRecord]
@@ -104,15 +126,15 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
                              _cell(pa, Kind.CHANCE, da.exact if da else True),
                              _cell(pb, Kind.CHANCE, db.exact if db else True),
                              _diff(pa, pb, Kind.CHANCE)))
-        ends_a = {e.label: e for e in ra.report.end_states} if ra else {}
-        ends_b = {e.label: e for e in rb.report.end_states} if rb else {}
-        labels = list(ends_a) + [label for label in ends_b if label not in ends_a]
-        for label in labels:
-            ea, eb = ends_a.get(label), ends_b.get(label)
+        ends_a = _keyed(ra.report.end_states) if ra else {}
+        ends_b = _keyed(rb.report.end_states) if rb else {}
+        keys = list(ends_a) + [key for key in ends_b if key not in ends_a]
+        for key in keys:
+            ea, eb = ends_a.get(key), ends_b.get(key)
             kind = (ea or eb).kind  # type: ignore[union-attr]
             va = ea.value if ea else None
             vb = eb.value if eb else None
-            rows.append((label, _cell(va, kind, ea.exact if ea else True),
+            rows.append((key[0], _cell(va, kind, ea.exact if ea else True),
                          _cell(vb, kind, eb.exact if eb else True), _diff(va, vb, kind)))
         tables.append(Table(_title(ra, rb), (Msg.of("odds.whatif.col.what"), label_a, label_b,
                                              Msg.of("odds.whatif.col.diff")), tuple(rows),
