@@ -214,12 +214,12 @@ class OddsRun:
 def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | None = None,
          options: Sequence[str] = (), answers: Sequence[str] = (),
          seed: int | None = None, game: Path | None = None,
-         require_dice: bool = True) -> OddsRun:
+         require_dice: bool = True, vs: Sequence[str] = ()) -> OddsRun:
     """The odds of an attack without rolling: the declaration and answers from ``script``
     (its dice answers are used) and/or ``declaration_file``, ``answers`` as ``ID=VALUE`` (they
-    win over the script's), every other question at its default. With ``game``, the game's
-    state is read (never written): a deck's remaining cards, markers already placed. See
-    ``frontends.probe``."""
+    win over the script's; ``vs``, a what-if's variant B, wins over both), every other
+    question at its default. With ``game``, the game's state is read (never written): a deck's
+    remaining cards, markers already placed. See ``frontends.probe``."""
     from referee.core.options import parse_assignments, resolve_options
     from referee.frontends.probe import ProbePort, ProbeStop
     from referee.script import load_script
@@ -240,7 +240,11 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         raw, file, text = loaded.declaration, loaded.path, loaded.text
         seed = loaded.seed if seed is None else seed
     overrides.update(parse_assignments(options))
-    given.update(parse_assignments(answers))
+    flags: dict[str, str] = {}
+    for flag, pairs in (("--answer", answers), ("--vs", vs)):
+        parsed = parse_assignments(pairs)
+        given.update(parsed)
+        flags.update(dict.fromkeys(parsed, flag))
     if declaration_file is not None:
         plan = plan_attack(ruleset, seed=seed if seed is not None else 1,
                            declaration_file=declaration_file)
@@ -251,7 +255,8 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         declaration = validate_declaration(info, raw, file, text) if raw is not None else None
     from referee.core.dice import SeededDice
 
-    port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text)
+    port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text,
+                     flags=flags)
     state: Mapping[str, Any] = {}
     if game is not None:
         if not game.is_file():

@@ -47,7 +47,7 @@ def odds(ctx: typer.Context,
         other = api.odds(ruleset, script=script,
                          declaration_file=vs_declaration or declaration,
                          options=[*(option or []), *(vs_option or [])],
-                         answers=[*(answer or []), *(vs or [])], seed=seed, game=game,
+                         answers=answer or [], vs=vs or [], seed=seed, game=game,
                          require_dice=False)
         for pair in vs or []:
             qid = pair.partition("=")[0].strip()

@@ -354,3 +354,93 @@ def test_what_if_keeps_end_states_of_one_label_apart_and_marks_notes_by_variant(
     assert twins == [("25.0%", "33.3%", "+8.3"), ("50.0%", "50.0%", "+0.0")]
     assert [n.id for n in notes(a, b)] == ["odds.value", "odds.whatif.note_a",
                                            "odds.whatif.note_b"]
+
+
+def test_dist_sum_map_and_equality_are_exact_and_keep_the_runs() -> None:
+    d6 = total_dist(1, 6)
+    assert d6 + d6 == total_dist(2, 6) == enumerate_totals(2, 6)
+    assert (d6 + Dist.point(3))[4] == Fraction(1, 6) and (d6 + Dist.point(3)).low == 4
+    halves = d6.map(lambda k: k // 2)
+    assert dict(halves.items()) == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 3),
+                                    3: Fraction(1, 6)}
+    sim = Dist.from_counts({0: 3, 1: 1}, runs=4)
+    assert sim.map(lambda k: 1 - k).runs == 4 and not sim.map(lambda k: k).exact
+    assert sim != Dist.from_counts({0: 3, 1: 1})  # an estimate is not the exact value
+    mixed = Dist.mixture([(Fraction(1, 4), Dist.point(0)), (Fraction(3, 4), d6)])
+    assert mixed[0] == Fraction(1, 4) and mixed[6] == Fraction(1, 8)
+    assert sum(p for _, p in mixed.items()) == 1
+
+
+def test_wilson_interval_is_centred_as_wilson_not_on_the_estimate() -> None:
+    from referee.odds.dist import wilson
+
+    low, high = wilson(0.0, 100)
+    assert low < 1e-12 and 0.036 < high < 0.038  # 3.7%: the textbook value for 0/100
+    low, high = wilson(0.5, 100)
+    assert abs((low + high) / 2 - 0.5) < 1e-12 and 0.403 < low < 0.404
+
+
+def test_chart_shows_the_likeliest_rows_and_a_single_outcome_tail_as_itself() -> None:
+    rows = chart_rows(plain(question(12, 4)))  # 0..12: 13 outcomes, two one-outcome tails
+    assert [r[0] for r in rows] == [str(k) for k in range(13)]
+    assert sum(p for _, p, _ in rows) == 1
+    rows = chart_rows(plain(question(40, 5)))  # mean 13.3: the window sits around it
+    shown = [int(r[0]) for r in rows[1:-1]]
+    assert rows[0][0] == f"≤{shown[0] - 1}" and rows[-1][0] == f"≥{shown[-1] + 1}"
+    assert shown[0] <= 9 and shown[-1] >= 17 and len(shown) == 11
+    assert rows[-1][1] == rows[-1][2] == successes_dist(DiceSpec(40, target=5)
+                                                        ).at_least(shown[-1] + 1)
+    # an end row too small to show joins the tail (30 dice at 6+: 0 hits is 0.4%, kept)
+    rows = chart_rows(plain(question(30, 2)))
+    assert all(p >= Fraction(1, 2000) for label, p, _ in rows if label[0] not in "≤≥")
+
+
+def test_a_possible_outcome_always_shows_a_sliver_of_bar() -> None:
+    from referee.render.odds import bar
+
+    assert bar(Fraction(1, 10**9), Fraction(1, 2)).strip() == "▏"
+    assert bar(Fraction(0), Fraction(1, 2)).strip() == ""
+    assert bar(Fraction(1, 2), Fraction(1, 2)) == "█" * 20
+
+
+def test_after_line_gives_the_percentile_and_this_or_more_or_less() -> None:
+    from referee.render.odds import after_line
+
+    report = plain(question(2, 4))  # 0: 1/4, 1: 1/2, 2: 1/4
+    line = after_line(OddsRecord("q", None, report, 2))
+    assert line == "  → successes: 2, percentile 88 (this or more 25.0%, this or less 100%)"
+    line = after_line(OddsRecord("q", None, report, 0))
+    assert line == "  → successes: 0, percentile 12 (this or more 100%, this or less 25.0%)"
+
+
+def test_an_approximate_end_state_shows_its_interval_and_the_chart_says_approximate() -> None:
+    dist = Dist.from_counts({0: 500, 1: 500}, runs=1000)
+    state = EndState(Msg.of("odds.value", value="broken"), Fraction(1, 2), runs=1000)
+    lines = report_lines(OddsReport(Msg.of("odds.value", value="t"),
+                                    Msg.of("odds.unit.successes"), dist, end_states=(state,)))
+    assert "(approximate: 1,000 seeded simulation runs)" in lines[0]
+    assert lines[-1] == "    broken: ≈50.0% (95% interval 46.9%–53.1%)"
+
+
+def test_what_if_marks_estimates_and_shows_the_undecided_thresholds() -> None:
+    def record(dice: int, runs: int | None = None) -> OddsRecord:
+        dist = successes_dist(DiceSpec(dice, target=4))
+        if runs is not None:
+            dist = Dist.from_counts(dist.counts()[0], runs=runs)
+        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+                                                   Msg.of("odds.unit.successes"), dist))
+
+    (table,) = compare([record(30)], [record(30, runs=1000)], Msg.of("odds.value", value="A"),
+                       Msg.of("odds.value", value="B"))
+    ks = [int(row[0].kwargs["k"]) for row in table.rows[1:] if isinstance(row[0], Msg)]
+    assert len(ks) == 8 and ks[0] <= 15 <= ks[-1]  # around the mean, not from 1 up
+    assert all(row[2].startswith("≈") and not row[1].startswith("≈") for row in table.rows)
+
+
+def test_odds_refuses_a_bad_answer_value_naming_the_option_in_one_line() -> None:
+    for args, flag in ((["-a", "action=bogus"], "--answer action=bogus"),
+                       (["--vs", "action=bogus"], "--vs action=bogus"),
+                       (["-a", "to-hit.heavy-cannon=x"], "--answer to-hit.heavy-cannon=x")):
+        code, _, err = invoke(["odds", "epic", "--script", SCRIPT, *args])
+        assert code == 2 and err.startswith("error: " + flag + ": ") and err.count("\n") == 1
+        assert "Traceback" not in err and SCRIPT not in err

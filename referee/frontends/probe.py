@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.core.errors import MissingAnswerError, UsageError
+from referee.core.errors import MissingAnswerError, ScriptError, UsageError
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
@@ -25,8 +25,11 @@ class ProbeStop(Exception):
 
 class ProbePort:
     def __init__(self, answers: Mapping[str, Any], rng: Any, *, file: str = "<odds>",
-                 text: str = "") -> None:
+                 text: str = "", flags: Mapping[str, str] | None = None) -> None:
         self.answers = AnswerPort(answers, rng, file=file, text=text, use_defaults=True)
+        # answers given on the command line (``--answer``/``--vs``), by question id, with
+        # the option that gave them: a bad value there names the option, not the script
+        self.flags = dict(flags or {})
         self.odds = OddsPort(self.answers, show=None)
         self.assumed: list[tuple[Question, Any]] = []
 
@@ -45,6 +48,13 @@ class ProbePort:
             raise ProbeStop(question.id)
         try:
             value = self.odds.ask(question)
+        except ScriptError as err:
+            if question.id not in self.flags:
+                raise
+            raise UsageError(Msg.of("odds.error.bad_answer", flag=self.flags[question.id],
+                                    question=question.id,
+                                    value=str(self.answers.answers[question.id]),
+                                    expected=err.expected)) from None
         except MissingAnswerError as err:
             raise UsageError(Msg.of("odds.error.needs_answer", question=err.question_id,
                                     text=question.text)) from None

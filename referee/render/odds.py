@@ -72,12 +72,15 @@ def chart_rows(report: OddsReport) -> list[tuple[str, Fraction, Fraction]]:
                  dist.at_least(k)) for k, p in dist.items()]
     low, high = window(dist)
     rows: list[tuple[str, Fraction, Fraction]] = []
+    # a tail holding a single outcome is shown as that outcome ("0", not "≤0")
     if dist.low < low:
-        rows.append((f"≤{low - 1}", dist.at_most(low - 1), Fraction(1)))
+        rows.append((f"≤{low - 1}" if dist.low < low - 1 else str(dist.low),
+                     dist.at_most(low - 1), Fraction(1)))
     # outcomes the roll cannot make (a product of two dice of 7) get no row
     rows += [(str(k), dist[k], dist.at_least(k)) for k in range(low, high + 1) if dist[k]]
     if dist.high > high:
-        rows.append((f"≥{high + 1}", dist.at_least(high + 1), dist.at_least(high + 1)))
+        rows.append((f"≥{high + 1}" if dist.high > high + 1 else str(dist.high),
+                     dist.at_least(high + 1), dist.at_least(high + 1)))
     return rows
 
 
