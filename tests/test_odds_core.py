@@ -360,6 +360,8 @@ def test_dist_sum_map_and_equality_are_exact_and_keep_the_runs() -> None:
     d6 = total_dist(1, 6)
     assert d6 + d6 == total_dist(2, 6) == enumerate_totals(2, 6)
     assert (d6 + Dist.point(3))[4] == Fraction(1, 6) and (d6 + Dist.point(3)).low == 4
+    skew = Dist.from_counts({0: 1, 1: 3}) + Dist.from_counts({0: 1, 1: 1})
+    assert dict(skew.items()) == {0: Fraction(1, 8), 1: Fraction(1, 2), 2: Fraction(3, 8)}
     halves = d6.map(lambda k: k // 2)
     assert dict(halves.items()) == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 3),
                                     3: Fraction(1, 6)}
@@ -390,8 +392,9 @@ def test_chart_shows_the_likeliest_rows_and_a_single_outcome_tail_as_itself() ->
     assert shown[0] <= 9 and shown[-1] >= 17 and len(shown) == 11
     assert rows[-1][1] == rows[-1][2] == successes_dist(DiceSpec(40, target=5)
                                                         ).at_least(shown[-1] + 1)
-    # an end row too small to show joins the tail (30 dice at 6+: 0 hits is 0.4%, kept)
-    rows = chart_rows(plain(question(30, 2)))
+    # end rows under 0.05% join the tail: 14 dice at 6+ show 0..8 and "9 or more", not 0..10
+    rows = chart_rows(plain(question(14, 6)))
+    assert [r[0] for r in rows] == [*map(str, range(9)), "≥9"]
     assert all(p >= Fraction(1, 2000) for label, p, _ in rows if label[0] not in "≤≥")
 
 
@@ -444,3 +447,26 @@ def test_odds_refuses_a_bad_answer_value_naming_the_option_in_one_line() -> None
         code, _, err = invoke(["odds", "epic", "--script", SCRIPT, *args])
         assert code == 2 and err.startswith("error: " + flag + ": ") and err.count("\n") == 1
         assert "Traceback" not in err and SCRIPT not in err
+
+
+def broken_measure_odds(question: DiceQuestion) -> OddsReport:
+    """An odds function whose report cannot read the roll (for the test below)."""
+    def measure(_: Any) -> int:
+        raise KeyError("no such face")
+
+    return OddsReport(Msg.of("odds.value", value="t"), Msg.of("odds.unit.successes"),
+                      Dist.point(0), measure)
+
+
+def test_a_fault_after_the_roll_keeps_the_roll_and_says_there_are_no_odds(monkeypatch) -> None:
+    from referee.core.oddsref import OddsRef
+
+    monkeypatch.delenv("REFEREE_STRICT_ODDS")
+    q = DiceQuestion(id="q", text=Msg.of("odds.value", value=1),
+                     spec=DiceSpec(3, target=4, count_only=True),
+                     odds=OddsRef.to("tests.test_odds_core:broken_measure_odds"))
+    shown: list[str] = []
+    port = OddsPort(SequencePort(["=2"], SeededDice(1)), show=shown.extend)
+    assert port.ask(q).successes == 2
+    assert shown[0].startswith("Odds: t") and shown[-1].endswith("KeyError; the attack goes on)")
+    assert port.records == []

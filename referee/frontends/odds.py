@@ -29,30 +29,36 @@ class OddsPort:
             return self.inner.ask(question)
         from referee.odds.generic import report_for
         from referee.odds.report import OddsRecord
+        from referee.render.odds import after_line, report_lines
 
         try:
             report = report_for(question)
+            lines = report_lines(report, question.clause) if self.show is not None else []
         except Exception as err:  # the odds must never stop an attack
-            if os.environ.get("REFEREE_STRICT_ODDS"):
-                raise
-            if self.show is not None:
-                from referee.catalog import render
-                from referee.core.text import Msg
-
-                self.show([render(Msg.of("odds.unavailable", reason=type(err).__name__))])
+            self._failed(err)
             return self.inner.ask(question)
         if self.show is not None:
-            from referee.render.odds import report_lines
-
-            self.show(report_lines(report, question.clause))
+            self.show(lines)
         value = self.inner.ask(question)
-        record = OddsRecord(question.id, question.clause, report, report.measure(value))
+        try:  # reading the roll and saying how lucky it was may fail too: the roll stands
+            record = OddsRecord(question.id, question.clause, report, report.measure(value))
+            after = [after_line(record)] if self.show is not None else []
+        except Exception as err:
+            self._failed(err)
+            return value
         self.records.append(record)
         if self.show is not None:
-            from referee.render.odds import after_line
-
-            self.show([after_line(record)])
+            self.show(after)
         return value
+
+    def _failed(self, err: Exception) -> None:
+        if os.environ.get("REFEREE_STRICT_ODDS"):
+            raise err
+        if self.show is not None:
+            from referee.catalog import render
+            from referee.core.text import Msg
+
+            self.show([render(Msg.of("odds.unavailable", reason=type(err).__name__))])
 
     def finish(self) -> None:
         finish = getattr(self.inner, "finish", None)
