@@ -124,6 +124,6 @@ def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool,
 
     console = _console(env)
     for table, (ra, rb) in zip(tables, pairs(a.records, b.records), strict=True):
-        print_table(console, table)
+        print_table(console, table, label_wraps=True)
         for note in notes(ra, rb):
             print_message(console, Msg.of("odds.whatif.note", note=note), style="dim")

@@ -360,8 +360,8 @@ def test_dist_sum_map_and_equality_are_exact_and_keep_the_runs() -> None:
     d6 = total_dist(1, 6)
     assert d6 + d6 == total_dist(2, 6) == enumerate_totals(2, 6)
     assert (d6 + Dist.point(3))[4] == Fraction(1, 6) and (d6 + Dist.point(3)).low == 4
-    skew = Dist.from_counts({0: 1, 1: 3}) + Dist.from_counts({0: 1, 1: 1})
-    assert dict(skew.items()) == {0: Fraction(1, 8), 1: Fraction(1, 2), 2: Fraction(3, 8)}
+    skew = Dist.from_counts({0: 1, 1: 3}) + Dist.from_counts({0: 1, 1: 2})
+    assert dict(skew.items()) == {0: Fraction(1, 12), 1: Fraction(5, 12), 2: Fraction(1, 2)}
     halves = d6.map(lambda k: k // 2)
     assert dict(halves.items()) == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 3),
                                     3: Fraction(1, 6)}
@@ -470,3 +470,31 @@ def test_a_fault_after_the_roll_keeps_the_roll_and_says_there_are_no_odds(monkey
     assert port.ask(q).successes == 2
     assert shown[0].startswith("Odds: t") and shown[-1].endswith("KeyError; the attack goes on)")
     assert port.records == []
+
+
+def test_what_if_table_keeps_its_numbers_whole_at_an_80_column_terminal() -> None:
+    import io
+
+    from rich.console import Console
+
+    from referee.render.console import print_table
+
+    label = Msg.of("odds.value", value="Green Company (invented): chance it is broken after "
+                                        "the attack, with a long name")
+
+    def record(dice: int) -> OddsRecord:
+        dist = successes_dist(DiceSpec(dice, target=4))
+        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+                                                   Msg.of("odds.unit.successes"), dist,
+                                                   end_states=(EndState(label,
+                                                                        dist.at_least(2)),)))
+
+    (table,) = compare([record(12)], [record(14)],
+                       Msg.of("odds.value", value="A: action=advance"),
+                       Msg.of("odds.value", value="B: action=sustained-fire"))
+    out = io.StringIO()
+    print_table(Console(file=out, width=80, color_system=None), table, label_wraps=True)
+    text = out.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
+    for row in table.rows:
+        assert all(cell in text for cell in row[1:])

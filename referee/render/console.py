@@ -44,13 +44,43 @@ def _text(value: object) -> Text:
     return Text(str(value))
 
 
-def print_table(console: Console, table: Table) -> None:
+LABEL_WIDTH = 24  # a wrapping first column keeps at least this much room (or its widest)
+HEAD_WIDTH = 14  # the other columns' headers get this much room before the labels get more
+
+
+def _label_widths(width: int, table: Table) -> list[int]:
+    """Column widths for a table of long labels and short values: every value column as wide
+    as its widest value; then the room left goes to the labels (up to their widest), then
+    to the value columns' headers (which wrap otherwise)."""
+    cells = [[cell_text(row[i]) for row in table.rows] for i in range(len(table.columns))]
+    heads = [render(col) for col in table.columns]
+    need = [max(map(len, column), default=1) or 1 for column in cells]
+    want = [max(need[i], len(heads[i])) for i in range(len(heads))]
+    want[0] = need[0]
+    need[0] = min(need[0], LABEL_WIDTH)
+    left = width - (3 * len(heads) + 1) - sum(need)
+    # the headers a readable width first, then the labels, then the headers' whole length
+    for i, cap in [*((i, HEAD_WIDTH) for i in range(1, len(heads))), (0, want[0]),
+                   *((i, want[i]) for i in range(1, len(heads)))]:
+        more = max(0, min(left, min(cap, want[i]) - need[i]))
+        need[i] += more
+        left -= more
+    return need
+
+
+def print_table(console: Console, table: Table, *, label_wraps: bool = False) -> None:
+    """``label_wraps``: the first column holds long labels (a what-if's rows), so it wraps
+    and every other column keeps room for its widest value (numbers are never cut)."""
     title = render(table.title)
     if table.clause:
         title += f" [{table.clause}]"
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
                            show_lines=False)
+    widths = _label_widths(console.width, table) if label_wraps else []
     for i, col in enumerate(table.columns):
+        if label_wraps:
+            rich_table.add_column(_text(render(col)), overflow="fold", width=widths[i])
+            continue
         # the first column holds ids and names: never cut or wrap it
         rich_table.add_column(_text(render(col)), no_wrap=(i == 0))
     for row in table.rows:
