@@ -146,7 +146,7 @@ def test_chart_groups_the_tails_and_keeps_every_chance() -> None:
 def test_percentages_are_never_rounded_to_certainty_or_impossibility() -> None:
     assert pct(Fraction(1, 10**6)) == "<0.1%"
     assert pct(1 - Fraction(1, 10**6)) == ">99.9%"
-    assert pct(Fraction(1)) == "100%" and pct(Fraction(0)) == "0.0%"
+    assert pct(Fraction(1)) == "100%" and pct(Fraction(0)) == "0%"
 
 
 def test_odds_port_shows_odds_before_the_roll_and_the_percentile_after_it() -> None:

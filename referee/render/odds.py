@@ -18,13 +18,16 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
 def pct(p: Fraction | float) -> str:
-    """A chance as a percentage: ``37.5%``; below 0.1 % but possible: ``<0.1%``."""
+    """A chance as a percentage: ``37.5%``; below 0.1 % but possible: ``<0.1%``; exactly
+    impossible or certain: ``0%``, ``100%``."""
     value = float(p) * 100
     if 0 < value < 0.05:
         return "<0.1%"
     if 99.95 <= value < 100:
         return ">99.9%"
-    return f"{value:.1f}%" if value != 100 else "100%"
+    if value in (0, 100):  # exactly impossible or certain: no decimals, unlike 0.04% or 99.96%
+        return f"{value:.0f}%"
+    return f"{value:.1f}%"
 
 
 def number(x: Fraction | float) -> str:
