@@ -42,6 +42,7 @@ def odds(ctx: typer.Context,
                         options=option or [], answers=answer or [], seed=seed, game=game,
                         require_dice=not whatif)
         if not whatif:
+            _check_used(answer, base.answered)
             _show(env, base, json_)
             return
         other = api.odds(ruleset, script=script,
@@ -49,6 +50,7 @@ def odds(ctx: typer.Context,
                          options=[*(option or []), *(vs_option or [])],
                          answers=answer or [], vs=vs or [], seed=seed, game=game,
                          require_dice=False)
+        _check_used(answer, base.answered | other.answered)
         for pair in vs or []:
             qid = pair.partition("=")[0].strip()
             if qid not in other.answered:
@@ -57,6 +59,15 @@ def odds(ctx: typer.Context,
             raise UsageError(Msg.of("odds.error.no_dice_either"))
         _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_,
                      _changes(answer, option, None))
+
+
+def _check_used(answers: ListOpt, answered: set[str]) -> None:
+    """An ``--answer`` no question met (a misspelt id, a question past the last given roll)
+    is refused rather than silently replaced by the question's default."""
+    for pair in answers or []:
+        qid = pair.partition("=")[0].strip()
+        if qid not in answered:
+            raise UsageError(Msg.of("odds.error.answer_unused", question=qid))
 
 
 def _changes(vs: ListOpt, vs_option: ListOpt, vs_declaration: Path | None) -> str:

@@ -498,3 +498,11 @@ def test_what_if_table_keeps_its_numbers_whole_at_an_80_column_terminal() -> Non
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     for row in table.rows:
         assert all(cell in text for cell in row[1:])
+
+
+def test_odds_refuses_an_answer_no_question_meets_instead_of_assuming_the_default() -> None:
+    code, _, err = invoke(["odds", "epic", "--script", SCRIPT, "-a", "acton=double"])
+    assert code == 2 and err.startswith("error: --answer acton: the attack never asks")
+    code, _, err = invoke(["odds", "epic", "--script", SCRIPT, "-a", "action=double",
+                           "--vs", "action=sustained-fire"])
+    assert code == 0, err
