@@ -438,6 +438,7 @@ def test_what_if_marks_estimates_and_shows_the_undecided_thresholds() -> None:
     ks = [int(row[0].kwargs["k"]) for row in table.rows[1:] if isinstance(row[0], Msg)]
     assert len(ks) == 8 and ks[0] <= 15 <= ks[-1]  # around the mean, not from 1 up
     assert all(row[2].startswith("≈") and not row[1].startswith("≈") for row in table.rows)
+    assert all(row[3].startswith("≈") for row in table.rows)  # B − A: an estimate too
 
 
 def test_odds_refuses_a_bad_answer_value_naming_the_option_in_one_line() -> None:

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from referee.core.table import Table
 from referee.core.text import Msg
+from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsRecord
 
 MOST_THRESHOLDS = 8  # "k or more" rows per roll, around the likeliest results
@@ -38,11 +39,17 @@ def _cell(value: Fraction | None, kind: Kind, exact: bool) -> str:
     return shown if exact else "≈" + shown
 
 
-def _diff(a: Fraction | None, b: Fraction | None, kind: Kind) -> str:
+def _diff(a: Fraction | None, b: Fraction | None, kind: Kind, exact: bool = True) -> str:
+    """B minus A; marked ``≈`` when either side is an estimate."""
     if a is None or b is None:
         return "-"
     d = float(b - a)
-    return f"{d * 100:+.1f}" if kind is Kind.CHANCE else f"{d:+.2f}"
+    shown = f"{d * 100:+.1f}" if kind is Kind.CHANCE else f"{d:+.2f}"
+    return shown if exact else "≈" + shown
+
+
+def _exact(*values: Dist | EndState | None) -> bool:
+    return all(v is None or v.exact for v in values)
 
 
 def _keyed(states: Sequence[EndState]) -> dict[tuple[Msg, int], EndState]:
@@ -117,7 +124,7 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             rows.append((Msg.of("odds.whatif.mean", unit=unit),
                          _cell(ma, Kind.EXPECTED, da.exact if da else True),
                          _cell(mb, Kind.EXPECTED, db.exact if db else True),
-                         _diff(ma, mb, Kind.EXPECTED)))
+                         _diff(ma, mb, Kind.EXPECTED, _exact(da, db))))
         if same and not either.report.labels:
             for k in _thresholds(ra or either, rb or either):
                 pa = da.at_least(k) if da else None
@@ -125,7 +132,7 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
                 rows.append((Msg.of("odds.whatif.at_least", k=k, unit=unit),
                              _cell(pa, Kind.CHANCE, da.exact if da else True),
                              _cell(pb, Kind.CHANCE, db.exact if db else True),
-                             _diff(pa, pb, Kind.CHANCE)))
+                             _diff(pa, pb, Kind.CHANCE, _exact(da, db))))
         ends_a = _keyed(ra.report.end_states) if ra else {}
         ends_b = _keyed(rb.report.end_states) if rb else {}
         keys = list(ends_a) + [key for key in ends_b if key not in ends_a]
@@ -135,7 +142,8 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             va = ea.value if ea else None
             vb = eb.value if eb else None
             rows.append((key[0], _cell(va, kind, ea.exact if ea else True),
-                         _cell(vb, kind, eb.exact if eb else True), _diff(va, vb, kind)))
+                         _cell(vb, kind, eb.exact if eb else True),
+                         _diff(va, vb, kind, _exact(ea, eb))))
         tables.append(Table(_title(ra, rb), (Msg.of("odds.whatif.col.what"), label_a, label_b,
                                              Msg.of("odds.whatif.col.diff")), tuple(rows),
                             either.clause))
