@@ -368,6 +368,9 @@ def test_dist_sum_map_and_equality_are_exact_and_keep_the_runs() -> None:
     sim = Dist.from_counts({0: 3, 1: 1}, runs=4)
     assert sim.map(lambda k: 1 - k).runs == 4 and not sim.map(lambda k: k).exact
     assert sim != Dist.from_counts({0: 3, 1: 1})  # an estimate is not the exact value
+    assert (sim + d6).runs == 4 and (d6 + sim).runs == 4 and (d6 + d6).exact
+    assert Dist.mixture([(Fraction(1, 2), sim), (Fraction(1, 2), d6)]).runs == 4
+    assert d6.then(lambda k: sim).runs == 4 and d6.then(Dist.point).exact
     mixed = Dist.mixture([(Fraction(1, 4), Dist.point(0)), (Fraction(3, 4), d6)])
     assert mixed[0] == Fraction(1, 4) and mixed[6] == Fraction(1, 8)
     assert sum(p for _, p in mixed.items()) == 1

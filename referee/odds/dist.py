@@ -99,7 +99,7 @@ class Dist:
         if sum(counts.values()) != total:
             raise ValueError("mixture weights do not sum to 1")
         out = cls.__new__(cls)
-        out._set(counts, total, None)
+        out._set(counts, total, _runs(*(d for _, d in parts)))
         return out
 
     # -- reading ---------------------------------------------------------------------------
@@ -185,8 +185,15 @@ class Dist:
             for b, cb in other._c.items():
                 counts[a + b] = counts.get(a + b, 0) + ca * cb
         out = Dist.__new__(Dist)
-        out._set(counts, self._total * other._total, None)
+        out._set(counts, self._total * other._total, _runs(self, other))
         return out
+
+
+def _runs(*parts: Dist) -> int | None:
+    """A result built from estimates is an estimate: it keeps the fewest runs among them
+    (its interval is then no narrower than theirs); from exact parts only, ``None``."""
+    runs = [d.runs for d in parts if d.runs is not None]
+    return min(runs) if runs else None
 
 
 def wilson(p: float, n: int, z: float = Z_95) -> tuple[float, float]:
