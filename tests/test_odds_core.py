@@ -212,8 +212,26 @@ def test_what_if_compares_the_same_roll_and_end_states_of_two_variants() -> None
 def test_run_shows_each_rolls_odds_after_the_result_unless_no_odds() -> None:
     code, out, _ = invoke(["run", SCRIPT])
     assert code == 0
-    after = out.split("Odds at each roll", 1)[1]
-    assert after.count("Odds: ") == 3 and after.count("percentile") == 3
+    after = out.split("Odds at each roll", 1)[1].splitlines()[1:]
+    # compact: per roll its title, the chart as a sparkline with the mean, and its luck
+    titles = [line for line in after if line.startswith("  ") and not line.startswith("   ")]
+    assert [t.strip() for t in titles] == ["Heavy cannon: 3d6 to hit on 6+ [E-8]",
+                                           "Autogun: 6d6 needing 7: the 6s roll again (then 4+) "
+                                           "[E-8]", "Autogun: 2d6 rolled again, a hit on 4+ [E-9]"]
+    assert "    0..3 █▅▁▁  hits (mean 0.50)" in after  # 125/216, 75/216, 15/216, 1/216
+    assert sum("percentile" in line for line in after) == 3
+    # end states where a roll first predicts them; the second stage repeats none
+    assert sum("How the attack may end" in line for line in after) == 2
+
+
+def test_sparkline_heights_follow_the_chances() -> None:
+    from referee.render.odds import sparkline
+
+    # 2d6: 1, 2, ..., 6, ..., 1 in 36; height = eighths of the biggest chance, 8 capped at 7
+    rows = chart_rows(plain(question(2, None)))
+    assert sparkline(rows) == "▂▃▅▆▇█▇▆▅▃▂"
+    assert sparkline([("0", Fraction(1), Fraction(1)), ("1", Fraction(0), Fraction(0))]) == \
+        "█ "
     code, out, _ = invoke(["run", SCRIPT, "--no-odds"])
     assert code == 0 and "Odds" not in out and "percentile" not in out
 

@@ -144,11 +144,48 @@ def after_line(record: OddsRecord) -> str:
                                 le=pct(dist.at_most(actual))))
 
 
+_SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(rows: Sequence[tuple[str, Fraction, Fraction]]) -> str:
+    """One character a row, its height the row's chance (the chart in a line)."""
+    biggest = max(p for _, p, _ in rows)
+    return "".join(_SPARK[min(7, int(float(p / biggest) * 8))] if p else " "
+                   for _, p, _ in rows)
+
+
+def compact_lines(record: OddsRecord, *, end_states: bool) -> list[str]:
+    """A roll's odds in two or three lines (a scripted run shows every roll): the title, the
+    chart as a sparkline from its first to its last outcome with the mean, how lucky the
+    roll was; the end states when asked for."""
+    report = record.report
+    head = "  " + render(report.title) + (f" [{record.clause}]" if record.clause else "")
+    lines = [head + approx_text(report.dist.runs)]
+    rows = chart_rows(report)
+    spark = sparkline(rows)
+    if report.labels:
+        lines.append(f"    {spark}")
+    else:
+        lines.append(f"    {rows[0][0]}..{rows[-1][0]} {spark}  " + render(Msg.of(
+            "odds.mean", mean=number(report.dist.mean()), unit=report.unit)))
+    if record.actual is not None:
+        lines.append("  " + after_line(record))
+    if end_states and report.end_states:
+        lines.append("    " + render(Msg.of("odds.end_states")))
+        lines += ["  " + end_state_text(e) for e in report.end_states]
+    return lines
+
+
 def records_lines(records: Sequence[OddsRecord]) -> list[str]:
-    """Every roll's odds, for a scripted run (shown after the result)."""
+    """Every roll's odds, compact, for a scripted run (shown after the result). The end
+    states are shown where a roll first predicts them (its end states are not those of the
+    roll before: a new attack, a new fire); at later rolls of the same attack they are the
+    same prediction updated, which ``referee odds`` or the table show in full."""
     lines = ["", render(Msg.of("odds.section"))]
+    previous: list[Msg] | None = None
     for record in records:
-        lines += report_lines(record.report, record.clause)
-        if record.actual is not None:
-            lines.append(after_line(record))
+        labels = [e.label for e in record.report.end_states]
+        lines += compact_lines(record, end_states=bool(labels) and labels != previous)
+        if labels:
+            previous = labels
     return lines
