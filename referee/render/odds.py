@@ -178,14 +178,15 @@ def compact_lines(record: OddsRecord, *, end_states: bool) -> list[str]:
 
 def records_lines(records: Sequence[OddsRecord]) -> list[str]:
     """Every roll's odds, compact, for a scripted run (shown after the result). The end
-    states are shown where a roll first predicts them (its end states are not those of the
-    roll before: a new attack, a new fire); at later rolls of the same attack they are the
-    same prediction updated, which ``referee odds`` or the table show in full."""
+    states are shown where a roll first predicts them (one of them is new: a new attack, a
+    new fire); at later rolls of the same attack they are the same prediction updated, which
+    ``referee odds`` and the table show in full."""
     lines = ["", render(Msg.of("odds.section"))]
-    previous: list[Msg] | None = None
+    seen: set[Msg] = set()  # end states of the attack under way
     for record in records:
-        labels = [e.label for e in record.report.end_states]
-        lines += compact_lines(record, end_states=bool(labels) and labels != previous)
-        if labels:
-            previous = labels
+        labels = {e.label for e in record.report.end_states}
+        fresh = bool(labels - seen)
+        lines += compact_lines(record, end_states=fresh)
+        if fresh:
+            seen = labels
     return lines
