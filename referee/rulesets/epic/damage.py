@@ -4,7 +4,7 @@ ledger. The legal options come from ``allocation``; the save arithmetic from ``s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -194,49 +194,31 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
 
 
 class _SaveOdds:
-    """What each save roll's odds know: the units whose saves are done (survived or not),
-    the unit rolling now (the saves it has failed so far, the group and stage it is at) and
-    the saves still to roll; a ``PhaseRest`` snapshot per question."""
+    """What each save roll's odds know, kept as plain facts while the saves are rolled: the
+    units whose saves are done (survived or not), the unit rolling now (the saves it has
+    failed so far, the group it is at). The odds function works out the chances from them
+    (``oddsfacts.SaveState``), so no odds arithmetic runs here, with odds shown or not."""
 
     def __init__(self, rest: Any, units: Sequence[Defender], allocation: Allocation,
                  grouped: dict[str, list[tuple[Save, int]]], invulnerable: int) -> None:
-        self.rest, self.units, self.allocation = rest, units, allocation
-        self.grouped, self.invulnerable = grouped, invulnerable
+        self.rest, self.invulnerable = rest, invulnerable
+        # each hit unit's save groups, and the markers its loss adds (none if every hit on
+        # it disrupts): fixed for the phase
+        self.groups = tuple(
+            (u.key, tuple(grouped[u.key]),
+             0 if all(h.disrupt for h in allocation.hits_on[u.key]) else 1)
+            for u in units if grouped.get(u.key))
         self.known: dict[str, Fraction] = {}
         self.unit: Defender | None = None
         self.failed = 0
         self.index = 0
 
-    def _left(self, groups: Sequence[tuple[Save, int]], stage: str = "save",
-              first: int | None = None) -> Fraction:
-        from referee.rulesets.epic.oddsfacts import per_hit_fail
-
-        q = Fraction(1)
-        for j, (save, n) in enumerate(groups):
-            here = stage if j == 0 else "save"
-            count = first if j == 0 and first is not None else n
-            q *= (1 - per_hit_fail(save.need, save.reroll, save.invulnerable, here,
-                                   self.invulnerable)) ** count
-        return q
-
     def ref(self, stage: str, count: int) -> OddsRef:
         assert self.unit is not None
-        survive = []
-        for u in self.units:
-            groups = self.grouped.get(u.key)
-            if not groups:
-                continue
-            weight = 0 if all(h.disrupt for h in self.allocation.hits_on[u.key]) else 1
-            if u.key in self.known:
-                q = self.known[u.key]
-            elif u.key == self.unit.key:
-                q = Fraction(0) if self.failed else \
-                    self._left(groups[self.index:], stage, count)
-            else:
-                q = self._left(groups)
-            survive.append((u.key, q, weight))
         return OddsRef.to("referee.rulesets.epic.odds:save", unit=self.unit.name,
-                          stage=stage, rest=replace(self.rest, survive=tuple(survive)))
+                          stage=stage, rest=self.rest,
+                          saves=(self.groups, tuple(self.known.items()), self.unit.key,
+                                 self.failed, self.index, count, self.invulnerable))
 
 
 def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, qid: str,

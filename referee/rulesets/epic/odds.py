@@ -47,6 +47,7 @@ from referee.rulesets.epic.oddsfacts import (
     PoolFacts,
     ShotsRest,
     per_hit_fail,
+    phase_survival,
 )
 from referee.rulesets.epic.tables import tables
 
@@ -112,9 +113,12 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
 
 
 def save(question: DiceQuestion, *, unit: str, stage: str,
-         rest: PhaseRest | None = None) -> OddsReport:
+         rest: PhaseRest | None = None, saves: tuple[Any, ...] | None = None) -> OddsReport:
     """A save roll (the save, a reinforced-armour re-roll, an invulnerable save): the failed
-    saves among its dice, and the end states given every save rolled so far."""
+    saves among its dice, and the end states given every save rolled so far (``saves``: see
+    ``oddsfacts.phase_survival``)."""
+    if rest is not None and saves is not None:
+        rest = replace(rest, survive=phase_survival(saves, stage))
     n = question.spec.count
     target = question.spec.target or 7
     fail = Fraction(min(6, target - 1), 6)

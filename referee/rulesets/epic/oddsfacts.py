@@ -8,6 +8,7 @@ computed in ``referee.rulesets.epic.odds`` (loaded only through ``OddsRef``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -93,6 +94,37 @@ class PhaseRest:
     added: int
     mw_hits: tuple[Hit, ...] = ()
     taken_normal: tuple[tuple[str, int], ...] = ()
+
+
+def phase_survival(saves: tuple[Any, ...], stage: str) -> tuple[tuple[str, Fraction, int], ...]:
+    """Each hit unit's chance to survive what is left of its saves, with the markers its loss
+    adds, from the facts a save roll carries (``damage._SaveOdds.ref``): the phase's save
+    groups per unit, the units done (1 survived, 0 destroyed), the unit rolling now with
+    the saves it failed so far, the group it is at and the dice of this roll, and the
+    invulnerable save's need. The unit rolling now is at ``stage`` of its current group."""
+    groups, known_items, current, failed, index, count, invulnerable = saves
+    known = dict(known_items)
+
+    def left(chain: Sequence[tuple[Any, int]], first_stage: str = "save",
+             first: int | None = None) -> Fraction:
+        q = Fraction(1)
+        for j, (save, n) in enumerate(chain):
+            here = first_stage if j == 0 else "save"
+            dice = first if j == 0 and first is not None else n
+            q *= (1 - per_hit_fail(save.need, save.reroll, save.invulnerable, here,
+                                   invulnerable)) ** dice
+        return q
+
+    out = []
+    for key, chain, weight in groups:
+        if key in known:
+            q = known[key]
+        elif key == current:
+            q = Fraction(0) if failed else left(chain[index:], stage, count)
+        else:
+            q = left(chain)
+        out.append((key, q, weight))
+    return tuple(out)
 
 
 def per_hit_fail(need: int | None, reroll: bool, invulnerable: bool, stage: str = "save",
