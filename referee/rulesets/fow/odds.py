@@ -28,6 +28,7 @@ from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsReport
+from referee.rulesets.fow.results import save_outcome
 
 SIDES = 6
 
@@ -61,10 +62,10 @@ def faces_at_most(value: int) -> int:
 
 
 def save_die(top: int, anti_tank: int) -> Die:
-    """Face + Top below the anti-tank rating penetrates, equal glances (``results._save``)."""
-    penetrating = faces_at_most(anti_tank - top - 1)
-    glancing = faces_at_most(anti_tank - top) - penetrating
-    return Die(Fraction(penetrating, SIDES), Fraction(glancing, SIDES))
+    """Each face's outcome as the results step decides it (``results.save_outcome``)."""
+    outcomes = [save_outcome(face, top, anti_tank) for face in range(1, SIDES + 1)]
+    return Die(Fraction(outcomes.count("penetrating"), SIDES),
+               Fraction(outcomes.count("glancing"), SIDES))
 
 
 def firepower_passes(firepower: int) -> Fraction:
@@ -81,7 +82,7 @@ def destroyed_chance(dice: int, top: int, anti_tank: int, firepower: int) -> Fra
 def failed_saves(roll: DiceRoll, top: int, anti_tank: int) -> int:
     """Dice of an actual save roll that did not bounce (the outcome ``dist`` counts)."""
     assert roll.faces is not None
-    return sum(1 for face in roll.faces if face + top <= anti_tank)
+    return sum(1 for face in roll.faces if save_outcome(face, top, anti_tank) != "bounced")
 
 
 def save(question: DiceQuestion, *, team: str, top: int, anti_tank: int, firepower: int,

@@ -82,7 +82,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
                                 settled=tuple(settled),
                                 later=_later(problem, held, team.id))))
             assert roll.faces is not None
-            outcomes = [_save(face, team.top_armour, anti_tank) for face in roll.faces]
+            outcomes = [save_outcome(face, team.top_armour, anti_tank) for face in roll.faces]
             effects[team.id] = outcomes
             settled.append((label[team.id], "saved", outcomes.count("penetrating")))
             log.roll(Msg.of("fow.step.save", team=team.name, top=team.top_armour,
@@ -128,7 +128,7 @@ def _later(problem: Problem, held: Mapping[str, int], team_id: str
                   held[t.id], t.top_armour or 0) for t in after)
 
 
-def _save(face: int, top: int, anti_tank: int) -> str:
+def save_outcome(face: int, top: int, anti_tank: int) -> str:
     """Die plus Top armour against the anti-tank rating: higher bounces, equal is a
     glancing hit, lower penetrates [UNVERIFIED reading, brief section 4]."""
     total = face + top
