@@ -66,14 +66,6 @@ class TargetFacts:
     missing: str = ""
 
 
-def read_bands(bands: tuple[tuple[int, str], ...], total: int) -> str:
-    """``DamageTable.read`` on the bands of one unit (morale already added)."""
-    found = [b for b in bands if b[0] <= total]
-    if not found:
-        return "no-effect"
-    return max(found, key=lambda b: b[0])[1]
-
-
 def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFacts, ...]:
     """The facts of each target; a name two targets share gets the unit's id after it, so
     that each unit's odds read apart (and a what-if, which pairs them by label, pairs the

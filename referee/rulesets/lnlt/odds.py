@@ -32,7 +32,8 @@ from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsReport
-from referee.rulesets.lnlt.combat import TargetFacts, read_bands
+from referee.rulesets.lnlt.combat import TargetFacts
+from referee.rulesets.lnlt.roster import band_result
 from referee.rulesets.lnlt.tables import tables
 
 SIDES = 6
@@ -76,7 +77,7 @@ def _step(unit: TargetFacts, margin: int, h: int) -> tuple[list[Step], int]:
             key: tuple[str | None, int] = (None, h)
         else:
             total = face + margin - (h if unit.leg else 0)
-            result = None if unit.bands is None else read_bands(unit.bands, total)
+            result = None if unit.bands is None else band_result(unit.bands, total)
             new = h
             if unit.helps > max(h, 0):
                 if result is None:

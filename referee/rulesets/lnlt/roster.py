@@ -10,6 +10,7 @@ which hexes are adjacent is part of the roster, as the players read it off the m
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -176,10 +177,16 @@ class DamageTable(BaseModel):
             if unit.morale is None:
                 return None
             value = dc_total - unit.morale
-        found = [b for b in bands if b.at_least <= value]
-        if not found:
-            return "no-effect"
-        return max(found, key=lambda b: b.at_least).result
+        return band_result(((b.at_least, b.result) for b in bands), value)
+
+
+def band_result(bands: Iterable[tuple[int, str]], value: int) -> str:
+    """The result of the highest band (its lowest value, its result) that ``value`` reaches;
+    below every band, no effect."""
+    found = [b for b in bands if b[0] <= value]
+    if not found:
+        return "no-effect"
+    return max(found, key=lambda b: b[0])[1]
 
 
 class Roster(BaseModel):
