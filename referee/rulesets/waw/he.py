@@ -47,6 +47,13 @@ def round_candidates(targets: Sequence[Target], round_no: int, spill_over: bool)
     return [t.key for t in targets]
 
 
+def owner_picks(owner_reading: bool, targets: int, round_no: int) -> bool:
+    """W-3: whether the owner picks who takes the hits of a short round: under the owner
+    reading (``he-remainder=owner``), except one hit on a hex of two units (the first round
+    of two targets), which the excerpt makes random."""
+    return owner_reading and not (targets == 2 and round_no == 1)
+
+
 def distribute(hits: int, targets: Sequence[Target], pick: Pick,
                spill_over: bool = False) -> list[Allocation]:
     """W-3: spread ``hits`` over ``targets`` in rounds of one hit each."""

@@ -29,6 +29,7 @@ from referee.rulesets.waw.he import (
     distribute,
     he_effects,
     net_hits,
+    owner_picks,
 )
 from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
@@ -147,9 +148,7 @@ def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
     """W-3: who takes the hits of a round short of one hit per target."""
 
     def pick(candidates: Sequence[str], count: int, round_no: int) -> list[str]:
-        # the excerpt: one hit on a hex of two units falls at random; other cases per option
-        seed_case = targets == 2 and round_no == 1
-        if options["he-remainder"] == "owner" and not seed_case:
+        if owner_picks(options["he-remainder"] == "owner", targets, round_no):
             chosen = port.ask(MultiChoiceQuestion(
                 id=f"pick.round-{round_no}", text=Msg.of("waw.q.pick_owner", count=count,
                                                          round=round_no),

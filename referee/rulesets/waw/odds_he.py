@@ -25,7 +25,7 @@ from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsReport, successes
-from referee.rulesets.waw.he import Status, Target, he_effects, round_candidates
+from referee.rulesets.waw.he import Status, Target, distribute, he_effects, owner_picks
 from referee.rulesets.waw.odds import binomial, net_hit_distribution, success_chance
 from referee.rulesets.waw.tables import EffectRow
 
@@ -58,27 +58,37 @@ def _targets(units: Sequence[UnitFacts]) -> list[Target]:
     return [Target(str(u["key"]), bool(u["soft"])) for u in units]
 
 
+def _rounds(net: int, units: Sequence[UnitFacts], spill: bool
+            ) -> tuple[dict[str, int], tuple[list[str], int, int] | None]:
+    """W-3 as ``he.distribute`` spreads ``net`` hits: the hits of the complete rounds, and
+    the round short of one hit per candidate, if any (its candidates, its hits, its number)."""
+    targets = _targets(units)
+    short: list[tuple[list[str], int, int]] = []
+
+    def pick(candidates: Sequence[str], count: int, round_no: int) -> list[str]:
+        short.append((list(candidates), count, round_no))
+        return list(candidates)[:count]
+
+    counts = {t.key: 0 for t in targets}
+    for hit in distribute(net, targets, pick, spill):
+        if not short or hit.round != short[0][2]:
+            counts[hit.unit] += 1
+    return counts, (short[0] if short else None)
+
+
 def hits_by_unit(net: int, units: Sequence[UnitFacts], spill: bool,
                  owner: bool) -> list[Dist] | None:
     """W-3: the hits each unit takes out of ``net``: full rounds for sure, then a round short
     of one hit per candidate picked at random (each candidate equally likely to be among the
     picked). ``None`` when the owner picks that round (``he-remainder=owner``)."""
-    targets = _targets(units)
-    keys = [t.key for t in targets]
-    counts = dict.fromkeys(keys, 0)
-    remaining, round_no = net, 1
-    while remaining > 0:
-        candidates = round_candidates(targets, round_no, spill)
-        if remaining >= len(candidates):
-            for key in candidates:
-                counts[key] += 1
-            remaining -= len(candidates)
-            round_no += 1
-            continue
-        if owner and not (len(targets) == 2 and round_no == 1):
-            return None
-        return _partial(counts, candidates, [], remaining, keys)
-    return [Dist.point(counts[k]) for k in keys]
+    keys = [str(u["key"]) for u in units]
+    counts, short = _rounds(net, units, spill)
+    if short is None:
+        return [Dist.point(counts[k]) for k in keys]
+    candidates, remaining, round_no = short
+    if owner_picks(owner, len(keys), round_no):
+        return None
+    return _partial(counts, candidates, [], remaining, keys)
 
 
 def _partial(counts: Mapping[str, int], left: Sequence[str], chosen: Sequence[str],
@@ -94,16 +104,6 @@ def _partial(counts: Mapping[str, int], left: Sequence[str], chosen: Sequence[st
         else:
             out.append(Dist.point(base + (1 if key in left and p == 1 else 0)))
     return out
-
-
-def full_round_hits(rounds: int, units: Sequence[UnitFacts], spill: bool) -> dict[str, int]:
-    """The hits of ``rounds`` complete rounds of the spread."""
-    targets = _targets(units)
-    counts = {t.key: 0 for t in targets}
-    for r in range(1, rounds + 1):
-        for key in round_candidates(targets, r, spill):
-            counts[key] += 1
-    return counts
 
 
 def status_after(unit: UnitFacts, hits: int) -> str | None:
@@ -234,7 +234,7 @@ def pick(question: DiceQuestion, *, net: int, round_no: int, left: Sequence[str]
     dist = Dist({f: Fraction(1, len(left)) for f in range(1, len(left) + 1)})
     labels = {f: Msg.of("waw.odds.label.unit", unit=names[key])
               for f, key in enumerate(left, 1)}
-    counts = full_round_hits(round_no - 1, units, spill)
+    counts = _rounds(net, units, spill)[0]
     keys = [str(u["key"]) for u in units]
     split = {net: _partial(counts, left, chosen, to_pick, keys)}
     states, notes = end_states(Dist.point(net), units, hqs, spill, False, split,
