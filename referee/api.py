@@ -80,24 +80,34 @@ def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str]
     info.implementation()  # a ruleset that is not ready says so before any question
     overrides = parse_assignments(options)
     opts = resolve_options(info.option_specs(), overrides)
-    raw, text, file = declaration, "", "<declaration>"
+    raw: Mapping[str, Any] | None
     if declaration_file is not None:
-        from referee.script import load_script
-
-        script = load_script(declaration_file)
-        if script.declaration is None:
-            raise ScriptError(str(declaration_file), "declaration",
-                              Msg.of("script.expected.declaration_table"))
-        if find_ruleset(script.ruleset).id != info.id:
-            raise ScriptError(str(declaration_file), "ruleset",
-                              Msg.of("script.expected.same_ruleset", ruleset=info.id))
-        if script.answers or script.options:
-            raise ScriptError(str(declaration_file), "answers" if script.answers else "options",
-                              Msg.of("script.expected.declaration_only"))
-        raw, text, file = script.declaration, script.text, str(declaration_file)
-    validated = validate_declaration(info, raw, file, text) if raw is not None else None
+        raw, validated = load_declaration(info, declaration_file)
+    else:
+        raw = declaration
+        validated = (validate_declaration(info, raw, "<declaration>")
+                     if raw is not None else None)
     return AttackPlan(info, opts, seed if seed is not None else new_seed(), validated, raw,
                       overrides)
+
+
+def load_declaration(info: RulesetInfo, path: Path) -> tuple[Mapping[str, Any], Any]:
+    """A declaration file (a script holding only ``ruleset`` and ``[declaration]``): its
+    table as written, and as the ruleset's declaration model."""
+    from referee.script import load_script
+    from referee.session import validate_declaration
+
+    script = load_script(path)
+    if script.declaration is None:
+        raise ScriptError(str(path), "declaration", Msg.of("script.expected.declaration_table"))
+    if find_ruleset(script.ruleset).id != info.id:
+        raise ScriptError(str(path), "ruleset",
+                          Msg.of("script.expected.same_ruleset", ruleset=info.id))
+    if script.answers or script.options:
+        raise ScriptError(str(path), "answers" if script.answers else "options",
+                          Msg.of("script.expected.declaration_only"))
+    return script.declaration, validate_declaration(info, script.declaration, str(path),
+                                                    script.text)
 
 
 def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
@@ -246,9 +256,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         given.update(parsed)
         flags.update(dict.fromkeys(parsed, flag))
     if declaration_file is not None:
-        plan = plan_attack(ruleset, seed=seed if seed is not None else 1,
-                           declaration_file=declaration_file)
-        declaration = plan.declaration
+        declaration = load_declaration(info, declaration_file)[1]
     else:
         from referee.session import validate_declaration
 
