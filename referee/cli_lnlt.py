@@ -154,18 +154,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
 
 
 def _print_steps(env: Environment, result: Result) -> None:
-    from referee.render.console import print_steps, print_table
+    from referee.render.console import print_result
 
-    console = _console(env)
-    if result.non_default_options:
-        from referee.catalog import render
-        from referee.core.text import Msg
-
-        values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
-        console.print(render(Msg.of("result.house_rules", options=values)), markup=False)
-    print_steps(console, result)
-    for table in result.tables:
-        print_table(console, table)
+    print_result(_console(env), result, outcome=False)
 
 
 def _load(path: Path) -> tuple[str, dict[str, Any]]:

@@ -102,15 +102,18 @@ def print_steps(console: Console, result: Result) -> None:
     console.print(rich_table)
 
 
-def print_result(console: Console, result: Result) -> None:
+def print_result(console: Console, result: Result, *, outcome: bool = True) -> None:
+    """House rules in force, the working, its tables and (unless ``outcome`` is off: a
+    phase's impulse, whose outcome is its log) the outcome line."""
     if result.non_default_options:
         values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
         console.print(render(Msg.of("result.house_rules", options=values)), markup=False)
     print_steps(console, result)
     for table in result.tables:
         print_table(console, table)
-    console.print(render(Msg.of("result.outcome", outcome=result.outcome)), markup=False,
-                  style="bold" if console.is_terminal else None)
+    if outcome:
+        console.print(render(Msg.of("result.outcome", outcome=result.outcome)), markup=False,
+                      style="bold" if console.is_terminal else None)
 
 
 def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:
