@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from referee import api
-from referee.core.dice import DiceRoll, DiceSource, DiceSpec, SeededDice
+from referee.core.dice import DiceRoll, DiceSource, DiceSpec, KeyedDice
 from referee.core.questions import (
     Choice,
     ChoiceQuestion,
@@ -32,7 +32,7 @@ def terminal() -> Iterator[tuple[InteractivePort, Any, list[str]]]:
     """A port reading keys from a pipe; ``said`` collects what it printed besides prompts."""
     said: list[str] = []
     with create_pipe_input() as pipe:
-        port = InteractivePort(SeededDice(4), say=said.append, input=pipe, output=DummyOutput())
+        port = InteractivePort(KeyedDice(4), say=said.append, input=pipe, output=DummyOutput())
         yield port, pipe, said
 
 
@@ -86,7 +86,7 @@ def test_enter_at_a_dice_prompt_rolls_from_the_seed_and_shows_the_faces(terminal
     assert got.source is DiceSource.ROLLED
     from referee.core.dice import roll
 
-    assert got == roll(q.spec, SeededDice(4))
+    assert got == roll(q.spec, KeyedDice(4).stream("d"))
     assert said == [f"  {' '.join(map(str, got.faces))} (rolled)"]
 
 

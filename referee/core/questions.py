@@ -8,11 +8,18 @@ test answer are all checked by it, so they fail the same way.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value, roll
+from referee.core.dice import (
+    ROLL,
+    DiceRoll,
+    DiceSpec,
+    DieStream,
+    parse_dice_text,
+    parse_dice_value,
+    roll,
+)
 from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
 from referee.core.text import Msg
@@ -224,9 +231,14 @@ class DiceQuestion(Question):
     odds: OddsRef | None = field(default=None, compare=False)
     kind = "dice"
 
-    def roll(self, rng: random.Random) -> DiceRoll:
+    def roll(self, dice: DieStream) -> DiceRoll:
         """What the program rolls for this question (a question kind may draw instead)."""
-        return roll(self.spec, rng)
+        return roll(self.spec, dice)
+
+    def roll_key(self) -> object:
+        """What the program's roll depends on besides its dice: two questions of one id with
+        the same key roll the same (a question kind that draws adds what it draws from)."""
+        return self.spec
 
     @property
     def default(self) -> str:

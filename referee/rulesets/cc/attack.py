@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.core.dice import DiceSource
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
@@ -61,7 +60,7 @@ class Attack:
             hint_msg=Msg.of("cc.hint.card"),
             odds=OddsRef.to(f"referee.rulesets.cc.odds:{odds}", **facts)))
         assert isinstance(card, FateCard)
-        if card.source is DiceSource.ROLLED:
+        if card.source.by_program:
             self.decks.take(nation, card)
         return card
 
