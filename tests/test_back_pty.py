@@ -240,6 +240,20 @@ def test_waw_back_from_the_target_hex_and_from_the_attack_dice(spawn):
     assert "Traceback" not in s.text
 
 
+@pytest.mark.parametrize(("lang", "question"), [("en", Q_WEAPONS),
+                                                ("ru", "Сколько видов оружия стреляет?")])
+def test_an_answer_taken_with_enter_is_written_in_the_answered_line(spawn, lang, question):
+    s = Session(spawn("--lang", lang, "attack", "epic", "--seed", "11"))
+    s.child.send(DOWN + ENTER)  # only the roll to hit
+    s.expect(question)
+    s.child.send(ENTER)  # the default, 1
+    s.expect(Q_SHOTS if lang == "en" else "Оружие 1")
+    s.child.send(CTRL_C)
+    s.finish()
+    answered = [line for line in s.text.splitlines() if question in line][-1]
+    assert answered.rstrip().endswith(") 1"), answered
+
+
 # --- interrupted, then resumed --------------------------------------------------------------
 
 @pytest.mark.parametrize("key", [CTRL_C, CTRL_D], ids=["ctrl-c", "ctrl-d"])
@@ -329,7 +343,7 @@ def test_json_redirected_to_a_file_is_valid_json(tmp_path):
     s.expect(Q_COVER)
     s.child.send("n")
     while True:  # defaults everywhere, and the program rolls
-        index = s.child.expect_exact(["(Use arrow keys)", "(faces", "(type", "(y/N)",
+        index = s.child.expect_exact(["(Use arrow keys", "(faces", "(type", "(y/N)",
                                       pexpect.EOF])
         if index == 4:
             break

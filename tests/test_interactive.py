@@ -118,3 +118,35 @@ def test_a_whole_attack_typed_at_the_prompts(terminal) -> None:
     plan = api.plan_attack("epic", seed=4)
     result = api.play(plan, port)
     assert result.outcome_data["hits"] == {"ap": 1, "at": 0}
+
+
+def test_typing_filters_a_list_and_enter_takes_the_first_left(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ChoiceQuestion(id="ap", text=TEXT, default_value="none",
+                       choices=tuple(Choice(v, v if v == "none" else f"{v}+")
+                                     for v in ("none", "2", "3", "4", "5", "6")))
+    pipe.send_text("5" + ENTER)  # a to-hit value typed as 5 means 5+
+    assert port.ask(q) == "5"
+    pipe.send_text("6x" + "\x7f" + ENTER)  # a mistyped letter taken back
+    assert port.ask(q) == "6"
+
+
+def test_typing_filters_a_list_of_russian_labels(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ChoiceQuestion(id="ground", text=TEXT, default_value="open",
+                       choices=(Choice("open", "открытая местность"), Choice("woods", "лес"),
+                                Choice("ruins", "руины")))
+    pipe.send_text("ру" + ENTER)
+    assert port.ask(q) == "ruins"
+
+
+def test_ctrl_d_at_any_prompt_ends_like_ctrl_c(terminal) -> None:
+    port, pipe, _ = terminal
+    for question in (NumberQuestion(id="n", text=TEXT),
+                     ConfirmQuestion(id="c", text=TEXT),
+                     ChoiceQuestion(id="a", text=TEXT, choices=(Choice("x", "X"),)),
+                     DiceQuestion(id="d", text=TEXT, spec=DiceSpec(count=2))):
+        pipe.send_text("\x04")
+        with pytest.raises(KeyboardInterrupt):
+            port.ask(question)
+

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import questionary
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.keys import Keys
 
 from referee.catalog import DEFAULT_LANG, current_language, render, t
 from referee.core.dice import ROLL, DiceRoll, KeyedDice
@@ -67,7 +68,7 @@ class InteractivePort:
     def _prompt(self, question: Question) -> tuple[questionary.Question, bool, str]:
         """The prompt; whether ``<`` is a key of it (list and yes/no prompts); the text Enter
         puts in an empty line at a text prompt (its default, so the answered line shows
-        it)."""
+        it). A list of one choice (``ChoiceQuestion``) filters as one types."""
         text = render(question.text)
         if question.clause:
             text = f"{text} [{question.clause}]"
@@ -78,7 +79,9 @@ class InteractivePort:
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
             instruction = t("prompt.select")
+            # typing filters the list (``5`` leaves ``5+``; a word of a label, in any script)
             return questionary.select(text, choices=choices, default=default,
+                                      use_search_filter=True, use_jk_keys=False,
                                       instruction=_with(instruction, back)), True, ""
         if isinstance(question, MultiChoiceQuestion):
             names = labels(question)
@@ -113,7 +116,9 @@ class InteractivePort:
         with create_app_session(input=self.input, output=self.output):
             prompt, keyed, fill = self._prompt(question)
             app = prompt.application
-            keys = _keys(back=keyed and self.table is not None, fill=fill)
+            keys = _keys(back=keyed and self.table is not None, fill=fill,
+                         search=_search_control(app) if isinstance(question, ChoiceQuestion)
+                         else None)
             app.key_bindings = (keys if app.key_bindings is None
                                 else merge_key_bindings([app.key_bindings, keys]))
             try:
@@ -150,11 +155,25 @@ def _with(text: str, back: str | None) -> str:
     return " · ".join(p for p in (text, back) if p)
 
 
-def _keys(*, back: bool, fill: str) -> KeyBindings:
+def _search_control(app: Any) -> Any:
+    """The list of the select prompt ``app``, which filters as one types."""
+    from questionary.prompts.common import InquirerControl
+
+    return next(c for c in app.layout.find_all_controls() if isinstance(c, InquirerControl))
+
+
+def _keys(*, back: bool, fill: str, search: Any = None) -> KeyBindings:
     """Ctrl-D ends any prompt as Ctrl-C does; ``<`` goes back at a list or yes/no prompt
     (the prompt is erased: the caller writes the line as it was answered); Enter on an empty
-    text line takes ``fill``, written into the line so that the answer stays on screen."""
+    text line takes ``fill``, written into the line so that the answer stays on screen;
+    letters beyond ASCII (a Russian label) filter a list as questionary's own keys do."""
     keys = KeyBindings()
+
+    if search is not None:
+        @keys.add(Keys.Any)
+        def _letter(event: Any) -> None:
+            if event.data.isprintable() and not event.data.isascii():
+                search.add_search_character(event.data)
 
     @keys.add("c-d", eager=True)
     def _eof(event: Any) -> None:
