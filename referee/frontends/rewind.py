@@ -135,6 +135,8 @@ class RewindPort:
                 if isinstance(value, DiceRoll) and value.source.by_program:
                     assert isinstance(question, DiceQuestion)
                     self.dice.rolled_for(question.id, question.roll_key())
+                # a resumed record does not say which answers the automatic dice gave
+                self.given[self._position].asked = not self._answered_below(question)
                 self._position += 1
                 return value
         marks = [c.checkpoint() for c in self.checkpoints]
