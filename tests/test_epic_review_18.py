@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 
 from referee.catalog import render
-from tests.epic_helpers import decl, shoot, tunit
+from tests.epic_helpers import asked, decl, funit, shoot, tunit
 
+TARGET = "Red Hill Battery (invented)"
+OTHER = "Blue Squad (invented)"
 RIFLE = {"name": "Rifle", "ap": 4}
+HOWITZER = {"name": "Howitzer", "barrage": 3}
 
 
 def _save_texts(result: Any) -> list[str]:
@@ -59,3 +62,82 @@ def test_E11_odds_of_a_fortified_unit_under_crossfire_match_the_resolver_tree() 
              [tunit("A", armour=6, terrain="fortifications"),
               tunit("B", armour=6, distance=15, terrain="ruins")], crossfire=1)
     assert check_tree(d, {}) >= 3
+
+
+# 2. crossfire is per formation under a barrage's templates
+def _two_formations(**other: Any) -> dict[str, Any]:
+    d = decl([HOWITZER], [tunit("A", distance=10, armour=4, under_template=True)],
+             [funit("G1", ["Howitzer"])], crossfire=1)
+    d["also_under_templates"] = [{"name": OTHER, **other,
+                                  "units": [tunit("X", distance=12, armour=4,
+                                                  under_template=True)]}]
+    return d
+
+
+BARRAGE_HITS = {"barrage.red-hill-battery-invented.ap": [6],
+                "save.red-hill-battery-invented.a": [6],
+                "barrage.blue-squad-invented.ap": [6]}
+
+
+@pytest.mark.clause("E-13")
+@pytest.mark.clause("E-19")
+def test_E13_barrage_crossfire_of_the_target_does_not_reach_another_formation() -> None:
+    r = shoot(_two_formations(crossfire=0), {**BARRAGE_HITS,
+                                            "save.blue-squad-invented.x": [4]})
+    other = r.outcome_data["formations"][OTHER]
+    assert other["casualties"] == []  # 4+ armour, no crossfire: a 4 saves
+    r = shoot(_two_formations(crossfire=0), {**BARRAGE_HITS,
+                                            "save.blue-squad-invented.x": [1]})
+    other = r.outcome_data["formations"][OTHER]
+    assert other["markers_added"] == 1 + 1  # under fire and the kill: no crossfire marker
+
+
+@pytest.mark.clause("E-13")
+def test_E13_barrage_crossfire_declared_for_the_other_formation_applies_to_it() -> None:
+    r = shoot(_two_formations(crossfire=2), {**BARRAGE_HITS,
+                                            "save.blue-squad-invented.x": [4]})
+    other = r.outcome_data["formations"][OTHER]
+    assert other["casualties"] == ["X"]  # 4+ becomes 5+
+    assert other["markers_added"] == 1 + 1 + 2
+
+
+@pytest.mark.clause("E-13")
+def test_E13_crossfire_of_another_formation_left_out_is_asked_at_the_table() -> None:
+    ids = asked(_two_formations(), {**BARRAGE_HITS, "crossfire.blue-squad-invented": 0})
+    assert "crossfire.blue-squad-invented" in ids
+    assert "crossfire.red-hill-battery-invented" not in ids  # the target's is declared
+    r = shoot(_two_formations(), {**BARRAGE_HITS, "crossfire.blue-squad-invented": 1,
+                                  "save.blue-squad-invented.x": [4]})
+    assert r.outcome_data["formations"][OTHER]["casualties"] == ["X"]
+
+
+@pytest.mark.clause("E-19")
+@pytest.mark.parametrize("crossfire", [0, 1])  # the target's crossfire is 1 in both
+def test_E19_odds_of_another_formation_use_its_own_crossfire(crossfire: int) -> None:
+    from fractions import Fraction
+
+    from tests.test_epic_odds import ends, walk
+
+    nodes = [(q, dist) for q, dist in walk(_two_formations(crossfire=crossfire), {},
+                                           formation=OTHER) if "blue-squad" in q.id]
+    assert len(nodes) >= 2
+    for question, dist in nodes:  # the other formation's own rolls show its own odds
+        shown = ends(question)
+        killed = sum((p * k for (k, _, _), p in dist.items()), Fraction(0))
+        assert shown["epic.odds.end.destroyed"] == killed, question.id
+        assert shown["epic.odds.end.breaks"] == sum(
+            (p for (_, b, _), p in dist.items() if b), Fraction(0)), question.id
+
+
+# 3. a formation the barrage wipes out is destroyed, not "not broken"
+@pytest.mark.clause("E-14")
+def test_E14_barrage_outcome_says_a_wiped_out_formation_is_destroyed() -> None:
+    r = shoot(_two_formations(crossfire=0), {**BARRAGE_HITS,
+                                            "save.blue-squad-invented.x": [1]})
+    assert r.outcome_data["formations"][OTHER]["units_left"] == 0
+    text = render(r.outcome)
+    part = text[text.index(OTHER):]
+    assert "destroyed" in part and "not broken" not in part
+    check = next(s for s in r.steps if s.text.id == "epic.step.break_check"
+                 and OTHER in render(s.text))
+    assert "destroyed" in render(check.text)
