@@ -141,3 +141,62 @@ def test_E14_barrage_outcome_says_a_wiped_out_formation_is_destroyed() -> None:
     check = next(s for s in r.steps if s.text.id == "epic.step.break_check"
                  and OTHER in render(s.text))
     assert "destroyed" in render(check.text)
+
+
+# 4. disrupt hits that no unit can take place no marker (option disrupt-unplaced-hits)
+AP_DISRUPT = {"name": "Bolter", "ap": 4, "shots": 3, "disrupt": True}
+TANKS = [tunit("T1", "AV", armour=4), tunit("T2", "AV", armour=4, distance=12)]
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_that_no_unit_can_take_place_no_marker() -> None:
+    d = decl([AP_DISRUPT], TANKS)
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6]})
+    assert r.outcome_data["markers_added"] == 1  # the under-fire marker only
+    assert r.outcome_data["broken"] is False  # 1 marker, 2 tanks
+    note = next(s for s in r.steps if s.text.id == "epic.step.disrupt_unplaced")
+    assert note.clause == "E-13" and "3" in render(note.text)
+    assert r.non_default_options == ()
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_with_no_unit_place_markers_under_the_other_reading() -> None:
+    d = decl([AP_DISRUPT], TANKS)
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6]}, ("disrupt-unplaced-hits=marker",))
+    assert r.outcome_data["markers_added"] == 1 + 3
+    assert r.outcome_data["broken"] is True  # 4 markers, 2 tanks
+    assert r.non_default_options == ("disrupt-unplaced-hits",)
+    note = next(s for s in r.steps if s.text.id == "epic.step.disrupt_unplaced_marked")
+    assert note.clause == "E-13"
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_that_are_allocated_still_place_a_marker_each() -> None:
+    d = decl([AP_DISRUPT], [tunit("A", armour=4), *TANKS])
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6], "save.normal.a": [5, 5, 5]})
+    # all three AP hits go to the one infantry unit: three markers, no save failed
+    assert r.outcome_data["markers_added"] == 1 + 3
+
+
+@pytest.mark.clause("E-13")
+@pytest.mark.parametrize("reading", ["no-marker", "marker"])
+def test_E13_odds_of_unplaced_disrupt_hits_match_the_resolver_tree(reading: str) -> None:
+    from tests.test_epic_odds import check_tree
+
+    d = decl([{"name": "Bolter", "ap": 4, "shots": 2, "disrupt": True},
+              {"name": "Lascannon", "at": 5}], TANKS)
+    assert check_tree(d, {}, (f"disrupt-unplaced-hits={reading}",)) >= 3
+
+
+@pytest.mark.clause("E-13")
+def test_E13_a_macro_disrupt_hit_whose_only_target_fell_first_places_no_marker() -> None:
+    from tests.test_epic_odds import check_tree
+
+    # B, the only unit the macro-weapon reaches, is nearest: the rifle's hit goes to it first
+    d = decl([{"name": "Rifle", "ap": 3}, {"name": "Stun cannon", "ap": 3, "macro": True,
+                                           "disrupt": True}],
+             [tunit("B", armour=5, distance=5), tunit("A", armour=5, in_mw_range=False)])
+    r = shoot(d, {"to-hit.rifle": [6], "to-hit.stun-cannon": [6], "save.normal.b": [1]})
+    assert r.outcome_data["casualties"] == ["B"]
+    assert r.outcome_data["markers_added"] == 1 + 1  # under fire, B: the macro hit is lost
+    assert check_tree(d, {}) >= 3
