@@ -170,15 +170,21 @@ class Activation:
         else:
             self._activate_hex(first, units, None)
         pending = [u for u in units if u.is_leader]
+        # L-11: a marked leader of the hex is not activated, but a script naming the hexes
+        # he would reach is refused with his rule, not left unanswered
+        levels = {level_of(u) for u in units}
+        pending += [u for u in roster.units if u.side == side and u.on_map and u.is_leader
+                    and u.hex == first and u.markers and level_of(u) in levels]
         round_ = 1
         while pending:
             found = reach(roster, side, pending, set(self.hexes), self.options)
             for ref in found.refused.values():
                 self.log.note(Msg.of("lnlt.step.not_reachable", hex=ref.value,
                                      reason=ref.reason), ref.clause)
-            if not found.units:
-                break
             qid = f"i{self.n}.reach" if round_ == 1 else f"i{self.n}.reach.{round_}"
+            if not found.units:
+                self._no_reach(qid, pending, found.refused)
+                break
             chosen = self.port.ask(RuledMultiChoice(
                 id=qid, text=Msg.of("lnlt.q.reach", leaders=_names(pending)),
                 choices=tuple(Choice(h, Msg.of("lnlt.label.reach", hex=h,
@@ -202,6 +208,23 @@ class Activation:
         self.log.table(Msg.of("lnlt.table.activation", n=self.n, side=side),
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
                        rows, clause="L-3")
+
+    def _no_reach(self, qid: str, leaders: list[Unit], refused: dict[str, Refusal]) -> None:
+        """L-3, L-4, L-11: the leaders of the activated hexes reach no adjacent hex (not in
+        Good Order, marked, or only units they may not activate there). When an adjacent
+        hex holds units of the player that could act, the reach question is still put, with
+        nothing to pick but "no adjacent hex" and the reason: so that a script naming a hex
+        is refused with the rule and the reason (the README's promise), and a player at the
+        table sees why."""
+        near = [ref for h, ref in refused.items()
+                if any(h in self.roster.neighbours(ldr.hex) for ldr in leaders)]
+        if not near:
+            return
+        self.port.ask(RuledMultiChoice(
+            id=qid, text=Msg.of("lnlt.q.reach", leaders=_names(leaders)),
+            choices=(Choice("none", Msg.of("lnlt.label.reach_none", reason=near[0].reason)),),
+            min_count=0, clause=near[0].clause, refusals=tuple(refused.values()),
+            help=Msg.of("lnlt.help.reach")))
 
     def _own_building(self, hex_id: str, units: list[Unit]) -> list[Unit]:
         """L-4, L-X2 in the activated hex when it holds a multi-level building: each level
