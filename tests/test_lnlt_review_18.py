@@ -8,9 +8,14 @@ import pytest
 
 from referee.catalog import render
 from referee.core.errors import ScriptError
+from referee.core.options import resolve_options
+from referee.rulesets import find_ruleset
+from referee.rulesets.lnlt.firepower import Component, FireKind, build_fp
+from referee.rulesets.lnlt.roster import Unit
 from tests.lnlt_helpers import leader, refusal, roster, run, step_texts, unit
 
 MAP = {"H1": ["H2"], "H2": ["H1"]}
+OPTIONS = resolve_options(find_ruleset("lnlt").option_specs(), {})
 
 
 # 7. a scripted reach through a leader who may not reach is refused with the rule
@@ -39,3 +44,20 @@ def test_L11_a_scripted_reach_through_an_ops_complete_leader_is_refused_with_the
                         "i1.act.1": "done", "i2.do": "pass", "i3.do": "pass"})
     assert [s.data["units"] for s in result.steps if "units" in s.data] == [["own"]]
     assert any(t.startswith("[L-11] Not activatable: H2") for t in step_texts(result))
+
+
+# 8. Ops Complete on a vehicle: its MGs are halved (L-13), not the MMC -1 (L-12)
+@pytest.mark.clause("L-13")
+def test_L13_a_vehicles_own_firepower_under_ops_complete_is_halved_not_minus_one() -> None:
+    tank = Unit(id="t", side="G", hex="H1", kind="vehicle", ifp=5, markers=["ops-complete"])
+    build = build_fp([Component(tank)], "t", kind=FireKind.OP_FIRE, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 3 and build.rows[0].clause == "L-13"  # 5 halved, rounded up
+    squad = Unit(id="s", side="G", hex="H1", kind="mmc", ifp=5, markers=["ops-complete"])
+    build = build_fp([Component(squad)], "s", kind=FireKind.OP_FIRE, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 4 and build.rows[0].clause == "L-12"  # an MMC: 5 - 1
+    # at the hex it spotted this impulse, full FP (L-14) for the vehicle too
+    build = build_fp([Component(tank)], "t", kind=FireKind.SPOTTED, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 5
