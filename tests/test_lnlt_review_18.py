@@ -61,3 +61,66 @@ def test_L13_a_vehicles_own_firepower_under_ops_complete_is_halved_not_minus_one
     build = build_fp([Component(tank)], "t", kind=FireKind.SPOTTED, target_moved=False,
                      options=OPTIONS)
     assert build.total == 5
+
+
+# 9. Shaken units (Unit.shaken): they may be activated, but may not fire nor Op Fire, and
+# may not move closer to an enemy unit in their LOS
+MOVE_MAP = {"C4": ["C5"], "C5": ["C6"]}
+MOVE = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "move:C4",
+        "i1.move.C4.units": ["able"], "i1.move.C4.type": "moved", "i1.move.C4.to": "C5"}
+
+
+@pytest.mark.clause("L-12")
+def test_L12_a_shaken_squad_may_not_op_fire() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2), unit("sq", "R", "E5", ifp=2, status="shaken"),
+                  adjacent=MOVE_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["sq"]})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-12" and "Shaken" in render(msg)
+    result = run({**decl, "max_impulses": 1}, {**MOVE, "i1.opfire.1.1": "none"})
+    assert not any("Op Fire" in t and "FP" in t for t in step_texts(result))
+
+
+@pytest.mark.clause("L-12")
+def test_L12_beside_a_shaken_squad_only_the_good_order_one_op_fires() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2), unit("sq", "R", "E5", ifp=2, status="shaken"),
+                  unit("go", "R", "E5", ifp=3), adjacent=MOVE_MAP, max_impulses=1)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["go", "sq"]})
+    assert refusal(err.value).kwargs["clause"] == "L-12"
+    result = run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["go"],
+                        "i1.opfire.1.1.drm": 0, "i1.opfire.1.1.tm": 0,
+                        "i1.opfire.1.1.attack": [1], "i1.opfire.1.1.defence": [6],
+                        "i1.opfire.1.2": "none"})
+    fps = [s.data["fp"] for s in result.steps if "fp" in s.data]
+    assert fps == [3 + 1]  # the Good Order squad alone, +1 at a Moved unit
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_shaken_squad_may_not_fire_in_its_own_impulse() -> None:
+    decl = roster(unit("sq", "G", "H1", ifp=2, status="shaken"), unit("r", "R", "H9"),
+                  adjacent=MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1"})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-5" and "Shaken" in render(msg)
+    both = roster(unit("sq", "G", "H1", ifp=2, status="shaken"), unit("go", "G", "H1", ifp=3),
+                  unit("r", "R", "H9"), adjacent=MAP)
+    with pytest.raises(ScriptError) as err:
+        run(both, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1",
+                   "i1.fire.H1.with": ["sq", "go"]})
+    assert "sq is Shaken" in render(refusal(err.value))
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_shaken_squad_moves_but_not_closer_to_an_enemy_it_can_see() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2, status="shaken"), unit("r", "R", "E9"),
+                  adjacent=MOVE_MAP, max_impulses=1)
+    stays = run(decl, {**MOVE, "i1.move.C4.closer": True, "i1.act.2": "done"})
+    after = {u["id"]: u for u in stays.state_updates["phase"]["roster"]["units"]}
+    assert after["able"]["hex"] == "C4" and after["able"]["markers"] == []
+    assert any(t.startswith("[L-5]") and "stays in C4" in t for t in step_texts(stays))
+    moves = run(decl, {**MOVE, "i1.move.C4.closer": False, "i1.opfire.1.1": "none"})
+    after = {u["id"]: u for u in moves.state_updates["phase"]["roster"]["units"]}
+    assert after["able"]["hex"] == "C5" and after["able"]["markers"] == ["moved"]
