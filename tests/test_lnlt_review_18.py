@@ -124,3 +124,67 @@ def test_L5_a_shaken_squad_moves_but_not_closer_to_an_enemy_it_can_see() -> None
     moves = run(decl, {**MOVE, "i1.move.C4.closer": False, "i1.opfire.1.1": "none"})
     after = {u["id"]: u for u in moves.state_updates["phase"]["roster"]["units"]}
     assert after["able"]["hex"] == "C5" and after["able"]["markers"] == ["moved"]
+
+
+# 10. Heroes: a Hero rolled during a fire joins the hex; Pass is never the default
+FIRE_MAP = {"H1": ["H3"]}
+HERO_FIRE = {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1",
+             "i1.fire.H1.with": ["a"], "i1.fire.H1.target": "H3", "i1.fire.H1.drm": 0,
+             "i1.fire.H1.tm": 0, "i1.fire.H1.attack": [6], "i1.fire.H1.defence": [1],
+             "i1.fire.H1.dc.rs": [1], "i1.fire.H1.result.rs": "shaken"}
+
+
+def _fire_at_a_squad() -> dict[str, object]:
+    return roster(unit("a", "G", "H1", ifp=4), unit("rs", "R", "H3", ifp=2),
+                  adjacent=FIRE_MAP, max_impulses=1)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_hero_rolled_during_a_fire_joins_the_mmcs_hex() -> None:
+    result = run(_fire_at_a_squad(), {**HERO_FIRE, "i1.fire.H1.hero.rs": [4],
+                                      "i1.fire.H1.hero.rs.ifp": 2})
+    units = {u["id"]: u for u in result.state_updates["phase"]["roster"]["units"]}
+    hero = units["hero-rs"]
+    assert (hero["side"], hero["hex"], hero["kind"], hero["ifp"], hero["status"],
+            hero["markers"]) == ("R", "H3", "smc", 2, "good-order", [])
+    assert units["rs"]["status"] == "shaken"  # whatever the check's result
+    step = next(s for s in result.steps if s.text.id == "lnlt.step.hero")
+    assert step.data["hero"] == "hero-rs" and "H3" in render(step.text)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_an_odd_hero_die_adds_no_hero_and_two_heroes_get_two_ids() -> None:
+    result = run(_fire_at_a_squad(), {**HERO_FIRE, "i1.fire.H1.hero.rs": [3]})
+    ids = [u["id"] for u in result.state_updates["phase"]["roster"]["units"]]
+    assert ids == ["a", "rs"]
+    decl = roster(unit("a", "G", "H1", ifp=4), unit("rs", "R", "H3", ifp=2),
+                  unit("hero-rs", "R", "H7", "smc", ifp=1), adjacent=FIRE_MAP,
+                  max_impulses=1)
+    result = run(decl, {**HERO_FIRE, "i1.fire.H1.hero.rs": [6], "i1.fire.H1.hero.rs.ifp": 1})
+    ids = [u["id"] for u in result.state_updates["phase"]["roster"]["units"]]
+    assert ids == ["a", "rs", "hero-rs", "hero-rs-2"]
+
+
+@pytest.mark.clause("L-1")
+def test_L1_pass_is_not_the_default_of_the_activation_prompt() -> None:
+    from referee import api
+    from referee.core.questions import Question
+    from referee.frontends.answers import AnswerPort
+
+    seen: dict[str, Question] = {}
+
+    class Keep(AnswerPort):
+        def ask(self, question: Question) -> object:
+            seen[question.id] = question
+            return super().ask(question)
+
+    decl = roster(unit("g", "G", "A1", ifp=2), unit("r", "R", "B1", ifp=2),
+                  unit("m", "G", "A2", markers=["moved"]), max_impulses=2)
+    plan = api.plan_attack("lnlt", seed=1, declaration=decl)
+    api.play(plan, Keep({"i1.do": "pass", "i2.do": "pass"}, plan.rng))
+    assert seen["i1.do"].default == "activate"  # a stray Enter activates, never passes
+    used = roster(unit("g", "G", "A1", markers=["fired"]), unit("r", "R", "B1", ifp=2),
+                  max_impulses=1)
+    plan = api.plan_attack("lnlt", seed=1, declaration=used)
+    api.play(plan, Keep({"i1.do": "pass"}, plan.rng))
+    assert seen["i1.do"].default == "pass"  # nothing left to activate: pass is all there is

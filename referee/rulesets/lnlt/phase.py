@@ -99,9 +99,11 @@ def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) 
     refusals = () if free else (Refusal("activate", "L-2", Msg.of("lnlt.why.nothing_left",
                                                                    side=side)),)
     log.input(Msg.of("lnlt.step.impulse", n=n, side=side), "L-1", impulse=n, side=side)
+    # the default is never Pass while something may act: a stray Enter must not end the
+    # player's impulse (issue 18)
     what = port.ask(RuledChoice(id=f"i{n}.do", text=Msg.of("lnlt.q.do", side=side, n=n),
-                                choices=tuple(choices), default_value="pass", clause="L-1",
-                                refusals=refusals))
+                                choices=tuple(choices), default_value=choices[0].value,
+                                clause="L-1", refusals=refusals))
     if what == "pass":
         play_pass(state, log, options)
     else:
@@ -453,10 +455,12 @@ class Activation:
             self._oft(prefix, shot.component, target, shot.drm, shot.clause)
         if not fp_comps:
             return
-        resolve_fire(port, log, prefix, firing=firing, target_hex=target, build=build,
-                     help=help_, targets=targets, table=roster.damage_table,
-                     clause="L-12" if kind is FireKind.OP_FIRE else
-                     ("L-14" if kind is FireKind.SPOTTED else "L-5"))
+        fired = resolve_fire(port, log, prefix, firing=firing, target_hex=target, build=build,
+                             help=help_, targets=targets, table=roster.damage_table,
+                             clause="L-12" if kind is FireKind.OP_FIRE else
+                             ("L-14" if kind is FireKind.SPOTTED else "L-5"),
+                             roster_ids=frozenset(u.id for u in roster.units))
+        roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,
                    fp_comps: list[Component]) -> LeaderHelp:
