@@ -58,7 +58,8 @@ def attack(ctx: AttackContext) -> Result:
         if mission == "chemical":
             from referee.rulesets.waw.chemical import resolve_chemical
 
-            chem = resolve_chemical(ctx.port, decl, data, log)
+            chem = resolve_chemical(ctx.port, decl, data, log,
+                                    str(ctx.options.values.get("chemical-hq", "exempt")))
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
         marker, updates = _place(ctx, mission, hex_label, log)
         outcome_data["marker"] = marker.to_state()
