@@ -181,10 +181,10 @@ def test_L1_pass_is_not_the_default_of_the_activation_prompt() -> None:
     decl = roster(unit("g", "G", "A1", ifp=2), unit("r", "R", "B1", ifp=2),
                   unit("m", "G", "A2", markers=["moved"]), max_impulses=2)
     plan = api.plan_attack("lnlt", seed=1, declaration=decl)
-    api.play(plan, Keep({"i1.do": "pass", "i2.do": "pass"}, plan.rng))
+    api.play(plan, Keep({"i1.do": "pass", "i2.do": "pass"}, plan.dice))
     assert seen["i1.do"].default == "activate"  # a stray Enter activates, never passes
     used = roster(unit("g", "G", "A1", markers=["fired"]), unit("r", "R", "B1", ifp=2),
                   max_impulses=1)
     plan = api.plan_attack("lnlt", seed=1, declaration=used)
-    api.play(plan, Keep({"i1.do": "pass"}, plan.rng))
+    api.play(plan, Keep({"i1.do": "pass"}, plan.dice))
     assert seen["i1.do"].default == "pass"  # nothing left to activate: pass is all there is

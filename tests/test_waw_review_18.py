@@ -24,7 +24,7 @@ def _asked(answers: dict[str, Any], options: tuple[str, ...] = ()) -> tuple[list
 
     plan = api.plan_attack("waw", seed=1, options=options,
                            declaration={"mission": "chemical", "hex": "0807", "units": UNITS})
-    port = RecordingPort(AnswerPort(answers, plan.rng))
+    port = RecordingPort(AnswerPort(answers, plan.dice))
     result = api.play(plan, port)
     return list(port.answers), result
 
@@ -77,6 +77,6 @@ def test_W6_smoke_markers_stack_under_the_other_reading(tmp_path: Path) -> None:
     phase(game)
     plan = api.plan_attack("waw", seed=1, options=("smoke-on-smoke=stack",),
                            declaration={"mission": "smoke", "hex": "0805"})
-    r = api.play(plan, AnswerPort({}, plan.rng), game=game)
+    r = api.play(plan, AnswerPort({}, plan.dice), game=game)
     assert sorted(m["level"] for m in on_map(game)) == [1, 2]
     assert r.non_default_options == ("smoke-on-smoke",)
