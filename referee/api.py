@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -184,12 +184,14 @@ class RecordWriteError(UsageError):
 
 def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
          record: Path | None = None, command: str = "attack",
-         resume: Sequence[tuple[str, Any]] = ()) -> Result:
+         resume: Sequence[tuple[str, Any]] = (),
+         show_state: Callable[[Sequence[Table]], None] | None = None) -> Result:
     """Resolve the attack through ``port``, going back as often as the player asks (see
     ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
     ``record``, every answer is written at once (atomically) as a script that ``referee run``
     replays exactly and ``referee attack --resume`` continues: an interruption (Ctrl-C, a
-    closed terminal, a crash) loses at most the answer being typed."""
+    closed terminal, a crash) loses at most the answer being typed. ``show_state`` is given
+    the game file's state as tables before the first question (``--game``)."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
@@ -211,7 +213,7 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
         rewind.on_change = after_each_answer
     try:
         result = run_attack(plan.info, rewind, plan.options, plan.declaration, game=game,
-                            seed=plan.seed, command=command)
+                            seed=plan.seed, command=command, show_state=show_state)
         finish = getattr(rewind.inner, "finish", None)
         if finish is not None:
             finish()

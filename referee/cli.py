@@ -235,11 +235,19 @@ def attack(ctx: typer.Context,
 
 def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> None:
     """Resolve at the table and show the result (also when the record could not be written
-    at the end: the outcome first, then the error)."""
+    at the end: the outcome first, then the error). With a game file, its state comes first,
+    where the questions are asked."""
     from referee import api
 
+    def show_state(tables: Any) -> None:
+        from referee.render.console import print_table
+
+        if not json_ or env.prompts_apart:
+            for table in tables:
+                print_table(_prompt_console(env), table)
+
     try:
-        result = api.play(plan, port, **play)
+        result = api.play(plan, port, show_state=show_state, **play)
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise

@@ -11,6 +11,7 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
+    EntryQuestion,
     MultiChoiceQuestion,
     Question,
 )
@@ -59,6 +60,8 @@ def answer_text(question: Question, value: Any) -> str:
         return render(Msg.of("word.yes" if value else "word.no"))
     if isinstance(question, DiceQuestion):
         return dice_text(value)
+    if isinstance(question, EntryQuestion):
+        return question.format(value)
     return str(value)
 
 
@@ -131,6 +134,8 @@ def typed_text(question: Question, value: Any) -> str:
         if isinstance(script, list):
             return " ".join(map(str, script))
         return str(script)
+    if isinstance(question, EntryQuestion):  # its default is a line, an answer a value
+        return value if isinstance(value, str) else question.format(value)
     if isinstance(question, ConfirmQuestion):
         return answer_text(question, value)
     if isinstance(question, MultiChoiceQuestion):
@@ -152,6 +157,8 @@ def hint(question: Question, default: Any = None) -> str:
     elif isinstance(question, DiceQuestion):
         key = "dice.hint.count_ok" if question.spec.count_only else "dice.hint.faces"
         parts.append(render(Msg.of(key)))
-    elif shown:
+    elif isinstance(question, EntryQuestion) and question.hint_msg is not None:
+        parts.append(render(question.hint_msg))
+    if shown and not isinstance(question, DiceQuestion):
         parts.append(render(Msg.of("answer.hint.default", default=shown)))
     return " · ".join(parts)

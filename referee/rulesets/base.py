@@ -56,17 +56,24 @@ class RulesetModule(Protocol):
 
     def attack(self, ctx: AttackContext) -> Result: ...
 
+    def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
+        """The state a game file holds for this ruleset, as a player reads it before an
+        attack (Blast markers, broken formations, cards left, markers, unit states)."""
+        ...
+
 
 class LazyRuleset:
     """A ruleset whose parts are imported on first use, so that finding it, or looking up one
     of its tables, loads neither its resolver nor pydantic. Parts are named as
     ``"module"`` (lookups) and ``"module:attribute"`` (the declaration model, the resolver)."""
 
-    def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str) -> None:
+    def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str,
+                 state_view: str | None = None) -> None:
         self.id = id
         self._lookups = lookups
         self._declaration = declaration
         self._resolver = resolver
+        self._state_view = state_view
 
     @staticmethod
     def _load(target: str) -> Any:
@@ -91,3 +98,9 @@ class LazyRuleset:
     def attack(self, ctx: AttackContext) -> Result:
         result: Result = self._load(self._resolver)(ctx)
         return result
+
+    def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
+        if self._state_view is None or not state:
+            return ()
+        tables: Sequence[Table] = self._load(self._state_view)(state)
+        return tables
