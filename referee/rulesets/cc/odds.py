@@ -25,7 +25,7 @@ from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsReport
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
 from referee.rulesets.cc.odds_draws import DeckRun, Slot, distribution, draws, shuffled
@@ -255,6 +255,17 @@ def end_states(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
     return tuple(out)
 
 
+def lazy_end_states(first: Sequence[EndState], plan: Plan, stage: Stage, key: str
+                    ) -> LazyEndStates:
+    """``first`` (already worked out), then ``end_states``, worked out only when read (a
+    scripted run shows them at the first roll of the attack alone)."""
+    labels = [*(e.label for e in first),
+              *(_label(plan.units[k], r) for k in plan.order
+                for r in possible(plan.units[k], plan.rules))]
+    head = tuple(first)
+    return LazyEndStates(labels, lambda: (*head, *end_states(plan, stage, key)))
+
+
 def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
                ) -> dict[tuple[str, Result], EndState]:
     """The results of the units at ``which`` (order positions) by a seeded simulation of the
@@ -347,7 +358,8 @@ def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: i
     hit = sum((p for k, p in dist.items() if ar.targeting_hits(k, hindrance, distance)),
               Fraction(0))
     stage = Stage(attacker, fp, distance + hindrance)
-    ends = (EndState(Msg.of("cc.odds.end.hit"), hit), *end_states(plan, stage, question.id))
+    ends = lazy_end_states((EndState(Msg.of("cc.odds.end.hit"), hit),), plan, stage,
+                           question.id)
     return OddsReport(Msg.of("cc.odds.title.targeting", piece=piece, distance=distance,
                              hindrance=hindrance, threshold=distance + hindrance),
                       Msg.of("cc.odds.unit.product"), dist, _product, ends,
@@ -368,12 +380,12 @@ def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
                              if trigger else 0)
         ends += [EndState(Msg.of("cc.odds.end.trigger", trigger=Msg.of(f"cc.trigger.{t}")),
                           Fraction(shows[i + 1], len(cards))) for i, t in enumerate(TRIGGERS)]
-    ends += end_states(plan, Stage(attacker, fp), question.id)
+    states = lazy_end_states(ends, plan, Stage(attacker, fp), question.id)
     notes = _notes(plan, attacker, True)
     if weapons and attacker.known:
         notes += (Msg.of("cc.odds.note.jammed", weapons=", ".join(weapons)),)
     return OddsReport(Msg.of("cc.odds.title.fire", fp=fp), Msg.of("cc.odds.unit.attack"),
-                      dist, functools.partial(_plus, fp), tuple(ends), notes=notes)
+                      dist, functools.partial(_plus, fp), states, notes=notes)
 
 
 def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
@@ -387,5 +399,5 @@ def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
     name = plan.units[unit].name
     return OddsReport(Msg.of("cc.odds.title.defence", unit=name, morale=morale, attack=attack),
                       Msg.of("cc.odds.unit.defence"), dist, functools.partial(_plus, morale),
-                      end_states(plan, Stage(None, attack=attack), question.id),
+                      lazy_end_states((), plan, Stage(None, attack=attack), question.id),
                       notes=_notes(plan, None, False))

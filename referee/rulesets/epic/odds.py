@@ -28,7 +28,7 @@ from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsReport, successes
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport, successes
 from referee.odds.simulate import simulate_many
 from referee.rulesets.epic.allocation import (
     HitKind,
@@ -102,14 +102,26 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
         chance = per_die
         if stage == "direct" and rest is None:  # the roll to hit alone: comparable with a
             ends += _hit_states(weapon, dist)   # 7+ roll of the same weapon in a what-if
+    states: Sequence[EndState] = tuple(ends)
     if rest is not None:
-        key = question.id
-        if isinstance(rest, BarrageRest):
-            ends += barrage_end_states(rest, n, chance, key)
-        else:
-            ends += shots_end_states(rest, n, chance, key)
+        states = _lazy(tuple(ends), rest.attack,
+                       functools.partial(_rest_states, rest, n, chance, question.id))
         notes += _default_notes(rest.attack)
-    return OddsReport(title, unit, dist, successes, tuple(ends), notes=tuple(notes))
+    return OddsReport(title, unit, dist, successes, states, notes=tuple(notes))
+
+
+def _rest_states(rest: ShotsRest | BarrageRest, count: int, chance: Fraction,
+                 key: str) -> tuple[EndState, ...]:
+    if isinstance(rest, BarrageRest):
+        return barrage_end_states(rest, count, chance, key)
+    return shots_end_states(rest, count, chance, key)
+
+
+def _lazy(first: tuple[EndState, ...], attack: AttackFacts, rest: Any) -> LazyEndStates:
+    """``first`` (already worked out), then the attack's end states from ``rest()``, worked
+    out only when they are read (a scripted run shows them at the first roll alone)."""
+    labels = [*(e.label for e in first), *(label for label, _ in _labels(attack))]
+    return LazyEndStates(labels, lambda: (*first, *rest()))
 
 
 def save(question: DiceQuestion, *, unit: str, stage: str,
@@ -117,21 +129,27 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
     """A save roll (the save, a reinforced-armour re-roll, an invulnerable save): the failed
     saves among its dice, and the end states given every save rolled so far (``saves``: see
     ``oddsfacts.phase_survival``)."""
-    if rest is not None and saves is not None:
-        rest = replace(rest, survive=phase_survival(saves, stage))
     n = question.spec.count
     target = question.spec.target or 7
     fail = Fraction(min(6, target - 1), 6)
     dist = Dist.binomial(n, fail)
     title = Msg.of(f"epic.odds.title.{stage}", unit=unit, count=n, need=target)
-    ends: list[EndState] = []
+    states: Sequence[EndState] = ()
     notes: list[Msg] = []
     if rest is not None:
-        ends += phase_end_states(rest, question.id)
+        states = _lazy((), rest.attack, functools.partial(
+            _save_states, rest, saves, stage, question.id))
         if rest.mw_hits or rest.attack.broken_at_start:  # hits still to allocate
             notes += _default_notes(rest.attack)
-    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), tuple(ends),
+    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), states,
                       notes=tuple(notes))
+
+
+def _save_states(rest: PhaseRest, saves: tuple[Any, ...] | None, stage: str,
+                 key: str) -> tuple[EndState, ...]:
+    if saves is not None:
+        rest = replace(rest, survive=phase_survival(saves, stage))
+    return phase_end_states(rest, key)
 
 
 def _default_notes(attack: AttackFacts) -> list[Msg]:
