@@ -30,6 +30,7 @@ from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport, successes
 from referee.odds.simulate import simulate_many
+from referee.odds.work import add as counted
 from referee.rulesets.epic.allocation import (
     HitKind,
     Target,
@@ -270,9 +271,12 @@ def _states(mass: Mass, attack: AttackFacts) -> tuple[EndState, ...]:
     return tally.states()
 
 
-def _simulated(trial: Any, attack: AttackFacts, key: str, runs: int = SIM_RUNS
-               ) -> tuple[EndState, ...]:
+def _simulated(trial: Any, attack: AttackFacts, key: str, runs: int = SIM_RUNS,
+               pools: int = 0) -> tuple[EndState, ...]:
+    """The end states from ``runs`` seeded runs of ``trial`` (a run steps through the
+    units, and the ``pools`` of dice it draws)."""
     n = len(attack.units)
+    counted("epic.simulated", runs * (n + pools))
 
     def one(rng: random.Random) -> tuple[float, float, float]:
         k, broken = trial(rng)
@@ -287,10 +291,13 @@ def shots_end_states(rest: ShotsRest, count: int, chance: Fraction,
         _fate_cases(rest.attack, [*rest.known, *(p.hit for p in pools)])
     if cases > EXACT_CASES:
         runs = min(SIM_RUNS, SIM_WORK // (len(rest.attack.units) + len(pools)))
-        return _simulated(_ShotsTrial(rest, pools), rest.attack, key, runs)
+        return _simulated(_ShotsTrial(rest, pools), rest.attack, key, runs, len(pools))
     tally = Tally(rest.attack)
+    lists = 0
     for weight, hits in _hit_lists(rest.known, pools):
         tally.add(weight, _after_hits(rest.attack, hits, rest.added))
+        lists += 1
+    counted("epic.exact", lists)
     return tally.states()
 
 
@@ -441,6 +448,7 @@ def _phase_outcomes(rest: PhaseRest) -> Mass:
                     first_kill=bool(state[0]) and not before,
                     away_killed=away_before + state[2])
             bucket[outcome] = bucket.get(outcome, 0) + p * v
+    counted("epic.sets", len(sets) * (len(attack.units) + SET_STEPS))
     out: dict[Outcome, Fraction] = {}
     for mw_den, weights in buckets.items():
         for outcome, v in weights.items():
@@ -853,7 +861,8 @@ def barrage_end_states(rest: BarrageRest, count: int, chance: Fraction,
     counts = [count, *(len(g.members) for g in rest.later)]
     cases = math.prod(c + 1 for c in counts) * (len(rest.attack.units) + 1)
     if cases > EXACT_CASES:
-        return _simulated(_BarrageTrial(rest, groups, counts), rest.attack, key)
+        return _simulated(_BarrageTrial(rest, groups, counts), rest.attack, key,
+                          pools=len(groups))
     dists = [Dist.binomial(c, g.chance) for c, g in zip(counts, groups, strict=True)]
     tally = Tally(rest.attack)
 
@@ -864,6 +873,7 @@ def barrage_end_states(rest: BarrageRest, count: int, chance: Fraction,
         for k, p in dists[i].items():
             walk(i + 1, weight * p, hit + [(u, groups[i].hit) for u in groups[i].members[:k]])
     walk(0, Fraction(1), list(rest.known))
+    counted("epic.exact", math.prod(c + 1 for c in counts))
     return tally.states()
 
 
