@@ -85,6 +85,12 @@ case under 250 ms."""
 Outcome = tuple[int, bool]  # (units destroyed in this attack, formation broken after it)
 
 
+def fresh() -> None:
+    """Forget what the odds keep between rolls (for a benchmark of a step from cold)."""
+    for kept in (_passes, _macro_phase, _group_fates):
+        kept.cache_clear()
+
+
 # -- the odds functions named by the resolvers ---------------------------------------------
 def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
            then: int | None = None, rest: ShotsRest | BarrageRest | None = None) -> OddsReport:
