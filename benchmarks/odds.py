@@ -1,18 +1,28 @@
-"""Benchmark: the odds shown at a roll, per ruleset, against the bare dice-library call.
+"""Benchmark: the odds shown at a roll, per ruleset, against the bare dice library (dyce)
+asked the same query; and every roll of whole attacks.
 
 What it measures
 ----------------
-Every case of every ``benchmarks/odds_cases_<name>.py`` (a ``CASES`` list of ``Case``): the
-odds of one step as the attack computes them (``ours``: the roll's exact distribution, the
-attack's end states, everything the report shows) and, in the same run, the bare dyce call for
-the same query (``bare``), each timed for ``--rounds`` rounds after one warm-up call (so the
-one-off import of dyce is not counted); medians are printed with their ratio.
+Steps: every case of every ``benchmarks/odds_cases_<name>.py`` (a ``CASES`` list of
+``Case``): the odds of one step as the attack computes them (``ours``: the roll's exact
+distribution, the attack's end states worked out, everything the report shows) and, in the
+same run, the bare dyce computation of the same query (``bare``: the same dice; a Fate card
+from the cards left in its deck, without replacement). Where a case can check it, the two
+answers must agree. Each is timed ``--rounds`` times after one warm-up call (so the one-off
+import of dyce is not counted), ours and bare interleaved (alternating, in alternating
+order); medians are printed with their ratio.
 
-Targets (issue 8): a typical step (up to 30 dice, hit then save) in 25 ms or less, any
-supported step in 250 ms or less. Exit status 1 if a case misses its target. This is a
-script, not a timed test: run it from the repository root with
+Whole runs: every ``RUNS`` entry (a ``Run``): the attack played once with seeded dice, then
+each of its rolls' odds timed in order, from cold (what one roll keeps for the next, kept,
+as in a run), interleaved with the bare dyce query of each of those rolls; the medians of
+the whole run, of its first roll and of its slowest roll.
 
-    python benchmarks/odds.py [--rounds 20] [--only NAME]
+Targets (issues 8, 16): a typical step (up to 30 dice, hit then save) in 25 ms or less, any
+supported step and every roll of a run in 250 ms or less. Exit status 1 if a case misses
+its target or its answer disagrees with the bare one. This is a script, not a timed test:
+run it from the repository root with
+
+    python benchmarks/odds.py [--rounds 20] [--only NAME] [--no-runs]
 """
 
 from __future__ import annotations
@@ -21,48 +31,88 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from odds_bench import Case, median_ms  # noqa: E402
+from odds_bench import ANY_MS, Case, Run, interleaved, median, run_times  # noqa: E402
 
 
-def cases(only: str | None) -> list[tuple[str, Case]]:
+def modules(only: str | None) -> list[tuple[str, Any]]:
     out = []
     for file in sorted(HERE.glob("odds_cases_*.py")):
         group = file.stem.removeprefix("odds_cases_")
         if only and only != group:
             continue
-        module = importlib.import_module(file.stem)
-        out += [(group, case) for case in module.CASES]
+        out.append((group, importlib.import_module(file.stem)))
     return out
+
+
+def steps(groups: list[tuple[str, Any]], rounds: int) -> int:
+    rows = []
+    missed = 0
+    for group, module in groups:
+        case: Case
+        for case in module.CASES:
+            ours_answer, bare_answer = case.ours(), case.bare()  # warm-up, and the answers
+            agrees = case.check is None or case.check(ours_answer, bare_answer)
+            ours_t, bare_t = interleaved(case.ours, case.bare, rounds)
+            ours, bare = median(ours_t), median(bare_t)
+            ok = ours <= case.target_ms and agrees
+            missed += not ok
+            rows.append((group, case.name, "typical" if case.typical else "any", ours, bare,
+                         ours / bare if bare else float("inf"), case.target_ms,
+                         "yes" if ok else "NO" if agrees else "NO (answers differ)",
+                         "" if case.check is None else "=" if agrees else "≠"))
+    width = max(len(r[1]) for r in rows)
+    print(f"{'group':6} {'case':{width}} {'kind':7} {'ours ms':>8} {'bare ms':>8} "
+          f"{'ratio':>7} {'target':>7} same  ok")
+    for group, name, kind, ours, bare, ratio, target, ok, same in rows:
+        print(f"{group:6} {name:{width}} {kind:7} {ours:8.3f} {bare:8.3f} {ratio:6.1f}x "
+              f"{target:6.0f}  {same:4} {ok}")
+    print(f"{len(rows)} cases, {missed} missed ({rounds} rounds each, interleaved, medians; "
+          f"same: = the bare answer checked equal)")
+    return missed
+
+
+def runs(groups: list[tuple[str, Any]], rounds: int) -> int:
+    rows = []
+    missed = 0
+    for group, module in groups:
+        run: Run
+        for run in getattr(module, "RUNS", []):
+            result = run_times(run, rounds)
+            ok = result["slowest_ms"] <= ANY_MS
+            missed += not ok
+            rows.append((group, run.name, result, ok))
+    if not rows:
+        return 0
+    width = max(len(r[1]) for r in rows)
+    print()
+    print(f"{'group':6} {'whole run':{width}} {'rolls':>5} {'ours ms':>8} {'bare ms':>8} "
+          f"{'ratio':>7} {'first':>7} {'slowest':>8}  slowest roll  ok")
+    for group, name, r, ok in rows:
+        print(f"{group:6} {name:{width}} {r['rolls']:5} {r['ours']:8.1f} {r['bare']:8.1f} "
+              f"{r['ours'] / r['bare']:6.1f}x {r['first_ms']:7.1f} {r['slowest_ms']:8.1f}  "
+              f"{r['slowest']:12}  {'yes' if ok else 'NO'}")
+    print(f"{len(rows)} runs, {missed} with a roll over {ANY_MS:.0f} ms ({rounds} rounds, "
+          "interleaved, medians; every roll's end states worked out, as the table and "
+          "--json show them)")
+    return missed
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--only", help="one case file: core, epic, cc, fow, waw, lnlt")
+    parser.add_argument("--no-runs", action="store_true", help="the steps alone")
     args = parser.parse_args()
-    rows = []
-    missed = 0
-    for group, case in cases(args.only):
-        case.ours()
-        case.bare()  # warm-up: imports and first-call costs are not the step's
-        ours = median_ms(case.ours, args.rounds)
-        bare = median_ms(case.bare, args.rounds)
-        ok = ours <= case.target_ms
-        missed += not ok
-        rows.append((group, case.name, "typical" if case.typical else "any", ours, bare,
-                     ours / bare if bare else float("inf"), case.target_ms, ok))
-    width = max(len(r[1]) for r in rows)
-    print(f"{'group':6} {'case':{width}} {'kind':7} {'ours ms':>8} {'bare ms':>8} "
-          f"{'ratio':>7} {'target':>7}  ok")
-    for group, name, kind, ours, bare, ratio, target, ok in rows:
-        print(f"{group:6} {name:{width}} {kind:7} {ours:8.3f} {bare:8.3f} {ratio:6.1f}x "
-              f"{target:6.0f}  {'yes' if ok else 'NO'}")
-    print(f"{len(rows)} cases, {missed} over target ({args.rounds} rounds each, medians)")
+    groups = modules(args.only)
+    missed = steps(groups, args.rounds)
+    if not args.no_runs:
+        missed += runs(groups, max(3, args.rounds // 4))
     return 1 if missed else 0
 
 

@@ -31,11 +31,12 @@ from referee.odds.generic import report_for
 from referee.odds.report import OddsReport
 from referee.rulesets.base import AttackContext
 from referee.rulesets.cc import arithmetic as ar
-from referee.rulesets.cc import odds
+from referee.rulesets.cc import odds, odds_walk
 from referee.rulesets.cc.attack import attack
 from referee.rulesets.cc.deck import FateCardQuestion, draw_card, edition, parse_key
 from referee.rulesets.cc.declaration import FireDeclaration
 from referee.rulesets.cc.odds_draws import DeckRun
+from tests import cc_reference as reference
 from tests.conftest import ROOT
 
 GERMANY: tuple[str, ...] = edition("cc_20th").composition("germany") or ()
@@ -336,52 +337,154 @@ def test_C12_exact_odds_agree_with_a_seeded_simulation_of_the_resolver(case: str
         assert abs(counts[label] / runs - float(p)) <= 3 * sd + 1e-9, label
 
 
-def test_a_unit_after_three_leaders_is_simulated_labelled_and_near_the_exact_walk() -> None:
+@pytest.mark.clause("C-12")
+def test_C12_a_unit_after_three_leaders_is_exact_and_agrees_with_the_former_walk() -> None:
     """Four leaders (Command 2, 1, 2, 1): the fourth rolls after three whose results change
-    its Command; past ``EXACT_LEADERS`` its odds are simulated, seeded by the question id."""
+    its Command. The walk of every unit at once works it out exactly (it was simulated past
+    two leaders), equal to the former one-unit walk."""
     units = [leader(f"L{i}", 2 - i % 2) for i in range(4)]
     facts = plan_facts(units)
     report = odds.fire(fate("fire"), fp=8, weapons=(), **facts)
-    assert not report.exact
-    sims = {render(e.label): e for e in report.end_states if e.runs}
-    assert set(sims) == {"L3: broken", "L3: suppressed"}
-    again = odds.fire(fate("fire"), fp=8, weapons=(), **facts)
-    assert [e.value for e in again.end_states] == [e.value for e in report.end_states]
+    assert report.exact
     plan = odds._plan(facts["units"], facts["order"], facts["rules"],
                       DeckRun("america", AMERICA, AMERICA), False)
-    exact = odds.unit_odds(plan, odds.Stage(DeckRun("germany", GERMANY, GERMANY), 8), 3)
-    for result, label in ((ar.Result.BROKEN, "L3: broken"),
-                          (ar.Result.SUPPRESSED, "L3: suppressed")):
-        p, runs = float(exact[result]), sims[label].runs or 1
-        assert abs(float(sims[label].value) - p) <= 3 * math.sqrt(p * (1 - p) / runs)
-        assert sims[label].interval() is not None
+    exact = reference.unit_odds(plan, odds.Stage(DeckRun("germany", GERMANY, GERMANY), 8), 3)
+    ends = end_state_values(report)
+    assert ends["L3: broken"] == exact[ar.Result.BROKEN]
+    assert ends["L3: suppressed"] == exact[ar.Result.SUPPRESSED]
+
+
+def test_past_the_exact_work_the_later_units_are_simulated_labelled_and_near_exact(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no exact work left the units rolling after more than ``EXACT_LEADERS`` leaders
+    are simulated (seeded by the question id: the same every time), near the exact odds."""
+    units = [leader(f"L{i}", 2 - i % 2) for i in range(4)]
+    facts = plan_facts(units)
+    exact = end_state_values(odds.fire(fate("fire"), fp=8, weapons=(), **facts))
+    monkeypatch.setattr(odds, "EXACT_WORK", 0)
+    odds_walk.fresh()  # nothing kept from the exact walk
+    report = odds.fire(fate("fire"), fp=8, weapons=(), **facts)
+    sims = {render(e.label): e for e in report.end_states if e.runs}
+    assert set(sims) == {"L3: broken", "L3: suppressed"} and not report.exact
+    again = odds.fire(fate("fire"), fp=8, weapons=(), **facts)
+    assert [e.value for e in again.end_states] == [e.value for e in report.end_states]
+    for label, e in sims.items():
+        p, runs = float(exact[label]), e.runs or 1
+        assert abs(float(e.value) - p) <= 3 * math.sqrt(p * (1 - p) / runs)
+        assert e.interval() is not None
+    for label, value in end_state_values(report).items():
+        if label not in sims:
+            assert value == exact[label], label
+
+
+@pytest.mark.clause("C-12")
+@pytest.mark.clause("C-14")
+def test_C12_four_leaders_exact_end_states_match_every_draw_order_of_small_decks() -> None:
+    """A squad and three leaders whose Commands (2, 1, 2) change the Morale of those after
+    them: every order of four defence cards from 5 American ones, after each of 5 fire cards
+    (600 runs of the resolver), against the exact end states at the fire roll."""
+    d = decl([squad(fp=6)], [unit("B"), leader("Cpt", 2), leader("Lt", 1), leader("Sgt", 2)])
+    report, shares = exhaustive(d, {"germany": SMALL_GERMAN, "america": SMALL_AMERICAN},
+                                {"germany": 1, "america": 4}, options(), "fire")
+    check(report, shares)
+    assert report.exact and end_state_values(report)["Sgt: broken"] > 0
+
+
+@pytest.mark.clause("C-12")
+def test_C12_each_defence_roll_finds_its_end_states_kept_from_the_roll_before() -> None:
+    """The walk at the fire roll goes through the point every defence roll starts from
+    (its card drawn, the leaders' results known): the defence rolls' end states are looked
+    up, no step of the walk is taken again, and they equal a walk from cold."""
+    from referee.odds import work
+
+    class Keeping(SequencePort):
+        def __init__(self, cards: dict[str, list[str]], reports: dict[str, OddsReport]
+                     ) -> None:
+            super().__init__(cards, reports)
+            self.questions: dict[str, Question] = {}
+
+        def ask(self, question: Question) -> Any:
+            if isinstance(question, FateCardQuestion):
+                self.questions[question.id] = question
+            return super().ask(question)
+
+    d = decl([squad(fp=6)], [leader(f"L{i}", 1 + i % 3) for i in range(6)])
+    reports: dict[str, OddsReport] = {}
+    port = Keeping({"germany": ["5-6"], "america": list(AMERICA[:6])}, reports)
+    attack(AttackContext(port, options(), FireDeclaration.model_validate(d), state={}))
+    odds_walk.fresh()
+    assert next(iter(reports)) == "fire" and len(reports) == 7
+    for qid, report in reports.items():  # in the order of the rolls, as a table shows them
+        work.reset()
+        warm = [e.value for e in report.end_states]
+        assert report.exact and (work.COUNTS["cc.walk"] == 0) == (qid != "fire"), qid
+        odds_walk.fresh()
+        cold = report_for(port.questions[qid]).end_states
+        assert [e.value for e in cold] == warm, qid
 
 
 # -- distributions and percentiles ---------------------------------------------------------------
 cards_st = st.lists(st.sampled_from(GERMANY), min_size=1, max_size=12)
 units_st = st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans(),
-                              st.integers(4, 9)), min_size=1, max_size=4)
+                              st.integers(4, 9), st.integers(0, 3)), min_size=1, max_size=5)
+
+
+@pytest.mark.clause("C-12")
+@pytest.mark.clause("C-14")
+@settings(max_examples=60, deadline=None)
+@given(cards_st, cards_st, units_st, st.integers(1, 12), st.booleans(),
+       st.sampled_from(["fire", "targeting", "defence"]), st.sampled_from(["highest", "sum"]),
+       st.booleans(), st.sampled_from(["stays-suppressed", "breaks"]))
+def test_C12_the_walk_of_every_unit_at_once_equals_the_former_walk_of_each_unit(
+        german: list[str], american: list[str],
+        spec: list[tuple[bool, bool, bool, bool, int, int]], fp: int, same: bool, roll: str,
+        how: str, self_counts: bool, tie: str) -> None:
+    """Every unit's exact chances from the walk of all of them (classes of totals, the
+    Command summary, kept points) equal the former one-unit walk's (every total and every
+    leader apart): small decks (reshuffles on the way), the same deck or not, any roll."""
+    units = [leader(f"U{i}", command, broken=b, suppressed=s, moving=m) if is_leader else
+             unit(f"U{i}", morale=morale, broken=b, suppressed=s, moving=m)
+             for i, (is_leader, b, s, m, morale, command) in enumerate(spec)]
+    facts = plan_facts(units, "germany" if same else "america", same, tuple(sorted(american)),
+                       command_from=how, leader_commands_self=self_counts, suppressed_tie=tie)
+    attacker = DeckRun("germany", tuple(german), GERMANY)
+    plan = odds._plan(facts["units"], facts["order"], facts["rules"],
+                      attacker if same else DeckRun("america", tuple(american), AMERICA), same)
+    stage = {"fire": odds.Stage(attacker, fp), "targeting": odds.Stage(attacker, fp, fp % 6),
+             "defence": odds.Stage(None, attack=fp + 7)}[roll]
+    if roll == "defence":
+        plan = odds._plan(facts["units"], facts["order"], facts["rules"],
+                          DeckRun("america", tuple(american), AMERICA), False)
+    order = [plan.units[k] for k in plan.order]
+    odds_walk.fresh()
+    count, chances = odds.walk_chances(plan, order, odds.attack_cases(plan, stage))
+    assert count == len(order)
+    for i, u in enumerate(order):
+        former = reference.unit_odds(plan, stage, i)
+        assert sum(former.values()) == 1
+        for r in odds.possible(u, plan.rules):
+            assert chances[(u.key, r)] == former.get(r, 0), (u.key, r)
 
 
 @settings(max_examples=40, deadline=None)
 @given(cards_st, cards_st, units_st, st.integers(1, 12), st.booleans())
 def test_every_distribution_sums_to_exactly_one(german: list[str], american: list[str],
-                                                spec: list[tuple[bool, bool, bool, bool, int]],
+                                                spec: list[tuple[bool, bool, bool, bool, int,
+                                                                 int]],
                                                 fp: int, same: bool) -> None:
     units = [leader(f"U{i}", 1, broken=b, suppressed=s, moving=m) if is_leader else
              unit(f"U{i}", morale=morale, broken=b, suppressed=s, moving=m)
-             for i, (is_leader, b, s, m, morale) in enumerate(spec)]
+             for i, (is_leader, b, s, m, morale, _) in enumerate(spec)]
     facts = plan_facts(units, "germany" if same else "america", same, tuple(sorted(american)))
     question = fate("fire", remaining=tuple(sorted(german)))
     for report in (odds.fire(question, fp=fp, weapons=(), **facts),
                    odds.targeting(question, piece="M", distance=fp, hindrance=1, fp=fp,
                                   **facts)):
         assert sum(p for _, p in report.dist.items()) == 1
-        plan = odds._plan(facts["units"], facts["order"], facts["rules"],
-                          DeckRun("x", tuple(american), AMERICA), same)
-        stage = odds.Stage(DeckRun("germany", tuple(german), GERMANY), fp)
-        for i in range(len(units)):
-            assert sum(odds.unit_odds(plan, stage, i).values()) == 1
+        by_unit: Counter[str] = Counter()
+        for e in report.end_states:
+            by_unit[render(e.label).partition(":")[0]] += e.value
+        assert all(0 <= v <= 1 for v in by_unit.values())
 
 
 @pytest.mark.parametrize("qid", ["fire", "defence.us-squad-invented"])

@@ -626,6 +626,7 @@ def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
         assert question.id.startswith("save.normal")
     exact = {e.label.id: e.value for e in report_for(question).end_states}
     monkeypatch.setattr(odds, "EXACT_CASES", -1)
+    monkeypatch.setattr(odds, "EXACT_PHASE_WORK", -1)
     for e in report_for(question).end_states:
         assert e.runs is not None and e.spread is not None
         tolerance = 3 * max(e.spread, 0.05) / math.sqrt(e.runs)
@@ -649,3 +650,17 @@ def test_ex6_end_states_say_when_they_take_an_open_allocation_choice_at_its_defa
     assert "epic.odds.note.defaults" in notes(10)
     assert "epic.odds.note.defaults" not in notes(20)
     assert "epic.odds.note.defaults" not in notes(10, ("allocation-tie=listed-order",))
+
+
+@pytest.mark.clause("E-12")
+def test_e12_exact_macro_phase_estimate_keeps_every_exact_case_exact() -> None:
+    """The macro-weapon phase's cost estimate counts the units allocated in each survivor
+    set; within the declaration limits (60 units) it is exact exactly where the former
+    estimate (four cases a set, at most ``EXACT_CASES``) was: no odds shown exact before
+    are simulated now, nor the reverse."""
+    from referee.rulesets.epic import odds
+
+    for units in range(1, 61):
+        for uncertain in range(units + 1):
+            new = 2**uncertain * (units + odds.SET_STEPS) <= odds.EXACT_PHASE_WORK
+            assert new == (4 * 2**uncertain <= odds.EXACT_CASES), (units, uncertain)

@@ -27,7 +27,7 @@ from referee.frontends.odds import OddsPort
 from referee.frontends.probe import ProbePort, ProbeStop
 from referee.odds.dist import Dist
 from referee.odds.generic import plain, successes_dist, total_dist
-from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsRecord, OddsReport
 from referee.odds.simulate import simulate, simulate_many
 from referee.odds.whatif import compare
 from referee.render.odds import chart_rows, pct, report_lines
@@ -319,6 +319,70 @@ def test_a_fault_in_the_odds_code_never_stops_the_attack(monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
     with pytest.raises(ModuleNotFoundError):
         OddsPort(SequencePort(["=2"], KeyedDice(1)), show=None).ask(broken)
+
+
+def test_lazy_end_states_are_worked_out_once_and_only_when_read() -> None:
+    label = Msg.of("odds.value", value="broken")
+    calls: list[int] = []
+
+    def compute() -> tuple[EndState, ...]:
+        calls.append(1)
+        return (EndState(label, Fraction(1, 3)),)
+    states = LazyEndStates([label], compute)
+    report = OddsReport(Msg.of("odds.value", value="t"), Msg.of("odds.unit.successes"),
+                        Dist.point(0), end_states=states)
+    assert report.end_labels == (label,) and len(states) == 1 and states
+    assert calls == [] and not states.forced
+    assert states[0].value == Fraction(1, 3) and list(states) == [states[0]]
+    assert report.to_json()["end_states"][0]["value"] == "1/3"
+    assert calls == [1] and states.forced and states == (EndState(label, Fraction(1, 3)),)
+
+
+def test_a_fault_in_lazy_end_states_is_a_line_not_a_stop(monkeypatch) -> None:
+    label = Msg.of("odds.value", value="broken")
+
+    def compute() -> tuple[EndState, ...]:
+        raise ZeroDivisionError
+    report = OddsReport(Msg.of("odds.value", value="t"), Msg.of("odds.unit.successes"),
+                        Dist.point(0), end_states=LazyEndStates([label], compute))
+    monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
+    with pytest.raises(ZeroDivisionError):
+        list(report.end_states)
+    monkeypatch.delenv("REFEREE_STRICT_ODDS")
+    report = OddsReport(report.title, report.unit, report.dist,
+                        end_states=LazyEndStates([label], compute))
+    lines = report_lines(report)
+    assert lines[-1] == ("  (how the attack may end is not shown: the odds code failed with "
+                         "ZeroDivisionError)")
+    assert not report.end_states and report.end_states.failed == "ZeroDivisionError"
+
+
+def test_a_scripted_run_works_out_end_states_only_where_it_shows_them(monkeypatch,
+                                                                     tmp_path) -> None:
+    """``referee run`` shows an attack's end states at its first roll (a later roll of the
+    same attack updates them, which the table and ``referee odds`` show): the later rolls'
+    end states are never worked out, and ``--json``, which prints them all, works out all."""
+    import referee.render.odds as render_odds
+
+    seen: list[Any] = []
+    original = render_odds.records_lines
+
+    def spy(records: Any) -> list[str]:
+        seen.extend(records)
+        return original(records)
+    monkeypatch.setattr(render_odds, "records_lines", spy)
+    script = tmp_path / "company.toml"
+    script.write_text("use_defaults = true\nroll_missing_dice = true\n" + (
+        ROOT / "transcripts/scripts/epic-odds-company.toml").read_text())
+    code, out, err = invoke(["run", str(script), "--seed", "3"])
+    assert code == 0, err
+    lazy = [r.report.end_states for r in seen if isinstance(r.report.end_states, LazyEndStates)]
+    assert len(lazy) > 3 and lazy[0].forced  # shown at the first roll
+    assert not any(s.forced for s in lazy[1:])
+    assert out.count("How the attack may end:") == 1
+    code, out, err = invoke(["run", str(script), "--seed", "3", "--json"])
+    states = [r["end_states"] for r in json.loads(out)["odds"]]
+    assert code == 0 and len(states) == len(lazy) and all(states)
 
 
 def _rec(qid: str, dice: int) -> OddsRecord:

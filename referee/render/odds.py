@@ -102,6 +102,19 @@ def end_state_text(state: EndState) -> str:
     return f"    {render(state.label)}: {value}"
 
 
+def end_state_lines(report: OddsReport) -> list[str]:
+    """The end states under their heading (worked out here where they are lazy), or the
+    line saying that working them out failed."""
+    lines = []
+    if report.end_states:
+        lines.append("  " + render(Msg.of("odds.end_states")))
+        lines += [end_state_text(e) for e in report.end_states]
+    failed = getattr(report.end_states, "failed", None)
+    if failed:
+        lines.append("  " + render(Msg.of("odds.end_states_unavailable", reason=failed)))
+    return lines
+
+
 def report_lines(report: OddsReport, clause: str | None = None) -> list[str]:
     """The odds shown before a roll."""
     head = render(Msg.of("odds.header", title=report.title))
@@ -121,9 +134,7 @@ def report_lines(report: OddsReport, clause: str | None = None) -> list[str]:
         tail = "" if report.labels else f"  {pct(ge).rjust(6)}"
         lines.append(f"    {shown.rjust(width)}  {bar(p, biggest)}  {pct(p).rjust(6)}{tail}"
                      .rstrip())
-    if report.end_states:
-        lines.append("  " + render(Msg.of("odds.end_states")))
-        lines += [end_state_text(e) for e in report.end_states]
+    lines += end_state_lines(report)
     lines += ["  " + render(n) for n in report.notes]
     return lines
 
@@ -170,9 +181,8 @@ def compact_lines(record: OddsRecord, *, end_states: bool) -> list[str]:
             "odds.mean", mean=number(report.dist.mean()), unit=report.unit)))
     if record.actual is not None:
         lines.append("  " + after_line(record))
-    if end_states and report.end_states:
-        lines.append("    " + render(Msg.of("odds.end_states")))
-        lines += ["  " + end_state_text(e) for e in report.end_states]
+    if end_states:
+        lines += ["  " + line for line in end_state_lines(report)]
     return lines
 
 
@@ -184,7 +194,7 @@ def records_lines(records: Sequence[OddsRecord]) -> list[str]:
     lines = ["", render(Msg.of("odds.section"))]
     seen: set[Msg] = set()  # end states of the attack under way
     for record in records:
-        labels = {e.label for e in record.report.end_states}
+        labels = set(record.report.end_labels)  # lazy end states stay unworked here
         fresh = bool(labels - seen)
         lines += compact_lines(record, end_states=fresh)
         if fresh:

@@ -4,17 +4,16 @@ defence roll (C-4, C-5), with the end state of every target unit.
 Every roll is a Fate card drawn without replacement, so the odds come from the cards left in
 the virtual deck (``FateCardQuestion.remaining``), never from independent dice; a deck that is
 not public is taken as two independent dice, and a note says so. The end states (each unit
-broken, suppressed, eliminated) are exact: ``unit_odds`` walks the few cards that decide a
-unit's result (the targeting and fire cards, the defence cards of the leaders rolling before
-it, its own), merging paths that leave the same cards; only a unit rolling after more than
-``EXACT_LEADERS`` leaders is simulated, seeded by the question id. Imported only through
-``OddsRef``.
+broken, suppressed, eliminated) are exact: ``odds_walk`` walks the cards of every unit of the
+hex at once (for each attack total the targeting and fire cards may give), and the next
+defence roll finds its point of the walk kept. Only where a walk would pass ``EXACT_WORK``
+steps are the units past that point simulated, seeded by the question id. Imported only
+through ``OddsRef``.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,15 +24,24 @@ from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsReport
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport
+from referee.odds.work import add as counted
 from referee.rulesets.cc import arithmetic as ar
+from referee.rulesets.cc import odds_walk
 from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
-from referee.rulesets.cc.odds_draws import DeckRun, Slot, distribution, draws, shuffled
+from referee.rulesets.cc.odds_draws import DeckRun, classes, distribution, shuffled
+
+EXACT_WORK = 25_000
+"""Steps (points × classes, ``odds_walk.Layers.extend``) of the exact walks of a roll's
+units, over every attack total; the units the walks would reach past it are simulated. A
+step costs a few microseconds (the 12 leaders of the largest declaration at the fire roll:
+some 8,000 steps, about 30 ms, then every defence roll looked up); decided by the size of
+the problem, calibrated so that the slowest roll (the walks within it, a simulation of the
+rest) stays near 125 ms on the benchmark machine."""
 
 EXACT_LEADERS = 2
-"""Leaders rolling before a unit whose results its exact odds follow (each adds a card to the
-walk: two keep the slowest step, an ordnance targeting roll, near 60 ms); beyond, the unit's
-odds are simulated."""
+"""The units rolling after at most this many leaders are always worked out exactly (their
+walk is a few cards: the former limit of the exact odds)."""
 
 SIMULATION_CARDS = 24_000
 """Cards the seeded simulation of a hex may play out in all: its runs are this many over the
@@ -160,72 +168,6 @@ def _relevant(plan: Plan, upto: int) -> list[int]:
     return [p for p in range(upto) if plan.units[plan.order[p]].kind == "leader"] + [upto]
 
 
-def _slots(plan: Plan, stage: Stage, upto: int) -> tuple[list[Slot], list[int]]:
-    slots: list[Slot] = []
-    if stage.threshold is not None:
-        assert stage.attacker is not None
-        slots.append(Slot(stage.attacker, 0, stage.threshold))
-    if stage.attack is None:
-        assert stage.attacker is not None
-        slots.append(Slot(stage.attacker, len(slots)))
-    offset = len(slots) if plan.same else 0
-    positions = _relevant(plan, upto)
-    return slots + [Slot(plan.deck, offset + p) for p in positions], positions
-
-
-def unit_odds(plan: Plan, stage: Stage, upto: int) -> dict[Result, Fraction]:
-    """The exact chance of each result of the unit ``plan.order[upto]``: a walk over the
-    cards of its slots in draw order, merging the paths that leave the same cards, the same
-    attack total and the same leaders' results (whole-number weights, one denominator)."""
-    slots, positions = _slots(plan, stage, upto)
-    plan_draws = draws(slots)
-    head = len(slots) - len(positions)
-    tails = [math.prod(plan_draws.sizes[s + 1:]) for s in range(len(slots))]
-    initial, index = plan.initial, plan.index
-    State = tuple[tuple[tuple[int, ...], ...], int | None, tuple[bool, ...]]
-    frontier: dict[State, int] = {(plan_draws.counts, stage.attack, _flags(plan, initial)): 1}
-    weights: Counter[Result] = Counter()
-    for s in range(len(slots)):
-        g = plan_draws.group[s]
-        unit = plan.units[plan.order[positions[s - head]]] if s >= head else None
-        last = s == len(slots) - 1
-        after: dict[State, int] = {}
-        for (counts, attack, flags), weight in frontier.items():
-            options: list[tuple[bool, int, int]] = (
-                [(hit, total, n) for (hit, total), n in plan_draws.fine[s].items()]
-                if s in plan_draws.fine else
-                [(True, t + 2, n) for t, n in enumerate(counts[g]) if n])
-            morale = 0 if unit is None else _morale(plan, flags, initial[unit.key], unit)
-            for hit, total, n in options:
-                w = weight * n
-                if s in plan_draws.fine and not hit:
-                    weights[Result.NO_EFFECT] += w * tails[s]  # a miss ends the attack (C-1)
-                    continue
-                result = None
-                if unit is not None:
-                    assert attack is not None
-                    result = _result(plan, initial[unit.key], unit, attack, morale + total)
-                    if last:
-                        weights[result] += w
-                        continue
-                left = list(counts)
-                row = list(left[g])
-                row[total - 2] -= 1
-                left[g] = tuple(row)
-                if unit is None or result is None:
-                    new_attack = attack if s in plan_draws.fine else stage.fp + total
-                    key: State = (tuple(left), new_attack, flags)
-                else:
-                    # only whether a leader broke matters to the units after it (its Command)
-                    broke = list(flags)
-                    broke[index[unit.key]] = _after(initial[unit.key], result)[0]
-                    key = (tuple(left), attack, tuple(broke))
-                after[key] = after.get(key, 0) + w
-        frontier = after
-    denominator = math.prod(plan_draws.sizes)
-    return {r: Fraction(w, denominator) for r, w in weights.items()}
-
-
 def possible(unit: Unit, rules: Rules) -> list[Result]:
     """The results a unit can get, worst first (the end states shown for it)."""
     out = [Result.ELIMINATED if unit.broken else Result.BROKEN]
@@ -240,19 +182,137 @@ def _label(unit: Unit, result: Result) -> Msg:
 
 def end_states(plan: Plan, stage: Stage, key: str) -> tuple[EndState, ...]:
     """Each unit's chance of each result it can get, in the order of the defence rolls:
-    exact, or simulated for the units whose exact odds would pass ``EXACT_LEADERS``."""
+    exact (``odds_walk``) for the units from the first on whose walk stays within
+    ``EXACT_WORK`` (at least those rolling after at most ``EXACT_LEADERS`` leaders), the
+    rest simulated."""
     units = [plan.units[k] for k in plan.order]
-    heavy = [i for i in range(len(units)) if len(_relevant(plan, i)) - 1 > EXACT_LEADERS]
-    simulated = _simulated(plan, stage, key, heavy) if heavy else {}
-    out: list[EndState] = []
-    for i, unit in enumerate(units):
-        if i in heavy:
-            out += [simulated[(unit.key, r)] for r in possible(unit, plan.rules)]
-            continue
-        chances = unit_odds(plan, stage, i)
-        out += [EndState(_label(unit, r), chances.get(r, Fraction(0)))
-                for r in possible(unit, plan.rules)]
-    return tuple(out)
+    exact, chances = walk_chances(plan, units, attack_cases(plan, stage))
+    heavy = range(exact, len(units))
+    simulated = _simulated(plan, stage, key, heavy) if exact < len(units) else {}
+    return tuple(simulated[(u.key, r)] if i >= exact else
+                 EndState(_label(u, r), chances[(u.key, r)])
+                 for i, u in enumerate(units) for r in possible(u, plan.rules))
+
+
+Case = tuple[int, int, tuple[int, ...]]
+"""One way the attacker's cards fall: its weight (a whole number), the attack total, and the
+totals of the attacker's cards taken from the pass the defence draws start in (the same
+deck, C-X6)."""
+
+
+@dataclass(frozen=True)
+class Cases:
+    """The attack totals the attacker's cards still to draw may give, with their weights
+    over ``den``, and where in the defence deck the defence draws start (``offset``)."""
+
+    cases: tuple[Case, ...]
+    den: int
+    offset: int
+
+
+def attack_cases(plan: Plan, stage: Stage) -> Cases:
+    """C-1, C-3: the targeting card (a miss ends the attack: no case) and the fire card,
+    from the cards left in the attacker's deck."""
+    if stage.attacker is None:
+        assert stage.attack is not None
+        return Cases(((1, stage.attack, ()),), 1, 0)
+    deck = stage.attacker
+    drawn: list[tuple[int, tuple[tuple[int, int], ...]]] = [(1, ())]  # weight, (pass, total)
+    den, position = 1, 0
+    if stage.threshold is not None:
+        cycle, cards = deck.group(0)
+        hits: Counter[int] = Counter()
+        for (hit, total), n in classes(cards, stage.threshold).items():
+            if hit:
+                hits[total] += n
+        drawn = [(n, ((cycle, total),)) for total, n in sorted(hits.items())]
+        den, position = len(cards), 1
+    cycle, cards = deck.group(position)
+    after_targeting = position == 1 and deck.known and deck.group(0)[0] == cycle
+    den *= len(cards) - after_targeting  # the targeting card left this pass
+    offset = position + 1 if plan.same else 0
+    start = plan.deck.group(offset)[0] if plan.same and plan.deck.known else None
+    out: Counter[tuple[int, tuple[int, ...]]] = Counter()
+    for weight, before in drawn:
+        left = list(odds_walk.totals(cards))
+        for c, total in before:
+            if c == cycle:
+                left[total - 2] -= 1
+        for total, n in enumerate(left, 2):
+            if n:
+                same = tuple(sorted(t for c, t in (*before, (cycle, total)) if c == start))
+                out[(stage.fp + total, same)] += weight * n
+    return Cases(tuple((w, attack, same) for (attack, same), w in out.items()), den, offset)
+
+
+def walk_chances(plan: Plan, units: Sequence[Unit], cases: Cases
+                 ) -> tuple[int, dict[tuple[str, Result], Fraction]]:
+    """How many units, from the first on, are worked out exactly, and their chances of each
+    result: the walks of every attack total (``odds_walk.Layers``) are taken a unit at a
+    time while their steps stay within ``EXACT_WORK`` (and at least as far as the units
+    rolling after at most ``EXACT_LEADERS`` leaders: a walk of a few cards). A walk kept
+    from the roll before is looked up."""
+    summary = odds_walk.outside_summary(plan, plan.order)
+    walks: dict[int, odds_walk.DefenceWalk] = {}
+    layers: dict[tuple[int, odds_walk.Point], odds_walk.Layers] = {}
+    weighted: list[tuple[int, tuple[int, odds_walk.Point]]] = []
+    for w, attack, same in cases.cases:
+        walk = walks.setdefault(attack, odds_walk.DefenceWalk(plan, attack, units))
+        walked = odds_walk.Layers(walk, odds_walk.Deck.of(plan.deck, cases.offset, same),
+                                  summary)
+        key = (attack, next(iter(walked.points[0])))
+        layers.setdefault(key, walked)
+        weighted.append((w, key))
+    kept = {key: walked.kept() for key, walked in layers.items()}
+    if all(kept.values()):
+        count = len(units)
+        vectors = {key: v for key, v in kept.items() if v is not None}
+    else:
+        least = sum(1 for i in range(len(units)) if len(_relevant(plan, i)) - 1 <= EXACT_LEADERS)
+        count = _reach(list(layers.values()), len(units), least)
+        vectors = {key: walked.chances(count) for key, walked in layers.items()} if count \
+            else {}
+    weights: Counter[int] = Counter()
+    dens = {den for _, den in vectors.values()}
+    assert len(dens) <= 1  # every case draws as many cards from the defence deck's pass
+    for w, key in weighted:
+        if count:
+            for i, v in enumerate(vectors[key][0]):
+                weights[i] += w * v
+    den = cases.den * (dens.pop() if dens else 1)
+    out: dict[tuple[str, Result], Fraction] = {}
+    i = 0
+    for u in units[:count]:
+        for r in possible(u, plan.rules):
+            out[(u.key, r)] = Fraction(weights[i], den)
+            i += 1
+    return count, out
+
+
+def _reach(layers: Sequence[odds_walk.Layers], units: int, least: int) -> int:
+    """Extend every walk a unit at a time while their steps stay within ``EXACT_WORK``, and
+    at least ``least`` units; how many units they reached."""
+    work = 0
+    for count in range(units):
+        for walked in layers:
+            if walked.reached > count:
+                continue
+            most = EXACT_WORK - work if count >= least else 1 << 62
+            work += walked.extend(most)
+            if walked.reached == count:  # stopped: the next unit would pass the budget
+                return count
+    return units
+
+
+def lazy_end_states(first: Sequence[EndState], plan: Plan, stage: Stage, key: str
+                    ) -> LazyEndStates:
+    """``first`` (already worked out), then ``end_states``, worked out only when read (a
+    scripted run shows them at the first roll of the attack alone)."""
+    labels = [*(e.label for e in first),
+              *(_label(plan.units[k], r) for k in plan.order
+                for r in possible(plan.units[k], plan.rules))]
+    head = tuple(first)
+    return LazyEndStates(labels, lambda: (*head, *end_states(plan, stage, key)))
 
 
 def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
@@ -280,6 +340,7 @@ def _simulated(plan: Plan, stage: Stage, key: str, which: Sequence[int]
 
     cards = attacker_draws + last + 1
     runs = max(MIN_RUNS, min(MAX_RUNS, SIMULATION_CARDS // cards))
+    counted("cc.simulated", runs * cards)
     states = simulate_many(trial, key, [(_label(plan.units[k], r), Kind.CHANCE)
                                         for k, r in labels], runs)
     return dict(zip(labels, states, strict=True))
@@ -347,7 +408,8 @@ def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: i
     hit = sum((p for k, p in dist.items() if ar.targeting_hits(k, hindrance, distance)),
               Fraction(0))
     stage = Stage(attacker, fp, distance + hindrance)
-    ends = (EndState(Msg.of("cc.odds.end.hit"), hit), *end_states(plan, stage, question.id))
+    ends = lazy_end_states((EndState(Msg.of("cc.odds.end.hit"), hit),), plan, stage,
+                           question.id)
     return OddsReport(Msg.of("cc.odds.title.targeting", piece=piece, distance=distance,
                              hindrance=hindrance, threshold=distance + hindrance),
                       Msg.of("cc.odds.unit.product"), dist, _product, ends,
@@ -368,12 +430,12 @@ def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
                              if trigger else 0)
         ends += [EndState(Msg.of("cc.odds.end.trigger", trigger=Msg.of(f"cc.trigger.{t}")),
                           Fraction(shows[i + 1], len(cards))) for i, t in enumerate(TRIGGERS)]
-    ends += end_states(plan, Stage(attacker, fp), question.id)
+    states = lazy_end_states(ends, plan, Stage(attacker, fp), question.id)
     notes = _notes(plan, attacker, True)
     if weapons and attacker.known:
         notes += (Msg.of("cc.odds.note.jammed", weapons=", ".join(weapons)),)
     return OddsReport(Msg.of("cc.odds.title.fire", fp=fp), Msg.of("cc.odds.unit.attack"),
-                      dist, functools.partial(_plus, fp), tuple(ends), notes=notes)
+                      dist, functools.partial(_plus, fp), states, notes=notes)
 
 
 def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
@@ -387,5 +449,5 @@ def defence(question: DiceQuestion, *, attack: int, morale: int, unit: str,
     name = plan.units[unit].name
     return OddsReport(Msg.of("cc.odds.title.defence", unit=name, morale=morale, attack=attack),
                       Msg.of("cc.odds.unit.defence"), dist, functools.partial(_plus, morale),
-                      end_states(plan, Stage(None, attack=attack), question.id),
+                      lazy_end_states((), plan, Stage(None, attack=attack), question.id),
                       notes=_notes(plan, None, False))

@@ -3,11 +3,10 @@
 A deck's draws from now on are a sequence: first the cards left in the virtual deck, then, when
 it runs out, a reshuffled full deck (``Attack.draw`` reshuffles an empty deck), and so on. Draws
 from one deck are exchangeable: the cards at any k positions of one pass through the deck are
-distributed as its first k cards. So the joint odds of the few draws that decide an outcome
-(the fire card, the leaders' defence cards before a unit, the unit's own card) are walked
-exactly (``odds.unit_odds``) over the classes of card they need: the dice total, and for a
-targeting card also whether its product hits. Weights are whole numbers (products of card
-counts) over one denominator (``Draws.sizes``), so no fraction arithmetic runs in the walk.
+distributed as its first k cards. So the joint odds of the draws that decide the outcome (the
+fire card, the defence cards of the leaders before a unit, the unit's own card) are walked
+exactly (``odds_walk``) over the classes of card they need: the dice total (or the totals no
+unit tells apart), and for a targeting card also whether its product hits.
 """
 
 from __future__ import annotations
@@ -55,62 +54,12 @@ class DeckRun:
         return self.group(0)[1]
 
 
-@dataclass(frozen=True)
-class Slot:
-    """One draw that decides the outcome: from ``deck`` at ``position``; ``threshold`` set
-    for a targeting card (its product must exceed it), which is then the first draw of its
-    pass."""
-
-    deck: DeckRun
-    position: int
-    threshold: int | None = None
-
-
 def classes(cards: Sequence[str], threshold: int | None) -> Counter[Cls]:
     out: Counter[Cls] = Counter()
     for key in cards:
         (a, b), _ = parse_key(key)
         out[(threshold is not None and a * b > threshold, a + b)] += 1
     return out
-
-
-@dataclass(frozen=True)
-class Draws:
-    """The decks behind some slots, for an exact walk over their cards: each slot's pass
-    (``group``), each pass's cards by dice total (``counts``, index total - 2), the classes
-    of a targeting slot (``fine``), and how many cards each slot draws from (``sizes``, the
-    same on every path)."""
-
-    group: tuple[int, ...]
-    counts: tuple[tuple[int, ...], ...]
-    fine: dict[int, Counter[Cls]]
-    sizes: tuple[int, ...]
-
-
-def draws(slots: Sequence[Slot]) -> Draws:
-    keys: list[tuple[int, int]] = []
-    counts: list[tuple[int, ...]] = []
-    group: list[int] = []
-    fine: dict[int, Counter[Cls]] = {}
-    sizes: list[int] = []
-    drawn: Counter[int] = Counter()
-    for i, slot in enumerate(slots):
-        cycle, cards = slot.deck.group(slot.position)
-        key = (id(slot.deck), cycle) if slot.deck.known else (id(slot.deck), -1 - i)
-        if key not in keys:
-            keys.append(key)
-            totals = [0] * 11
-            for (_, total), n in classes(cards, None).items():
-                totals[total - 2] += n
-            counts.append(tuple(totals))
-        g = keys.index(key)
-        if slot.threshold is not None:
-            assert drawn[g] == 0, "a targeting card is the first draw of its pass"
-            fine[i] = classes(cards, slot.threshold)
-        group.append(g)
-        sizes.append(len(cards) - drawn[g])
-        drawn[g] += 1
-    return Draws(tuple(group), tuple(counts), fine, tuple(sizes))
 
 
 @functools.cache

@@ -57,9 +57,12 @@ def eligible(units: Sequence[Target], hit: HitKind) -> list[Target]:
 
 
 def legal_units(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
-                tie: str = "defender-chooses") -> tuple[Target, ...]:
-    """The units that may take ``hit`` next, given the hits ``taken`` so far (by unit key)."""
-    pool = eligible(units, hit)
+                tie: str = "defender-chooses", pool: Sequence[Target] | None = None
+                ) -> tuple[Target, ...]:
+    """The units that may take ``hit`` next, given the hits ``taken`` so far (by unit key).
+    ``pool``: ``eligible(units, hit)``, where the caller has it (it does not change from
+    one hit of a kind to the next)."""
+    pool = eligible(units, hit) if pool is None else pool
     if not pool:
         return ()
     fewest = min(taken.get(u.key, 0) for u in pool)  # E-10: the even spread
@@ -96,9 +99,10 @@ def refusal(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
 
 
 def forced_reason(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
-                  unit: Target) -> Msg:
-    """Why ``unit`` was the only legal choice (for the allocation table)."""
-    pool = eligible(units, hit)
+                  unit: Target, pool: Sequence[Target] | None = None) -> Msg:
+    """Why ``unit`` was the only legal choice (for the allocation table); ``pool`` as for
+    ``legal_units``."""
+    pool = eligible(units, hit) if pool is None else pool
     if len(pool) == 1:
         return Msg.of("epic.why.only_eligible", fire=Msg.of(f"epic.fire.{hit.fire}"))
     fewest = min(taken.get(u.key, 0) for u in pool)

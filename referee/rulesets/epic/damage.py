@@ -18,6 +18,7 @@ from referee.core.text import Msg
 from referee.rulesets.epic.allocation import (
     HitKind,
     Target,
+    eligible,
     forced_reason,
     legal_units,
     needs_order_choice,
@@ -97,9 +98,11 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
     taken: dict[str, int] = dict(taken_before or {})
     n = numbered_from  # hit numbers run on across the phases of one attack
     for kind in ordered:
+        pool = eligible(targets, kind)  # the units this kind of hit can reach at all
         for hit in (h for h in hits if h.kind == kind):
             n += 1
-            legal = legal_units(targets, kind, taken, str(options.get("allocation-tie")))
+            legal = legal_units(targets, kind, taken, str(options.get("allocation-tie")),
+                                pool)
             fire = Msg.of(f"epic.fire.{kind.fire}")
             if not legal:
                 out.wasted += 1
@@ -108,7 +111,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
                 continue
             if len(legal) == 1:
                 chosen = legal[0]
-                why = forced_reason(targets, kind, taken, chosen)
+                why = forced_reason(targets, kind, taken, chosen, pool)
             else:
                 others = [u for u in targets if u not in legal]
                 value = port.ask(AllocationQuestion(

@@ -28,8 +28,9 @@ from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsReport, successes
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport, successes
 from referee.odds.simulate import simulate_many
+from referee.odds.work import add as counted
 from referee.rulesets.epic.allocation import (
     HitKind,
     Target,
@@ -57,6 +58,20 @@ it the rest of the attack is simulated. Decided by the size of the problem; the 
 calibrated so that the largest exact step stays well under 250 ms on the benchmark machine
 (a case is an allocation and a few integer products per group of like units, ~15 µs)."""
 
+SET_STEPS = 50
+"""The exact macro-weapon phase (``MacroPhase``) works out every set of the phase's units
+that may die (``2^uncertain`` sets); a set costs about one step per unit of the formation
+(its allocation to the survivors, in closed form, each unit's chance kept by the hits it
+takes) and this many steps of its own (the fates of the units hit, the sums of outcomes)."""
+
+EXACT_PHASE_WORK = 2**11 * (60 + SET_STEPS)
+"""Steps (survivor sets × (units + ``SET_STEPS``)) of an exact macro-weapon phase; beyond,
+the rest is simulated. The largest exact problem, 2^11 survivor sets at the declaration's
+limit of 60 units, takes about 100 ms on the benchmark machine (up to 6,000 macro-weapon
+hits: the allocation's cost does not grow with the hits). Within the declaration limits
+this puts the line where the former estimate did (four cases a set, ``EXACT_CASES``):
+the same odds are exact, and the same simulated."""
+
 SIM_RUNS = 2_500
 """Runs of the seeded simulation: a chance's 95 % interval is then at most about ±2 %."""
 
@@ -68,6 +83,12 @@ shown with the estimate). Decided by the size of the problem; calibrated to keep
 case under 250 ms."""
 
 Outcome = tuple[int, bool]  # (units destroyed in this attack, formation broken after it)
+
+
+def fresh() -> None:
+    """Forget what the odds keep between rolls (for a benchmark of a step from cold)."""
+    for kept in (_passes, _macro_phase, _group_fates):
+        kept.cache_clear()
 
 
 # -- the odds functions named by the resolvers ---------------------------------------------
@@ -102,14 +123,26 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
         chance = per_die
         if stage == "direct" and rest is None:  # the roll to hit alone: comparable with a
             ends += _hit_states(weapon, dist)   # 7+ roll of the same weapon in a what-if
+    states: Sequence[EndState] = tuple(ends)
     if rest is not None:
-        key = question.id
-        if isinstance(rest, BarrageRest):
-            ends += barrage_end_states(rest, n, chance, key)
-        else:
-            ends += shots_end_states(rest, n, chance, key)
+        states = _lazy(tuple(ends), rest.attack,
+                       functools.partial(_rest_states, rest, n, chance, question.id))
         notes += _default_notes(rest.attack)
-    return OddsReport(title, unit, dist, successes, tuple(ends), notes=tuple(notes))
+    return OddsReport(title, unit, dist, successes, states, notes=tuple(notes))
+
+
+def _rest_states(rest: ShotsRest | BarrageRest, count: int, chance: Fraction,
+                 key: str) -> tuple[EndState, ...]:
+    if isinstance(rest, BarrageRest):
+        return barrage_end_states(rest, count, chance, key)
+    return shots_end_states(rest, count, chance, key)
+
+
+def _lazy(first: tuple[EndState, ...], attack: AttackFacts, rest: Any) -> LazyEndStates:
+    """``first`` (already worked out), then the attack's end states from ``rest()``, worked
+    out only when they are read (a scripted run shows them at the first roll alone)."""
+    labels = [*(e.label for e in first), *(label for label, _ in _labels(attack))]
+    return LazyEndStates(labels, lambda: (*first, *rest()))
 
 
 def save(question: DiceQuestion, *, unit: str, stage: str,
@@ -117,21 +150,27 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
     """A save roll (the save, a reinforced-armour re-roll, an invulnerable save): the failed
     saves among its dice, and the end states given every save rolled so far (``saves``: see
     ``oddsfacts.phase_survival``)."""
-    if rest is not None and saves is not None:
-        rest = replace(rest, survive=phase_survival(saves, stage))
     n = question.spec.count
     target = question.spec.target or 7
     fail = Fraction(min(6, target - 1), 6)
     dist = Dist.binomial(n, fail)
     title = Msg.of(f"epic.odds.title.{stage}", unit=unit, count=n, need=target)
-    ends: list[EndState] = []
+    states: Sequence[EndState] = ()
     notes: list[Msg] = []
     if rest is not None:
-        ends += phase_end_states(rest, question.id)
+        states = _lazy((), rest.attack, functools.partial(
+            _save_states, rest, saves, stage, question.id))
         if rest.mw_hits or rest.attack.broken_at_start:  # hits still to allocate
             notes += _default_notes(rest.attack)
-    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), tuple(ends),
+    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), states,
                       notes=tuple(notes))
+
+
+def _save_states(rest: PhaseRest, saves: tuple[Any, ...] | None, stage: str,
+                 key: str) -> tuple[EndState, ...]:
+    if saves is not None:
+        rest = replace(rest, survive=phase_survival(saves, stage))
+    return phase_end_states(rest, key)
 
 
 def _default_notes(attack: AttackFacts) -> list[Msg]:
@@ -238,9 +277,12 @@ def _states(mass: Mass, attack: AttackFacts) -> tuple[EndState, ...]:
     return tally.states()
 
 
-def _simulated(trial: Any, attack: AttackFacts, key: str, runs: int = SIM_RUNS
-               ) -> tuple[EndState, ...]:
+def _simulated(trial: Any, attack: AttackFacts, key: str, runs: int = SIM_RUNS,
+               pools: int = 0) -> tuple[EndState, ...]:
+    """The end states from ``runs`` seeded runs of ``trial`` (a run steps through the
+    units, and the ``pools`` of dice it draws)."""
     n = len(attack.units)
+    counted("epic.simulated", runs * (n + pools))
 
     def one(rng: random.Random) -> tuple[float, float, float]:
         k, broken = trial(rng)
@@ -255,10 +297,13 @@ def shots_end_states(rest: ShotsRest, count: int, chance: Fraction,
         _fate_cases(rest.attack, [*rest.known, *(p.hit for p in pools)])
     if cases > EXACT_CASES:
         runs = min(SIM_RUNS, SIM_WORK // (len(rest.attack.units) + len(pools)))
-        return _simulated(_ShotsTrial(rest, pools), rest.attack, key, runs)
+        return _simulated(_ShotsTrial(rest, pools), rest.attack, key, runs, len(pools))
     tally = Tally(rest.attack)
+    lists = 0
     for weight, hits in _hit_lists(rest.known, pools):
         tally.add(weight, _after_hits(rest.attack, hits, rest.added))
+        lists += 1
+    counted("epic.exact", lists)
     return tally.states()
 
 
@@ -332,47 +377,110 @@ def _normal_phase(attack: AttackFacts, hits: Sequence[Hit], added: int,
 
 def phase_end_states(rest: PhaseRest, key: str) -> tuple[EndState, ...]:
     uncertain = sum(1 for _, q, _ in rest.survive if 0 < q < 1)
-    # a survivor set costs about four cases of hits (its own allocation and fates)
-    cases = 4 * int(2 ** uncertain) if rest.mw_hits else uncertain + 1
-    if cases > EXACT_CASES:
+    if rest.mw_hits:
+        heavy = 2**uncertain * (len(rest.attack.units) + SET_STEPS) > EXACT_PHASE_WORK
+    else:  # one pass over the groups of like units
+        heavy = uncertain + 1 > EXACT_CASES
+    if heavy:
         return _simulated(_PhaseTrial(rest), rest.attack, key)
     return _states(_phase_outcomes(rest), rest.attack)
 
 
-def _mw_phase(rest: PhaseRest, gone: set[str], survival: Any = None
-              ) -> tuple[tuple[str, Any, int], ...]:
-    """The macro-weapon hits allocated to the survivors (E-12) and their chances."""
-    survival = survival or _survival
-    attack = rest.attack
-    alive = [u for u in attack.units if u.key not in gone]
-    before = {}
-    if attack.option("mw-spread") == "continue":
-        before = {k: v for k, v in rest.taken_normal if k not in gone}
-    alloc = allocate_default(alive, list(rest.mw_hits), attack, before)
-    return tuple(survival(attack, alive, alloc))
+class MacroPhase:
+    """The macro-weapon hits of a phase, allocated to its survivors (E-12) exactly, for every
+    set of units the phase may destroy: the allocation in closed form
+    (``FastAllocation.allocate``, the same hits to the same units as ``allocate_default``),
+    each unit's chance to save its hits kept by the hits it takes, the fates of the units
+    hit kept by their chances (``_fates``). So a survivor set costs about one step per unit
+    left to allocate to, not one per hit. ``allocations`` counts the survivor sets worked
+    out (the work counter of the tests)."""
+
+    def __init__(self, attack: AttackFacts, mw_hits: Sequence[Hit],
+                 taken_normal: Sequence[tuple[str, int]]) -> None:
+        self.attack = attack
+        self.fast = FastAllocation(attack, mw_hits)
+        self.runs = self.fast.runs(mw_hits)
+        self.index = {u.key: i for i, u in enumerate(attack.units)}
+        self.spread = attack.option("mw-spread") == "continue"
+        self.taken = {self.index[k]: v for k, v in taken_normal}
+        self.away = _away(attack)
+        self.crossfire = attack.crossfire > 0
+        self._chance: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, int]] = {}
+        self.allocations = 0
+
+    def _saved(self, i: int, got: dict[int, int]) -> tuple[int, int]:
+        """Unit ``i``'s chance to save every hit it got, as (numerator, denominator)."""
+        key = (i, tuple(sorted(got.items())))
+        chance = self._chance.get(key)
+        if chance is None:
+            unit = self.attack.units[i]
+            q = Fraction(1)
+            for h, n in key[1]:
+                q *= _passes(unit, self.fast.hits[h], self.crossfire) ** n
+            chance = self._chance[key] = (q.numerator, q.denominator)
+        return chance
+
+    def fates(self, gone: Iterable[str]) -> Mass:
+        """(destroyed, markers, out of range) → chance, of the macro-weapon hits on the
+        units not ``gone``."""
+        self.allocations += 1
+        fast, units, away = self.fast, self.attack.units, self.away
+        out = {self.index[k] for k in gone}
+        before = ({i: v for i, v in self.taken.items() if i not in out}
+                  if self.spread else None)
+        groups: dict[tuple[int, int, int, int], int] = {}
+        for i, got in fast.allocate(self.runs, out, before).items():
+            w = 0 if all(fast.hits[h].disrupt for h in got) else 1
+            g = (*self._saved(i, got), w, int(units[i].key in away))
+            groups[g] = groups.get(g, 0) + 1
+        return _group_fates(tuple(groups.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _macro_phase(attack: AttackFacts, mw_hits: tuple[Hit, ...],
+                 taken_normal: tuple[tuple[str, int], ...]) -> MacroPhase:
+    return MacroPhase(attack, mw_hits, taken_normal)
 
 
 def _phase_outcomes(rest: PhaseRest) -> Mass:
     """The end from a phase of saves in progress: its units' fates, then the macro-weapon
-    hits (if any) on the survivors."""
+    hits (if any) on the survivors: for each set of this phase's units destroyed (in whole
+    numbers over one denominator), the macro-weapon phase on the rest (``MacroPhase``)."""
     attack = rest.attack
-    if not rest.mw_hits:
-        return _finish(attack, _fates(rest.survive, _away(attack)), rest.dead_before,
-                       rest.added)
-    out: dict[Outcome, Fraction] = {}
     away = _away(attack)
-    for dead, p in _dead_sets(rest.survive).items():
-        m = sum(w for k, _, w in rest.survive if k in dead)
-        o = len(dead & away)
-        gone = set(rest.dead_before) | dead
-        m += disrupt_markers(attack, [u for u in attack.units if u.key not in gone],
-                             rest.mw_hits)
-        mw = _fates(_mw_phase(rest, gone), away)
-        shifted = Mass({(k + len(dead), mk + m, ok + o): v for (k, mk, ok), v in mw.num.items()},
-                       mw.den)
-        end = _finish(attack, shifted, rest.dead_before, rest.added)
-        for outcome, v in end.num.items():
-            out[outcome] = out.get(outcome, Fraction(0)) + p * Fraction(v, end.den)
+    if not rest.mw_hits:
+        return _finish(attack, _fates(rest.survive, away), rest.dead_before, rest.added)
+    macro = _macro_phase(attack, rest.mw_hits, rest.taken_normal)
+    before = len(rest.dead_before)
+    away_before = len(away & set(rest.dead_before))
+    closing: dict[tuple[int, int, int], Outcome] = {}
+    # by the macro-weapon phase's denominator: outcome → whole-number weight
+    buckets: dict[int, dict[Outcome, int]] = {}
+    sets, den = _dead_sets(rest.survive, away)
+    # E-13: the macro-weapon hits' disrupt markers count the hits some survivor can take
+    mw_disrupt = any(h.disrupt for h in rest.mw_hits)
+    for dead, p, m, o in sets:
+        gone = (*rest.dead_before, *dead)
+        if mw_disrupt:
+            left = set(gone)
+            m += disrupt_markers(attack, [u for u in attack.units if u.key not in left],
+                                 rest.mw_hits)
+        mw = macro.fates(gone)
+        bucket = buckets.setdefault(mw.den, {})
+        for (k, mk, ok), v in mw.num.items():
+            state = (k + len(dead), mk + m, ok + o)
+            outcome = closing.get(state)
+            if outcome is None:
+                outcome = closing[state] = close(
+                    attack, before + state[0], rest.added + state[1],
+                    first_kill=bool(state[0]) and not before,
+                    away_killed=away_before + state[2])
+            bucket[outcome] = bucket.get(outcome, 0) + p * v
+    counted("epic.sets", len(sets) * (len(attack.units) + SET_STEPS))
+    out: dict[Outcome, Fraction] = {}
+    for mw_den, weights in buckets.items():
+        for outcome, v in weights.items():
+            out[outcome] = out.get(outcome, Fraction(0)) + Fraction(v, den * mw_den)
     return Mass.of(out)
 
 
@@ -406,16 +514,24 @@ def _fates(survive: Iterable[tuple[str, Fraction, int]],
     """(units destroyed, markers for them, how many of them were out of range) → chance;
     units with the same chance, marker weight and range are taken together (a binomial in
     integers), so the common case is a few products of whole numbers."""
-    groups: dict[tuple[Fraction, int, int], int] = {}
+    groups: dict[tuple[int, int, int, int], int] = {}
     for key, q, w in survive:
-        g = (q, w, int(key in away))
+        g = (q.numerator, q.denominator, w, int(key in away))
         groups[g] = groups.get(g, 0) + 1
+    return _group_fates(tuple(groups.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_fates(groups: tuple[tuple[tuple[int, int, int, int], int], ...]) -> Mass:
+    """``_fates`` of units grouped as ((chance to live as numerator and denominator, marker
+    weight, out of range), how many): whole numbers, as keys too (a ``Fraction``'s hash
+    costs a modular inverse)."""
     num: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
     den = 1
-    for (q, w, out_of_range), n in groups.items():
-        if q == 1:
+    for (a, b, w, out_of_range), n in groups:
+        if a == b:
             continue
-        a, b = q.numerator, q.denominator  # survives a/b, dies (b-a)/b
+        # survives a/b, dies (b-a)/b
         deaths = [math.comb(n, d) * (b - a) ** d * a ** (n - d) for d in range(n + 1)]
         nxt: dict[tuple[int, int, int], int] = {}
         for (k, m, o), v in num.items():
@@ -427,19 +543,29 @@ def _fates(survive: Iterable[tuple[str, Fraction, int]],
     return Mass(num, den)
 
 
-def _dead_sets(survive: Iterable[tuple[str, Fraction, int]]) -> dict[frozenset[str], Fraction]:
-    out: dict[frozenset[str], Fraction] = {frozenset(): Fraction(1)}
-    for key, q, _ in survive:
+def _dead_sets(survive: Iterable[tuple[str, Fraction, int]], away: frozenset[str]
+               ) -> tuple[list[tuple[tuple[str, ...], int, int, int]], int]:
+    """Every set of the units that may die, as (the units, its chance as a whole number over
+    one denominator, the markers their loss adds, how many were out of range), and the
+    denominator (the product of the chances' denominators). Units sure to die are in every
+    set, units sure to live in none."""
+    sure: list[str] = []
+    m0 = o0 = 0
+    out: list[tuple[tuple[str, ...], int, int, int]] = [((), 1, 0, 0)]
+    den = 1
+    for key, q, w in survive:
         if q == 1:
             continue
-        nxt: dict[frozenset[str], Fraction] = {}
-        for dead, p in out.items():
-            if q:
-                nxt[dead] = nxt.get(dead, Fraction(0)) + p * q
-            gone = dead | {key}
-            nxt[gone] = nxt.get(gone, Fraction(0)) + p * (1 - q)
-        out = nxt
-    return out
+        o = int(key in away)
+        if not q:
+            sure.append(key)
+            m0, o0 = m0 + w, o0 + o
+            continue
+        a, b = q.numerator, q.denominator
+        out = [s for dead, p, m, k in out
+               for s in ((dead, p * a, m, k), ((*dead, key), p * (b - a), m + w, k + o))]
+        den *= b
+    return [((*sure, *dead), p, m + m0, k + o0) for dead, p, m, k in out], den
 
 
 def _finish(attack: AttackFacts, phase: Mass, dead_before: tuple[str, ...],
@@ -525,12 +651,16 @@ class FastAllocation:
         self.units = attack.units
         self.hits: list[Hit] = []
         self.number: dict[Hit, int] = {}
-        for h in hits:
+        self._of: dict[Hit, int] = {}  # a hit as given (its weapon kept) → its number
+        for h in dict.fromkeys(hits):
             self.hit_number(h)
         self.away = {i for i, u in enumerate(self.units) if u.key in _away(attack)}
 
     def hit_number(self, hit: Hit) -> int:
         """The number of ``hit`` (its weapon's name dropped: it changes nothing here)."""
+        known = self._of.get(hit)
+        if known is not None:
+            return known
         h = replace(hit, weapon="")
         if h not in self.number:
             self.number[h] = len(self.hits)
@@ -542,7 +672,13 @@ class FastAllocation:
             self._ranks = {k: [i for _, _, _, i in sorted(
                 (u.target.distance, u.target.order, u.key, i)
                 for i, u in enumerate(self.units) if can_take(u.target, k))] for k in kinds}
+        self._of[hit] = self.number[h]
         return self.number[h]
+
+    @property
+    def hit_kinds(self) -> list[HitKind]:
+        """Each hit number's kind."""
+        return [h.kind for h in self.hits]
 
     def runs(self, hits: Iterable[Hit]) -> Runs:
         out: Runs = []
@@ -640,7 +776,9 @@ class _ShotsTrial:
     """One simulated run of the rest of a shooting attack: a draw of each pool's hits, the
     units' saves, the macro-weapon phase, the break check. The allocations are worked out in
     closed form (``FastAllocation``), so a run costs about the same with 6000 dice as with
-    6; the normal phase is kept per distinct draw."""
+    6. The phases are kept by what they depend on (``phase_key``: the hits of each kind in
+    order, not which pool rolled them), and the macro-weapon phase also by the units lost
+    before it, so that draws alike in what matters are worked out once."""
 
     def __init__(self, rest: ShotsRest, pools: Sequence[PoolFacts]) -> None:
         self.rest, self.pools = rest, pools
@@ -648,20 +786,33 @@ class _ShotsTrial:
         self.fast = FastAllocation(rest.attack, [*rest.known, *(p.hit for p in pools)])
         self.known = self.fast.runs(rest.known)
         self.numbers = [self.fast.hit_number(p.hit) for p in pools]
-        self.phases: dict[tuple[int, ...], tuple[list[tuple[int, float, int]], int, Runs,
-                                                 dict[int, int]]] = {}
+        self.phases: dict[Runs | tuple[tuple[int, int], ...],
+                          tuple[list[tuple[int, float, int]], int, Runs, dict[int, int]]] = {}
+        # the macro-weapon phase's fates and disrupt markers, by the phase and its dead
+        self.macro: dict[tuple[Any, frozenset[int]],
+                         tuple[list[tuple[int, float, int]], int]] = {}
+        self.misses = 0  # phases worked out (not found kept): the work the cache leaves
 
-    def _phase(self, counts: tuple[int, ...]) -> tuple[list[tuple[int, float, int]], int,
-                                                       Runs, dict[int, int]]:
-        fast = self.fast
-        runs = list(self.known)
-        for h, k in zip(self.numbers, counts, strict=True):
+    def phase_key(self, counts: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """The hits as runs, each kind's runs together in the order the kind first came
+        (``FastAllocation.allocate`` takes the kinds in that order and each kind's hits in
+        turn, so it allocates these runs as it would the pools' own)."""
+        kinds = self.fast.hit_kinds
+        per: dict[HitKind, list[list[int]]] = {}
+        for h, k in [*self.known, *zip(self.numbers, counts, strict=True)]:
             if not k:
                 continue
-            if runs and runs[-1][0] == h:
-                runs[-1] = (h, runs[-1][1] + k)
+            mine = per.setdefault(kinds[h], [])
+            if mine and mine[-1][0] == h:
+                mine[-1][1] += k
             else:
-                runs.append((h, k))
+                mine.append([h, k])
+        return tuple((h, k) for mine in per.values() for h, k in mine)
+
+    def _phase(self, runs: Sequence[tuple[int, int]]
+               ) -> tuple[list[tuple[int, float, int]], int, Runs, dict[int, int]]:
+        fast = self.fast
+        self.misses += 1
         added = self.rest.added
         if self.rest.attack.option("under-fire-marker") == "first-hit" and runs:
             added += 1
@@ -676,20 +827,28 @@ class _ShotsTrial:
         return fast.survival(alloc), added, macro, taken
 
     def __call__(self, rng: random.Random) -> Outcome:
-        counts = tuple(_draw(rng, c) for c in self.cdfs)
-        phase = self.phases.get(counts)
+        key = self.phase_key([_draw(rng, c) for c in self.cdfs])
+        phase = self.phases.get(key)
         if phase is None:
-            phase = self.phases[counts] = self._phase(counts)
+            phase = self.phases[key] = self._phase(key)
         survive, added, macro, taken = phase
         fast, attack = self.fast, self.rest.attack
         dead = {i for i, q, _ in survive if _die(rng, q)}
         m = sum(w for i, _, w in survive if i in dead)
         if macro:
-            before = ({i: v for i, v in taken.items() if i not in dead}
-                      if attack.option("mw-spread") == "continue" else None)
-            m += disrupt_markers(attack, [u for i, u in enumerate(fast.units) if i not in dead],
-                                 [fast.hits[h] for h, k in macro for _ in range(k)])
-            for i, q, w in fast.survival(fast.allocate(macro, dead, before)):
+            gone = frozenset(dead)
+            kept = self.macro.get((key, gone))
+            if kept is None:
+                before = ({i: v for i, v in taken.items() if i not in dead}
+                          if attack.option("mw-spread") == "continue" else None)
+                marks = disrupt_markers(attack,
+                                        [u for i, u in enumerate(fast.units) if i not in dead],
+                                        [fast.hits[h] for h, k in macro for _ in range(k)])
+                kept = self.macro[(key, gone)] = (
+                    fast.survival(fast.allocate(macro, dead, before)), marks)
+            fates, marks = kept
+            m += marks
+            for i, q, w in fates:
                 if _die(rng, q):
                     dead.add(i)
                     m += w
@@ -741,7 +900,8 @@ def barrage_end_states(rest: BarrageRest, count: int, chance: Fraction,
     counts = [count, *(len(g.members) for g in rest.later)]
     cases = math.prod(c + 1 for c in counts) * (len(rest.attack.units) + 1)
     if cases > EXACT_CASES:
-        return _simulated(_BarrageTrial(rest, groups, counts), rest.attack, key)
+        return _simulated(_BarrageTrial(rest, groups, counts), rest.attack, key,
+                          pools=len(groups))
     dists = [Dist.binomial(c, g.chance) for c, g in zip(counts, groups, strict=True)]
     tally = Tally(rest.attack)
 
@@ -752,6 +912,7 @@ def barrage_end_states(rest: BarrageRest, count: int, chance: Fraction,
         for k, p in dists[i].items():
             walk(i + 1, weight * p, hit + [(u, groups[i].hit) for u in groups[i].members[:k]])
     walk(0, Fraction(1), list(rest.known))
+    counted("epic.exact", math.prod(c + 1 for c in counts))
     return tally.states()
 
 
