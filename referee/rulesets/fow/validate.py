@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.core.text import Msg
+from referee.rulesets.fow.completion import Completions
 from referee.rulesets.fow.flow import loads
 from referee.rulesets.fow.problem import Problem, Team
-from referee.rulesets.fow.residual import Group, Residual, counts_of, groups_of
-from referee.rulesets.fow.solver import allocate_with_loads, solve
-from referee.rulesets.fow.work import WORK
+from referee.rulesets.fow.residual import Group, Residual, groups_of
+from referee.rulesets.fow.solver import solve
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,6 @@ def order_clause(source: Team, s_held: int, target: Team, t_held: int) -> str:
 class Allocator:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self._legal: dict[frozenset[tuple[str, int]], bool] = {}
         self._precede: dict[tuple[str, int], list[tuple[Team, str]]] = {}
         self._solved: dict[frozenset[tuple[int, str]], dict[int, str] | None] = {}
 
@@ -188,7 +187,7 @@ class Allocator:
         """F-6 (and F-4 under the F-X2 summary reading): no hit could move from a vehicle
         onto one that comes first in the same round, keeping the score."""
         held = loads(allocation)
-        move = self._vehicle_move(held, lambda: Residual.of(self.problem, allocation,
+        move = self.vehicle_move(held, lambda: Residual.of(self.problem, allocation,
                                                             evenness=False))
         if move is None:
             return None
@@ -201,7 +200,7 @@ class Allocator:
                                        top=t.top_armour, held=held[t.id], other=u.name,
                                        other_top=u.top_armour, other_held=held.get(u.id, 0)))
 
-    def _vehicle_move(self, held: Mapping[str, int], residual: Callable[[], Residual]
+    def vehicle_move(self, held: Mapping[str, int], residual: Callable[[], Residual]
                       ) -> tuple[Team, Team, str] | None:
         """The first vehicle ``t`` whose hit could move onto a vehicle ``u`` that comes
         first in the same round, with the clause that orders them, for loads ``held`` of an
@@ -210,12 +209,12 @@ class Allocator:
         no cost in priority types."""
         problem = self.problem
         graph: Residual | None = None
-        for t in self._vehicles:
+        for t in self.vehicles:
             j = held.get(t.id, 0)
             if j == 0:
                 continue
             reach: set[str] | None = None
-            for u, clause in self._before(t, j):
+            for u, clause in self.before(t, j):
                 if problem.rank(u, held.get(u.id, 0) + 1) != problem.rank(t, j):
                     continue
                 if reach is None:
@@ -226,19 +225,19 @@ class Allocator:
         return None
 
     @functools.cached_property
-    def _groups(self) -> tuple[tuple[Group, ...], dict[int, int]]:
+    def groups(self) -> tuple[tuple[Group, ...], dict[int, int]]:
         return groups_of(self.problem)
 
     @functools.cached_property
-    def _vehicles(self) -> list[Team]:
+    def vehicles(self) -> list[Team]:
         return [t for t in self.problem.teams if t.is_vehicle]
 
-    def _before(self, t: Team, j: int) -> list[tuple[Team, str]]:
+    def before(self, t: Team, j: int) -> list[tuple[Team, str]]:
         """The vehicles that take a ``j``-th hit before vehicle ``t`` does, each with the
         clause that orders them (``Problem.precedes``), in the order of the teams."""
         key = (t.id, j)
         if key not in self._precede:
-            self._precede[key] = [(u, clause) for u in self._vehicles
+            self._precede[key] = [(u, clause) for u in self.vehicles
                                   if (clause := self.problem.precedes(u, t, j)) is not None]
         return self._precede[key]
 
@@ -260,120 +259,11 @@ class Allocator:
 
     def legal_completion(self, fixed: Mapping[int, str],
                          limit: int = 60) -> dict[int, str] | None:
-        """A legal allocation that keeps the hits in ``fixed`` where they are, or ``None``.
+        """A legal allocation that keeps the hits in ``fixed`` where they are, or ``None``
+        (``completion.legal_completion``)."""
+        return self._completions.legal(fixed, limit)
 
-        The cheapest completion settles evenness and priority types; when it breaks the
-        Top-armour order only because a fixed hit blocks the better move, the other load
-        vectors of equal score are searched by single exchanges (same round, same tier) that
-        move a hit on or off an armoured vehicle, up to ``limit`` vectors. The search only
-        ever returns a legal allocation; on table-top sizes it finds one whenever one exists
-        (checked against brute force in the tests)."""
-        problem = self.problem
-        WORK.completions += 1
-        first = self.solved(fixed)
-        if first is None or problem.score(first) != self.best_score:
-            return None
-        if self.check(first) is None:
-            return first
-        wanted = self._exchange_search(fixed, first, limit)
-        if wanted is None:
-            return None
-        found = allocate_with_loads(problem, wanted, problem.off_priority(self.proposal), fixed)
-        assert found is not None and self.check(found) is None
-        return found
+    @functools.cached_property
+    def _completions(self) -> Completions:
+        return Completions(self)
 
-    def _exchange_search(self, fixed: Mapping[int, str], first: Mapping[int, str],
-                         limit: int) -> dict[str, int] | None:
-        """The search of ``legal_completion`` over load vectors: breadth first from the
-        loads of ``first`` (a completion of the best score that breaks the vehicle order),
-        by single exchanges (same round, same tier) that move a hit on or off a vehicle,
-        until ``limit`` vectors were tried; the first legal one, or ``None``. Each vector is
-        a flow of groups of hits (the fixed hits in groups of their own); an exchange from
-        ``a`` to ``b`` keeps the score and the fixed hits exactly when the residual graph
-        leads from ``a`` to ``b`` at no cost in priority types."""
-        problem = self.problem
-        groups, group_of = groups_of(problem, fixed)
-        start = loads(first)
-        seen = {frozenset(start.items())}
-        queue = [(start, counts_of(groups, group_of, first))]
-        while queue and len(seen) < limit:
-            held, counts = queue.pop(0)
-            graph: Residual | None = None
-            for a in problem.teams:
-                ja = held.get(a.id, 0)
-                if ja == 0:
-                    continue
-                reach: set[str] | None = None
-                for b in problem.teams:
-                    if b.id == a.id or not (a.is_vehicle or b.is_vehicle):
-                        continue
-                    if problem.rank(b, held.get(b.id, 0) + 1) != problem.rank(a, ja):
-                        continue
-                    wanted = dict(held)
-                    wanted[a.id] -= 1
-                    wanted[b.id] = wanted.get(b.id, 0) + 1
-                    wanted = {k: v for k, v in wanted.items() if v}
-                    key = frozenset(wanted.items())
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if reach is None:
-                        graph = graph or Residual(problem, groups, counts, evenness=False)
-                        reach = graph.free_teams(a.id)
-                    if b.id not in reach:
-                        continue
-                    assert graph is not None
-                    moved = graph.shifted(a.id, b.id)
-                    if self._legal_loads(key, groups, moved):
-                        return wanted
-                    queue.append((wanted, moved))
-        return None
-
-    def _legal_loads(self, key: frozenset[tuple[str, int]], groups: tuple[Group, ...],
-                     counts: list[dict[str, int]]) -> bool:
-        """Whether loads ``key``, of an allocation of the best score given as ``counts`` of
-        ``groups``, keep the vehicle order (legality depends on the loads alone)."""
-        if key not in self._legal:
-            natural, group_of = self._groups
-            merged: list[dict[str, int]] = [{} for _ in natural]
-            for group, share in zip(groups, counts, strict=True):
-                homes = {group_of[number] for number in group.numbers}
-                if len(homes) == 1:
-                    into = merged[homes.pop()]
-                    for team_id, k in share.items():
-                        into[team_id] = into.get(team_id, 0) + k
-                    continue
-                # fixed hits of several groups, all on their one team: each goes home
-                (team_id,) = group.eligible
-                for number in group.numbers:
-                    into = merged[group_of[number]]
-                    into[team_id] = into.get(team_id, 0) + 1
-            held = dict(key)
-            self._legal[key] = not self._direct_move(held, natural, merged) and \
-                self._vehicle_move(held, lambda: Residual(self.problem, natural, merged,
-                                                          evenness=False)) is None
-        return self._legal[key]
-
-    def _direct_move(self, held: Mapping[str, int], groups: tuple[Group, ...],
-                     counts: list[dict[str, int]]) -> bool:
-        """A quick look for the commonest move ``_vehicle_move`` finds: one hit that could
-        itself go from a vehicle to one that comes first, at no cost in priority types."""
-        problem = self.problem
-        on: dict[str, list[int]] = {}
-        for g, share in enumerate(counts):
-            for team_id in share:
-                on.setdefault(team_id, []).append(g)
-        for t in self._vehicles:
-            j = held.get(t.id, 0)
-            if j == 0:
-                continue
-            for u, _ in self._before(t, j):
-                if problem.rank(u, held.get(u.id, 0) + 1) != problem.rank(t, j):
-                    continue
-                for g in on.get(t.id, ()):
-                    group = groups[g]
-                    if u.id in group.eligible and (group.priority is None
-                                                   or u.kind == group.priority
-                                                   or t.kind != group.priority):
-                        return True
-        return False
