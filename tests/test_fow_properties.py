@@ -316,3 +316,38 @@ def test_F1_F3_F8_F6_why_there_names_the_rule_the_best_alternative_breaks(
         named = set().union(*(FAMILIES[c] for c in clauses))
         assert families <= named, (allocation, hit.number, why, families)
         assert all(FAMILIES[c] & families for c in clauses), (allocation, hit.number, why)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.lists(st.integers(0, 3), min_size=1,
+                                                      max_size=3, unique=True)),
+                min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=4, max_size=4))
+def test_FX6_a_convex_arc_flows_as_its_unit_arcs_would(
+        supplies: list[tuple[int, list[int]]], steps: list[list[int]]) -> None:
+    """``MinCostFlow.add_convex`` stands for one unit arc per marginal cost: the same units
+    sent, the same cost and the same flow on every other arc, unit by unit as the solver
+    relies on (so the proposal is the one the unit arcs gave)."""
+    import itertools
+
+    from referee.rulesets.fow.flow import MinCostFlow
+
+    def network(convex: bool) -> tuple[int, int, list[int]]:
+        groups, teams = len(supplies), 4
+        sink = groups + teams + 1
+        graph = MinCostFlow(sink + 1)
+        arcs = []
+        for g, (supply, reach) in enumerate(supplies, 1):
+            graph.add_edge(0, g, supply, 0)
+            arcs += [graph.add_edge(g, groups + 1 + t, supply, (g + t) % 3) for t in reach]
+        for t in range(teams):
+            costs = list(itertools.accumulate(steps[t]))  # non-decreasing marginal costs
+            if convex:
+                graph.add_convex(groups + 1 + t, sink, costs)
+            else:
+                for cost in costs:
+                    graph.add_edge(groups + 1 + t, sink, 1, cost)
+        sent, cost = graph.flow(0, sink, sum(s for s, _ in supplies))
+        return sent, cost, [graph.carried(e) for e in arcs]
+
+    assert network(True) == network(False)
