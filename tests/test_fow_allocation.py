@@ -349,6 +349,59 @@ def test_a_freely_chosen_hit_is_not_called_forced() -> None:
     assert rules[1][1] == rules[2][1] == "defender's choice (F-1)"
 
 
+PRIORITY_PAIR = decl([D("a"), D("g", "gun")],
+                     [H("x", 1, ["a", "g"], priority="infantry"), H("y", 1, ["a", "g"])])
+
+
+@pytest.mark.clause("F-8")
+def test_F8_names_the_priority_type_that_forces_a_hit_not_the_evenness_it_keeps() -> None:
+    """X (priority Infantry) and Y each hit rifle team A or gun G. X's hit must go to A,
+    and so Y's to G: X on G with Y on A would be just as even, but X's hit would be off its
+    priority type. The rule that forces both hits is F-8; moving one hit alone would leave
+    a team without a hit (F-3), but that is not why the hit is where it is."""
+    rules = _why(run(PRIORITY_PAIR))
+    assert rules[1] == ("A", "any other team breaks F-8")
+    assert rules[2] == ("G", "any other team breaks F-8")
+    # without the priority type, either hit may take either team
+    free = _why(run(decl([D("a"), D("g", "gun")], [H("x", 1, ["a", "g"]),
+                                                   H("y", 1, ["a", "g"])])))
+    assert {why for _, why in free.values()} == {"defender's choice (F-1)"}
+
+
+@pytest.mark.clause("F-X4")
+def test_FX4_priority_first_forced_hits_name_evenness_where_it_decides() -> None:
+    """Under the priority-first reading, putting Y's hit on A is best answered by X's hit
+    joining it (priority kept, spread uneven): evenness (F-3) is the rule that forces Y's
+    hit, the priority type (F-8) the one that forces X's."""
+    rules = _why(run(PRIORITY_PAIR, options=["priority-spread=priority-first"]))
+    assert rules[1] == ("A", "any other team breaks F-8")
+    assert rules[2] == ("G", "any other team breaks F-3")
+
+
+@pytest.mark.clause("F-5")
+def test_F5_names_the_transport_the_other_hits_would_have_to_cover() -> None:
+    """Y's hit may go to rifle team A or B, X's to B or the transport. Y's hit on B, with
+    X's moved to the transport, keeps two teams hit, yet leaves A without a hit while the
+    transport has one: transports last (F-5) forces Y's hit onto A, and X's onto B."""
+    d = decl([D("a"), D("b"), D("t", "transport")], [H("x", 1, ["b", "t"]),
+                                                     H("y", 1, ["a", "b"])])
+    rules = _why(run(d))
+    assert rules[1] == ("B", "any other team breaks F-5")
+    assert rules[2] == ("A", "any other team breaks F-5")
+
+
+@pytest.mark.clause("F-6")
+def test_F6_names_the_armour_order_when_the_other_hits_could_keep_the_spread() -> None:
+    """X's hit may go to tank K0 (Top 0) or rifle team A, Y's to tank K2 (Top 2) or A. With
+    X's hit on A, Y's would go to K2 and the spread would be as even, but K2 would hold a
+    hit K0 (lower Top armour) could take: lowest Top armour first (F-6) forces X's hit."""
+    d = decl([D("k0", "tank", top=0), D("k2", "tank", top=2), D("a")],
+             [H("x", 1, ["k0", "a"]), H("y", 1, ["k2", "a"])])
+    rules = _why(run(d))
+    assert rules[1] == ("K0", "any other team breaks F-6")
+    assert rules[2] == ("A", "defender's choice (F-1)")
+
+
 def test_non_default_option_is_reported() -> None:
     d = decl([D("a")], [H("x", 1, ["a"])])
     r = run(d, options=["tiers=bogged-last"])

@@ -260,3 +260,94 @@ def test_FX2_FX8_bogged_last_with_the_summary_reading_is_refused_not_misallocate
                          "reaches": ["t"]}]},
             options=["tiers=bogged-last", "bogged-bailed-wait=functioning-vehicles"])
     assert "cannot be used together" in render(err.value.msg)
+
+
+# --- "Why there": forced hits and the rule that forces them --------------------------------
+
+def _family(p: Problem, every: list[Allocation], legal: set[tuple[tuple[int, str], ...]],
+            number: int, other: str) -> str | None:
+    """By brute force, why no legal allocation puts hit ``number`` on ``other`` (``None``:
+    one does): the best allocation doing so is less even ("evenness"), as even with more
+    hits off their priority type ("priority"), or as good but against the vehicle order
+    ("order"); under F-X4's priority-first reading the priority types count first."""
+    if any(dict(k)[number] == other for k in legal):
+        return None
+    best = min(p.score(a) for a in every)
+    alternative = min(p.score(a) for a in every if a[number] == other)
+    if alternative == best:
+        return "order"
+    first = ("priority", "evenness") if p.readings.priority_first else ("evenness", "priority")
+    return first[0] if alternative[0] > best[0] else first[1]
+
+
+FAMILIES = {"F-3": {"evenness"}, "F-5": {"evenness"}, "F-X8": {"evenness"},
+            "F-4": {"evenness", "order"}, "F-8": {"priority"}, "F-6": {"order"}}
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenarios(), st.randoms(use_true_random=False))
+def test_F1_F3_F8_F6_why_there_names_the_rule_the_best_alternative_breaks(
+        p: Problem, rnd: object) -> None:
+    """For a legal allocation, "Why there" calls a hit the defender's choice exactly when
+    some legal allocation puts it elsewhere; for a forced hit, it names, for the other
+    teams together, the rules that the best allocation with the hit there breaks."""
+    import random
+
+    from referee.catalog import render
+    from referee.rulesets.fow.explain import Explanation
+
+    assert isinstance(rnd, random.Random)
+    every, legal = brute_force(p)
+    allocation = dict(rnd.choice(sorted(legal)))
+    explanation = Explanation(Allocator(p), allocation)
+    for hit in p.hits:
+        why = render(explanation.why(hit.number))
+        if len(hit.eligible) == 1:
+            assert why.startswith("the only team"), why
+            continue
+        found = [_family(p, every, legal, hit.number, t) for t in hit.eligible
+                 if t != allocation[hit.number]]
+        if None in found:
+            assert why == "defender's choice (F-1)", (allocation, hit.number, why)
+            continue
+        families = {f for f in found if f is not None}
+        assert why.startswith("any other team breaks "), why
+        clauses = why.removeprefix("any other team breaks ").split(", ")
+        named = set().union(*(FAMILIES[c] for c in clauses))
+        assert families <= named, (allocation, hit.number, why, families)
+        assert all(FAMILIES[c] & families for c in clauses), (allocation, hit.number, why)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.lists(st.integers(0, 3), min_size=1,
+                                                      max_size=3, unique=True)),
+                min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=4, max_size=4))
+def test_FX6_a_convex_arc_flows_as_its_unit_arcs_would(
+        supplies: list[tuple[int, list[int]]], steps: list[list[int]]) -> None:
+    """``MinCostFlow.add_convex`` stands for one unit arc per marginal cost: the same units
+    sent, the same cost and the same flow on every other arc, unit by unit as the solver
+    relies on (so the proposal is the one the unit arcs gave)."""
+    import itertools
+
+    from referee.rulesets.fow.flow import MinCostFlow
+
+    def network(convex: bool) -> tuple[int, int, list[int]]:
+        groups, teams = len(supplies), 4
+        sink = groups + teams + 1
+        graph = MinCostFlow(sink + 1)
+        arcs = []
+        for g, (supply, reach) in enumerate(supplies, 1):
+            graph.add_edge(0, g, supply, 0)
+            arcs += [graph.add_edge(g, groups + 1 + t, supply, (g + t) % 3) for t in reach]
+        for t in range(teams):
+            costs = list(itertools.accumulate(steps[t]))  # non-decreasing marginal costs
+            if convex:
+                graph.add_convex(groups + 1 + t, sink, costs)
+            else:
+                for cost in costs:
+                    graph.add_edge(groups + 1 + t, sink, 1, cost)
+        sent, cost = graph.flow(0, sink, sum(s for s, _ in supplies))
+        return sent, cost, [graph.carried(e) for e in arcs]
+
+    assert network(True) == network(False)

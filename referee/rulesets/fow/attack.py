@@ -19,7 +19,8 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import results
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.eligibility import EscortReadings, Reach, build, clause_order
+from referee.rulesets.fow.eligibility import EscortReadings, Reach, build
+from referee.rulesets.fow.explain import Explanation
 from referee.rulesets.fow.flow import loads
 from referee.rulesets.fow.problem import Problem, Readings, Team
 from referee.rulesets.fow.questions import AllocationQuestion
@@ -150,28 +151,6 @@ def _note_readings(log: StepLog, problem: Problem, held: Mapping[str, int],
                         tiers=Msg.of(f"fow.note.tiers.{options['tiers']}")), "F-X2")
 
 
-def why(allocator: Allocator, allocation: Mapping[int, str], number: int) -> Msg:
-    """The rule that put hit ``number`` where it is. The hit was forced only when no other
-    team it may go to admits any legal allocation (the other hits moving as needed); then
-    the clauses named are those that moving this hit alone would break. Otherwise the
-    defender chose freely (F-1)."""
-    problem = allocator.problem
-    hit = problem.hit(number)
-    if len(hit.eligible) == 1:
-        ruled_out = sorted({c for _, c in hit.excluded} or {"F-2"}, key=clause_order)
-        return Msg.of("fow.rule.only", clauses=", ".join(ruled_out))
-    broken: list[str] = []
-    for other in hit.eligible:
-        if other == allocation[number]:
-            continue
-        if allocator.legal_completion({number: other}) is not None:
-            return Msg.of("fow.rule.choice")
-        violation = allocator.check({**allocation, number: other})
-        if violation is not None and violation.clause not in broken:
-            broken.append(violation.clause)
-    return Msg.of("fow.rule.forced", clauses=", ".join(sorted(broken, key=clause_order)))
-
-
 def attack(ctx: AttackContext) -> Result:
     port, log = ctx.port, StepLog()
     decl = _declaration(ctx)
@@ -201,8 +180,9 @@ def attack(ctx: AttackContext) -> Result:
     log.outcome(Msg.of("fow.step.all_allocated", hits=len(allocation)), "F-7")
 
     names = {r.hitter.id: r.hitter.label for r in reaches}
-    rows = [(n, names[source[n]], problem.team(allocation[n]).name,
-             why(allocator, allocation, n)) for n in sorted(allocation)]
+    explanation = Explanation(allocator, allocation)
+    rows = [(n, names[source[n]], problem.team(allocation[n]).name, explanation.why(n))
+            for n in sorted(allocation)]
     log.table(Msg.of("fow.table.allocation"),
               [Msg.of(f"fow.col.{c}") for c in ("hit", "from", "to", "rule")], rows, "F-3")
     ignored_rows = []

@@ -10,16 +10,29 @@ standard library).
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Mapping, Sequence
+
+from referee.rulesets.fow.work import WORK
 
 
 class MinCostFlow:
+    """Successive shortest paths, one Dijkstra search per augmentation.
+
+    ``add_convex`` adds an arc whose k-th unit costs ``costs[k - 1]`` (non-decreasing): it
+    stands for one unit arc per cost, and the searches scan it as they would scan the cheapest
+    unused unit arc forward and the dearest used one backward, so the flows and the order of
+    the searches are those of the unit arcs, at the cost of one arc."""
+
     def __init__(self, nodes: int) -> None:
         self.graph: list[list[int]] = [[] for _ in range(nodes)]
         # parallel edge arrays: head, residual capacity, cost
         self.head: list[int] = []
         self.cap: list[int] = []
         self.cost: list[int] = []
+        # convex arcs: their marginal costs and the units they carry
+        self.convex: dict[int, list[int]] = {}
+        self.used: dict[int, int] = {}
 
     def add_edge(self, tail: int, head: int, cap: int, cost: int) -> int:
         """Add an arc; returns its index (its reverse arc is index + 1)."""
@@ -36,33 +49,56 @@ class MinCostFlow:
         self.cost.append(-cost)
         return index
 
+    def add_convex(self, tail: int, head: int, costs: Sequence[int]) -> int:
+        """Add an arc of ``len(costs)`` units, the k-th costing ``costs[k - 1]``."""
+        if any(b < a for a, b in itertools.pairwise(costs)):
+            raise ValueError("a convex arc's costs do not decrease")
+        index = self.add_edge(tail, head, 0, costs[0] if costs else 0)
+        self.convex[index] = list(costs)
+        self.used[index] = 0
+        self._set_convex(index)
+        return index
+
+    def _set_convex(self, index: int) -> None:
+        costs, used = self.convex[index], self.used[index]
+        self.cap[index] = int(used < len(costs))
+        self.cost[index] = costs[used] if used < len(costs) else 0
+        self.cap[index + 1] = int(used > 0)
+        self.cost[index + 1] = -costs[used - 1] if used else 0
+
     def flow(self, source: int, sink: int, wanted: int) -> tuple[int, int]:
         """Send up to ``wanted`` units at least cost; returns (flow sent, total cost)."""
         n = len(self.graph)
+        graph, heads, caps, costs = self.graph, self.head, self.cap, self.cost
+        convex = self.convex
         potential = [0] * n
         sent = total = 0
-        inf = None
+        heappush, heappop = heapq.heappush, heapq.heappop
+        scanned = searches = 0
         while sent < wanted:
-            dist: list[int | None] = [inf] * n
+            searches += 1
+            dist: list[int | None] = [None] * n
             via = [-1] * n
             dist[source] = 0
             queue = [(0, source)]
             while queue:
-                d, node = heapq.heappop(queue)
+                d, node = heappop(queue)
                 if d != dist[node]:
                     continue
-                for e in self.graph[node]:
-                    if self.cap[e] <= 0:
+                arcs = graph[node]
+                scanned += len(arcs)
+                base = d + potential[node]
+                for e in arcs:
+                    if caps[e] <= 0:
                         continue
-                    nxt = self.head[e]
-                    nd = d + self.cost[e] + potential[node] - potential[nxt]
+                    nxt = heads[e]
+                    nd = base + costs[e] - potential[nxt]
                     current = dist[nxt]
                     if current is None or nd < current:
                         dist[nxt] = nd
                         via[nxt] = e
-                        heapq.heappush(queue, (nd, nxt))
-            reached = dist[sink]
-            if reached is None:
+                        heappush(queue, (nd, nxt))
+            if dist[sink] is None:
                 break
             for v in range(n):
                 dv = dist[v]
@@ -72,20 +108,29 @@ class MinCostFlow:
             node = sink
             while node != source:
                 e = via[node]
-                push = min(push, self.cap[e])
-                node = self.head[e ^ 1]
+                push = min(push, caps[e])
+                node = heads[e ^ 1]
             node = sink
             while node != source:
                 e = via[node]
-                self.cap[e] -= push
-                self.cap[e ^ 1] += push
-                total += self.cost[e] * push
-                node = self.head[e ^ 1]
+                caps[e] -= push
+                caps[e ^ 1] += push
+                total += costs[e] * push
+                arc = e & ~1
+                if arc in convex:  # one unit (its capacity is one at a time)
+                    self.used[arc] += 1 if e == arc else -1
+                    self._set_convex(arc)
+                node = heads[e ^ 1]
             sent += push
+        WORK.searches += searches
+        WORK.arcs += scanned
+        WORK.augmentations += searches - (sent < wanted)
         return sent, total
 
     def carried(self, edge: int) -> int:
         """The flow on an arc: what its reverse arc can give back."""
+        if edge in self.convex:
+            return self.used[edge]
         return self.cap[edge ^ 1]
 
 

@@ -16,6 +16,7 @@ pairwise rule checked separately (see ``validate``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -82,15 +83,17 @@ class Problem:
     hits: tuple[Hit, ...]
     readings: Readings = field(default_factory=Readings)
     _by_id: dict[str, Team] = field(init=False, repr=False, compare=False)
+    _by_number: dict[int, Hit] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {t.id: t for t in self.teams})
+        object.__setattr__(self, "_by_number", {h.number: h for h in self.hits})
 
     def team(self, team_id: str) -> Team:
         return self._by_id[team_id]
 
     def hit(self, number: int) -> Hit:
-        return next(h for h in self.hits if h.number == number)
+        return self._by_number[number]
 
     # --- the order of allocation ---------------------------------------------------------
 
@@ -162,7 +165,7 @@ class Problem:
             return "F-6"
         return None
 
-    @property
+    @functools.cached_property
     def max_top(self) -> int:
         return max((t.top_armour or 0) for t in self.teams)
 

@@ -2,11 +2,12 @@
 min-cost flow.
 
 Hits are units of flow; hit ``h`` may flow to any team in its eligible set; each team drains
-into the sink through one arc per hit it could hold, the ``j``-th costing that hit's rank
-weight. The costs are convex, so a team's arcs fill in order, and because the slots form a
-transversal matroid the cheapest flow is the most even allocation under *any* increasing
-weights (F-3, F-X6). The declared priority types (F-8) and Top armour (F-6) are folded in as
-smaller parts of each cost, each part too small to outweigh one step of the part above it.
+into the sink through one convex arc (``MinCostFlow.add_convex``) whose ``j``-th unit costs the
+rank weight of a ``j``-th hit. The costs are convex, so a team's units fill in order, and
+because the slots form a transversal matroid the cheapest flow is the most even allocation
+under *any* increasing weights (F-3, F-X6). The declared priority types (F-8) and Top armour
+(F-6) are folded in as smaller parts of each cost, each part too small to outweigh one step of
+the part above it.
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
                          team_id, g))
             capacity[team_id] += len(numbers)
     for team in teams:
-        for j in range(1, capacity[team.id] + 1):
-            cost = problem.rank_weight(team, j) * rank_unit + problem.order_cost(team, j)
-            graph.add_edge(team_node[team.id], sink, 1, cost)
+        graph.add_convex(team_node[team.id], sink,
+                         [problem.rank_weight(team, j) * rank_unit + problem.order_cost(team, j)
+                          for j in range(1, capacity[team.id] + 1)])
     sent, _ = graph.flow(0, sink, n)
     assert sent == n, "every hit has an eligible team"
     return _distribute(problem, groups, arcs, graph)
@@ -129,13 +130,6 @@ def allocate_with_loads(problem: Problem, wanted: Mapping[str, int], off_priorit
     if sent != n or cost > off_priority:
         return None
     return _distribute(problem, groups, arcs, graph)
-
-
-def feasible_with_loads(problem: Problem, wanted: Mapping[str, int],
-                        off_priority: int) -> bool:
-    """Is there an allocation giving each team exactly ``wanted`` hits with no more than
-    ``off_priority`` hits off their priority type?"""
-    return allocate_with_loads(problem, wanted, off_priority) is not None
 
 
 def _b_matching(problem: Problem, wanted: Mapping[str, int],

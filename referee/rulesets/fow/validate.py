@@ -12,13 +12,15 @@ the next hit may go to so that a complete legal allocation remains possible.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.core.text import Msg
+from referee.rulesets.fow.completion import Completions
 from referee.rulesets.fow.flow import loads
 from referee.rulesets.fow.problem import Problem, Team
-from referee.rulesets.fow.solver import allocate_with_loads, feasible_with_loads, solve
+from referee.rulesets.fow.residual import Group, Residual, groups_of
+from referee.rulesets.fow.solver import solve
 
 
 @dataclass(frozen=True)
@@ -27,9 +29,25 @@ class Violation:
     msg: Msg
 
 
+def order_clause(source: Team, s_held: int, target: Team, t_held: int) -> str:
+    """The rule a move of one hit from ``source`` (holding ``s_held``) onto ``target``
+    (holding ``t_held``) would follow, when it makes the spread more even: two hits apart,
+    plain evenness (F-3); otherwise a first hit that belongs to an earlier tier: transports
+    last (F-5), Bogged Down and Bailed Out last (F-4), or the order of the tiers (F-X8)."""
+    if t_held + 1 < s_held:
+        return "F-3"
+    if source.kind == "transport" and target.kind != "transport":
+        return "F-5"
+    if source.bogged_or_bailed and not target.bogged_or_bailed:
+        return "F-4"
+    return "F-X8"
+
+
 class Allocator:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
+        self._precede: dict[tuple[str, int], list[tuple[Team, str]]] = {}
+        self._solved: dict[frozenset[tuple[int, str]], dict[int, str] | None] = {}
 
     @functools.cached_property
     def proposal(self) -> dict[int, str]:
@@ -40,6 +58,20 @@ class Allocator:
     @functools.cached_property
     def best_score(self) -> tuple[int, int]:
         return self.problem.score(self.proposal)
+
+    @functools.cached_property
+    def _best_parts(self) -> tuple[int, int]:
+        """The best evenness weight and count of hits off their priority type."""
+        return self.problem.evenness(self.proposal), self.problem.off_priority(self.proposal)
+
+    def solved(self, fixed: Mapping[int, str]) -> dict[int, str] | None:
+        """The solver's allocation with the hits in ``fixed`` on their teams (kept: the
+        explanation asks again for a completion's rule)."""
+        key = frozenset(fixed.items())
+        if key not in self._solved:
+            self._solved[key] = solve(self.problem, fixed)
+        found = self._solved[key]
+        return None if found is None else dict(found)
 
     def _name(self, team_id: str) -> str:
         return self.problem.team(team_id).name
@@ -79,8 +111,7 @@ class Allocator:
     def _check_score(self, allocation: Mapping[int, str]) -> Violation | None:
         problem = self.problem
         even, prio = problem.evenness(allocation), problem.off_priority(allocation)
-        best_even = problem.evenness(self.proposal)
-        best_prio = problem.off_priority(self.proposal)
+        best_even, best_prio = self._best_parts
         order = ("prio", "even") if problem.readings.priority_first else ("even", "prio")
         for part in order:
             if part == "even" and even != best_even:
@@ -132,14 +163,7 @@ class Allocator:
         first_hit = chain[0][0]
         moves = "; ".join(f"{n}: {self._name(a)} → {self._name(b)}" for n, a, b in chain)
         s_held, t_held = held[source.id], held.get(target.id, 0)
-        if t_held + 1 < s_held:
-            clause = "F-3"
-        elif source.kind == "transport" and target.kind != "transport":
-            clause = "F-5"
-        elif source.bogged_or_bailed and not target.bogged_or_bailed:
-            clause = "F-4"
-        else:
-            clause = "F-X8"
+        clause = order_clause(source, s_held, target, t_held)
         return Violation(clause, Msg.of(f"fow.violation.order.{clause}", hit=first_hit,
                                         team=source.name, held=s_held, other=target.name,
                                         other_held=t_held, moves=moves))
@@ -162,34 +186,60 @@ class Allocator:
     def _check_vehicle_order(self, allocation: Mapping[int, str]) -> Violation | None:
         """F-6 (and F-4 under the F-X2 summary reading): no hit could move from a vehicle
         onto one that comes first in the same round, keeping the score."""
-        problem = self.problem
         held = loads(allocation)
-        prio = problem.off_priority(allocation)
-        vehicles = [t for t in problem.teams if t.is_vehicle]
-        for t in vehicles:
+        move = self.vehicle_move(held, lambda: Residual.of(self.problem, allocation,
+                                                            evenness=False))
+        if move is None:
+            return None
+        t, u, clause = move
+        hit = min(n for n, team_id in allocation.items() if team_id == t.id)
+        if clause == "F-4":
+            return Violation("F-4", Msg.of("fow.violation.stopped", hit=hit, team=t.name,
+                                           other=u.name))
+        return Violation("F-6", Msg.of("fow.violation.armour", hit=hit, team=t.name,
+                                       top=t.top_armour, held=held[t.id], other=u.name,
+                                       other_top=u.top_armour, other_held=held.get(u.id, 0)))
+
+    def vehicle_move(self, held: Mapping[str, int], residual: Callable[[], Residual]
+                      ) -> tuple[Team, Team, str] | None:
+        """The first vehicle ``t`` whose hit could move onto a vehicle ``u`` that comes
+        first in the same round, with the clause that orders them, for loads ``held`` of an
+        allocation of the best score. Such a move keeps the evenness, so it is possible
+        exactly when the residual graph of hits of equal rank leads from ``t`` to ``u`` at
+        no cost in priority types."""
+        problem = self.problem
+        graph: Residual | None = None
+        for t in self.vehicles:
             j = held.get(t.id, 0)
             if j == 0:
                 continue
-            for u in vehicles:
-                clause = problem.precedes(u, t, j)
-                if clause is None:
-                    continue
+            reach: set[str] | None = None
+            for u, clause in self.before(t, j):
                 if problem.rank(u, held.get(u.id, 0) + 1) != problem.rank(t, j):
                     continue
-                wanted = dict(held)
-                wanted[t.id] -= 1
-                wanted[u.id] = wanted.get(u.id, 0) + 1
-                if feasible_with_loads(problem, wanted, prio):
-                    hit = min(n for n, team_id in allocation.items() if team_id == t.id)
-                    if clause == "F-4":
-                        return Violation("F-4", Msg.of("fow.violation.stopped", hit=hit,
-                                                       team=t.name, other=u.name))
-                    return Violation("F-6", Msg.of("fow.violation.armour", hit=hit,
-                                                   team=t.name, top=t.top_armour,
-                                                   held=j, other=u.name,
-                                                   other_top=u.top_armour,
-                                                   other_held=held.get(u.id, 0)))
+                if reach is None:
+                    graph = graph or residual()
+                    reach = graph.free_teams(t.id)
+                if u.id in reach:
+                    return t, u, clause
         return None
+
+    @functools.cached_property
+    def groups(self) -> tuple[tuple[Group, ...], dict[int, int]]:
+        return groups_of(self.problem)
+
+    @functools.cached_property
+    def vehicles(self) -> list[Team]:
+        return [t for t in self.problem.teams if t.is_vehicle]
+
+    def before(self, t: Team, j: int) -> list[tuple[Team, str]]:
+        """The vehicles that take a ``j``-th hit before vehicle ``t`` does, each with the
+        clause that orders them (``Problem.precedes``), in the order of the teams."""
+        key = (t.id, j)
+        if key not in self._precede:
+            self._precede[key] = [(u, clause) for u in self.vehicles
+                                  if (clause := self.problem.precedes(u, t, j)) is not None]
+        return self._precede[key]
 
     # --- hit by hit ----------------------------------------------------------------------
 
@@ -209,47 +259,11 @@ class Allocator:
 
     def legal_completion(self, fixed: Mapping[int, str],
                          limit: int = 60) -> dict[int, str] | None:
-        """A legal allocation that keeps the hits in ``fixed`` where they are, or ``None``.
+        """A legal allocation that keeps the hits in ``fixed`` where they are, or ``None``
+        (``completion.legal_completion``)."""
+        return self._completions.legal(fixed, limit)
 
-        The cheapest completion settles evenness and priority types; when it breaks the
-        Top-armour order only because a fixed hit blocks the better move, the other load
-        vectors of equal score are searched by single exchanges (same round, same tier) that
-        move a hit on or off an armoured vehicle, up to ``limit`` vectors. The search only
-        ever returns a legal allocation; on table-top sizes it finds one whenever one exists
-        (checked against brute force in the tests)."""
-        problem = self.problem
-        first = solve(problem, fixed)
-        if first is None or problem.score(first) != self.best_score:
-            return None
-        if self.check(first) is None:
-            return first
-        prio = problem.off_priority(self.proposal)
-        start = loads(first)
-        seen = {frozenset(start.items())}
-        queue = [start]
-        while queue and len(seen) < limit:
-            held = queue.pop(0)
-            for a in problem.teams:
-                ja = held.get(a.id, 0)
-                if ja == 0:
-                    continue
-                for b in problem.teams:
-                    if b.id == a.id or not (a.is_vehicle or b.is_vehicle):
-                        continue
-                    if problem.rank(b, held.get(b.id, 0) + 1) != problem.rank(a, ja):
-                        continue
-                    wanted = dict(held)
-                    wanted[a.id] -= 1
-                    wanted[b.id] = wanted.get(b.id, 0) + 1
-                    wanted = {k: v for k, v in wanted.items() if v}
-                    key = frozenset(wanted.items())
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    found = allocate_with_loads(problem, wanted, prio, fixed)
-                    if found is None:
-                        continue
-                    if self.check(found) is None:
-                        return found
-                    queue.append(wanted)
-        return None
+    @functools.cached_property
+    def _completions(self) -> Completions:
+        return Completions(self)
+
