@@ -94,7 +94,7 @@ def allocation_step(declaration: dict[str, Any]) -> Any:
     from referee.frontends.answers import AnswerPort
 
     plan = api.plan_attack("fow", seed=1, declaration=declaration)
-    port = AnswerPort({"results": "skip"}, plan.rng, use_defaults=True,
+    port = AnswerPort({"results": "skip"}, plan.dice, use_defaults=True,
                       roll_missing_dice=True)
     return api.play(plan, port)
 
