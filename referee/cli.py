@@ -46,10 +46,23 @@ class DiceMode(StrEnum):
     auto = "auto"
 
 
+class OddsMode(StrEnum):
+    """How much of a roll's odds the table shows before it (``--no-odds``: ``none``)."""
+
+    compact = "compact"
+    full = "full"
+    none = "none"
+
+
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
 GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"))]
 NoOddsFlag = Annotated[bool, typer.Option("--no-odds", help=t("cli.opt.no_odds"))]
+OddsOpt = Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.odds"))]
+
+
+def _odds_mode(odds: OddsMode, no_odds: bool) -> OddsMode:
+    return OddsMode.none if no_odds else OddsMode(odds)
 
 
 def _env(ctx: typer.Context) -> Environment:
@@ -200,6 +213,7 @@ def attack(ctx: typer.Context,
            declaration: Annotated[Path | None, typer.Option(
                "--declaration", help=t("cli.opt.declaration"))] = None,
            game: GameOpt = None,
+           odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
            json_: JsonFlag = False) -> None:
     from referee import api
@@ -216,7 +230,7 @@ def attack(ctx: typer.Context,
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                    declaration_file=declaration)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=not no_odds)
+                              odds=_odds_mode(odds, no_odds))
         _announce(env, plan.seed, json_)
         if resume is not None:
             from referee.render.console import print_message
@@ -289,7 +303,7 @@ def _announce(env: Environment, seed: int, json_: bool) -> None:
 
 
 def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: bool = True) -> Any:
+                   json_: bool, odds: OddsMode = OddsMode.compact) -> Any:
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
     automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
     from referee.frontends.rewind import RewindPort
@@ -324,7 +338,8 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
 
         port = AutoDicePort(port, dice, on_roll=on_roll)
     checkpoints = []
-    if odds:
+    # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
+    if odds != OddsMode.none:
         from referee.frontends.odds import OddsPort
 
         def show(lines: list[str]) -> None:
@@ -332,7 +347,7 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                 print_message(console, line, style="dim")
 
         # outside the auto dice, so that the odds come before the roll is shown
-        port = OddsPort(port, show=None if quiet else show)
+        port = OddsPort(port, show=None if quiet else show, full=odds == OddsMode.full)
         checkpoints.append(port)
     rewind = RewindPort(port, dice, say=lambda msg: print_message(console, msg),
                         checkpoints=checkpoints)

@@ -19,10 +19,13 @@ from referee.cli import (
     GameOpt,
     JsonFlag,
     NoOddsFlag,
+    OddsMode,
+    OddsOpt,
     SeedOpt,
     _announce,
     _env,
     _guarded,
+    _odds_mode,
     _play,
     _terminal_port,
 )
@@ -41,6 +44,7 @@ def epic_shoot(ctx: typer.Context,
                option: Annotated[list[str] | None, typer.Option(
                    "--option", "-o", help=t("cli.opt.option"))] = None,
                game: GameOpt = None,
+               odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
                json_: JsonFlag = False) -> None:
     from referee import api
@@ -60,6 +64,6 @@ def epic_shoot(ctx: typer.Context,
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=not no_odds)
+                              odds=_odds_mode(odds, no_odds))
         _announce(env, plan.seed, json_)
         _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")

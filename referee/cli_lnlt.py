@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import DiceMode, NoOddsFlag, _console, _env, _guarded, _print_json
+from referee.cli import (
+    DiceMode,
+    NoOddsFlag,
+    OddsMode,
+    OddsOpt,
+    _console,
+    _env,
+    _guarded,
+    _odds_mode,
+    _print_json,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,19 +53,21 @@ def phase(ctx: typer.Context,
           seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
           option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                            help=t("cli.opt.option"))] = None,
+          odds: OddsOpt = OddsMode.compact,
           no_odds: NoOddsFlag = False,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
           ) -> None:
     env = _env(ctx)
     with _guarded(env):
         _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
-               option or [], json_, not no_odds)
+               option or [], json_, _odds_mode(odds, no_odds))
 
 
 def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            dct_file: Path | None, impulses: int | None, show: bool, restart: bool,
            dice: DiceMode,
-           seed: int | None, option: list[str], json_: bool, odds: bool = True) -> None:
+           seed: int | None, option: list[str], json_: bool,
+           odds: OddsMode = OddsMode.compact) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
     from referee.cli import _announce, _odds_records, _terminal_port
@@ -137,7 +149,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     if json_:
         from referee.render.json_out import result_json
 
-        impulses_json = [result_json(r, {"odds": o} if odds else None)
+        impulses_json = [result_json(r, {"odds": o} if odds != OddsMode.none else None)
                          for r, o in zip(played, odds_json, strict=True)]
         _print_json(env, {"impulses": impulses_json,
                           "phase": result_json(final, {"seed": chosen_seed})})

@@ -475,3 +475,21 @@ def test_cli_back_in_a_transcript_style_answer_list(tmp_path: Path) -> None:
     assert "? Weapon 1: AP to-hit value?  <" in out
     assert "Outcome: 1 AP hit(s) and 0 AT hit(s)" in out
     assert "| 4     |" in out  # four shots, as corrected
+
+
+# --- the odds at the table: brief by default ---------------------------------------------------
+
+CC_GROUP = ["attack", "cc", "--declaration",
+            "transcripts/scripts/declarations/cc-odds-group.toml", "--seed", "13"]
+
+
+def test_the_table_shows_the_odds_in_brief_unless_asked_for_in_full() -> None:
+    _, brief = _cli(CC_GROUP, ["", "", "", "", "", ""])
+    _, full = _cli([*CC_GROUP, "--odds", "full"], ["", "", "", "", "", ""])
+    _, none = _cli([*CC_GROUP, "--odds", "none"], ["", "", "", "", "", ""])
+    first = brief.split("Odds: fire roll")[1].split("\n? ")[0]  # before the first roll
+    states = first.split("How the attack may end:")[1].strip().splitlines()
+    assert len(states) == 3 and "more (--odds full shows them all)" in states[-1]
+    assert "chance  or more" not in brief and "chance  or more" in full
+    assert "How the attack may end:" in full and "Odds:" not in none
+    assert brief.split("Working")[1] == full.split("Working")[1] == none.split("Working")[1]

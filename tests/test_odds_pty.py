@@ -26,8 +26,8 @@ def _to_the_roll(s: Session) -> None:
 def test_odds_come_before_the_roll_and_the_percentile_after_it(spawn) -> None:
     s = Session(spawn("attack", "epic", "--seed", "11"))
     _to_the_roll(s)
-    s.expect("Odds: ")  # the chart, before the prompt asks for the dice
-    s.expect("or more")
+    s.expect("Odds: ")  # the chart in brief, before the prompt asks for the dice
+    s.expect("hits (mean 0.67)")
     s.expect(Q_ROLL)
     s.expect(DICE_HINT)
     before_roll = s.text

@@ -19,9 +19,11 @@ class OddsPort:
     """``show`` receives lines to print at once (``None``: odds are only recorded, for a
     scripted run that shows them after the result, or for JSON)."""
 
-    def __init__(self, inner: Port, show: Callable[[list[str]], None] | None) -> None:
+    def __init__(self, inner: Port, show: Callable[[list[str]], None] | None,
+                 *, full: bool = True) -> None:
         self.inner = inner
         self.show = show
+        self.full = full  # the whole chart and every end state (else: brief, at the table)
         self.records: list[Any] = []  # OddsRecord, in the order of the rolls
 
     def ask(self, question: Question) -> Any:
@@ -29,11 +31,12 @@ class OddsPort:
             return self.inner.ask(question)
         from referee.odds.generic import report_for
         from referee.odds.report import OddsRecord
-        from referee.render.odds import after_line, report_lines
+        from referee.render.odds import after_line, brief_lines, report_lines
 
         try:
             report = report_for(question)
-            lines = report_lines(report, question.clause) if self.show is not None else []
+            shown = report_lines if self.full else brief_lines
+            lines = shown(report, question.clause) if self.show is not None else []
         except Exception as err:  # the odds must never stop an attack
             self._failed(err)
             return self.inner.ask(question)

@@ -139,6 +139,31 @@ def report_lines(report: OddsReport, clause: str | None = None) -> list[str]:
     return lines
 
 
+BRIEF_STATES = 3  # end states shown before a roll at the table, unless --odds full
+
+
+def brief_lines(report: OddsReport, clause: str | None = None) -> list[str]:
+    """The odds shown before a roll at the table, compact: the title, the chart in a line
+    with its mean, and at most three lines of end states (``--odds full``: all of them, and
+    the whole chart, as ``report_lines``)."""
+    head = render(Msg.of("odds.header", title=report.title))
+    if clause:
+        head += f" [{clause}]"
+    lines = [head + approx_text(report.dist.runs)]
+    rows = chart_rows(report)
+    spark = sparkline(rows)
+    if report.labels:
+        lines.append("  " + "  ".join(f"{shown} {pct(p)}" for shown, p, _ in rows))
+    else:
+        lines.append(f"  {rows[0][0]}..{rows[-1][0]} {spark}  " + render(Msg.of(
+            "odds.mean", mean=number(report.dist.mean()), unit=report.unit)))
+    states = end_state_lines(report)
+    if len(states) > 1 + BRIEF_STATES:  # the heading, then the states
+        more = len(states) - 1 - (BRIEF_STATES - 1)
+        states = [*states[:BRIEF_STATES], "    " + render(Msg.of("odds.more_states", n=more))]
+    return lines + states
+
+
 def after_line(record: OddsRecord) -> str:
     """How lucky the roll was."""
     report, actual = record.report, record.actual
