@@ -117,8 +117,9 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     ``roll_missing_dice = true`` let the seed roll them."""
     from referee.core.dice import new_seed
     from referee.core.options import OptionValueError, parse_assignments, resolve_options
+    from referee.files import where
     from referee.frontends.answers import AnswerPort
-    from referee.script import load_script, where
+    from referee.script import load_script
     from referee.session import validate_declaration
 
     script = load_script(path)

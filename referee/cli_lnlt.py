@@ -159,40 +159,20 @@ def _print_steps(env: Environment, result: Result) -> None:
     print_result(_console(env), result, outcome=False)
 
 
-def _load(path: Path) -> tuple[str, dict[str, Any]]:
-    from referee.script import read_toml
-
-    return read_toml(path)
-
-
-def _validate(model: type[Any], raw: Any, path: Path, text: str, prefix: list[str]) -> Any:
-    from pydantic import ValidationError
-
-    from referee.core.errors import ScriptError
-    from referee.script import where
-    from referee.session import validation_message
-
-    try:
-        return model.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        loc: list[str | int] = [*prefix, *first["loc"]]
-        raise ScriptError(str(path), where(text, loc) if loc else "",
-                          validation_message(first)) from None
-
-
 def _read_roster(path: Path) -> Roster:
     """A roster file: the roster's keys at the top, or a script with a [declaration]."""
+    from referee.files import read_toml, validate
     from referee.rulesets.lnlt.roster import Roster
 
-    text, raw = _load(path)
+    text, raw = read_toml(path)
     if "declaration" in raw and isinstance(raw["declaration"], dict):
-        return _validate(Roster, raw["declaration"], path, text, ["declaration"])  # type: ignore[no-any-return]
-    return _validate(Roster, raw, path, text, [])  # type: ignore[no-any-return]
+        return validate(Roster, raw["declaration"], str(path), text, ["declaration"])  # type: ignore[no-any-return]
+    return validate(Roster, raw, str(path), text)  # type: ignore[no-any-return]
 
 
 def _read_dct(path: Path) -> DamageTable:
+    from referee.files import read_toml, validate
     from referee.rulesets.lnlt.roster import DamageTable
 
-    text, raw = _load(path)
-    return _validate(DamageTable, raw, path, text, [])  # type: ignore[no-any-return]
+    text, raw = read_toml(path)
+    return validate(DamageTable, raw, str(path), text)  # type: ignore[no-any-return]

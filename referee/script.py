@@ -1,14 +1,14 @@
 """Script files: a ruleset, a declaration, answers by question id, and optionally a seed.
 
-Scripts are TOML (read with the standard library). Everything wrong with one is reported as a
-``ScriptError`` naming the file, the line or field path, and what was expected. ``dump_script``
-writes the same format back (``--record``), restricted to the value types scripts use.
+Scripts are TOML, read by ``referee.files`` like every input file. Everything wrong with one
+is reported as a ``ScriptError`` naming the file, the line or field path, and what was
+expected. ``dump_script`` writes the same format back (``--record``), restricted to the value
+types scripts use.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.core.errors import ScriptError
 from referee.core.text import Msg
+from referee.files import read_toml, where
 
 SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
                "roll_missing_dice": "bool",
@@ -34,31 +35,6 @@ class Script:
     declaration: Mapping[str, Any] | None = None
     answers: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
-
-
-def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
-    name = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScriptError(name, "", Msg.of("script.expected.exists")) from None
-    except IsADirectoryError:
-        raise ScriptError(name, "", Msg.of("script.expected.not_folder")) from None
-    except UnicodeDecodeError:
-        raise ScriptError(name, "", Msg.of("script.expected.utf8")) from None
-    except OSError as err:
-        raise ScriptError(name, "", Msg.of("script.expected.readable",
-                                            reason=err.strerror or "")) from None
-    try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
-        at: Msg | str = (Msg.of("where.line_column", line=int(m.group(1)),
-                                column=int(m.group(2))) if m else "")
-        reason = re.sub(r"\s*\(at line.*\)$", "", str(err))
-        raise ScriptError(name, at, Msg.of("script.expected.toml", reason=reason)) from None
-    except ValueError as err:  # e.g. an integer too long to read
-        raise ScriptError(name, "", Msg.of("script.expected.toml", reason=str(err))) from None
 
 
 def load_script(path: str | Path) -> Script:
@@ -84,69 +60,6 @@ def load_script(path: str | Path) -> Script:
                   roll_missing_dice=raw.get("roll_missing_dice", False),
                   options=raw.get("options", {}), declaration=raw.get("declaration"),
                   answers=raw.get("answers", {}), text=text)
-
-
-def field_path(loc: tuple[Any, ...], prefix: str = "declaration") -> str:
-    out = prefix
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
-
-
-def where(text: str, path: list[str | int]) -> Msg | str:
-    """``line N (field.path)`` when the field can be found in the text, else the path alone."""
-    dotted = field_path(tuple(path[1:]), str(path[0])) if path else "-"
-    line = locate(text, path)
-    return Msg.of("where.line_field", line=line, field=dotted) if line else dotted
-
-
-_HEADER = re.compile(r"^\s*\[(\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-
-
-def locate(text: str, path: list[str | int]) -> int | None:
-    """Best-effort line number of a field in a TOML file written with ``[table]`` and
-    ``[[array.of.tables]]`` headers (nested arrays included) and ``key = value`` lines:
-    ``["formation", 1, "units", 0, "name"]`` is the ``name`` line under the first
-    ``[[formation.units]]`` of the second ``[[formation]]``. A key missing from its table
-    gives the table's header line; what cannot be found gives ``None``."""
-    levels: list[tuple[str, int | None]] = []  # (dotted table name, array index)
-    dotted, k = "", 0
-    while k < len(path) and isinstance(path[k], str):
-        name = str(path[k])
-        following = path[k + 1] if k + 1 < len(path) else None
-        index = following if isinstance(following, int) else None
-        levels.append((f"{dotted}.{name}" if dotted else name, index))
-        dotted = levels[-1][0]
-        k += 2 if index is not None else 1
-    if not levels:
-        return None
-    key: str | None = None
-    if levels[-1][1] is None:  # the path ends at a key of the table above it
-        key = str(path[-1])
-        levels.pop()
-    counters = {name: -1 for name, _ in levels}
-    inside, header_line = not levels, None
-    for n, line in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(line)
-        if m:
-            name = m.group(2)
-            if not levels and name == key:
-                return n  # the path names a whole table
-            if m.group(1) and name in counters:
-                counters[name] += 1
-                for deeper in counters:
-                    if deeper.startswith(name + "."):
-                        counters[deeper] = -1
-            inside = bool(levels) and name == levels[-1][0] and all(
-                index is None or counters[table] == index for table, index in levels)
-            if inside:
-                header_line = n
-                if key is None:
-                    return n
-            continue
-        if inside and key is not None and re.match(rf'^\s*("?){re.escape(key)}\1\s*=', line):
-            return n
-    return header_line
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -19,7 +19,9 @@ class Msg:
     params: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def of(cls, id: str, **params: Any) -> Msg:
+    def of(cls, id: str, /, **params: Any) -> Msg:
+        """``id`` is positional-only, so that any parameter name (``id`` too: a validation
+        error's context may carry one) is a parameter."""
         return cls(id, tuple(sorted(params.items())))
 
     @property

@@ -38,7 +38,7 @@ class AnswerPort:
             try:
                 value = question.accept(value_from_label(question, self.answers[question.id]))
             except AnswerError as err:
-                from referee.script import where
+                from referee.files import where
 
                 raise ScriptError(self.file, where(self.text, ["answers", question.id]),
                                   err.msg) from None

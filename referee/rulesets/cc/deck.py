@@ -180,12 +180,10 @@ def edition_from_file(path: str, edition_id: str,
                       chosen: dict[str, str] | None = None) -> DeckEdition:
     """A deck edition the user supplies (decision 3: tables that are not public are read
     from the user's file), in the layout of the bundled ``decks.toml``."""
-    from pathlib import Path
-
     from referee.core.errors import ScriptError
-    from referee.script import read_toml, where
+    from referee.files import read_toml, where
 
-    text, raw = read_toml(Path(path))
+    text, raw = read_toml(path)
     table = raw.get("edition", {}).get(edition_id)
     if not isinstance(table, dict):
         raise ScriptError(path, f"edition.{edition_id}",
