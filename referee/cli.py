@@ -26,7 +26,7 @@ from referee.core.errors import (
     ScriptError,
     UsageError,
 )
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.exit_codes import ExitCode
 
 if TYPE_CHECKING:
@@ -78,15 +78,29 @@ def _exit_code(error: RefereeError) -> ExitCode:
 
 @contextmanager
 def _guarded(env: Environment) -> Iterator[None]:
-    """One place for errors and exit codes: a message and a code, never a traceback."""
+    """One place for errors and exit codes: a message and a code, never a traceback. A
+    failure the referee did not foresee is a bug: one line and exit code 1 (with
+    ``REFEREE_DEBUG`` set, the traceback instead)."""
     try:
         yield
     except RefereeError as error:
-        env.stderr.write(t("error.prefix", message=render(error.msg)) + "\n")
+        env.stderr.write(visible(t("error.prefix", message=render(error.msg))) + "\n")
         raise typer.Exit(_exit_code(error)) from None
     except KeyboardInterrupt:
         env.stderr.write("\n" + t("error.interrupted") + "\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+    except (typer.Exit, typer.Abort, EOFError):
+        raise
+    except Exception as error:
+        import os
+
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        detail = str(error)
+        detail = detail if len(detail) <= 200 else detail[:200] + "…"
+        env.stderr.write(visible(t("error.prefix", message=t(
+            "error.bug", kind=type(error).__name__, detail=detail))) + "\n")
+        raise typer.Exit(ExitCode.ERROR) from None
 
 
 def _print_json(env: Environment, data: Any) -> None:

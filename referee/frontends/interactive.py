@@ -24,7 +24,7 @@ from referee.core.questions import (
     MultiChoiceQuestion,
     Question,
 )
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.frontends.display import dice_text, hint, labels
 
 
@@ -37,17 +37,17 @@ class InteractivePort:
         self.output = output
 
     def _prompt(self, question: Question) -> questionary.Question:
-        text = render(question.text)
+        text = visible(render(question.text))  # names from files are data, never controls
         if question.clause:
             text = f"{text} [{question.clause}]"
         if isinstance(question, ChoiceQuestion):
-            names = labels(question)
+            names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
             return questionary.select(text, choices=choices, default=question.default,
                                       instruction=t("prompt.select"))
         if isinstance(question, MultiChoiceQuestion):
-            names = labels(question)
+            names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value,
                                           checked=c.value in question.default)
                        for c in question.choices]

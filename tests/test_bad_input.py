@@ -1,0 +1,203 @@
+"""Issue 17: every bad input found by the reliability review ends in a one-line error and an
+exit code of the README's table, never a traceback, a hang or raw control characters. One
+test (or one parametrised test) per item of the issue, named after it."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.context import Environment
+from referee.exit_codes import ExitCode
+from tests.conftest import ROOT
+
+SCRIPTS = ROOT / "transcripts" / "scripts"
+LNLT_PHASE = SCRIPTS / "lnlt-short-phase.toml"
+EPIC_TO_HIT = SCRIPTS / "epic-to-hit.toml"
+
+
+def invoke(args: list[str], *, tty: bool = False, color: bool = False,
+           port_factory: Any = None) -> tuple[int, str, str]:
+    """A command in-process: its exit code, standard output and standard error. A bug
+    raises (the suite sets REFEREE_DEBUG), so a passing test saw no traceback."""
+    out, err = io.StringIO(), io.StringIO()
+    env = Environment(stdin=io.StringIO(), stdout=out, stderr=err, stdin_isatty=tty,
+                      stdout_isatty=tty, color=color, port_factory=port_factory)
+    result = CliRunner().invoke(app, [str(a) for a in args], obj=env,
+                                catch_exceptions=False)
+    stdout, stderr = out.getvalue() + result.output, err.getvalue()
+    assert "Traceback" not in stdout + stderr
+    return result.exit_code, stdout, stderr
+
+
+def one_error(stderr: str) -> str:
+    """The single line of a refusal."""
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    return lines[0]
+
+
+def referee(*args: str, timeout: float = 20, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """The command in a fresh process (for what must not hang or fill the memory)."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    env.pop("REFEREE_DEBUG", None)
+    proc = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc
+
+
+def edited(tmp_path: Path, source: Path, old: str, new: str, name: str = "s.toml") -> Path:
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+# --- item 1: a validation error whose context carries an 'id' -----------------------------
+
+@pytest.mark.parametrize("old, new, says", [
+    ('id = "baker"', 'id = "able"', "two units with the id able"),
+    ('side = "Red"\nhex = "D4"', 'side = "Blue"\nhex = "D4"',
+     "unit red-2: side must be one of Grey, Red"),
+], ids=["same-id", "unknown-side"])
+def test_item1_lnlt_roster_errors_with_an_id_in_their_context(tmp_path: Path, old: str,
+                                                               new: str, says: str) -> None:
+    script = edited(tmp_path, LNLT_PHASE, old, new)
+    code, _, err = invoke(["run", script])
+    assert code == ExitCode.SCRIPT and says in one_error(err)
+    code, _, err = invoke(["phase", "lnlt", "--game", tmp_path / "g.db", "--roster", script])
+    assert code == ExitCode.SCRIPT and says in one_error(err)
+
+
+def test_item1_any_context_key_is_a_message_parameter() -> None:
+    from referee.core.text import Msg
+    from referee.files import validation_message
+
+    assert Msg.of("x", id="a").kwargs == {"id": "a"}
+    # a catalogue message whose parameter the context lacks falls back to pydantic's text
+    msg = validation_message({"type": "greater_than_equal", "ctx": {"id": 3}, "msg": "low"})
+    assert msg == Msg.of("script.expected.declaration", reason="low")
+
+
+# --- item 4: control characters in names, titles, keys and ids ----------------------------
+
+HOSTILE = "\x1b]0;PWNED\x07\x1b[2J\x9b2J\x9d0;t\x9c\x00\u202e"
+CONTROL = [chr(c) for c in (*range(0x00, 0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0),
+                            *range(0x202a, 0x202f), *range(0x2066, 0x206a))]
+
+
+def _raw_controls(text: str, *, colour: bool = False) -> list[str]:
+    import re
+
+    if colour:  # the colour codes rich writes itself are the one escape allowed
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return sorted({c for c in text if c in CONTROL})
+
+
+def _toml(s: str) -> str:
+    return json.dumps(s)  # a JSON string is a TOML basic string (\uXXXX escapes)
+
+
+@pytest.mark.parametrize("tty, color", [(False, False), (True, False), (True, True)],
+                         ids=["file", "no-color", "colour"])
+def test_item4_names_from_files_reach_the_screen_as_visible_escapes(
+        tmp_path: Path, tty: bool, color: bool) -> None:
+    script = edited(tmp_path, EPIC_TO_HIT, '"Grey Company (invented)"',
+                    _toml(f"Grey{HOSTILE}Company"))
+    script = edited(tmp_path, script, '"Red Hill Battery (invented)"', _toml(f"Red{HOSTILE}"))
+    script = edited(tmp_path, script, 'title = "Double action into cover"',
+                    f"title = {_toml('T' + HOSTILE)}")
+    code, out, _ = invoke(["run", script], tty=tty, color=color)
+    assert code == ExitCode.OK
+    assert not _raw_controls(out, colour=color)
+    assert "Grey\\x1b]0;PWNED\\x07\\x1b[2J\\x9b2J\\x9d0;t\\x9c\\x00\\u202eCompany" in out
+
+
+def test_item4_json_keeps_the_exact_names_escaped(tmp_path: Path) -> None:
+    script = edited(tmp_path, EPIC_TO_HIT, '"Grey Company (invented)"',
+                    _toml(f"Grey{HOSTILE}Company"))
+    code, out, _ = invoke(["run", script, "--json"])
+    assert code == ExitCode.OK and not _raw_controls(out)
+    assert json.loads(out)["steps"][0]["text"].startswith(f"Grey{HOSTILE}Company shoots")
+
+
+@pytest.mark.parametrize("args", [
+    ["lookup", f"ep{HOSTILE}ic"],
+    ["lookup", "epic", f"to{HOSTILE}hit"],
+    ["run", "{script}", "--option", f"no{HOSTILE}such=1"],
+], ids=["ruleset", "table", "option"])
+def test_item4_ids_given_are_shown_visibly_in_errors(tmp_path: Path, args: list[str]) -> None:
+    args = [a.replace("{script}", str(EPIC_TO_HIT)) for a in args]
+    code, _, err = invoke(args)
+    assert code == ExitCode.USAGE and not _raw_controls(err) and "\\x1b]0;PWNED" in err
+
+
+@pytest.mark.parametrize("what", ["unknown-key", "unused-answer", "ruleset"])
+def test_item4_keys_and_ids_from_a_script_are_shown_visibly(tmp_path: Path, what: str) -> None:
+    old, new = {"unknown-key": ("seed = 2024", f"{_toml('k' + HOSTILE)} = 1"),
+                "unused-answer": ("[answers]", f"[answers]\n{_toml('a' + HOSTILE)} = 1"),
+                "ruleset": ('ruleset = "epic"', f"ruleset = {_toml('e' + HOSTILE)}")}[what]
+    script = edited(tmp_path, EPIC_TO_HIT, old, new)
+    code, _, err = invoke(["run", script])
+    assert code == ExitCode.SCRIPT and not _raw_controls(one_error(err))
+    assert "\\x1b]0;PWNED" in err
+
+
+def test_item4_one_function_makes_every_control_character_visible() -> None:
+    from referee.core.text import visible
+
+    shown = visible("".join(CONTROL) + "\n\tok")
+    assert not _raw_controls(shown) and shown.endswith("\n\tok")
+    assert visible("\x1b\x9b\x00\u202e") == "\\x1b\\x9b\\x00\\u202e"
+
+
+def test_item4_prompts_show_names_visibly() -> None:
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from referee.core.dice import SeededDice
+    from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
+    from referee.core.text import Msg
+    from referee.frontends.interactive import InteractivePort
+
+    screen = io.StringIO()
+    with create_pipe_input() as pipe:
+        output = Vt100_Output(screen, lambda: Size(rows=24, columns=200), term="xterm")
+        port = InteractivePort(SeededDice(1), say=lambda text: None, input=pipe, output=output)
+        pipe.send_text("2\r")
+        assert port.ask(NumberQuestion(id="n", text=Msg.of("epic.q.markers",
+                                                           formation=f"F{HOSTILE}"))) == 2
+        pipe.send_text("\r")
+        assert port.ask(ChoiceQuestion(id="c", text=Msg.of("epic.q.weapons"),
+                                       choices=(Choice("a", f"A{HOSTILE}"),),
+                                       default_value="a")) == "a"
+    shown = screen.getvalue()
+    assert "\\x1b]0;PWNED" in shown
+    assert "\x1b]0;PWNED" not in shown and "\x9b" not in shown and "\x00" not in shown
+
+
+def test_a_bug_is_one_line_and_exit_1_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last guard: what no check foresaw is reported as a bug (README: exit code 1)."""
+    import referee.api
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise TypeError("x" * 1000 + "\x1b[2J")
+
+    monkeypatch.delenv("REFEREE_DEBUG")
+    monkeypatch.setattr(referee.api, "lookup", broken)
+    code, _, err = invoke(["lookup", "epic", "to-hit", "8"])
+    line = one_error(err)
+    assert code == ExitCode.ERROR and "a bug in the referee (TypeError: xxx" in line
+    assert len(line) < 500 and "\x1b" not in line
