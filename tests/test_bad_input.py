@@ -201,3 +201,121 @@ def test_a_bug_is_one_line_and_exit_1_not_a_traceback(monkeypatch: pytest.Monkey
     line = one_error(err)
     assert code == ExitCode.ERROR and "a bug in the referee (TypeError: xxx" in line
     assert len(line) < 500 and "\x1b" not in line
+
+
+# --- items 7, 8, 9: one reader for every input file ---------------------------------------
+
+WAW_DATA = SCRIPTS / "waw-he-data-file.toml"
+CC_SCRIPT = SCRIPTS / "cc-example-e-g.toml"
+EPIC_ROSTER = SCRIPTS / "epic-roster.toml"
+
+
+def _input_file_commands(bad: Path, tmp_path: Path) -> dict[str, list[str]]:
+    """Every kind of input file, each given as ``bad``."""
+    return {
+        "script": ["run", str(bad)],
+        "declaration": ["attack", "epic", "--declaration", str(bad)],
+        "odds-declaration": ["odds", "epic", "--declaration", str(bad)],
+        "epic-roster": ["epic-shoot", "A", "B", "--roster", str(bad)],
+        "lnlt-roster": ["phase", "lnlt", "--game", str(tmp_path / "g.db"), "--roster", str(bad)],
+        "lnlt-dct": ["phase", "lnlt", "--game", str(tmp_path / "g.db"), "--roster",
+                     str(LNLT_PHASE), "--dct", str(bad)],
+        "cc-deck": ["run", str(CC_SCRIPT), "-o", "deck-edition=cce_2006", "-o",
+                    f"deck-file={bad}"],
+        "waw-data": ["run", str(WAW_DATA), "-o", f"data-file={bad}"],
+    }
+
+
+KINDS = list(_input_file_commands(Path("x"), Path("y")))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_item7_every_input_file_is_read_by_the_one_reader(tmp_path: Path, kind: str) -> None:
+    """A UTF-16 file (Notepad's 'Unicode'), a 5,000-digit number: a script error naming
+    the file, whichever option named it."""
+    utf16 = tmp_path / "utf16.toml"
+    utf16.write_text('ruleset = "epic"\n', encoding="utf-16")
+    huge = tmp_path / "huge.toml"
+    huge.write_text('ruleset = "epic"\nseed = ' + "9" * 5000 + "\n", encoding="utf-8")
+    for bad, says in ((utf16, "expected UTF-8 text"), (huge, "expected valid TOML")):
+        code, _, err = invoke(_input_file_commands(bad, tmp_path)[kind])
+        assert code == ExitCode.SCRIPT, err
+        assert f"{bad}: {says}" in one_error(err)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_item8_deeply_nested_toml_is_refused(tmp_path: Path, kind: str) -> None:
+    arrays = tmp_path / "arrays.toml"
+    arrays.write_text("a = " + "[" * 490 + "]" * 490 + "\n", encoding="utf-8")
+    tables = tmp_path / "tables.toml"
+    tables.write_text("a = " + "{ b = " * 327 + "1" + " }" * 327 + "\n", encoding="utf-8")
+    for bad in (arrays, tables):
+        code, _, err = invoke(_input_file_commands(bad, tmp_path)[kind])
+        assert code == ExitCode.SCRIPT, err
+        assert "nested at most 32 deep" in one_error(err)
+
+
+def test_item8_the_depth_check_names_the_field(tmp_path: Path) -> None:
+    from referee.core.errors import ScriptError
+    from referee.files import MAX_DEPTH, parse_toml
+
+    assert parse_toml("f", "a = " + "[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    with pytest.raises(ScriptError) as err:
+        parse_toml("f", "a = " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert err.value.where == "a" + "[0]" * MAX_DEPTH
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_item9_special_files_are_refused_without_blocking(tmp_path: Path) -> None:
+    """A FIFO nobody writes to, /dev/zero and /dev/urandom, for every kind of input file.
+    In-process, a writer waits at the FIFO so that a regression fails instead of hanging;
+    once in a fresh process, as a player would meet it."""
+    import threading
+
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+
+    def writer() -> None:  # unblocks a reader that opened the FIFO (a regression)
+        fd = os.open(fifo, os.O_WRONLY)
+        os.close(fd)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        for bad in (fifo, Path("/dev/zero"), Path("/dev/urandom")):
+            for kind, args in _input_file_commands(bad, tmp_path).items():
+                code, _, err = invoke(args)
+                assert code == ExitCode.SCRIPT, (kind, err)
+                assert f"{bad}: expected a regular file" in one_error(err), kind
+    finally:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go
+        thread.join(5)
+    proc = referee("run", str(fifo), timeout=30)
+    assert proc.returncode == ExitCode.SCRIPT and "expected a regular file" in proc.stderr
+
+
+def test_item9_the_size_read_is_capped(tmp_path: Path) -> None:
+    """A 1 GiB file (sparse: no disk used) is refused before it is read, for every kind of
+    input file; the cap is exact."""
+    from referee.core.errors import ScriptError
+    from referee.files import MAX_BYTES, read_bytes
+
+    big = tmp_path / "big.toml"
+    with big.open("wb") as f:
+        f.truncate(1024 ** 3)
+    for kind, args in _input_file_commands(big, tmp_path).items():
+        code, _, err = invoke(args)
+        assert code == ExitCode.SCRIPT and "a file of at most 4 MiB" in one_error(err), kind
+    edge = tmp_path / "edge.toml"
+    edge.write_bytes(b"#" * MAX_BYTES)
+    assert len(read_bytes(edge)) == MAX_BYTES
+    edge.write_bytes(b"#" * (MAX_BYTES + 1))
+    with pytest.raises(ScriptError):
+        read_bytes(edge)
+
+
+def test_item11_a_utf8_byte_order_mark_is_read_as_utf8(tmp_path: Path) -> None:
+    with_bom = tmp_path / "bom.toml"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + EPIC_TO_HIT.read_bytes())
+    code, out, _ = invoke(["run", with_bom, "--no-odds"])
+    assert code == ExitCode.OK and "Outcome: 1 AP hit(s) and 1 AT hit(s)" in out
