@@ -273,7 +273,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         from referee.game import open_game
 
         with open_game(game) as tx:
-            state = tx.state(info.id)
+            state = tx.state(info.id, info.implementation().state_model())
     from referee.rulesets.base import AttackContext
 
     stopped = None

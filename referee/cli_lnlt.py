@@ -81,8 +81,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     rng = SeededDice(chosen_seed)
     played: list[Result] = []
     odds_json: list[list[dict[str, Any]]] = []
+    model = info.implementation().state_model()
     with open_game(game) as tx:
-        saved = tx.state(info.id)
+        saved = tx.state(info.id, model)
     if restart:
         if roster is None:
             raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
@@ -105,22 +106,27 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         _announce(env, chosen_seed, json_)
         count = 0
         while impulses is None or count < impulses:
+            # read, then ask with the file unlocked (another command may use the game file
+            # meanwhile), then write only if nobody wrote in between, as an attack does
             with open_game(game) as tx:
-                state = tx.state(info.id)
-                kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
-                kept.update(overrides)
-                options = resolve_options(info.option_specs(), kept)
-                log = StepLog()
-                phase = None if roster is not None else engine.load_state(state)
-                if phase is None:
-                    assert roster is not None
-                    phase = engine.begin(roster, port, log)
-                    roster = None
-                if not phase.ended:
-                    engine.play(phase, port, options, log, 1)
-                result = engine.impulse_result(phase, log, options)
+                state, revision = tx.state(info.id, model), tx.revision
+            kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
+            kept.update(overrides)
+            options = resolve_options(info.option_specs(), kept)
+            log = StepLog()
+            phase = None if roster is not None else engine.load_state(state)
+            if phase is None:
+                assert roster is not None
+                phase = engine.begin(roster, port, log)
+            if not phase.ended:
+                engine.play(phase, port, options, log, 1)
+            result = engine.impulse_result(phase, log, options)
+            with open_game(game) as tx:
+                if tx.revision != revision:
+                    raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
                 tx.append_log(info.id, "phase", result.to_json(), chosen_seed)
+            roster = None
             played.append(result)
             if json_:
                 from referee.catalog import render
@@ -134,7 +140,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             if phase.ended:
                 break
     with open_game(game) as tx:
-        state = tx.state(info.id)
+        state = tx.state(info.id, model)
     final = engine.summary(state, resolve_options(info.option_specs(),
                                                   state.get(STATE_OPTIONS, {})))
     if json_:

@@ -35,12 +35,13 @@ def markers(ctx: typer.Context,
     from referee.core.text import Msg
     from referee.game import open_game
     from referee.rulesets.waw import markers as mk
+    from referee.rulesets.waw.saved import SavedState
 
     env = _env(ctx)
     with _guarded(env):
         changes: list[mk.Change] = []
         with open_game(game) as tx:
-            state: dict[str, Any] = tx.state(RULESET)
+            state: dict[str, Any] = tx.state(RULESET, SavedState)
             if clear:
                 state.update(mk.clear(state))
                 tx.update_state(RULESET, state)

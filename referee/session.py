@@ -42,7 +42,7 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
 
     # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
     with open_game(game) as tx:
-        state, revision = tx.state(info.id), tx.revision
+        state, revision = tx.state(info.id, module.state_model()), tx.revision
     result = module.attack(AttackContext(port, options, declaration, state=state))
     with open_game(game) as tx:
         if tx.revision != revision:

@@ -319,3 +319,165 @@ def test_item11_a_utf8_byte_order_mark_is_read_as_utf8(tmp_path: Path) -> None:
     with_bom.write_bytes(b"\xef\xbb\xbf" + EPIC_TO_HIT.read_bytes())
     code, out, _ = invoke(["run", with_bom, "--no-odds"])
     assert code == ExitCode.OK and "Outcome: 1 AP hit(s) and 1 AT hit(s)" in out
+
+
+# --- item 5: a damaged or tampered game file ----------------------------------------------
+
+GAME_COMMANDS = {
+    "epic-armageddon": [["run", str(SCRIPTS / "epic-under-fire.toml"), "--no-odds"],
+                        ["odds", "epic", "--script", str(EPIC_TO_HIT)]],
+    "combat-commander": [["run", str(CC_SCRIPT), "--no-odds"]],
+    "lnl-tactical": [["phase", "lnlt", "--show"], ["run", str(LNLT_PHASE), "--no-odds"]],
+    "world-at-war": [["waw-markers"], ["run", str(SCRIPTS / "waw-example-5-smoke.toml"),
+                                       "--no-odds"]],
+}
+WRONG_SHAPES = {
+    "epic-armageddon": [("formations", "[]"), ("formations", '{"A": {"blast_markers": "3"}}'),
+                        ("formations", '{"A": {"blast_markers": -1}}'), ("blast", "1")],
+    "combat-commander": [("decks", '{"cc_20th/germany": [1]}'),
+                         ("decks", '{"cc_20th/germany": ["9-9"]}'), ("decks", '"all"')],
+    "lnl-tactical": [("phase", '{"roster": 1}'), ("phase", "[]"),
+                     ("options", '{"no-such-option": "x"}'), ("options", "3")],
+    "world-at-war": [("markers", '[{"id": "a", "kind": "smoke", "hex": "1"}]'),
+                     ("markers", '[{"id": 1, "kind": "fog", "hex": "1"}]'),
+                     ("next_marker", '"x"'), ("phases", "1.5")],
+}
+
+
+def _game(tmp_path: Path) -> Path:
+    from referee.game import open_game
+
+    game = tmp_path / "game.sqlite"
+    with open_game(game) as tx:
+        tx.update_state("epic-armageddon", {"formations": {}})
+    return game
+
+
+def _tamper(game: Path, sql: str, *args: Any) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(game)
+    with conn:
+        conn.execute(sql, args)
+    conn.close()
+
+
+def _refused_as_damaged(game: Path, ruleset: str) -> None:
+    for args in GAME_COMMANDS[ruleset]:
+        code, _, err = invoke([*args, "--game", str(game)])
+        assert code == ExitCode.GAME_FILE, (args, err)
+        assert f"game file {game} is damaged or was edited outside the referee" in \
+            one_error(err)
+
+
+@pytest.mark.parametrize("ruleset", list(GAME_COMMANDS))
+def test_item5_state_that_is_not_json_is_refused(tmp_path: Path, ruleset: str) -> None:
+    game = _game(tmp_path)
+    _tamper(game, "INSERT INTO state VALUES (?, 'x', '{not json')", ruleset)
+    _refused_as_damaged(game, ruleset)
+
+
+@pytest.mark.parametrize("revision", ["abc", "", "-1", "١"])
+def test_item5_a_revision_that_is_not_a_count_is_refused(tmp_path: Path, revision: str) -> None:
+    game = _game(tmp_path)
+    _tamper(game, "UPDATE meta SET value = ? WHERE key = 'revision'", revision)
+    for ruleset in GAME_COMMANDS:
+        _refused_as_damaged(game, ruleset)
+
+
+@pytest.mark.parametrize("ruleset, key, value",
+                         [(r, k, v) for r, shapes in WRONG_SHAPES.items() for k, v in shapes])
+def test_item5_state_of_the_wrong_shape_is_refused(tmp_path: Path, ruleset: str, key: str,
+                                                   value: str) -> None:
+    game = _game(tmp_path)
+    _tamper(game, "INSERT OR REPLACE INTO state VALUES (?, ?, ?)", ruleset, key, value)
+    _refused_as_damaged(game, ruleset)
+    with game.open("rb") as f:  # refused before anything was written
+        assert b"formations" in f.read()
+
+
+def test_item5_a_phase_naming_a_side_or_unit_it_does_not_have_is_refused(
+        tmp_path: Path) -> None:
+    game = tmp_path / "game.sqlite"
+    code, _, _ = invoke(["run", LNLT_PHASE, "--no-odds", "--game", game])
+    assert code == ExitCode.OK
+    import sqlite3
+
+    conn = sqlite3.connect(game)
+    (raw,) = conn.execute("SELECT value FROM state WHERE key = 'phase'").fetchone()
+    conn.close()
+    for change in ({"current": "Blue"}, {"actions": [{"impulse": 1, "unit": "ghost",
+                                                      "action": "fire"}]}):
+        phase = {**json.loads(raw), **change, "ended": False}
+        _tamper(game, "UPDATE state SET value = ? WHERE key = 'phase'", json.dumps(phase))
+        _refused_as_damaged(game, "lnl-tactical")
+
+
+def test_item5_a_log_entry_that_is_not_json_is_refused(tmp_path: Path) -> None:
+    from referee.core.errors import GameFileError
+    from referee.game import open_game
+
+    game = _game(tmp_path)
+    with open_game(game) as tx:
+        tx.append_log("epic-armageddon", "run", {"ok": True})
+    _tamper(game, "UPDATE log SET entry = '[1, 2'")
+    with pytest.raises(GameFileError) as err, open_game(game) as tx:
+        tx.log()
+    assert err.value.msg.id == "error.game_damaged"
+
+
+# --- item 6: `referee phase lnlt` asks with the game file unlocked -------------------------
+
+LNLT_ROSTER = ROOT / "transcripts" / "rosters" / "lnlt-crossroads.toml"
+
+
+class _Meanwhile:
+    """A port that passes every impulse, and at its first question does ``then`` (what
+    another command would do with the game file meanwhile)."""
+
+    def __init__(self, rng: Any, then: Any) -> None:
+        self.then = then
+        self.done = False
+
+    def ask(self, question: Any) -> Any:
+        if not self.done:
+            self.done = True
+            self.then()
+        return "pass"
+
+
+def _phase(game: Path, then: Any) -> tuple[int, str, str]:
+    return invoke(["phase", "lnlt", "--game", game, "--roster", LNLT_ROSTER, "--impulses",
+                   "1", "--seed", "1"], port_factory=lambda rng: _Meanwhile(rng, then))
+
+
+def test_item6_the_game_file_is_not_locked_while_a_phase_asks(tmp_path: Path) -> None:
+    import sqlite3
+
+    game = tmp_path / "g.sqlite"
+
+    def no_wait_lock() -> None:  # a second command could take the file at once
+        conn = sqlite3.connect(game, timeout=0, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+        conn.close()
+
+    code, _, err = _phase(game, no_wait_lock)
+    assert code == ExitCode.OK, err
+
+
+def test_item6_a_write_meanwhile_is_kept_and_the_impulse_refused(tmp_path: Path) -> None:
+    from referee.game import open_game
+
+    game = tmp_path / "g.sqlite"
+
+    def other_command() -> None:
+        code, _, _ = invoke(["waw-markers", "--game", game, "--phase"])
+        assert code == ExitCode.OK
+
+    code, _, err = _phase(game, other_command)
+    assert code == ExitCode.GAME_FILE
+    assert "was changed by another command during this impulse" in one_error(err)
+    with open_game(game) as tx:
+        assert tx.state("world-at-war")["phases"] == 1  # the other command's write
+        assert "phase" not in tx.state("lnl-tactical")  # the impulse, not merged into it

@@ -56,17 +56,24 @@ class RulesetModule(Protocol):
 
     def attack(self, ctx: AttackContext) -> Result: ...
 
+    def state_model(self) -> type[Any] | None:
+        """The pydantic model of what a game file keeps for this ruleset (None: it keeps
+        nothing); a game file's state is checked against it before a rule reads it."""
+        ...
+
 
 class LazyRuleset:
     """A ruleset whose parts are imported on first use, so that finding it, or looking up one
     of its tables, loads neither its resolver nor pydantic. Parts are named as
     ``"module"`` (lookups) and ``"module:attribute"`` (the declaration model, the resolver)."""
 
-    def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str) -> None:
+    def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str,
+                 state: str | None = None) -> None:
         self.id = id
         self._lookups = lookups
         self._declaration = declaration
         self._resolver = resolver
+        self._state = state
 
     @staticmethod
     def _load(target: str) -> Any:
@@ -91,3 +98,9 @@ class LazyRuleset:
     def attack(self, ctx: AttackContext) -> Result:
         result: Result = self._load(self._resolver)(ctx)
         return result
+
+    def state_model(self) -> type[Any] | None:
+        if self._state is None:
+            return None
+        model: type[Any] = self._load(self._state)
+        return model

@@ -291,6 +291,21 @@ class PhaseState(BaseModel):
     log: list[ImpulseRecord] = Field(default_factory=list)
     actions: list[UnitAction] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _consistent(self) -> PhaseState:
+        """A phase read back from a game file names only its own sides and units."""
+        sides = self.roster.sides
+        if any(side not in sides for side in (self.initiative, self.current,
+                                              *(r.side for r in self.log))):
+            raise PydanticCustomError("lnlt.state.side", "a side that is not one of {sides}",
+                                      {"sides": ", ".join(sides)})
+        units = {u.id for u in self.roster.units}
+        for action in self.actions:
+            if action.unit not in units:
+                raise PydanticCustomError("lnlt.state.unit", "unit {unit} is not in the roster",
+                                          {"unit": action.unit})
+        return self
+
     def other(self, side: str) -> str:
         a, b = self.roster.sides
         return b if side == a else a
