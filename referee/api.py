@@ -107,7 +107,7 @@ def load_declaration(info: RulesetInfo, path: Path) -> tuple[Mapping[str, Any], 
         raise ScriptError(str(path), "answers" if script.answers else "options",
                           Msg.of("script.expected.declaration_only"))
     return script.declaration, validate_declaration(info, script.declaration, str(path),
-                                                    script.text)
+                                                    script.text, base=Path(path).parent)
 
 
 def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
@@ -116,7 +116,12 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     Dice the script does not give are an error, unless ``auto_dice`` or the script's
     ``roll_missing_dice = true`` let the seed roll them."""
     from referee.core.dice import new_seed
-    from referee.core.options import OptionValueError, parse_assignments, resolve_options
+    from referee.core.options import (
+        OptionValueError,
+        from_folder,
+        parse_assignments,
+        resolve_options,
+    )
     from referee.files import where
     from referee.frontends.answers import AnswerPort
     from referee.script import load_script
@@ -130,14 +135,18 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
         raise ScriptError(script.path, where(script.text, ["ruleset"]), err.msg) from None
     from_cli = parse_assignments(options)
     resolve_options(info.option_specs(), from_cli)  # a bad --option is a usage error
-    overrides: dict[str, Any] = {**script.options, **from_cli}  # the command line wins
+    # paths in the script start at its folder; the command line wins
+    folder = str(Path(script.path).parent)
+    overrides: dict[str, Any] = {**from_folder(info.option_specs(), script.options, folder),
+                                 **from_cli}
     try:
         opts = resolve_options(info.option_specs(), overrides)
     except (UnknownIdError, OptionValueError) as err:
         name = err.given if isinstance(err, UnknownIdError) else err.name
         field: list[str | int] = ["options", name] if name in script.options else ["options"]
         raise ScriptError(script.path, where(script.text, field), err.msg) from None
-    validated = (validate_declaration(info, script.declaration, script.path, script.text)
+    validated = (validate_declaration(info, script.declaration, script.path, script.text,
+                                      base=Path(script.path).parent)
                  if script.declaration is not None else None)
     chosen = seed if seed is not None else script.seed
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
@@ -231,7 +240,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     win over the script's; ``vs``, a what-if's variant B, wins over both), every other
     question at its default. With ``game``, the game's state is read (never written): a deck's
     remaining cards, markers already placed. See ``frontends.probe``."""
-    from referee.core.options import parse_assignments, resolve_options
+    from referee.core.options import from_folder, parse_assignments, resolve_options
     from referee.frontends.probe import ProbePort, ProbeStop
     from referee.script import load_script
 
@@ -247,7 +256,8 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
             raise UsageError(Msg.of("odds.error.script_ruleset", given=loaded.ruleset,
                                     ruleset=info.id))
         given.update(loaded.answers)
-        overrides.update(loaded.options)
+        overrides.update(from_folder(info.option_specs(), loaded.options,
+                                     str(Path(loaded.path).parent)))
         raw, file, text = loaded.declaration, loaded.path, loaded.text
         seed = loaded.seed if seed is None else seed
     overrides.update(parse_assignments(options))
@@ -261,7 +271,9 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     else:
         from referee.session import validate_declaration
 
-        declaration = validate_declaration(info, raw, file, text) if raw is not None else None
+        declaration = (validate_declaration(info, raw, file, text,
+                                            base=Path(file).parent if script else None)
+                       if raw is not None else None)
     from referee.core.dice import SeededDice
 
     port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text,

@@ -47,7 +47,9 @@ class DiceMode(StrEnum):
 
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
-GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"))]
+# Files are read by the referee itself (referee.files, referee.game), which refuses what it
+# cannot use with a one-line message and the file's exit code: Typer does not check them.
+GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"), readable=False)]
 NoOddsFlag = Annotated[bool, typer.Option("--no-odds", help=t("cli.opt.no_odds"))]
 
 
@@ -190,7 +192,7 @@ def attack(ctx: typer.Context,
            option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                             help=t("cli.opt.option"))] = None,
            declaration: Annotated[Path | None, typer.Option(
-               "--declaration", help=t("cli.opt.declaration"))] = None,
+               "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
            game: GameOpt = None,
            no_odds: NoOddsFlag = False,
            json_: JsonFlag = False) -> None:
@@ -209,7 +211,7 @@ def attack(ctx: typer.Context,
 
 @app.command(help=t("cli.run.help"))
 def run(ctx: typer.Context,
-        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"))],
+        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), readable=False)],
         seed: SeedOpt = None,
         dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.run_dice"))] =
         DiceMode.typed,

@@ -26,11 +26,11 @@ STATE_OPTIONS = "options"
 def phase(ctx: typer.Context,
           ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
           game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
-                                             dir_okay=False)],
+                                             readable=False)],
           roster: Annotated[Path | None, typer.Option(
-              "--roster", help=t("cli.phase.opt.roster"), dir_okay=False)] = None,
+              "--roster", help=t("cli.phase.opt.roster"), readable=False)] = None,
           dct: Annotated[Path | None, typer.Option("--dct", help=t("cli.phase.opt.dct"),
-                                                   dir_okay=False)] = None,
+                                                   readable=False)] = None,
           impulses: Annotated[int | None, typer.Option(
               "--impulses", min=1, help=t("cli.phase.opt.impulses"))] = None,
           show: Annotated[bool, typer.Option("--show", help=t("cli.phase.opt.show"))] = False,

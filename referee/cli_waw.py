@@ -23,7 +23,7 @@ RULESET = "world-at-war"
 
 def markers(ctx: typer.Context,
             game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
-                                               dir_okay=False)],
+                                               readable=False)],
             phase: Annotated[bool, typer.Option("--phase",
                                                 help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",

@@ -210,13 +210,14 @@ def validation_message(error: Mapping[str, Any]) -> Msg:
 
 def validate(model: type[Any], raw: Any, file: str, text: str = "",
              prefix: Sequence[str | int] = (), context: Mapping[str, Any] | None = None) -> Any:
-    """``raw`` as ``model``; the first mistake becomes a ``ScriptError`` naming the field
-    path under ``prefix`` (and its line when found in ``text``). ``context`` reaches the
-    model's validators (``base``: the folder that relative paths in the file start from)."""
+    """``raw`` as ``model``, strictly: a number is a number (not ``"3"``, ``3.0`` or
+    ``true``), a flag is true or false. The first mistake becomes a ``ScriptError`` naming
+    the field path under ``prefix`` (and its line when found in ``text``). ``context``
+    reaches the model's validators (``base``: the folder relative paths start from)."""
     from pydantic import ValidationError
 
     try:
-        return model.model_validate(raw, context=dict(context or {}))
+        return model.model_validate(raw, strict=True, context=dict(context or {}))
     except ValidationError as err:
         first = err.errors()[0]
         loc: list[str | int] = [*prefix, *(p if isinstance(p, int) else str(p)

@@ -481,3 +481,99 @@ def test_item6_a_write_meanwhile_is_kept_and_the_impulse_refused(tmp_path: Path)
     with open_game(game) as tx:
         assert tx.state("world-at-war")["phases"] == 1  # the other command's write
         assert "phase" not in tx.state("lnl-tactical")  # the impulse, not merged into it
+
+
+# --- item 11: the smaller ones ------------------------------------------------------------
+
+def test_item11_a_long_list_of_unused_answers_is_capped(tmp_path: Path) -> None:
+    extra = "".join(f'"unused-{i}" = 1\n' for i in range(100_000))
+    script = edited(tmp_path, EPIC_TO_HIT, "[answers]\n", "[answers]\n" + extra)
+    code, _, err = invoke(["run", script])
+    line = one_error(err)
+    assert code == ExitCode.SCRIPT and len(line) < 400
+    assert "unused-0, unused-1" in line and "unused-9 and 99990 more" in line
+
+
+@pytest.mark.parametrize("old, new", [
+    ("shots = 3", 'shots = "3"'), ("shots = 3", "shots = 3.0"), ("shots = 3", "shots = true"),
+    ("at = 4", "at = 4.5"),
+    ('"to-hit.heavy-cannon" = [6, 5, 1]', '"to-hit.heavy-cannon" = "٦ ٥ ١"'),
+    ('"to-hit.heavy-cannon" = [6, 5, 1]', '"to-hit.heavy-cannon" = "６ ５ １"'),
+    ('"to-hit.heavy-cannon" = [6, 5, 1]', '"to-hit.heavy-cannon" = "=١"'),
+    ('"to-hit.heavy-cannon" = [6, 5, 1]', '"to-hit.heavy-cannon" = [6.0, 5, 1]'),
+    ('name = "Heavy cannon"', 'name = "   "'),
+    ('action = "double"', 'action = ""'), ('cover = true', 'cover = "  "'),
+    ('cover = true', 'cover = 1'),
+], ids=["text-number", "float-number", "bool-number", "float-value", "arabic-indic-dice",
+        "full-width-dice", "arabic-indic-count", "float-die", "blank-name", "empty-choice",
+        "blank-confirm", "number-confirm"])
+def test_item11_loose_types_are_refused(tmp_path: Path, old: str, new: str) -> None:
+    script = edited(tmp_path, EPIC_TO_HIT, old, new)
+    code, _, err = invoke(["run", script])
+    assert code == ExitCode.SCRIPT, err
+    assert f"{script}, line" in one_error(err)
+
+
+def test_item11_digits_other_than_0_to_9_are_not_numbers() -> None:
+    from referee.core.errors import AnswerError
+    from referee.core.questions import NumberQuestion
+    from referee.core.text import Msg
+
+    question = NumberQuestion(id="n", text=Msg.of("epic.q.weapons"))
+    assert question.accept(" 12 ") == 12
+    for text in ("١٢", "１２", "1_2", "²"):
+        with pytest.raises(AnswerError):
+            question.accept(text)
+    code, _, err = invoke(["lookup", "epic", "barrage", "²"])
+    assert code == ExitCode.USAGE and "²" in one_error(err)
+
+
+def test_item11_an_unreadable_file_is_a_script_error_not_a_usage_box(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.files
+
+    locked = tmp_path / "locked.toml"
+    locked.write_text('ruleset = "epic"\n', encoding="utf-8")
+    locked.chmod(0)
+    if os.access(locked, os.R_OK):  # root reads anything: deny it as the system would
+        real_open, real_access = os.open, os.access
+
+        def denied_open(path: Any, *args: Any) -> int:
+            if Path(path) == locked:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_open(path, *args)
+
+        monkeypatch.setattr(referee.files.os, "open", denied_open)
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != locked
+                            and real_access(path, mode, **kw))
+    for kind, args in _input_file_commands(locked, tmp_path).items():
+        code, _, err = invoke(args)
+        assert code == ExitCode.SCRIPT, (kind, err)
+        assert f"{locked}: expected a readable file (Permission denied)" in one_error(err)
+
+
+def test_item11_paths_in_a_script_start_at_the_scripts_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "campaign"
+    folder.mkdir()
+    (folder / "ours.toml").write_bytes(
+        (ROOT / "rulesets" / "world-at-war" / "example-data.toml").read_bytes())
+    script = edited(folder, WAW_DATA, '"../../rulesets/world-at-war/example-data.toml"',
+                    '"ours.toml"')
+    code, out, err = invoke(["run", script, "--no-odds"])
+    assert code == ExitCode.OK, err
+    assert f"Data file: {folder / 'ours.toml'}" in out
+    # on the command line a path starts at the current folder, as a shell user expects
+    code, _, err = invoke(["run", script, "--no-odds", "-o", "data-file=ours.toml"])
+    assert code == ExitCode.SCRIPT and "ours.toml: expected an existing file" in err
+
+
+def test_item11_an_epic_roster_named_in_a_script_starts_at_its_folder(tmp_path: Path) -> None:
+    from referee import api
+
+    (tmp_path / "army.toml").write_bytes(EPIC_ROSTER.read_bytes())
+    script = tmp_path / "attack.toml"
+    script.write_text('ruleset = "epic"\n[declaration]\nfiring = "Grey Company (invented)"\n'
+                      'target = "Red Hill Battery (invented)"\nroster = "army.toml"\n',
+                      encoding="utf-8")
+    plan, _ = api.plan_script(script)
+    assert plan.declaration.roster == str(tmp_path / "army.toml")

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
+from referee.core.words import whole_number
 
 
 class DiceSource(StrEnum):
@@ -83,7 +84,7 @@ ROLL = "roll"
 """The answer that asks the program to roll (an empty line at the prompt)."""
 
 _SPLIT = re.compile(r"[\s,;]+")
-_COUNT = re.compile(r"^=\s*(\d{1,6})$|^(\d{1,6})\s*(?:hits?|successes)$", re.IGNORECASE)
+_COUNT = re.compile(r"^=\s*([0-9]{1,6})$|^([0-9]{1,6})\s*(?:hits?|successes)$", re.IGNORECASE)
 
 
 def check_faces(spec: DiceSpec, faces: tuple[int, ...]) -> None:
@@ -113,11 +114,10 @@ def parse_dice_text(spec: DiceSpec, text: str,
         successes = int(m.group(1) or m.group(2))
         check_successes(spec, successes)
         return DiceRoll(None, successes, source)
-    parts = [p for p in _SPLIT.split(text) if p]
-    try:
-        faces = tuple(int(p) for p in parts)
-    except ValueError:
-        raise AnswerError(Msg.of("dice.error.syntax", text=text)) from None
+    numbers = [whole_number(p) for p in _SPLIT.split(text) if p]
+    faces = tuple(n for n in numbers if n is not None)
+    if len(faces) != len(numbers):
+        raise AnswerError(Msg.of("dice.error.syntax", text=text))
     check_faces(spec, faces)
     return DiceRoll(faces, spec.successes(faces), source)
 

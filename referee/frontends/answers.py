@@ -16,6 +16,7 @@ from referee.core.dice import ROLL
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
 from referee.core.port import settle_dice
 from referee.core.questions import DiceQuestion, Question
+from referee.core.text import Msg
 
 
 class AnswerPort:
@@ -35,8 +36,11 @@ class AnswerPort:
             self.used.add(question.id)
             from referee.frontends.display import value_from_label
 
+            given = self.answers[question.id]
             try:
-                value = question.accept(value_from_label(question, self.answers[question.id]))
+                if isinstance(given, str) and not given.strip():  # not a value: a slip
+                    raise AnswerError(Msg.of("answer.error.blank"))
+                value = question.accept(value_from_label(question, given))
             except AnswerError as err:
                 from referee.files import where
 

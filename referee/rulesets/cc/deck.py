@@ -220,7 +220,7 @@ def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | st
         if text.casefold() in DRAW_WORDS:
             return ROLL
         parts: list[Any] = [p for p in _SPLIT.split(text) if p]
-        parts = [int(p) if p.isdigit() else p for p in parts]
+        parts = [int(p) if p.isascii() and p.isdigit() else p for p in parts]
     elif isinstance(raw, list):
         parts = list(raw)
     else:

@@ -16,6 +16,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.rulesets.fields import Name
+
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 Marker = Literal["moved", "low-crawl", "assault-move", "stealth", "fired", "ops-complete"]
@@ -53,8 +55,8 @@ class SupportWeapon(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1)
-    name: str | None = None
+    id: Name
+    name: Name | None = None
     kind: SwKind
     fp: int = Field(default=0, ge=0, le=20)
 
@@ -68,10 +70,10 @@ class SupportWeapon(BaseModel):
 class Unit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1)
-    name: str | None = None
-    side: str = Field(min_length=1)
-    hex: str = Field(min_length=1)
+    id: Name
+    name: Name | None = None
+    side: Name
+    hex: Name
     kind: UnitKind
     ifp: int = Field(default=0, ge=0, le=20)
     leader: bool = False
@@ -138,7 +140,7 @@ class Band(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     at_least: int = Field(ge=-20, le=40)
-    result: str = Field(min_length=1)
+    result: Name
 
 
 class DamageTable(BaseModel):
@@ -147,7 +149,7 @@ class DamageTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source: str = Field(min_length=1)
+    source: Name
     compare: Literal["total", "over-morale"] = "total"
     leg: list[Band] = Field(min_length=1)
     vehicle: list[Band] = Field(default_factory=list)
@@ -194,7 +196,7 @@ class Roster(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    sides: list[str] = Field(min_length=2, max_length=2)
+    sides: list[Name] = Field(min_length=2, max_length=2)
     initiative: str | None = None
     turn: int = Field(default=1, ge=1, le=99)
     adjacent: dict[str, list[str]] = Field(default_factory=dict)

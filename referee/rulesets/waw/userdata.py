@@ -8,12 +8,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.rulesets.fields import Name
+
 
 class Artillery(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Name
+    name: Name
     firepower: int = Field(ge=1, le=40)
     hit_number: int = Field(ge=1, le=6)
 
@@ -21,8 +23,8 @@ class Artillery(BaseModel):
 class Terrain(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Name
+    name: Name
     infantry_defence: int = Field(ge=0, le=10)
 
 
