@@ -67,7 +67,8 @@ def load_script(path: str | Path) -> Script:
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def _key(k: str) -> str:
+def toml_key(k: str) -> str:
+    """A TOML key: bare when it can be, else a quoted string."""
     return k if _BARE.match(k) else _string(k)
 
 
@@ -84,7 +85,8 @@ def _string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """A TOML value written inline (tables as inline tables), of the types scripts use."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -92,9 +94,9 @@ def _value(v: Any) -> str:
     if isinstance(v, str):
         return _string(v)
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {type(v).__name__} to a script")
 
 
@@ -103,11 +105,11 @@ def _table(lines: list[str], name: str, table: Mapping[str, Any]) -> None:
                if not (isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v))}
     arrays = {k: v for k, v in table.items() if k not in scalars}
     lines.append(f"\n[{name}]")
-    lines += [f"{_key(k)} = {_value(v)}" for k, v in scalars.items()]
+    lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in scalars.items()]
     for k, items in arrays.items():
         for item in items:
-            lines.append(f"\n[[{name}.{_key(k)}]]")
-            lines += [f"{_key(ik)} = {_value(iv)}" for ik, iv in item.items()]
+            lines.append(f"\n[[{name}.{toml_key(k)}]]")
+            lines += [f"{toml_key(ik)} = {toml_value(iv)}" for ik, iv in item.items()]
 
 
 def dump_script(script: Script, comment: str = "") -> str:

@@ -93,6 +93,7 @@ class DeckDataError(ValueError):
 
 
 _DICE = re.compile(r"^[1-6]-[1-6]$")
+MAX_CARDS_PER_PAIR = 6  # a deck holds each ordered pair of dice this many times at most
 
 
 def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
@@ -143,8 +144,14 @@ def unverified_blank(spec: dict[str, Any], chosen: dict[str, str]
     if not isinstance(blank, dict) or not {"trigger", "option"} <= set(blank):
         raise DeckDataError(Msg.of("cc.error.deck_blank"))
     trigger, option = str(blank["trigger"]), str(blank["option"])
-    value = chosen.get(option) or option_default(option)
-    listed = list(spec.get(trigger, []))
+    try:
+        value = chosen.get(option) or option_default(option)
+    except KeyError:  # an option that does not exist: a deck file's mistake
+        raise DeckDataError(Msg.of("cc.error.deck_blank")) from None
+    listed = spec.get(trigger, [])
+    if not isinstance(listed, list):
+        raise DeckDataError(Msg.of("cc.error.deck_dice", trigger=trigger))
+    listed = list(listed)
     if value not in listed:
         raise DeckDataError(Msg.of("cc.error.deck_blank_dice", dice=value, trigger=trigger))
     listed.remove(value)
@@ -184,21 +191,29 @@ def edition_from_file(path: str, edition_id: str,
     from referee.files import read_toml, where
 
     text, raw = read_toml(path)
-    table = raw.get("edition", {}).get(edition_id)
-    if not isinstance(table, dict):
+    editions = raw.get("edition")
+    table = editions.get(edition_id) if isinstance(editions, dict) else None
+    nations = table.get("nation", {}) if isinstance(table, dict) else None
+    if not isinstance(table, dict) or not isinstance(nations, dict):
         raise ScriptError(path, f"edition.{edition_id}",
                           Msg.of("cc.error.deck_file_edition", edition=edition_id))
+    per_pair = table.get("cards_per_pair", 2)
+    if type(per_pair) is not int or not 1 <= per_pair <= MAX_CARDS_PER_PAIR:
+        raise ScriptError(path, where(text, ["edition", edition_id, "cards_per_pair"]),
+                          Msg.of("cc.error.deck_per_pair", most=MAX_CARDS_PER_PAIR))
     decks: dict[str, tuple[str, ...]] = {}
     readings: dict[str, tuple[str, str]] = {}
-    for nation, spec in table.get("nation", {}).items():
+    for nation, spec in nations.items():
         field_path: list[str | int] = ["edition", edition_id, "nation", nation]
         if nation not in NATIONS:
             raise ScriptError(path, where(text, field_path),
                               Msg.of("cc.error.unknown_nation", given=nation,
                                      known=", ".join(NATIONS)))
         try:
+            if not isinstance(spec, dict):
+                raise DeckDataError(Msg.of("cc.error.deck_counts"))
             spec, reading = unverified_blank(spec, chosen or {})
-            decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
+            decks[nation] = build_deck(spec, per_pair)
         except DeckDataError as err:
             raise ScriptError(path, where(text, field_path), err.msg) from None
         if reading is not None:
