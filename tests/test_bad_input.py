@@ -577,3 +577,72 @@ def test_item11_an_epic_roster_named_in_a_script_starts_at_its_folder(tmp_path: 
                       encoding="utf-8")
     plan, _ = api.plan_script(script)
     assert plan.declaration.roster == str(tmp_path / "army.toml")
+
+
+@pytest.mark.parametrize("content", [
+    "edition = 3\n", '[edition]\ncce_2006 = "x"\n', '[edition.cce_2006]\nnation = "x"\n',
+    "[edition.cce_2006.nation]\ngermany = 1\n",
+    "[edition.cce_2006]\ncards_per_pair = 1000000000\n[edition.cce_2006.nation.germany]\n"
+    "counts = {}\n",
+    '[edition.cce_2006]\ncards_per_pair = "2"\n',
+    "[edition.cce_2006.nation.germany]\ncounts = { jammed = 0 }\n"
+    'unverified_blank = { trigger = "sniper", option = "no-such-option" }\n',
+    "[edition.cce_2006.nation.germany]\ncounts = { jammed = 0 }\n"
+    'sniper = 3\nunverified_blank = { trigger = "sniper", option = "italy-sniper-blank" }\n',
+], ids=["edition-number", "edition-text", "nations-text", "deck-number", "huge-per-pair",
+        "text-per-pair", "unknown-option", "trigger-not-a-list"])
+def test_item7_a_deck_file_of_the_wrong_shape_is_refused(tmp_path: Path, content: str) -> None:
+    """Found by the fuzzer: a deck file's tables of the wrong type crashed the attack."""
+    deck = tmp_path / "deck.toml"
+    deck.write_text(content, encoding="utf-8")
+    code, _, err = invoke(_input_file_commands(deck, tmp_path)["cc-deck"])
+    assert code == ExitCode.SCRIPT and str(deck) in one_error(err)
+
+
+# --- the README's promises that no single item pins ---------------------------------------
+
+KILLED_WRITER = """
+import sys
+from referee.cli import _app_for
+from referee.context import Environment
+args = ["run", sys.argv[1], "--game", sys.argv[2], "--no-odds"]
+print("ready", flush=True)
+while True:
+    try:
+        _app_for(args)(args, obj=Environment.from_system(), standalone_mode=False)
+    except SystemExit:
+        pass
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "kill"), reason="POSIX signals")
+def test_a_game_file_is_intact_after_kill_9_at_any_moment(tmp_path: Path) -> None:
+    """A writer killed with SIGKILL while it writes attack after attack: the file opens,
+    SQLite finds it sound, and every attack is whole (its marker and its log entry, both
+    or neither)."""
+    import random
+    import signal
+    import sqlite3
+    import time
+
+    from referee.game import open_game
+
+    game = tmp_path / "game.sqlite"
+    script = str(SCRIPTS / "waw-example-5-smoke.toml")
+    rng = random.Random(9)
+    for _ in range(3):
+        child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, script, str(game)],
+                                 cwd=ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        time.sleep(rng.uniform(0.2, 0.6))
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+        conn = sqlite3.connect(game)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
+        with open_game(game) as tx:
+            markers, log = tx.state("world-at-war").get("markers", []), tx.log()
+            assert len(markers) == len(log) and tx.revision == 2 * len(log)
+    assert len(log) >= 3  # the writer wrote between kills, so kills met it writing
+
