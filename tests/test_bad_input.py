@@ -294,6 +294,16 @@ def test_item9_special_files_are_refused_without_blocking(tmp_path: Path) -> Non
     assert proc.returncode == ExitCode.SCRIPT and "expected a regular file" in proc.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_item9_a_special_file_as_a_game_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "game.fifo"
+    os.mkfifo(fifo)
+    for game in (fifo, Path("/dev/zero"), tmp_path):
+        proc = referee("waw-markers", "--game", str(game), timeout=30)
+        assert proc.returncode == ExitCode.GAME_FILE, proc.stderr
+        assert f"cannot use game file {game}" in one_error(proc.stderr)
+
+
 def test_item9_the_size_read_is_capped(tmp_path: Path) -> None:
     """A 1 GiB file (sparse: no disk used) is refused before it is read, for every kind of
     input file; the cap is exact."""
@@ -512,6 +522,17 @@ def test_item11_loose_types_are_refused(tmp_path: Path, old: str, new: str) -> N
     code, _, err = invoke(["run", script])
     assert code == ExitCode.SCRIPT, err
     assert f"{script}, line" in one_error(err)
+
+
+def test_item11_an_infinite_distance_is_refused(tmp_path: Path) -> None:
+    script = tmp_path / "inf.toml"
+    script.write_text('ruleset = "epic"\n[declaration]\nfiring = "A"\ntarget = "B"\n'
+                      '[[declaration.weapons]]\nname = "Gun"\nap = 4\n'
+                      '[[declaration.firing_units]]\nname = "u"\nweapons = ["Gun"]\n'
+                      "distance = inf\n[[declaration.target_units]]\nname = \"t\"\n"
+                      'type = "INF"\n', encoding="utf-8")
+    code, _, err = invoke(["run", script])
+    assert code == ExitCode.SCRIPT and "expected a finite number" in one_error(err)
 
 
 def test_item11_digits_other_than_0_to_9_are_not_numbers() -> None:

@@ -62,7 +62,7 @@ class Weapon(BaseModel):
 class FiringUnit(BaseModel):
     """A unit of the firing formation and where it stands (E-2 to E-4)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name: Name
     weapons: list[str] = Field(default_factory=list, description="weapon names, one per weapon")
@@ -81,7 +81,7 @@ class FiringUnit(BaseModel):
 class TargetUnit(BaseModel):
     """A unit of a target formation (E-10, E-11) and its situation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name: Name
     type: UnitType
@@ -125,7 +125,7 @@ class Overwatch(BaseModel):
 class Situation(BaseModel):
     """Where a roster unit stands in this attack (fields left out are asked)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     distance: float | None = Field(default=None, ge=0)
     nearest_enemy: float | None = Field(default=None, ge=0)
