@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import DiceMode, NoOddsFlag, _console, _env, _guarded, _print_json
+from referee.cli import DiceMode, NoOddsFlag, SeedOpt, _console, _env, _guarded, _print_json
 
 if TYPE_CHECKING:
     from referee.context import Environment
@@ -38,7 +38,7 @@ def phase(ctx: typer.Context,
                                                 help=t("cli.phase.opt.restart"))] = False,
           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
           DiceMode.typed,
-          seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
+          seed: SeedOpt = None,
           option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                            help=t("cli.opt.option"))] = None,
           no_odds: NoOddsFlag = False,

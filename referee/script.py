@@ -18,6 +18,7 @@ from referee.core.errors import ScriptError
 from referee.core.text import Msg
 from referee.files import read_toml, where
 
+SEED_LIMIT = 2 ** 63  # a seed is kept in a game file's log: an SQLite integer
 SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
                "roll_missing_dice": "bool",
                "options": "table", "declaration": "table", "answers": "table"}
@@ -53,6 +54,9 @@ def load_script(path: str | Path) -> Script:
         if not ok:
             raise ScriptError(name, where(text, [key]), Msg.of(f"script.expected.{kind}",
                                                                key=key))
+    if "seed" in raw and not -SEED_LIMIT < raw["seed"] < SEED_LIMIT:
+        raise ScriptError(name, where(text, ["seed"]), Msg.of("script.expected.seed",
+                                                              most=SEED_LIMIT - 1))
     if "ruleset" not in raw:
         raise ScriptError(name, "ruleset", Msg.of("script.expected.ruleset"))
     return Script(path=name, ruleset=raw["ruleset"], title=raw.get("title"),

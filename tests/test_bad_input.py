@@ -535,6 +535,20 @@ def test_item11_an_infinite_distance_is_refused(tmp_path: Path) -> None:
     assert code == ExitCode.SCRIPT and "expected a finite number" in one_error(err)
 
 
+def test_a_seed_a_game_file_cannot_keep_is_refused(tmp_path: Path) -> None:
+    """Found by the fuzzer: a 31-digit seed crashed the game file's log (SQLite integers
+    hold 64 bits)."""
+    script = edited(tmp_path, EPIC_TO_HIT, "seed = 2024", "seed = " + "1" * 31)
+    code, _, err = invoke(["run", script, "--game", tmp_path / "g.sqlite"])
+    assert code == ExitCode.SCRIPT and "expected a seed between" in one_error(err)
+    code, _, err = invoke(["run", EPIC_TO_HIT, "--seed", "1" * 31, "--game",
+                           tmp_path / "g.sqlite"])
+    assert code == ExitCode.USAGE and "Traceback" not in err
+    code, _, _ = invoke(["run", EPIC_TO_HIT, "--seed", str(2 ** 63 - 1), "--game",
+                         tmp_path / "g.sqlite", "--no-odds"])
+    assert code == ExitCode.OK
+
+
 def test_item11_digits_other_than_0_to_9_are_not_numbers() -> None:
     from referee.core.errors import AnswerError
     from referee.core.questions import NumberQuestion
