@@ -62,9 +62,9 @@ class AttackPlan:
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from referee.core.dice import SeededDice
+        from referee.core.dice import SeededDice, usable_seed
 
-        self.rng = SeededDice(self.seed)
+        self.rng = SeededDice(usable_seed(self.seed))
 
 
 def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),

@@ -46,8 +46,7 @@ class DiceMode(StrEnum):
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"),
-                                             min=-(2 ** 63) + 1, max=2 ** 63 - 1)]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
 # Files are read by the referee itself (referee.files, referee.game), which refuses what it
 # cannot use with a one-line message and the file's exit code: Typer does not check them.
 GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"), readable=False)]

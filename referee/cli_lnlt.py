@@ -57,7 +57,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
     from referee.cli import _announce, _odds_records, _terminal_port
-    from referee.core.dice import SeededDice, new_seed
+    from referee.core.dice import SeededDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
     from referee.core.result import StepLog
@@ -78,7 +78,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
         roster.damage_table = table
     chosen_seed = seed if seed is not None else new_seed()
-    rng = SeededDice(chosen_seed)
+    rng = SeededDice(usable_seed(chosen_seed))
     played: list[Result] = []
     odds_json: list[list[dict[str, Any]]] = []
     model = info.implementation().state_model()

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.core.dice import SEED_LIMIT
 from referee.core.errors import ScriptError
 from referee.core.text import Msg
 from referee.files import read_toml, where
 
-SEED_LIMIT = 2 ** 63  # a seed is kept in a game file's log: an SQLite integer
 SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
                "roll_missing_dice": "bool",
                "options": "table", "declaration": "table", "answers": "table"}

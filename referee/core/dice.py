@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.core.errors import AnswerError
+from referee.core.errors import AnswerError, UsageError
 from referee.core.text import Msg
 from referee.core.words import whole_number
 
@@ -161,6 +161,16 @@ def roll(spec: DiceSpec, rng: random.Random) -> DiceRoll:
     else:
         faces = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
     return DiceRoll(faces, spec.successes(faces), DiceSource.ROLLED)
+
+
+SEED_LIMIT = 2 ** 63  # a seed is kept in a game file's log: an SQLite integer
+
+
+def usable_seed(seed: int) -> int:
+    """``seed``, when a game file's log can keep it (else a ``UsageError``)."""
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise UsageError(Msg.of("error.seed", most=SEED_LIMIT - 1))
+    return seed
 
 
 def new_seed() -> int:
