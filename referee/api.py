@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,9 +61,9 @@ class AttackPlan:
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from referee.core.dice import SeededDice, usable_seed
+        from referee.core.dice import KeyedDice, usable_seed
 
-        self.rng = SeededDice(usable_seed(self.seed))
+        self.dice = KeyedDice(usable_seed(self.seed))
 
 
 def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),
@@ -151,60 +150,96 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     chosen = seed if seed is not None else script.seed
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
                       script.declaration, overrides)
-    port = AnswerPort(script.answers, plan.rng, file=script.path, text=script.text,
+    port = AnswerPort(script.answers, plan.dice, file=script.path, text=script.text,
                       use_defaults=script.use_defaults,
                       roll_missing_dice=script.roll_missing_dice or auto_dice)
     return plan, port
 
 
+def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, Any]]]:
+    """Prepare to resume an attack from its ``--record`` file: the plan as recorded (seed,
+    options, declaration) and the answers given so far, in order."""
+    from referee.core.options import from_folder, resolve_options
+    from referee.files import where
+    from referee.script import load_script
+    from referee.session import validate_declaration
+
+    info = find_ruleset(ruleset)
+    info.implementation()
+    script = load_script(path)
+    try:
+        recorded = find_ruleset(script.ruleset)
+    except UsageError as err:
+        raise ScriptError(script.path, where(script.text, ["ruleset"]), err.msg) from None
+    if recorded.id != info.id:
+        raise ScriptError(script.path, where(script.text, ["ruleset"]),
+                          Msg.of("script.expected.same_ruleset", ruleset=info.id))
+    if script.seed is None:
+        raise ScriptError(script.path, "seed", Msg.of("script.expected.resume_seed"))
+    # as in ``plan_script``: paths in the record start at its folder
+    folder = Path(script.path).parent
+    overrides = from_folder(info.option_specs(), script.options, str(folder))
+    opts = resolve_options(info.option_specs(), overrides)
+    validated = (validate_declaration(info, script.declaration, script.path, script.text,
+                                      base=folder)
+                 if script.declaration is not None else None)
+    plan = AttackPlan(info, opts, script.seed, validated, script.declaration, overrides)
+    return plan, list(script.answers.items())
+
+
+class RecordWriteError(UsageError):
+    """The ``--record`` file could not be written at the end of a resolved attack: the
+    result is kept here, so that it is shown before the error."""
+
+    def __init__(self, msg: Msg, result: Result) -> None:
+        super().__init__(msg)
+        self.result = result
+
+
 def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
-         record: Path | None = None, command: str = "attack") -> Result:
-    """Resolve the attack through ``port``. With ``record``, every answer is written as a
-    script that ``referee run`` replays exactly, also when the attack is interrupted."""
+         record: Path | None = None, command: str = "attack",
+         resume: Sequence[tuple[str, Any]] = (),
+         show_state: Callable[[Sequence[Table]], None] | None = None) -> Result:
+    """Resolve the attack through ``port``, going back as often as the player asks (see
+    ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
+    ``record``, every answer is written at once (atomically) as a script that ``referee run``
+    replays exactly and ``referee attack --resume`` continues: an interruption (Ctrl-C, a
+    closed terminal, a crash) loses at most the answer being typed. ``show_state`` is given
+    the game file's state as tables before the first question (``--game``)."""
+    from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
+    rewind = port if isinstance(port, RewindPort) else RewindPort(port, plan.dice)
+    if resume:
+        rewind.preload(resume)
     recorder = None
     if record is not None:
-        from referee.frontends.wrappers import RecordingPort
+        from referee.record import Recorder
 
-        _check_writable(record)  # before the first question, not after the last
-        port = recorder = RecordingPort(port)
+        # before the first question: a destination that cannot take the record says so now
+        recorder = Recorder(record, plan)
+        recorder.write(rewind.answers(), complete=False)
+        keep = recorder.keep
+
+        def after_each_answer(_given: Any) -> None:
+            keep(rewind.answers())
+
+        rewind.on_change = after_each_answer
     try:
-        result = run_attack(plan.info, port, plan.options, plan.declaration, game=game,
-                            seed=plan.seed, command=command)
-        finish = getattr(port if recorder is None else recorder.inner, "finish", None)
+        result = run_attack(plan.info, rewind, plan.options, plan.declaration, game=game,
+                            seed=plan.seed, command=command, show_state=show_state)
+        finish = getattr(rewind.inner, "finish", None)
         if finish is not None:
             finish()
     except (KeyboardInterrupt, RefereeError):
-        if recorder is not None and record is not None:
-            _write_record(record, plan, recorder.answers, complete=False)
+        if recorder is not None:
+            recorder.keep(rewind.answers())
         raise
-    if recorder is not None and record is not None:
-        _write_record(record, plan, recorder.answers, complete=True)
+    if recorder is not None:
+        failed = recorder.keep(rewind.answers(), complete=True)
+        if failed is not None:
+            raise RecordWriteError(failed, result)
     return result
-
-
-def _check_writable(path: Path) -> None:
-    if path.is_dir() or not path.parent.is_dir() or not os.access(path.parent, os.W_OK) or (
-            path.exists() and not os.access(path, os.W_OK)):
-        raise UsageError(Msg.of("error.record_unwritable", file=str(path)))
-
-
-def _write_record(path: Path, plan: AttackPlan, answers: Mapping[str, Any],
-                  complete: bool) -> None:
-    from referee.catalog import render
-    from referee.script import Script, dump_script
-
-    script = Script(path=str(path), ruleset=plan.info.id, seed=plan.seed,
-                    options=plan.option_overrides, declaration=plan.declaration_raw,
-                    answers=answers, roll_missing_dice=complete)
-    comment = render(Msg.of("record.header" if complete else "record.header_partial",
-                            file=str(path)))
-    try:
-        path.write_text(dump_script(script, comment), encoding="utf-8")
-    except OSError as err:
-        raise UsageError(Msg.of("error.record_failed", file=str(path),
-                                reason=err.strerror or "")) from None
 
 
 def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,
@@ -215,7 +250,7 @@ def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,
     from referee.frontends.answers import AnswerPort
 
     plan = plan_attack(ruleset, seed=seed, options=options, declaration=declaration)
-    port = AnswerPort(answers, plan.rng, roll_missing_dice=True)
+    port = AnswerPort(answers, plan.dice, roll_missing_dice=True)
     return play(plan, port)
 
 
@@ -274,9 +309,9 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         declaration = (validate_declaration(info, raw, file, text,
                                             base=Path(file).parent if script else None)
                        if raw is not None else None)
-    from referee.core.dice import SeededDice
+    from referee.core.dice import KeyedDice
 
-    port = ProbePort(given, SeededDice(seed if seed is not None else 1), file=file, text=text,
+    port = ProbePort(given, KeyedDice(seed if seed is not None else 1), file=file, text=text,
                      flags=flags)
     state: Mapping[str, Any] = {}
     if game is not None:

@@ -7,12 +7,11 @@ so ``referee --help`` and ``referee lookup`` start fast.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO, cast
 
 import typer
 
@@ -31,6 +30,8 @@ from referee.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from referee.core.dice import KeyedDice
 
 def _new_app() -> typer.Typer:
     return typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=False,
@@ -58,12 +59,21 @@ def _env(ctx: typer.Context) -> Environment:
     return obj if isinstance(obj, Environment) else Environment.from_system()
 
 
-def _console(env: Environment, err: bool = False) -> Console:
+def _console(env: Environment) -> Console:
+    """Where results go: standard output (NO_COLOR or no terminal: plain text, no escapes at
+    all; piped from an attack at the terminal: at that terminal's width)."""
     from referee.render.console import make_console
 
-    # NO_COLOR or no terminal: plain text, no escapes at all
-    return make_console(env.stderr if err else env.stdout,
-                        terminal=env.stdout_isatty and not err, color=env.color)
+    return make_console(env.stdout, terminal=env.stdout_isatty, color=env.color,
+                        width=env.terminal_width())
+
+
+def _prompt_console(env: Environment) -> Console:
+    """Where questions, hints, the odds before a roll and echoes go: the terminal (standard
+    error when standard output is a file or a pipe)."""
+    from referee.render.console import make_console
+
+    return make_console(env.prompt_stream, terminal=env.prompt_isatty, color=env.color)
 
 
 def _exit_code(error: RefereeError) -> ExitCode:
@@ -88,8 +98,10 @@ def _guarded(env: Environment) -> Iterator[None]:
     except RefereeError as error:
         env.stderr.write(visible(t("error.prefix", message=render(error.msg))) + "\n")
         raise typer.Exit(_exit_code(error)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         env.stderr.write("\n" + t("error.interrupted") + "\n")
+        if isinstance(interrupt, Interrupted):
+            env.stderr.write(visible(render(interrupt.hint)) + "\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
     except (typer.Exit, typer.Abort, EOFError):
         raise
@@ -103,6 +115,14 @@ def _guarded(env: Environment) -> Iterator[None]:
         env.stderr.write(visible(t("error.prefix", message=t(
             "error.bug", kind=type(error).__name__, detail=detail))) + "\n")
         raise typer.Exit(ExitCode.ERROR) from None
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or Ctrl-D with something to tell the player (how to resume)."""
+
+    def __init__(self, hint: Msg) -> None:
+        super().__init__()
+        self.hint = hint
 
 
 def _print_json(env: Environment, data: Any) -> None:
@@ -189,6 +209,8 @@ def attack(ctx: typer.Context,
            seed: SeedOpt = None,
            record: Annotated[Path | None,
                              typer.Option("--record", help=t("cli.opt.record"))] = None,
+           resume: Annotated[Path | None,
+                             typer.Option("--resume", help=t("cli.opt.resume"))] = None,
            option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                             help=t("cli.opt.option"))] = None,
            declaration: Annotated[Path | None, typer.Option(
@@ -200,13 +222,52 @@ def attack(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
-        plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                               declaration_file=declaration)
-        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_,
+        answers: list[tuple[str, Any]] = []
+        if resume is not None:
+            if seed is not None or option or declaration is not None:
+                raise UsageError(Msg.of("error.resume_fixed"))
+            plan, answers = api.plan_resume(ruleset, resume)
+            record = record or resume  # the record goes on in the file it came from
+        else:
+            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
+                                   declaration_file=declaration)
+        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=not no_odds)
         _announce(env, plan.seed, json_)
-        result = api.play(plan, port, game=game, record=record, command="attack")
-        _show_result(env, result, plan.seed, json_, port)
+        if resume is not None:
+            from referee.render.console import print_message
+
+            print_message(_prompt_console(env), Msg.of("run.resumed", file=str(resume),
+                                                       count=len(answers)), style="dim")
+        try:
+            _play(env, plan, port, json_, game=game, record=record, command="attack",
+                  resume=answers)
+        except KeyboardInterrupt:
+            if record is None:
+                raise
+            raise Interrupted(Msg.of("error.resume_hint", file=str(record),
+                                     ruleset=plan.info.id)) from None
+
+
+def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> None:
+    """Resolve at the table and show the result (also when the record could not be written
+    at the end: the outcome first, then the error). With a game file, its state comes first,
+    where the questions are asked."""
+    from referee import api
+
+    def show_state(tables: Any) -> None:
+        from referee.render.console import print_table
+
+        if not json_ or env.prompts_apart:
+            for table in tables:
+                print_table(_prompt_console(env), table)
+
+    try:
+        result = api.play(plan, port, show_state=show_state, **play)
+    except api.RecordWriteError as err:
+        _show_result(env, err.result, plan.seed, json_, port)
+        raise
+    _show_result(env, result, plan.seed, json_, port)
 
 
 @app.command(help=t("cli.run.help"))
@@ -232,7 +293,7 @@ def run(ctx: typer.Context,
             port = OddsPort(port, show=None)  # a script's odds follow its result
         result = api.play(plan, port, game=game, command="run")
         _show_result(env, result, plan.seed, json_, port, odds_after=True)
-        if plan.rng.rolled:  # the seed matters only when the program rolled dice
+        if plan.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(env, plan.seed, json_)
 
 
@@ -243,28 +304,42 @@ def _announce(env: Environment, seed: int, json_: bool) -> None:
         print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
 
 
-def _terminal_port(env: Environment, rng: random.Random, *, auto_dice: bool,
+def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                    json_: bool, odds: bool = True) -> Any:
+    """The port an attack at the table asks: the terminal's prompts (or a test's port), the
+    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
+    from referee.frontends.rewind import RewindPort
     from referee.frontends.wrappers import AutoDicePort, EchoPort
     from referee.render.console import print_message, show_answer
 
-    console = _console(env)
+    console = _prompt_console(env)
+    # JSON on the screen the questions are asked on: nothing besides the prompts
+    quiet = json_ and not env.prompts_apart
+    interactive = None
+    port: Any
     if env.port_factory is not None:
-        port = env.port_factory(rng)
-        if not json_:
+        port = env.port_factory(dice)
+        if not quiet:
             port = EchoPort(port, lambda q, v: show_answer(console, q, v))
     elif env.stdin_isatty:
         from referee.frontends.interactive import InteractivePort
 
-        port = InteractivePort(rng, say=lambda text: print_message(console, text))
+        output = None
+        if env.prompts_apart:
+            from prompt_toolkit.output import create_output
+
+            output = create_output(stdout=cast("TextIO", env.prompt_stream))
+        port = interactive = InteractivePort(dice, say=lambda text: print_message(console, text),
+                                             output=output)
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
     if auto_dice:
         def on_roll(question: Any, value: Any) -> None:
-            if not json_:
+            if not quiet:
                 show_answer(console, question, value)
 
-        port = AutoDicePort(port, rng, on_roll=on_roll)
+        port = AutoDicePort(port, dice, on_roll=on_roll)
+    checkpoints = []
     if odds:
         from referee.frontends.odds import OddsPort
 
@@ -273,8 +348,13 @@ def _terminal_port(env: Environment, rng: random.Random, *, auto_dice: bool,
                 print_message(console, line, style="dim")
 
         # outside the auto dice, so that the odds come before the roll is shown
-        port = OddsPort(port, show=None if json_ else show)
-    return port
+        port = OddsPort(port, show=None if quiet else show)
+        checkpoints.append(port)
+    rewind = RewindPort(port, dice, say=lambda msg: print_message(console, msg),
+                        checkpoints=checkpoints)
+    if interactive is not None:
+        interactive.table = rewind
+    return rewind
 
 
 def _odds_records(port: Any) -> list[Any]:

@@ -23,7 +23,7 @@ from referee.cli import (
     _announce,
     _env,
     _guarded,
-    _show_result,
+    _play,
     _terminal_port,
 )
 
@@ -59,8 +59,7 @@ def epic_shoot(ctx: typer.Context,
 
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
-        port = _terminal_port(env, plan.rng, auto_dice=dice is DiceMode.auto, json_=json_,
+        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=not no_odds)
         _announce(env, plan.seed, json_)
-        result = api.play(plan, port, game=game, record=record, command="epic-shoot")
-        _show_result(env, result, plan.seed, json_, port)
+        _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")

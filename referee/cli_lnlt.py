@@ -16,8 +16,10 @@ from referee.catalog import t
 from referee.cli import DiceMode, NoOddsFlag, SeedOpt, _console, _env, _guarded, _print_json
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from referee.context import Environment
-    from referee.core.result import Result
+    from referee.core.result import Result, StepLog
     from referee.rulesets.lnlt.roster import DamageTable, Roster
 
 STATE_OPTIONS = "options"
@@ -57,10 +59,10 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
     from referee.cli import _announce, _odds_records, _terminal_port
-    from referee.core.dice import SeededDice, new_seed, usable_seed
+    from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
-    from referee.core.result import StepLog
+    from referee.core.port import resolve
     from referee.core.text import Msg
     from referee.game import open_game
     from referee.rulesets import find_ruleset
@@ -78,7 +80,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
         roster.damage_table = table
     chosen_seed = seed if seed is not None else new_seed()
-    rng = SeededDice(usable_seed(chosen_seed))
+    keyed = KeyedDice(usable_seed(chosen_seed))
     played: list[Result] = []
     odds_json: list[list[dict[str, Any]]] = []
     model = info.implementation().state_model()
@@ -100,7 +102,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                                        reason=saved[engine.STATE_KEY].get("end_reason")))
         raise UsageError(Msg.of("lnlt.error.no_roster"))
     if not show:
-        port = _terminal_port(env, rng, auto_dice=dice is DiceMode.auto, json_=json_,
+        port = _terminal_port(env, keyed, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=odds)
         seen = 0
         _announce(env, chosen_seed, json_)
@@ -113,13 +115,8 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
-            log = StepLog()
-            phase = None if roster is not None else engine.load_state(state)
-            if phase is None:
-                assert roster is not None
-                phase = engine.begin(roster, port, log)
-            if not phase.ended:
-                engine.play(phase, port, options, log, 1)
+            port.reset()
+            phase, log = resolve(port, _impulse(roster, state, options))
             result = engine.impulse_result(phase, log, options)
             with open_game(game) as tx:
                 if tx.revision != revision:
@@ -157,6 +154,28 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     for summary_table in final.tables:
         print_table(console, summary_table)
     print_message(console, Msg.of("result.outcome", outcome=final.outcome))
+
+
+def _impulse(roster: Roster | None, state: Any,
+             options: Any) -> Callable[[Any], tuple[Any, StepLog]]:
+    """One impulse, from the roster (the first) or the state the game file holds: played
+    again from there when the player goes back (a fresh copy each time)."""
+    from referee.core.result import StepLog
+    from referee.rulesets.lnlt import play as engine
+
+    def impulse(port: Any) -> tuple[Any, StepLog]:
+        log = StepLog()
+        kept = engine.load_state(state) if roster is None else None
+        if roster is not None:
+            phase = engine.begin(roster.model_copy(deep=True), port, log)
+        else:
+            assert kept is not None  # the loop plays a phase the file holds, not ended
+            phase = kept
+        if not phase.ended:
+            engine.play(phase, port, options, log, 1)
+        return phase, log
+
+    return impulse
 
 
 def _print_steps(env: Environment, result: Result) -> None:

@@ -6,13 +6,14 @@ resolver code in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from referee.core.options import Options
-from referee.core.port import Port
-from referee.core.result import Result
+from referee.core.port import Port, resolve
+from referee.core.result import Result, Table
 from referee.core.text import Msg
 from referee.rulesets import RulesetInfo
 from referee.rulesets.base import AttackContext
@@ -33,17 +34,36 @@ def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
 
 def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any | None,
                *, game: Path | None = None, seed: int | None = None,
-               command: str = "attack") -> Result:
+               command: str = "attack",
+               show_state: Callable[[Sequence[Table]], None] | None = None) -> Result:
+    """Resolve one attack through ``port`` (again from its start whenever the player goes
+    back: ``core.port.resolve``), keeping the game file when there is one. ``show_state``
+    is given the game's state as tables before the first question."""
     module = info.implementation()
+    state: Mapping[str, Any] = {}
+    revision = None
+    if game is not None:
+        from referee.game import open_game
+
+        # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
+        with open_game(game) as tx:
+            state, revision = tx.state(info.id, module.state_model()), tx.revision
+        if show_state is not None:
+            tables = module.state_view(state)
+            if tables:
+                show_state(tables)
+    def attack(p: Port) -> Result:
+        # every pass (the player may go back) starts from the declaration and state as given:
+        # a resolver that changes them (a phase moving its units) never sees its own changes
+        return module.attack(AttackContext(p, options, copy.deepcopy(declaration),
+                                           state=copy.deepcopy(state)))
+
+    result = resolve(port, attack)
     if game is None:
-        return module.attack(AttackContext(port, options, declaration))
+        return result
     from referee.core.errors import GameFileError
     from referee.game import open_game
 
-    # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
-    with open_game(game) as tx:
-        state, revision = tx.state(info.id, module.state_model()), tx.revision
-    result = module.attack(AttackContext(port, options, declaration, state=state))
     with open_game(game) as tx:
         if tx.revision != revision:
             raise GameFileError(Msg.of("error.game_changed", file=str(game)))

@@ -40,9 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def rng(seed: int = 1):
-    from referee.core.dice import SeededDice
+    from referee.core.dice import KeyedDice
 
-    return SeededDice(seed)
+    return KeyedDice(seed)
 
 
 @pytest.fixture

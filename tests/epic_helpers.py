@@ -43,7 +43,7 @@ def asked(declaration: dict[str, Any], answers: dict[str, Any],
     from referee.frontends.wrappers import RecordingPort
 
     plan = api.plan_attack("epic", seed=1, declaration=declaration, options=options)
-    port = RecordingPort(AnswerPort({"action": "advance", **answers}, plan.rng,
+    port = RecordingPort(AnswerPort({"action": "advance", **answers}, plan.dice,
                                     roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)

@@ -67,7 +67,7 @@ def run(declaration: Mapping[str, Any], answers: Mapping[str, Any] | None = None
     from referee.frontends.answers import AnswerPort
 
     plan = api.plan_attack("fow", seed=seed, options=options, declaration=declaration)
-    port = AnswerPort(dict(answers or {}), plan.rng, use_defaults=True,
+    port = AnswerPort(dict(answers or {}), plan.dice, use_defaults=True,
                       roll_missing_dice=True)
     return api.play(plan, port)
 
@@ -79,7 +79,7 @@ def asked(declaration: Mapping[str, Any], answers: Mapping[str, Any] | None = No
     from referee.frontends.wrappers import RecordingPort
 
     plan = api.plan_attack("fow", seed=1, options=options, declaration=declaration)
-    port = RecordingPort(AnswerPort(dict(answers or {}), plan.rng, use_defaults=True,
+    port = RecordingPort(AnswerPort(dict(answers or {}), plan.dice, use_defaults=True,
                                     roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)

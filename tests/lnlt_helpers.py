@@ -39,7 +39,7 @@ def asked(decl: dict[str, Any], answers: dict[str, Any],
     from referee.frontends.wrappers import RecordingPort
 
     plan = api.plan_attack("lnlt", seed=1, options=options, declaration=decl)
-    port = RecordingPort(AnswerPort(answers, plan.rng, roll_missing_dice=True))
+    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 

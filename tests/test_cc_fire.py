@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import random
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from referee import api
 from referee.catalog import render
-from referee.core.dice import DiceSource, SeededDice
+from referee.core.dice import DiceSource, KeyedDice
 from referee.core.errors import AnswerError, ScriptError, UsageError
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import FateCardQuestion, edition, parse_card
@@ -208,7 +209,7 @@ def test_C8_example_6_group_fp_base_choice_and_largest_hindrance() -> None:
     from referee.frontends.answers import AnswerPort
 
     plan = api.plan_attack("cc", seed=1, declaration=decl(pieces))
-    port = AnswerPort(answers, plan.rng, use_defaults=True)
+    port = AnswerPort(answers, plan.dice, use_defaults=True)
     assert api.play(plan, port).outcome_data["fp"] == 5
 
 
@@ -354,7 +355,7 @@ def test_C12_default_order_rolls_leaders_last_and_offers_only_units_left() -> No
 
     units = [target(name="Leader", kind="leader", command=1), target(name="Squad")]
     plan = api.plan_attack("cc", seed=1, declaration=decl([squad()], units))
-    port = RecordingPort(AnswerPort({"fire": [1, 2]}, plan.rng, use_defaults=True,
+    port = RecordingPort(AnswerPort({"fire": [1, 2]}, plan.dice, use_defaults=True,
                                     roll_missing_dice=True))
     result = api.play(plan, port)
     order = [s.data["unit"] for s in result.steps if s.clause == "C-5"]
@@ -450,13 +451,13 @@ def test_CX8_example_12_deck_lookup_draws_the_whole_deck(nation: str) -> None:
 def test_CX8_example_12_72_draws_give_every_ordered_pair_twice() -> None:
     from referee.rulesets.cc.deck import VirtualDecks
 
-    rng = SeededDice(5)
+    rng = KeyedDice(5)
     decks = VirtualDecks("cc_20th", {})
     seen: Counter[tuple[int, int]] = Counter()
     for _ in range(72):
         q = FateCardQuestion(id="x", text=None, nation="germany",  # type: ignore[arg-type]
                              edition_id="cc_20th", remaining=decks.remaining("germany"))
-        card = q.roll(rng)
+        card = q.roll(rng.stream("x"))
         decks.take("germany", card)
         assert card.faces is not None
         seen[(card.faces[0], card.faces[1])] += 1
@@ -470,7 +471,7 @@ def test_CX8_example_12_72_draws_give_every_ordered_pair_twice() -> None:
 def test_property_a_full_deck_holds_every_ordered_pair_exactly_twice(nation: str,
                                                                      seed: int) -> None:
     deck = list(edition("cc_20th").decks[nation])
-    SeededDice(seed).shuffle(deck)
+    random.Random(seed).shuffle(deck)
     pairs = Counter(k.partition(":")[0] for k in deck)
     assert len(deck) == 72
     assert pairs == Counter({f"{a}-{b}": 2 for a, b in itertools.product(range(1, 7),
@@ -493,14 +494,14 @@ def test_virtual_deck_persists_with_game_and_record_replays(tmp_path: Path) -> N
     game, rec = tmp_path / "g.sqlite", tmp_path / "rec.toml"
     d = decl([squad()])
     plan = api.plan_attack("cc", seed=9, declaration=d)
-    first = api.play(plan, AnswerPort({}, plan.rng, roll_missing_dice=True, use_defaults=True),
+    first = api.play(plan, AnswerPort({}, plan.dice, roll_missing_dice=True, use_defaults=True),
                      game=game,
                      record=rec)
     with open_game(game) as tx:
         left = tx.state("combat-commander")["decks"]
     assert len(left["cc_20th/germany"]) == 71 and len(left["cc_20th/america"]) == 71
     again_plan = api.plan_attack("cc", seed=9, declaration=d)
-    api.play(again_plan, AnswerPort({}, again_plan.rng, roll_missing_dice=True,
+    api.play(again_plan, AnswerPort({}, again_plan.dice, roll_missing_dice=True,
                                     use_defaults=True), game=game)
     with open_game(game) as tx:
         assert len(tx.state("combat-commander")["decks"]["cc_20th/germany"]) == 70
@@ -613,7 +614,7 @@ def test_an_empty_virtual_deck_is_reshuffled_before_a_draw() -> None:
     from referee.rulesets.cc.declaration import FireDeclaration
 
     plan = api.plan_attack("cc", seed=3)
-    port = AnswerPort({}, plan.rng, roll_missing_dice=True, use_defaults=True)
+    port = AnswerPort({}, plan.dice, roll_missing_dice=True, use_defaults=True)
     ctx = AttackContext(port, plan.options, FireDeclaration.model_validate(decl([squad()])),
                         state={"decks": {"cc_20th/germany": []}})
     out = attack(ctx)
@@ -632,7 +633,7 @@ def test_CX8_a_users_deck_file_gives_a_virtual_deck_for_the_2006_edition() -> No
     from referee.frontends.answers import AnswerPort
 
     plan = api.plan_attack("cc", seed=2, options=opts, declaration=raw["declaration"])
-    port = AnswerPort({"defence.us-squad-invented": [1, 2]}, plan.rng, use_defaults=True,
+    port = AnswerPort({"defence.us-squad-invented": [1, 2]}, plan.dice, use_defaults=True,
                       roll_missing_dice=True)
     drawn = api.play(plan, port)
     assert len(drawn.state_updates["decks"]["cce_2006/germany"]) == 71

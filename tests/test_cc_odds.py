@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from referee import api
 from referee.catalog import render
-from referee.core.dice import SeededDice
+from referee.core.dice import KeyedDice
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.odds.generic import report_for
@@ -303,7 +303,7 @@ def simulate_resolver(declaration: dict[str, Any], runs: int, state: dict[str, l
 
     plan = api.plan_attack("cc", seed=7, options=opts, declaration=declaration)
     decl_value = FireDeclaration.model_validate(declaration)
-    rng = SeededDice(11)
+    rng = KeyedDice(11)
     counts: Counter[str] = Counter()
     first: OddsReport | None = None
     for i in range(runs):
@@ -464,7 +464,7 @@ def test_every_fate_card_question_names_its_odds_function() -> None:
 
     from referee.frontends.answers import AnswerPort
 
-    inner = AnswerPort({}, SeededDice(3), roll_missing_dice=True, use_defaults=True)
+    inner = AnswerPort({}, KeyedDice(3), roll_missing_dice=True, use_defaults=True)
     for firing in ([squad()], [MORTAR]):
         ctx = AttackContext(Spy(), options(), FireDeclaration.model_validate(
             decl(firing, [unit("A"), leader("Lt", 1)])), state={})

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,7 +12,7 @@ from referee.core.dice import (
     DiceRoll,
     DiceSource,
     DiceSpec,
-    SeededDice,
+    KeyedDice,
     parse_dice_text,
     parse_dice_value,
     roll,
@@ -113,7 +111,7 @@ def test_describe_states_what_is_rolled() -> None:
 def test_rolls_are_deterministic_for_a_seed_and_never_exceed_the_dice(
         count: int, target: int, seed: int) -> None:
     spec = DiceSpec(count=count, target=target, auto_fail=(1,))
-    first, second = roll(spec, SeededDice(seed)), roll(spec, SeededDice(seed))
+    first, second = roll(spec, KeyedDice(seed).stream("q")), roll(spec, KeyedDice(seed).stream("q"))
     assert first == second
     assert first.faces is not None and len(first.faces) == count
     assert all(1 <= f <= 6 for f in first.faces)
@@ -122,7 +120,7 @@ def test_rolls_are_deterministic_for_a_seed_and_never_exceed_the_dice(
 
 
 def test_seeded_dice_count_what_they_rolled() -> None:
-    dice = SeededDice(5)
-    roll(DiceSpec(count=3), dice)
-    assert dice.rolled == 3
-    assert roll(DiceSpec(count=2), random.Random(5)).faces is not None
+    dice = KeyedDice(5)
+    roll(DiceSpec(count=3), dice.stream("a"))
+    roll(DiceSpec(count=2), dice.stream("b"))
+    assert dice.rolled == 5

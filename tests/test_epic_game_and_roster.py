@@ -20,7 +20,7 @@ GUN = {"name": "Gun", "ap": 4}
 
 def in_game(game: Path, declaration: dict[str, Any], answers: dict[str, Any]) -> Any:
     plan = api.plan_attack("epic", seed=1, declaration=declaration)
-    return api.play(plan, AnswerPort({"action": "advance", **answers}, plan.rng,
+    return api.play(plan, AnswerPort({"action": "advance", **answers}, plan.dice,
                                      roll_missing_dice=True), game=game)
 
 
@@ -147,6 +147,6 @@ def test_E4_blast_markers_left_out_are_asked_unless_the_game_file_knows(tmp_path
     in_game(game, decl([GUN], TARGETS), {"to-hit.gun": [2]})
     plan = api.plan_attack("epic", seed=1, declaration={k: v for k, v in d.items()
                                                          if k != "firing_units"})
-    r = api.play(plan, AnswerPort({"action": "advance", "to-hit.gun": [2]}, plan.rng,
+    r = api.play(plan, AnswerPort({"action": "advance", "to-hit.gun": [2]}, plan.dice,
                                   roll_missing_dice=True), game=game)
     assert r.outcome_data["blast_markers"] == 2  # 1 from the game file, 1 for coming under fire

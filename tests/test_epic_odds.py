@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import api
-from referee.core.dice import DiceRoll, DiceSource, DiceSpec
+from referee.core.dice import DiceRoll, DiceSource, DiceSpec, KeyedDice
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
@@ -42,9 +42,8 @@ class TreePort:
     """Dice from ``dice`` (by question id); the first other dice question stops the run."""
 
     def __init__(self, answers: dict[str, Any], dice: dict[str, DiceRoll]) -> None:
-        import random
 
-        self.inner = AnswerPort(answers, random.Random(1), use_defaults=True)
+        self.inner = AnswerPort(answers, KeyedDice(1), use_defaults=True)
         self.dice = dice
 
     def ask(self, question: Question) -> Any:
@@ -325,11 +324,10 @@ def test_e20_overwatch_fire_shows_the_same_odds() -> None:
 def _frequency(declaration: dict[str, Any], answers: dict[str, Any], runs: int,
                options: tuple[str, ...] = ()) -> tuple[float, float]:
     killed = broken = 0
-    import random
 
     for seed in range(runs):
         plan = api.plan_attack("epic", seed=seed, declaration=declaration, options=options)
-        r = api.play(plan, AnswerPort({"action": "advance", **answers}, random.Random(seed),
+        r = api.play(plan, AnswerPort({"action": "advance", **answers}, KeyedDice(seed),
                                       use_defaults=True, roll_missing_dice=True))
         killed += len(r.outcome_data["casualties"])
         broken += bool(r.outcome_data["broken"])

@@ -87,7 +87,7 @@ def test_E10_whole_attack_never_gives_a_second_hit_while_an_eligible_unit_has_no
     targets = [tunit(f"U{i}", t, d, 4) for i, (t, d) in enumerate(units)]
     plan = api.plan_attack("epic", seed=seed, declaration=decl(weapons, targets))
     # every choice left to its documented default, every die rolled from the seed
-    port = AnswerPort({"action": "advance"}, plan.rng, use_defaults=True,
+    port = AnswerPort({"action": "advance"}, plan.dice, use_defaults=True,
                       roll_missing_dice=True)
     r = api.play(plan, port)
     kinds = {f"u{i}": t for i, (t, _) in enumerate(units)}

@@ -167,7 +167,7 @@ def test_E13_barrage_crossfire_counts_every_formation() -> None:
 # 5. overwatch state read from the game file
 def _in_game(game: Path, declaration: dict[str, Any], answers: dict[str, Any]) -> Any:
     plan = api.plan_attack("epic", seed=1, declaration=declaration)
-    return api.play(plan, AnswerPort(answers, plan.rng, roll_missing_dice=True), game=game)
+    return api.play(plan, AnswerPort(answers, plan.dice, roll_missing_dice=True), game=game)
 
 
 @pytest.mark.clause("E-20")
@@ -206,7 +206,7 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     plan = api.plan_attack("epic", seed=1)
     from referee.frontends.wrappers import RecordingPort
 
-    port = RecordingPort(AnswerPort(answers, plan.rng, roll_missing_dice=True))
+    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     ids = list(port.answers)
     assert ids.index("weapon.1.rules") < ids.index("target.1.saves") < ids.index("crossfire")

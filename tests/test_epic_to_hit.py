@@ -29,7 +29,7 @@ def questions_asked(declaration: dict[str, Any], answers: dict[str, Any]) -> lis
     from referee.frontends.wrappers import RecordingPort
 
     plan = api.plan_attack("epic", seed=1, declaration=declaration)
-    port = RecordingPort(AnswerPort(answers, plan.rng, roll_missing_dice=True))
+    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 

@@ -418,7 +418,7 @@ def test_results_data_and_a_recorded_attack_replays(tmp_path) -> None:  # type: 
                     {"allocation": "complete", "allocation.teams": "k a k"}):
         plan = api.plan_attack("fow", seed=4, declaration=d)
         record = tmp_path / "rec.toml"
-        port = AnswerPort({**answers, "results": "skip"}, plan.rng)
+        port = AnswerPort({**answers, "results": "skip"}, plan.dice)
         first = api.play(plan, port, record=record)
         replay_plan, replay_port = api.plan_script(record)
         again = api.play(replay_plan, replay_port)

@@ -38,7 +38,7 @@ def records(declaration: Mapping[str, Any], answers: Mapping[str, Any],
             options: Sequence[str] = ()) -> list[OddsRecord]:
     """The odds of every save an attack rolls, with the given (or seeded) dice."""
     plan = api.plan_attack("fow", seed=1, options=options, declaration=declaration)
-    port = OddsPort(AnswerPort({"results": "unverified", **answers}, plan.rng,
+    port = OddsPort(AnswerPort({"results": "unverified", **answers}, plan.dice,
                                use_defaults=True, roll_missing_dice=True), show=None)
     api.play(plan, port)
     return port.records
@@ -218,7 +218,7 @@ def test_entered_results_mode_rolls_no_dice() -> None:
     """Entering every result asks for no dice, so there are no odds to show."""
     declaration = decl([D("car", "tank", top=0)], [H("p", 1, ["car"])])
     plan = api.plan_attack("fow", seed=1, declaration=declaration)
-    port = OddsPort(AnswerPort({"results": "enter"}, plan.rng, use_defaults=True), show=None)
+    port = OddsPort(AnswerPort({"results": "enter"}, plan.dice, use_defaults=True), show=None)
     api.play(plan, port)
     assert port.records == []
 

@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from referee import api
-from referee.core.dice import DiceRoll, DiceSource, DiceSpec, SeededDice
+from referee.core.dice import DiceRoll, DiceSource, DiceSpec, KeyedDice
 from referee.core.questions import (
     Choice,
     ChoiceQuestion,
@@ -32,7 +32,7 @@ def terminal() -> Iterator[tuple[InteractivePort, Any, list[str]]]:
     """A port reading keys from a pipe; ``said`` collects what it printed besides prompts."""
     said: list[str] = []
     with create_pipe_input() as pipe:
-        port = InteractivePort(SeededDice(4), say=said.append, input=pipe, output=DummyOutput())
+        port = InteractivePort(KeyedDice(4), say=said.append, input=pipe, output=DummyOutput())
         yield port, pipe, said
 
 
@@ -86,7 +86,7 @@ def test_enter_at_a_dice_prompt_rolls_from_the_seed_and_shows_the_faces(terminal
     assert got.source is DiceSource.ROLLED
     from referee.core.dice import roll
 
-    assert got == roll(q.spec, SeededDice(4))
+    assert got == roll(q.spec, KeyedDice(4).stream("d"))
     assert said == [f"  {' '.join(map(str, got.faces))} (rolled)"]
 
 
@@ -118,3 +118,35 @@ def test_a_whole_attack_typed_at_the_prompts(terminal) -> None:
     plan = api.plan_attack("epic", seed=4)
     result = api.play(plan, port)
     assert result.outcome_data["hits"] == {"ap": 1, "at": 0}
+
+
+def test_typing_filters_a_list_and_enter_takes_the_first_left(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ChoiceQuestion(id="ap", text=TEXT, default_value="none",
+                       choices=tuple(Choice(v, v if v == "none" else f"{v}+")
+                                     for v in ("none", "2", "3", "4", "5", "6")))
+    pipe.send_text("5" + ENTER)  # a to-hit value typed as 5 means 5+
+    assert port.ask(q) == "5"
+    pipe.send_text("6x" + "\x7f" + ENTER)  # a mistyped letter taken back
+    assert port.ask(q) == "6"
+
+
+def test_typing_filters_a_list_of_russian_labels(terminal) -> None:
+    port, pipe, _ = terminal
+    q = ChoiceQuestion(id="ground", text=TEXT, default_value="open",
+                       choices=(Choice("open", "открытая местность"), Choice("woods", "лес"),
+                                Choice("ruins", "руины")))
+    pipe.send_text("ру" + ENTER)
+    assert port.ask(q) == "ruins"
+
+
+def test_ctrl_d_at_any_prompt_ends_like_ctrl_c(terminal) -> None:
+    port, pipe, _ = terminal
+    for question in (NumberQuestion(id="n", text=TEXT),
+                     ConfirmQuestion(id="c", text=TEXT),
+                     ChoiceQuestion(id="a", text=TEXT, choices=(Choice("x", "X"),)),
+                     DiceQuestion(id="d", text=TEXT, spec=DiceSpec(count=2))):
+        pipe.send_text("\x04")
+        with pytest.raises(KeyboardInterrupt):
+            port.ask(question)
+

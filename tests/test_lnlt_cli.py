@@ -183,7 +183,7 @@ def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
 
     s = spawn("phase", "lnlt", "--game", game, "--roster", ROSTER, "--seed", "5")
     s.expect("Impulse 1, Grey: activate units or pass?")
-    s.child.send(UP + ENTER)  # the default is Pass: one up is Activate
+    s.child.send(ENTER)  # the default is Activate, never Pass (issue 18)
     s.expect("Grey: which hex do you activate?")
     s.child.send(ENTER)  # C4, Lt. Ash's hex
     s.expect("Activate adjacent hexes through Lt. Ash?")

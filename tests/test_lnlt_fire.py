@@ -284,7 +284,8 @@ def test_damage_table_file_bands_on_the_total_or_over_morale() -> None:
                "i1.fire.H1.with": ["lt", "a", "a.mg"], "i1.fire.H1.target": "H3",
                "i1.fire.H1.drm": 0, "i1.fire.H1.tm": 2, "i1.fire.H1.attack": [4],
                "i1.fire.H1.defence": [3], "i1.fire.H1.dc.rl": [6], "i1.fire.H1.dc.rs": [1],
-               "i1.fire.H1.hero.rs": [4], "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"}
+               "i1.fire.H1.hero.rs": [4], "i1.fire.H1.hero.rs.ifp": 1,
+               "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"}
     result = run(decl, answers)  # no result question: the table answers
     after = units_after(result)
     # rl: 6 + 6 = 12, eliminated (and so no help); rs: 1 + 6 = 7, below 9: no effect

@@ -352,7 +352,7 @@ def test_L5_odds_records_read_the_totals_the_resolver_logs() -> None:
                "i1.fire.H1.result.rs": "shaken", "i1.fire.H1.hero.rs": [3],
                "i2.do": "pass", "i3.do": "pass", "i4.do": "pass"}
     plan = api.plan_attack("lnlt", seed=1, declaration=decl)
-    port = OddsPort(AnswerPort(answers, plan.rng), show=None)
+    port = OddsPort(AnswerPort(answers, plan.dice), show=None)
     result = api.play(plan, port)
     actual = {r.question: r.actual for r in port.records}
     rolls = [s.data for s in result.steps if s.kind.value == "roll"]
@@ -644,14 +644,14 @@ def test_L5_a_phase_with_the_stand_in_table_agrees_with_a_seeded_simulation() ->
                "i1.fire.C4.with": ["ash", "able", "able.mg"], "i1.fire.C4.target": "D4",
                "i1.fire.C4.drm": 0, "i1.fire.C4.tm": 1}
     plan = api.plan_attack("lnlt", seed=1, declaration=decl)
-    odds = OddsPort(AnswerPort(answers, plan.rng, roll_missing_dice=True, use_defaults=True),
+    odds = OddsPort(AnswerPort(answers, plan.dice, roll_missing_dice=True, use_defaults=True),
                     show=None)
     api.play(plan, odds)
     shown = _ends(odds.records[0].report)
     runs, seen = 2000, Counter[str]()
     for seed in range(runs):
         plan = api.plan_attack("lnlt", seed=7000 + seed, declaration=decl)
-        result = api.play(plan, AnswerPort(answers, plan.rng, roll_missing_dice=True,
+        result = api.play(plan, AnswerPort(answers, plan.dice, roll_missing_dice=True,
                                            use_defaults=True))
         for step in result.steps:
             data = step.data or {}

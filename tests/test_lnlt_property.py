@@ -93,8 +93,10 @@ class RandomPort:
             return q.accept(picked)
         if isinstance(q, ConfirmQuestion):
             return draw(st.booleans())
-        if isinstance(q, NumberQuestion):
-            return draw(st.integers(-2, 3))
+        if isinstance(q, NumberQuestion):  # within the question's bounds (a Hero's IFP >= 0)
+            low = -2 if q.minimum is None else max(-2, q.minimum)
+            high = 3 if q.maximum is None else min(3, q.maximum)
+            return draw(st.integers(low, high))
         assert isinstance(q, DiceQuestion)
         face = draw(st.integers(1, 6))
         return DiceRoll((face,), 0, DiceSource.TYPED)

@@ -10,7 +10,7 @@ import pytest
 
 from referee import api
 from referee.catalog import render, set_language
-from referee.core.dice import SeededDice
+from referee.core.dice import KeyedDice
 from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
@@ -75,19 +75,19 @@ def test_yes_and_no_in_russian(typed: str, value: bool) -> None:
 
 
 def test_a_typed_russian_label_at_a_text_prompt(russian: None) -> None:
-    port = SequencePort(["Дымовая завеса", "да"], SeededDice(1))
+    port = SequencePort(["Дымовая завеса", "да"], KeyedDice(1))
     assert port.ask(MISSION) == "smoke"
     assert port.ask(COVER) is True
 
 
 def test_a_script_may_answer_with_russian_labels() -> None:
-    port = AnswerPort({"mission": "химическая атака", "kinds": ["пехота"]}, SeededDice(1))
+    port = AnswerPort({"mission": "химическая атака", "kinds": ["пехота"]}, KeyedDice(1))
     assert port.ask(MISSION) == "chemical"
     assert port.ask(KINDS) == ("infantry",)
 
 
 def test_a_bad_russian_answer_in_a_script_names_file_and_question(russian: None) -> None:
-    port = AnswerPort({"mission": "Туман"}, SeededDice(1), file="s.toml")
+    port = AnswerPort({"mission": "Туман"}, KeyedDice(1), file="s.toml")
     with pytest.raises(ScriptError) as caught:
         port.ask(MISSION)
     assert render(caught.value.msg).startswith("s.toml, ")
@@ -133,7 +133,7 @@ def test_a_recording_with_russian_names_replays(tmp_path) -> None:
             "units": [{"name": "Стрелки «Гром» (вымышленные)", "kind": "infantry"}]}
     plan = api.plan_attack("waw", seed=3, declaration=decl)
     answers = {"attack": [5, 6], "effect.стрелки-гром-вымышленные.first": "Дезорганизовано"}
-    port = RecordingPort(AnswerPort(answers, plan.rng))
+    port = RecordingPort(AnswerPort(answers, plan.dice))
     record = tmp_path / "rec.toml"
     first = api.play(plan, port, record=record)
     replay_plan, replay_port = api.plan_script(record)

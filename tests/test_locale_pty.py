@@ -30,7 +30,7 @@ def test_russian_attack_at_the_terminal(spawn, tmp_path):
     s.expect("Оружие 1: сколько выстрелов?")
     s.child.sendline("4")
     s.expect("Оружие 1: значение попадания AP?")
-    s.expect("(стрелки — выбор, Enter — ответ)")
+    s.expect("(стрелки или буквы названия — выбор, Enter — ответ)")
     s.child.send(DOWN * 4 + ENTER)  # нет, 2+, 3+, 4+, 5+
     s.expect("Оружие 1: значение попадания AT?")
     s.child.send(ENTER)  # нет

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.core.dice import DiceSpec, SeededDice, roll
+from referee.core.dice import DiceSpec, KeyedDice, roll
 from referee.core.errors import UsageError
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
 from referee.core.text import Msg
@@ -81,9 +81,9 @@ def test_totals_match_exhaustive_enumeration(count: int, sides: int) -> None:
 def test_large_roll_agrees_with_a_seeded_simulation_of_the_dice_within_3_sd() -> None:
     spec = DiceSpec(count=30, target=4, count_only=True)
     exact = successes_dist(spec)
-    rng = SeededDice(2026)
+    dice = KeyedDice(2026)
     runs = 4000
-    hits = [roll(spec, rng).successes for _ in range(runs)]
+    hits = [roll(spec, dice.stream("large")).successes for _ in range(runs)]
     for k in (10, 15, 18):
         p = float(exact.at_least(k))
         freq = sum(h >= k for h in hits) / runs
@@ -156,7 +156,7 @@ def test_odds_port_shows_odds_before_the_roll_and_the_percentile_after_it() -> N
     class Inner:
         def ask(self, q: Any) -> Any:
             asked.append(f"after {len(shown)} lines")
-            return SequencePort(["6 6 1 2"], SeededDice(1)).ask(q)
+            return SequencePort(["6 6 1 2"], KeyedDice(1)).ask(q)
 
     port = OddsPort(Inner(), show=shown.extend)
     value = port.ask(question(4, 5))
@@ -171,7 +171,7 @@ def test_odds_port_shows_odds_before_the_roll_and_the_percentile_after_it() -> N
 def test_probe_assumes_defaults_and_stops_at_the_first_unanswered_roll() -> None:
     pick = ChoiceQuestion(id="pick", text=Msg.of("odds.value", value=1),
                           choices=(Choice("a", "A"), Choice("b", "B")), default_value="b")
-    port = ProbePort({"first": "=2"}, SeededDice(1))
+    port = ProbePort({"first": "=2"}, KeyedDice(1))
     assert port.ask(pick) == "b"
     assert [(q.id, v) for q, v in port.assumed] == [("pick", "b")]
     first = DiceQuestion(id="first", text=Msg.of("odds.value", value=1),
@@ -188,7 +188,7 @@ def test_probe_names_a_question_that_has_neither_answer_nor_default() -> None:
     pick = ChoiceQuestion(id="pick", text=Msg.of("odds.value", value=1),
                           choices=(Choice("a", "A"),))
     with pytest.raises(UsageError) as err:
-        ProbePort({}, SeededDice(1)).ask(pick)
+        ProbePort({}, KeyedDice(1)).ask(pick)
     assert err.value.msg.id == "odds.error.needs_answer"
 
 
@@ -311,14 +311,14 @@ def test_a_fault_in_the_odds_code_never_stops_the_attack(monkeypatch) -> None:
                           spec=DiceSpec(3, target=4, count_only=True),
                           odds=OddsRef.to("referee.odds.no_such_module:odds"))
     shown: list[str] = []
-    port = OddsPort(SequencePort(["=2"], SeededDice(1)), show=shown.extend)
+    port = OddsPort(SequencePort(["=2"], KeyedDice(1)), show=shown.extend)
     assert port.ask(broken).successes == 2
     assert shown == ["(no odds for this roll: the odds code failed with "
                      "ModuleNotFoundError; the attack goes on)"]
     assert port.records == []
     monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
     with pytest.raises(ModuleNotFoundError):
-        OddsPort(SequencePort(["=2"], SeededDice(1)), show=None).ask(broken)
+        OddsPort(SequencePort(["=2"], KeyedDice(1)), show=None).ask(broken)
 
 
 def _rec(qid: str, dice: int) -> OddsRecord:
@@ -488,7 +488,7 @@ def test_a_fault_after_the_roll_keeps_the_roll_and_says_there_are_no_odds(monkey
                      spec=DiceSpec(3, target=4, count_only=True),
                      odds=OddsRef.to("tests.test_odds_core:broken_measure_odds"))
     shown: list[str] = []
-    port = OddsPort(SequencePort(["=2"], SeededDice(1)), show=shown.extend)
+    port = OddsPort(SequencePort(["=2"], KeyedDice(1)), show=shown.extend)
     assert port.ask(q).successes == 2
     assert shown[0].startswith("Odds: t") and shown[-1].endswith("KeyError; the attack goes on)")
     assert port.records == []

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from referee.catalog import render
-from referee.core.dice import DiceSource, DiceSpec, SeededDice
+from referee.core.dice import DiceSource, DiceSpec, KeyedDice
 from referee.core.errors import (
     MissingAnswerError,
     ScriptError,
@@ -75,7 +75,7 @@ DICE = DiceQuestion(id="d", text=Msg.of("epic.q.weapons"), spec=DiceSpec(count=2
 
 
 def test_answer_port_is_strict() -> None:
-    port = AnswerPort({"n": 3, "extra": 1}, SeededDice(1), file="f.toml")
+    port = AnswerPort({"n": 3, "extra": 1}, KeyedDice(1), file="f.toml")
     assert port.ask(NUMBER) == 3
     with pytest.raises(MissingAnswerError) as missing:
         port.ask(COVER)
@@ -86,22 +86,22 @@ def test_answer_port_is_strict() -> None:
 
 
 def test_answer_port_defaults_and_rolls_only_when_allowed() -> None:
-    port = AnswerPort({}, SeededDice(1), use_defaults=True, roll_missing_dice=True)
+    port = AnswerPort({}, KeyedDice(1), use_defaults=True, roll_missing_dice=True)
     assert port.ask(NUMBER) == 2
     assert port.ask(DICE).source is DiceSource.ROLLED
     with pytest.raises(MissingAnswerError):
-        AnswerPort({}, SeededDice(1)).ask(DICE)
+        AnswerPort({}, KeyedDice(1)).ask(DICE)
 
 
 def test_answer_port_names_the_field_of_a_refused_answer() -> None:
     text = 'ruleset = "epic"\n[answers]\nn = 0\n'
     with pytest.raises(ScriptError) as err:
-        AnswerPort({"n": 0}, SeededDice(1), file="f.toml", text=text).ask(NUMBER)
+        AnswerPort({"n": 0}, KeyedDice(1), file="f.toml", text=text).ask(NUMBER)
     assert render(err.value.msg) == "f.toml, line 3 (answers.n): 0 is below the least allowed, 1"
 
 
 def test_sequence_port_takes_answers_in_order_and_refuses_leftovers() -> None:
-    port = SequencePort(["4", "yes", "extra"], SeededDice(1))
+    port = SequencePort(["4", "yes", "extra"], KeyedDice(1))
     assert (port.ask(NUMBER), port.ask(COVER)) == (4, True)
     with pytest.raises(UnusedAnswerError) as err:
         port.finish()
@@ -110,8 +110,8 @@ def test_sequence_port_takes_answers_in_order_and_refuses_leftovers() -> None:
 
 def test_wrappers_compose_auto_dice_recording_and_echo() -> None:
     shown: list[tuple[str, Any]] = []
-    inner = AnswerPort({"n": 5}, SeededDice(1))
-    port = RecordingPort(EchoPort(AutoDicePort(inner, SeededDice(9)),
+    inner = AnswerPort({"n": 5}, KeyedDice(1))
+    port = RecordingPort(EchoPort(AutoDicePort(inner, KeyedDice(9)),
                                   lambda q, v: shown.append((q.id, v))))
     assert port.ask(NUMBER) == 5
     rolled = port.ask(DICE)

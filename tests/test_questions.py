@@ -96,3 +96,38 @@ def test_dice_question_typed_and_scripted_fail_alike() -> None:
     assert value == DiceRoll((4, 2), 1, DiceSource.TYPED)
     assert q.accept(value) == value
     assert q.to_script(value) == [4, 2]
+
+
+# --- a compact line (EntryQuestion) ----------------------------------------------------------
+
+def test_an_entry_question_reads_typed_and_scripted_lines_the_same_way() -> None:
+    from dataclasses import dataclass
+
+    from referee.core.questions import EntryQuestion
+    from referee.frontends.display import answer_text, hint, typed_text
+
+    @dataclass(frozen=True, kw_only=True)
+    class Pairs(EntryQuestion):
+        def parse(self, text: str) -> tuple[tuple[int, str], ...]:
+            out = []
+            for part in text.split(","):
+                count, _, name = part.strip().partition(" ")
+                if not count.isdigit() or not name:
+                    raise AnswerError(Msg.of("answer.error.number", given=part.strip()))
+                out.append((int(count), name))
+            return tuple(out)
+
+        def format(self, value: tuple[tuple[int, str], ...]) -> str:
+            return ", ".join(f"{n} {name}" for n, name in value)
+
+    q = Pairs(id="units", text=Msg.of("epic.q.weapons"), default_value="1 inf")
+    assert q.accept("3  inf,  2 av") == ((3, "inf"), (2, "av"))
+    assert q.accept("") == ((1, "inf"),)  # Enter takes the default line
+    assert q.accept(q.to_script(((3, "inf"),))) == ((3, "inf"),)  # a script replays it
+    with pytest.raises(AnswerError):
+        q.accept("three inf")
+    with pytest.raises(AnswerError):
+        q.accept(["3 inf"])
+    assert answer_text(q, ((2, "av"),)) == "2 av"
+    assert typed_text(q, q.default) == "1 inf"
+    assert "1 inf" in hint(q)

@@ -45,7 +45,7 @@ def asked(units: list[dict[str, Any]], answers: dict[str, Any],
 
     declaration = {"mission": "he", "hex": "0101", "units": units, **decl}
     plan = api.plan_attack("waw", seed=1, declaration=declaration, options=options)
-    port = RecordingPort(AnswerPort(answers, plan.rng, roll_missing_dice=True))
+    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 
@@ -398,7 +398,7 @@ def test_W1_data_file_assets_are_offered_as_choices_with_a_way_out() -> None:
     plan = api.plan_attack("waw", seed=1, options=[f"data-file={DATA}"],
                            declaration={"mission": "he", "hex": "1", "units": [TANK]})
     port = RecordingPort(AnswerPort({"artillery": "other", "firepower": 2, "hit-number": 6,
-                                     "attack": [6, 6], "terrain": "open"}, plan.rng))
+                                     "attack": [6, 6], "terrain": "open"}, plan.dice))
     r = api.play(plan, port)
     assert list(port.answers)[:3] == ["artillery", "firepower", "hit-number"]
     assert "terrain" in port.answers and "terrain-defence" not in port.answers

@@ -36,7 +36,7 @@ def mission(kind: str, hex_label: str, game: Path, units: list[dict[str, Any]] |
     if units:
         decl["units"] = units
     plan = api.plan_attack("waw", seed=1, declaration=decl)
-    return api.play(plan, AnswerPort(answers or {}, plan.rng), game=game)
+    return api.play(plan, AnswerPort(answers or {}, plan.dice), game=game)
 
 
 def on_map(game: Path) -> list[dict[str, Any]]:
@@ -162,7 +162,7 @@ def test_W8_mounted_infantry_takes_no_check_and_shares_a_failed_result() -> None
                                                        "units": CHEM_UNITS})
     port = RecordingPort(AnswerPort({"morale.grey-rifle-platoon": True,
                                      "morale.carrier": False, "morale.iron-tank": True},
-                                    plan.rng))
+                                    plan.dice))
     r = api.play(plan, port)
     assert "morale.blue-rifle-platoon" not in port.answers
     assert r.outcome_data["status"]["blue-rifle-platoon"] == "disorganized"

@@ -45,7 +45,7 @@ def records(units: list[dict[str, Any]], answers: dict[str, Any], options: Seque
 
     declaration = {"mission": "he", "hex": "0101", "units": units, **decl}
     plan = api.plan_attack("waw", seed=1, declaration=declaration, options=options)
-    port = OddsPort(AnswerPort(answers, plan.rng, roll_missing_dice=True), show=None)
+    port = OddsPort(AnswerPort(answers, plan.dice, roll_missing_dice=True), show=None)
     api.play(plan, port)
     return list(port.records)
 
@@ -320,7 +320,7 @@ def test_W1_W5_end_states_agree_with_the_resolver_rolled_many_times() -> None:
     for seed in range(1, n + 1):
         plan = api.plan_attack("waw", seed=seed, options=opts, declaration={
             "mission": "he", "hex": "0101", "units": units, **decl})
-        r = api.play(plan, AnswerPort({}, plan.rng, use_defaults=True, roll_missing_dice=True))
+        r = api.play(plan, AnswerPort({}, plan.dice, use_defaults=True, roll_missing_dice=True))
         data = r.outcome_data
         tally[f"net{data['net_hits']}"] += 1
         for u, key in ((INF, "grey-platoon"), (TANK, "iron-tank"), (TRUCK, "blue-trucks")):
@@ -363,7 +363,7 @@ def test_W2_cover_dice_are_asked_with_the_terrain_after_the_hits_and_counted_at_
     plan = api.plan_attack("waw", seed=1, declaration=declaration,
                            options=["defence-cover=included", f"data-file={DATA}"])
     port = OddsPort(AnswerPort({"attack": [4, 6], "cover-dice": 2, "defence": [1, 1, 1]},
-                               plan.rng), show=None)
+                               plan.dice), show=None)
     recording = RecordingPort(port)
     api.play(plan, recording)
     assert list(recording.answers) == ["attack", "cover-dice", "defence"]

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from referee.core.errors import AnswerError, UsageError
 from referee.core.text import Msg
@@ -22,6 +24,14 @@ class DiceSource(StrEnum):
 
     TYPED = "typed"  # the player typed the faces (or the number of successes) of real dice
     ROLLED = "rolled"  # the program rolled them from the session's seed
+    # rolled by the program again after the player went back and changed an earlier answer
+    # that changed this roll (more dice, another target): drawn from the same key, so its
+    # first dice are the dice rolled before
+    RETAKEN = "retaken"
+
+    @property
+    def by_program(self) -> bool:
+        return self is not DiceSource.TYPED
 
 
 @dataclass(frozen=True)
@@ -75,9 +85,7 @@ class DiceRoll:
             value: object = f"={self.successes}"
         else:
             value = list(self.faces)
-        if self.source is DiceSource.ROLLED:
-            return {"rolled": value}
-        return value
+        return script_dice(value, self.source)
 
 
 ROLL = "roll"
@@ -122,14 +130,32 @@ def parse_dice_text(spec: DiceSpec, text: str,
     return DiceRoll(faces, spec.successes(faces), source)
 
 
+def script_dice(value: object, source: DiceSource) -> object:
+    """A roll's script value: typed dice as they are; the program's in a ``rolled`` table
+    (see ``program_source``, its inverse)."""
+    if source is DiceSource.RETAKEN:
+        return {"rolled": value, "retaken": True}
+    if source is DiceSource.ROLLED:
+        return {"rolled": value}
+    return value
+
+
+def program_source(table: Mapping[str, Any]) -> DiceSource:
+    """The source of a script's dice table: ``{rolled = [...]}``, with ``retaken = true`` when
+    the roll was taken again after a change (see ``DiceSource.RETAKEN``)."""
+    if "rolled" not in table or not set(table) <= {"rolled", "retaken"} or not isinstance(
+            table.get("retaken", False), bool):
+        raise AnswerError(Msg.of("dice.error.script_table"))
+    return DiceSource.RETAKEN if table.get("retaken") else DiceSource.ROLLED
+
+
 def parse_dice_value(spec: DiceSpec, value: object) -> DiceRoll | str:
     """Parse a dice answer from a script: a list of faces, a string as typed at the prompt,
     or a table ``{rolled = [faces]}`` marking faces the program rolled."""
     source = DiceSource.TYPED
     if isinstance(value, dict):
-        if set(value) != {"rolled"}:
-            raise AnswerError(Msg.of("dice.error.script_table"))
-        value, source = value["rolled"], DiceSource.ROLLED
+        source = program_source(value)
+        value = value["rolled"]
     if isinstance(value, list):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise AnswerError(Msg.of("dice.error.syntax", text=str(value)))
@@ -141,25 +167,95 @@ def parse_dice_value(spec: DiceSpec, value: object) -> DiceRoll | str:
     raise AnswerError(Msg.of("dice.error.script_value"))
 
 
-class SeededDice(random.Random):
-    """The session's dice: a seeded generator that remembers its seed and how many dice it
-    rolled (a run that rolled none does not need its seed repeated)."""
+SCHEME = b"referee-dice/1"
+"""Names the scheme in every message the dice are drawn from, so that a change of scheme can
+never be mistaken for the old one."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
+
+class KeyedDice:
+    """The program's dice. Every roll is bound to the question that asks for it: its faces
+    come from HMAC-SHA256 keyed by the seed over (the scheme, the attack number, the question
+    id, the roll number of that question), so the same question in the same attack always
+    rolls the same dice, whatever was asked before it or how often the player went back.
+    Never a generator's state shared across questions (see ``DieStream`` and the README)."""
+
+    def __init__(self, seed: int | str, attack: int = 1) -> None:
         self.seed_value = seed
-        self.rolled = 0
+        self.key = str(seed).encode("utf-8")
+        self.attack = attack
+        self.rolled = 0  # dice rolled so far (a run that rolled none need not repeat its seed)
+        self._rolls: dict[str, int] = {}
+        self._rolled_for: dict[str, object] = {}  # what each question first rolled for
+
+    def stream(self, question_id: str) -> DieStream:
+        """The dice of the next roll of ``question_id`` in this attack (roll 0, then 1...)."""
+        number = self._rolls.get(question_id, 0)
+        self._rolls[question_id] = number + 1
+        return DieStream(self, question_id, number)
+
+    def rolled_for(self, question_id: str, key: object) -> bool:
+        """Note that ``question_id`` rolls for ``key`` (its dice, target, deck: what the roll
+        depends on besides its dice); ``True`` when it first rolled for another: the player
+        went back and changed an answer that changed the roll, which is then taken again."""
+        return self._rolled_for.setdefault(question_id, key) != key
+
+    def restart(self) -> None:
+        """The attack is resolved again from its first question (the player went back, or a
+        recorded attack is resumed): every question's rolls count from 0 again."""
+        self._rolls.clear()
+
+
+class DieStream:
+    """The faces of one roll, in order: the bytes of HMAC-SHA256(seed, message) for the
+    blocks 0, 1, 2 ... where the message is ``referee-dice/1|attack|question id|roll|block``;
+    a byte ``b`` gives ``b mod n`` (a face ``1 + b mod sides``) unless it is one of the
+    ``256 mod n`` highest bytes, which are skipped so that every value is equally likely
+    (rejection sampling). Values above 256 take as many bytes as they need, big-endian."""
+
+    def __init__(self, dice: KeyedDice, question_id: str, roll_number: int) -> None:
+        self._dice = dice
+        self._prefix = b"|".join((SCHEME, str(dice.attack).encode(), question_id.encode("utf-8"),
+                                  str(roll_number).encode()))
+        self._block = 0
+        self._bytes = b""
+        self._at = 0
+
+    def _take(self, count: int) -> int:
+        import hashlib
+        import hmac
+
+        out = 0
+        for _ in range(count):
+            if self._at == len(self._bytes):
+                message = self._prefix + b"|" + str(self._block).encode()
+                self._bytes = hmac.new(self._dice.key, message, hashlib.sha256).digest()
+                self._block += 1
+                self._at = 0
+            out = out * 256 + self._bytes[self._at]
+            self._at += 1
+        return out
+
+    def below(self, n: int) -> int:
+        """A value in ``0 .. n-1``, every one equally likely."""
+        if n < 1:
+            raise ValueError("nothing to draw from")
+        width = 1
+        while 256 ** width < n:
+            width += 1
+        span = 256 ** width
+        limit = span - span % n
+        while True:
+            value = self._take(width)
+            if value < limit:
+                return value % n
 
     def roll_die(self, sides: int) -> int:
-        self.rolled += 1
-        return self.randint(1, sides)
+        self._dice.rolled += 1
+        return 1 + self.below(sides)
 
 
-def roll(spec: DiceSpec, rng: random.Random) -> DiceRoll:
-    if isinstance(rng, SeededDice):
-        faces = tuple(rng.roll_die(spec.sides) for _ in range(spec.count))
-    else:
-        faces = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
+def roll(spec: DiceSpec, dice: DieStream) -> DiceRoll:
+    faces = tuple(dice.roll_die(spec.sides) for _ in range(spec.count))
     return DiceRoll(faces, spec.successes(faces), DiceSource.ROLLED)
 
 

@@ -92,6 +92,18 @@ def from_folder(specs: Iterable[OptionSpec], overrides: Mapping[str, Any],
             for name, value in overrides.items()}
 
 
+def to_folder(specs: Iterable[OptionSpec], overrides: Mapping[str, Any],
+              folder: str) -> dict[str, Any]:
+    """The inverse of ``from_folder``: ``overrides`` (paths from the current folder) to be
+    written in a file in ``folder`` (a ``--record``), each relative path of an option that
+    names a file made relative to that folder, so that the file replays from anywhere."""
+    paths = {s.name for s in specs if s.path}
+    return {name: os.path.relpath(value, folder)
+            if name in paths and isinstance(value, str) and value
+            and not os.path.isabs(value) else value
+            for name, value in overrides.items()}
+
+
 def resolve_options(specs: Iterable[OptionSpec], overrides: Mapping[str, Any]) -> Options:
     """Defaults with ``overrides`` applied. Override values may be text (from the command line)
     or already typed (from a script)."""

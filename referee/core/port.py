@@ -2,15 +2,17 @@
 
 Resolvers call ``port.ask(question)`` and get a validated value back. For dice questions the
 value is always a ``DiceRoll``: a port that is told to roll (an empty answer, ``roll`` in a
-script, or auto-dice) rolls with the session's seeded generator.
+script, or auto-dice) rolls the question's own dice (``KeyedDice``: bound to the question, so
+asking it again rolls the same).
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol, overload
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, overload
 
-from referee.core.dice import ROLL, DiceRoll
+from referee.core.dice import ROLL, DiceRoll, DiceSource, KeyedDice
 from referee.core.questions import DiceQuestion, Question
 
 
@@ -22,9 +24,42 @@ class Port(Protocol):
     def ask(self, question: Question) -> Any: ...
 
 
-def settle_dice(question: DiceQuestion, value: DiceRoll | str, rng: random.Random) -> DiceRoll:
-    """Turn a dice answer into a roll, rolling with ``rng`` when the answer says so."""
+BACK_KEY = "<"
+"""Typed alone at a prompt (or pressed at a list or yes/no prompt): go back one question."""
+INTERRUPT_KEY = "^C"
+"""How a transcript shows Ctrl-C at a prompt."""
+
+
+class GoBack(Exception):
+    """The player asked to go back one question (``<`` at a prompt). Raised by a front end
+    from ``ask``; the rewind front end (``referee.frontends.rewind``) catches it and resolves
+    the attack again with the answers before that question. Resolvers never catch it."""
+
+
+R = TypeVar("R")
+
+
+def resolve(port: Port, attack: Callable[[Port], R]) -> R:
+    """Resolve ``attack`` through ``port``. A port that can go back (the rewind port at the
+    table) resolves it again from its start each time the player goes back."""
+    again = getattr(port, "resolve", None)
+    if again is not None:
+        return again(attack)  # type: ignore[no-any-return]
+    return attack(port)
+
+
+def roll_question(question: DiceQuestion, dice: KeyedDice) -> DiceRoll:
+    """What the program rolls for ``question``: the next roll of its own dice, marked as
+    taken again when the question first rolled for another roll (``KeyedDice.rolled_for``)."""
+    got = question.roll(dice.stream(question.id))
+    if dice.rolled_for(question.id, question.roll_key()):
+        return dataclasses.replace(got, source=DiceSource.RETAKEN)
+    return got
+
+
+def settle_dice(question: DiceQuestion, value: DiceRoll | str, dice: KeyedDice) -> DiceRoll:
+    """Turn a dice answer into a roll, rolling the question's dice when the answer says so."""
     if value == ROLL:
-        return question.roll(rng)
+        return roll_question(question, dice)
     assert isinstance(value, DiceRoll)
     return value

@@ -8,11 +8,18 @@ test answer are all checked by it, so they fail the same way.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.dice import ROLL, DiceRoll, DiceSpec, parse_dice_text, parse_dice_value, roll
+from referee.core.dice import (
+    ROLL,
+    DiceRoll,
+    DiceSpec,
+    DieStream,
+    parse_dice_text,
+    parse_dice_value,
+    roll,
+)
 from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
 from referee.core.text import Msg
@@ -190,6 +197,45 @@ class TextQuestion(Question):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EntryQuestion(Question):
+    """A compact line that says several things at once (``3 inf 6+ woods 30``: three
+    infantry units, save 6+, in woods, 30 cm away). A ruleset subclasses it with ``parse``
+    (the line to a value, or an ``AnswerError`` naming the part that is wrong) and ``format``
+    (the value back to its line, which scripts hold and answered lines show). Typed and
+    scripted lines are read by the same ``parse``: the one validation path."""
+
+    default_value: str | None = None  # the line Enter takes (``None``: an answer is needed)
+    hint_msg: Msg | None = None  # how to type the line, shown beside the prompt
+    max_length: int = 200
+    kind = "entry"
+
+    @property
+    def default(self) -> str | None:
+        return self.default_value
+
+    def parse(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def format(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def accept(self, raw: Any) -> Any:
+        if not isinstance(raw, str):
+            raise AnswerError(Msg.of("answer.error.text_type"))
+        text = " ".join(raw.split())
+        if not text and self.default_value is not None:
+            text = self.default_value
+        if not text:
+            raise AnswerError(Msg.of("answer.error.text_empty"))
+        if len(text) > self.max_length:
+            raise AnswerError(Msg.of("answer.error.text_long", most=self.max_length))
+        return self.parse(text)
+
+    def to_script(self, value: Any) -> Any:
+        return self.format(value)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConfirmQuestion(Question):
     """Yes or no."""
 
@@ -224,9 +270,14 @@ class DiceQuestion(Question):
     odds: OddsRef | None = field(default=None, compare=False)
     kind = "dice"
 
-    def roll(self, rng: random.Random) -> DiceRoll:
+    def roll(self, dice: DieStream) -> DiceRoll:
         """What the program rolls for this question (a question kind may draw instead)."""
-        return roll(self.spec, rng)
+        return roll(self.spec, dice)
+
+    def roll_key(self) -> object:
+        """What the program's roll depends on besides its dice: two questions of one id with
+        the same key roll the same (a question kind that draws adds what it draws from)."""
+        return self.spec
 
     @property
     def default(self) -> str:

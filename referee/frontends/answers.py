@@ -8,23 +8,22 @@ answers that no question used. ``SequencePort`` answers in order (a transcript's
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.core.dice import ROLL
+from referee.core.dice import ROLL, KeyedDice
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
-from referee.core.port import settle_dice
+from referee.core.port import BACK_KEY, INTERRUPT_KEY, GoBack, settle_dice
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 
 
 class AnswerPort:
-    def __init__(self, answers: Mapping[str, Any], rng: random.Random, *,
+    def __init__(self, answers: Mapping[str, Any], dice: KeyedDice, *,
                  file: str = "<answers>", text: str = "", use_defaults: bool = False,
                  roll_missing_dice: bool = False) -> None:
         self.answers = dict(answers)
-        self.rng = rng
+        self.dice = dice
         self.file = file
         self.text = text
         self.use_defaults = use_defaults
@@ -60,7 +59,7 @@ class AnswerPort:
             close = difflib.get_close_matches(question.id, unused, n=1, cutoff=0.6)
             raise MissingAnswerError(self.file, question.id, close[0] if close else None)
         if isinstance(question, DiceQuestion):
-            return settle_dice(question, value, self.rng)
+            return settle_dice(question, value, self.dice)
         return value
 
     def finish(self) -> None:
@@ -71,12 +70,13 @@ class AnswerPort:
 
 class SequencePort:
     """Answers in the order the questions come, as typed at a prompt; with ``shown=True``,
-    as a transcript shows them (labels, ``(rolled)`` dice), turned back into what was typed."""
+    as a transcript shows them (labels, ``(rolled)`` dice), turned back into what was typed.
+    ``<`` goes back one question, as at the prompt (``GoBack``); ``^C`` is Ctrl-C."""
 
-    def __init__(self, typed: Sequence[str], rng: random.Random, *,
+    def __init__(self, typed: Sequence[str], dice: KeyedDice, *,
                  file: str = "<transcript>", shown: bool = False) -> None:
         self.typed = list(typed)
-        self.rng = rng
+        self.dice = dice
         self.file = file
         self.shown = shown
         self.position = 0
@@ -86,6 +86,10 @@ class SequencePort:
             raise MissingAnswerError(self.file, question.id)
         text = self.typed[self.position]
         self.position += 1
+        if text.strip() == BACK_KEY:
+            raise GoBack
+        if text.strip() == INTERRUPT_KEY:
+            raise KeyboardInterrupt  # a transcript's Ctrl-C
         from referee.frontends.display import typed_from_shown, value_from_label
 
         if self.shown:
@@ -95,7 +99,7 @@ class SequencePort:
         except AnswerError as err:
             raise ScriptError(self.file, f"#{self.position} ({question.id})", err.msg) from None
         if isinstance(question, DiceQuestion):
-            return settle_dice(question, value, self.rng)
+            return settle_dice(question, value, self.dice)
         return value
 
     def finish(self) -> None:

@@ -5,16 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from referee.catalog import available_languages, current_language, render
-from referee.core.dice import DiceRoll, DiceSource
+from referee.core.dice import ROLL, DiceRoll, DiceSource
+from referee.core.port import BACK_KEY, INTERRUPT_KEY
 from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
+    EntryQuestion,
     MultiChoiceQuestion,
-    NumberQuestion,
     Question,
 )
 from referee.core.text import Msg
+
+
+class _Key:
+    """An answer that is a key, not a value: ``<`` (back one question), ``^C``."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __repr__(self) -> str:
+        return self.key
+
+
+BACK: Any = _Key(BACK_KEY)
+INTERRUPT: Any = _Key(INTERRUPT_KEY)
 
 
 def labels(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:
@@ -28,10 +43,14 @@ def dice_text(roll: DiceRoll) -> str:
         shown = f"{shown} {render(label)}"
     if roll.source is DiceSource.ROLLED:
         shown = render(Msg.of("dice.shown_rolled", faces=shown))
+    elif roll.source is DiceSource.RETAKEN:
+        shown = render(Msg.of("dice.shown_retaken", faces=shown))
     return shown
 
 
 def answer_text(question: Question, value: Any) -> str:
+    if isinstance(value, _Key):
+        return value.key
     if isinstance(question, ChoiceQuestion):
         return labels(question)[value]
     if isinstance(question, MultiChoiceQuestion):
@@ -41,6 +60,8 @@ def answer_text(question: Question, value: Any) -> str:
         return render(Msg.of("word.yes" if value else "word.no"))
     if isinstance(question, DiceQuestion):
         return dice_text(value)
+    if isinstance(question, EntryQuestion):
+        return question.format(value)
     return str(value)
 
 
@@ -86,9 +107,10 @@ def typed_from_shown(question: Question, shown: str) -> str:
     """What a player typed to get ``shown`` (the inverse of ``answer_text``), for replaying
     a transcript: rolled dice become an empty line, so the seed rolls them again."""
     if isinstance(question, DiceQuestion):
-        rolled = render(Msg.of("dice.shown_rolled", faces="\0")).split("\0")
-        if shown.startswith(rolled[0]) and shown.endswith(rolled[1]):
-            return ""
+        for how in ("dice.shown_rolled", "dice.shown_retaken"):
+            rolled = render(Msg.of(how, faces="\0")).split("\0")
+            if shown.startswith(rolled[0]) and shown.endswith(rolled[1]):
+                return ""
         return shown
     if isinstance(question, ChoiceQuestion):
         by_label = {label: value for value, label in labels(question).items()}
@@ -100,14 +122,43 @@ def typed_from_shown(question: Question, shown: str) -> str:
     return shown
 
 
-def hint(question: Question) -> str:
-    """The short hint beside a typed prompt: how to answer."""
+def typed_text(question: Question, value: Any) -> str:
+    """What a player types at a text prompt to give ``value`` (``""`` for nothing, or for a
+    program roll): shown in the answered line when Enter takes a default."""
+    if value is None or value == ROLL:
+        return ""
+    if isinstance(question, DiceQuestion):
+        if isinstance(value, DiceRoll) and value.source.by_program:
+            return ""
+        script = question.to_script(value)
+        if isinstance(script, list):
+            return " ".join(map(str, script))
+        return str(script)
+    if isinstance(question, EntryQuestion):  # its default is a line, an answer a value
+        return value if isinstance(value, str) else question.format(value)
+    if isinstance(question, ConfirmQuestion):
+        return answer_text(question, value)
+    if isinstance(question, MultiChoiceQuestion):
+        return " ".join(value)
+    return str(value)
+
+
+def hint(question: Question, default: Any = None) -> str:
+    """The short hint beside a typed prompt: how to answer, and what Enter takes
+    (``default``: the question's own default, or the answer given before going back)."""
     parts = []
-    if isinstance(question, NumberQuestion) and question.default is not None:
-        parts.append(render(Msg.of("answer.hint.default", default=question.default)))
-    if isinstance(question, DiceQuestion) and question.hint_msg is not None:
+    if default is None:
+        default = question.default
+    shown = typed_text(question, default)
+    if isinstance(question, DiceQuestion) and shown:
+        parts.append(render(Msg.of("dice.hint.previous", faces=shown)))
+    elif isinstance(question, DiceQuestion) and question.hint_msg is not None:
         parts.append(render(question.hint_msg))
     elif isinstance(question, DiceQuestion):
         key = "dice.hint.count_ok" if question.spec.count_only else "dice.hint.faces"
         parts.append(render(Msg.of(key)))
+    elif isinstance(question, EntryQuestion) and question.hint_msg is not None:
+        parts.append(render(question.hint_msg))
+    if shown and not isinstance(question, DiceQuestion):
+        parts.append(render(Msg.of("answer.hint.default", default=shown)))
     return " · ".join(parts)

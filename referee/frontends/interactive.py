@@ -1,22 +1,27 @@
 """The terminal front end: questionary prompts (``unsafe_ask``, so Ctrl-C reaches us).
 
 Every typed answer is checked by ``Question.accept``; a refused answer shows its one-line
-reason under the prompt and the question stays open. Imported only when a terminal is used.
+reason under the prompt and the question stays open. ``<`` goes back one question (alone on
+the line at a text, number or dice prompt; the key itself at a list or yes/no prompt), when the
+port above can go back (``table``: the rewind port). Ctrl-D ends the attack as Ctrl-C does.
+A default taken with Enter is shown in the answered line, so the scrollback is a faithful
+record. Imported only when a terminal is used.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import questionary
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.keys import Keys
 
 from referee.catalog import DEFAULT_LANG, current_language, render, t
-from referee.core.dice import ROLL
+from referee.core.dice import ROLL, DiceRoll, KeyedDice
 from referee.core.errors import AnswerError
-from referee.core.port import settle_dice
+from referee.core.port import BACK_KEY, GoBack, settle_dice
 from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
@@ -25,31 +30,63 @@ from referee.core.questions import (
     Question,
 )
 from referee.core.text import Msg, visible
-from referee.frontends.display import dice_text, hint, labels
+from referee.frontends.display import answer_text, dice_text, hint, labels, typed_text
+
+_BACK: Any = object()  # what a list or yes/no prompt returns when ``<`` is pressed
+
+
+class Table(Protocol):
+    """What the prompts may ask of the port above them (``RewindPort``)."""
+
+    def can_go_back(self) -> bool: ...
+
+    def offered(self, question: Question) -> Any: ...
 
 
 class InteractivePort:
-    def __init__(self, rng: random.Random, *, say: Callable[[str], None],
+    def __init__(self, dice: KeyedDice, *, say: Callable[[str], None],
                  input: Any = None, output: Any = None) -> None:
-        self.rng = rng
+        self.dice = dice
         self.say = say
         self.input = input
         self.output = output
+        self.table: Table | None = None
+        self._back_hint_shown = False
 
-    def _prompt(self, question: Question) -> questionary.Question:
+    def _default(self, question: Question) -> Any:
+        """The answer Enter takes: the previous one after going back, else the question's."""
+        offered = self.table.offered(question) if self.table is not None else None
+        return question.default if offered is None else offered
+
+    def _back_hint(self) -> str | None:
+        """Once per attack, at the first question where going back is possible."""
+        if self._back_hint_shown or self.table is None or not self.table.can_go_back():
+            return None
+        self._back_hint_shown = True
+        return t("prompt.back_hint")
+
+    def _prompt(self, question: Question) -> tuple[questionary.Question, bool, str]:
+        """The prompt; whether ``<`` is a key of it (list and yes/no prompts); the text Enter
+        puts in an empty line at a text prompt (its default, so the answered line shows
+        it). A list of one choice (``ChoiceQuestion``) filters as one types."""
         text = visible(render(question.text))  # names from files are data, never controls
         if question.clause:
             text = f"{text} [{question.clause}]"
+        back = self._back_hint()
+        default = self._default(question)
         if isinstance(question, ChoiceQuestion):
             names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
-            return questionary.select(text, choices=choices, default=question.default,
-                                      instruction=t("prompt.select"))
+            instruction = t("prompt.select")
+            # typing filters the list (``5`` leaves ``5+``; a word of a label, in any script)
+            return questionary.select(text, choices=choices, default=default,
+                                      use_search_filter=True, use_jk_keys=False,
+                                      instruction=_with(instruction, back)), True, ""
         if isinstance(question, MultiChoiceQuestion):
             names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value,
-                                          checked=c.value in question.default)
+                                          checked=c.value in default)
                        for c in question.choices]
 
             def check(values: list[str]) -> bool | str:
@@ -60,24 +97,44 @@ class InteractivePort:
                 return True
 
             return questionary.checkbox(text, choices=choices, validate=check,
-                                        instruction=t("prompt.checkbox"))
+                                        instruction=_with(t("prompt.checkbox"), back)), True, ""
         if isinstance(question, ConfirmQuestion):
             if current_language() == DEFAULT_LANG:
-                return questionary.confirm(text, default=question.default)
+                if back:
+                    text = f"{text} ({back})"
+                return questionary.confirm(text, default=bool(default)), True, ""
             # questionary's confirm takes the Latin y/n keys only: in another language the
             # player types the word (да/нет, or y/n), checked by ConfirmQuestion.accept
-            how = t("prompt.confirm_yes" if question.default else "prompt.confirm_no")
-            return questionary.text(f"{text} ({how})")
-        how = hint(question)
-        return questionary.text(f"{text} ({how})" if how else text)
+            how = t("prompt.confirm_yes" if default else "prompt.confirm_no")
+            return (questionary.text(f"{text} ({_with(how, back)})"), False,
+                    answer_text(question, bool(default)))
+        how = _with(hint(question, default), back)
+        prompt = f"{text} ({how})" if how else text
+        return questionary.text(prompt), False, typed_text(question, default)
 
     def _ask_once(self, question: Question) -> Any:
         with create_app_session(input=self.input, output=self.output):
-            return self._prompt(question).unsafe_ask()
+            prompt, keyed, fill = self._prompt(question)
+            app = prompt.application
+            keys = _keys(back=keyed and self.table is not None, fill=fill,
+                         search=_search_control(app) if isinstance(question, ChoiceQuestion)
+                         else None)
+            app.key_bindings = (keys if app.key_bindings is None
+                                else merge_key_bindings([app.key_bindings, keys]))
+            try:
+                return prompt.unsafe_ask()
+            except EOFError:
+                raise KeyboardInterrupt from None  # Ctrl-D, or the terminal closed
 
     def ask(self, question: Question) -> Any:
         while True:
             raw = self._ask_once(question)
+            if raw is _BACK:
+                clause = f" [{question.clause}]" if question.clause else ""
+                self.say(f"? {render(question.text)}{clause} {BACK_KEY}")
+                raise GoBack
+            if isinstance(raw, str) and raw.strip() == BACK_KEY and self.table is not None:
+                raise GoBack
             if isinstance(question, ChoiceQuestion) or isinstance(raw, bool):
                 return raw  # the prompt offered legal values only
             try:
@@ -87,8 +144,53 @@ class InteractivePort:
                 self.say(render(Msg.of("answer.refused", reason=err.msg)))
                 continue
             if isinstance(question, DiceQuestion):
-                roll = settle_dice(question, value, self.rng)
+                roll: DiceRoll = settle_dice(question, value, self.dice)
                 if value == ROLL:
                     self.say(f"  {dice_text(roll)}")
                 return roll
             return value
+
+
+def _with(text: str, back: str | None) -> str:
+    return " · ".join(p for p in (text, back) if p)
+
+
+def _search_control(app: Any) -> Any:
+    """The list of the select prompt ``app``, which filters as one types."""
+    from questionary.prompts.common import InquirerControl
+
+    return next(c for c in app.layout.find_all_controls() if isinstance(c, InquirerControl))
+
+
+def _keys(*, back: bool, fill: str, search: Any = None) -> KeyBindings:
+    """Ctrl-D ends any prompt as Ctrl-C does; ``<`` goes back at a list or yes/no prompt
+    (the prompt is erased: the caller writes the line as it was answered); Enter on an empty
+    text line takes ``fill``, written into the line so that the answer stays on screen;
+    letters beyond ASCII (a Russian label) filter a list as questionary's own keys do."""
+    keys = KeyBindings()
+
+    if search is not None:
+        @keys.add(Keys.Any)
+        def _letter(event: Any) -> None:
+            if event.data.isprintable() and not event.data.isascii():
+                search.add_search_character(event.data)
+
+    @keys.add("c-d", eager=True)
+    def _eof(event: Any) -> None:
+        event.app.exit(exception=EOFError, style="class:aborting")
+
+    if fill:
+        @keys.add("enter", eager=True)
+        def _enter(event: Any) -> None:
+            buffer = event.app.current_buffer
+            if not buffer.text.strip():
+                buffer.text = fill
+            buffer.validate_and_handle()
+
+    if back:
+        @keys.add(BACK_KEY, eager=True)
+        def _back(event: Any) -> None:
+            event.app.erase_when_done = True
+            event.app.exit(result=_BACK)
+
+    return keys

@@ -60,6 +60,13 @@ class OddsPort:
 
             self.show([render(Msg.of("odds.unavailable", reason=type(err).__name__))])
 
+    def checkpoint(self) -> int:
+        """The rolls recorded so far (the rewind port puts them back when going back)."""
+        return len(self.records)
+
+    def restore(self, mark: int) -> None:
+        del self.records[mark:]
+
     def finish(self) -> None:
         finish = getattr(self.inner, "finish", None)
         if finish is not None:

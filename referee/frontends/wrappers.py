@@ -6,26 +6,30 @@ seed, asks the rest at the terminal, and keeps every answer for ``--record``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
-from referee.core.port import Port
+from referee.core.dice import KeyedDice
+from referee.core.port import GoBack, Port, roll_question
 from referee.core.questions import DiceQuestion, Question
 
 
 class AutoDicePort:
-    """Rolls every dice question from the seeded generator; passes other questions on."""
+    """Rolls every dice question from its own dice (the seed's); passes other questions on."""
 
-    def __init__(self, inner: Port, rng: random.Random,
+    def __init__(self, inner: Port, dice: KeyedDice,
                  on_roll: Callable[[DiceQuestion, Any], None] | None = None) -> None:
         self.inner = inner
-        self.rng = rng
+        self.dice = dice
         self.on_roll = on_roll
+
+    def answers_itself(self, question: Question) -> bool:
+        """Dice are never asked of the player (going back steps over them)."""
+        return isinstance(question, DiceQuestion)
 
     def ask(self, question: Question) -> Any:
         if isinstance(question, DiceQuestion):
-            value = question.roll(self.rng)
+            value = roll_question(question, self.dice)
             if self.on_roll:
                 self.on_roll(question, value)
             return value
@@ -46,13 +50,26 @@ class RecordingPort:
 
 
 class EchoPort:
-    """Shows each question and its answer as a player saw them (used for transcripts)."""
+    """Shows each question and its answer as a player saw them (used for transcripts);
+    going back shows as the answer ``<``."""
 
     def __init__(self, inner: Port, show: Callable[[Question, Any], None]) -> None:
         self.inner = inner
         self.show = show
 
     def ask(self, question: Question) -> Any:
-        value = self.inner.ask(question)
+        try:
+            value = self.inner.ask(question)
+        except GoBack:
+            from referee.frontends.display import BACK
+
+            self.show(question, BACK)
+            raise
+        except KeyboardInterrupt:
+            from referee.frontends.display import INTERRUPT
+
+            self.show(question, INTERRUPT)
+            raise
         self.show(question, value)
         return value
+

@@ -25,14 +25,17 @@ KIND_STYLE = {"input": "cyan", "modifier": "yellow", "roll": "magenta", "outcome
               "note": "blue", "warning": "bold red"}
 
 
-def make_console(file: IO[str], *, terminal: bool, color: bool = True) -> Console:
+def make_console(file: IO[str], *, terminal: bool, color: bool = True,
+                 width: int | None = None) -> Console:
     """Colour and rounded boxes on a terminal; plain text (no escape codes) with NO_COLOR or
-    when not writing to a terminal: at the terminal's width, or a fixed width for files."""
+    when not writing to a terminal: at the terminal's width, or a fixed width for files
+    (``width``: the width of the terminal the player sits at, when the output is piped from
+    an attack asked there)."""
     if terminal and color:
         return Console(file=file, force_terminal=True, highlight=False, soft_wrap=False)
     return Console(file=file, force_terminal=False, color_system=None,
-                   width=None if terminal else PLAIN_WIDTH, highlight=False, soft_wrap=False,
-                   emoji=False)
+                   width=width or (None if terminal else PLAIN_WIDTH), highlight=False,
+                   soft_wrap=False, emoji=False)
 
 
 def _box(console: Console) -> box.Box:

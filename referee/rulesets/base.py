@@ -61,6 +61,11 @@ class RulesetModule(Protocol):
         nothing); a game file's state is checked against it before a rule reads it."""
         ...
 
+    def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
+        """The state a game file holds for this ruleset, as a player reads it before an
+        attack (Blast markers, broken formations, cards left, markers, unit states)."""
+        ...
+
 
 class LazyRuleset:
     """A ruleset whose parts are imported on first use, so that finding it, or looking up one
@@ -68,12 +73,13 @@ class LazyRuleset:
     ``"module"`` (lookups) and ``"module:attribute"`` (the declaration model, the resolver)."""
 
     def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str,
-                 state: str | None = None) -> None:
+                 state: str | None = None, state_view: str | None = None) -> None:
         self.id = id
         self._lookups = lookups
         self._declaration = declaration
         self._resolver = resolver
         self._state = state
+        self._state_view = state_view
 
     @staticmethod
     def _load(target: str) -> Any:
@@ -104,3 +110,9 @@ class LazyRuleset:
             return None
         model: type[Any] = self._load(self._state)
         return model
+
+    def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
+        if self._state_view is None or not state:
+            return ()
+        tables: Sequence[Table] = self._load(self._state_view)(state)
+        return tables

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.core.dice import DiceSource
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
@@ -20,7 +19,7 @@ from referee.rulesets.base import AttackContext
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import RULESET_ID, FateCard, FateCardQuestion, VirtualDecks
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece, TargetUnit
-from referee.rulesets.cc.legality import hex_command, refusal
+from referee.rulesets.cc.legality import command_skips, hex_command, hex_leaders, refusal
 
 
 def _nation(nation: str) -> Msg:
@@ -61,7 +60,7 @@ class Attack:
             hint_msg=Msg.of("cc.hint.card"),
             odds=OddsRef.to(f"referee.rulesets.cc.odds:{odds}", **facts)))
         assert isinstance(card, FateCard)
-        if card.source is DiceSource.ROLLED:
+        if card.source.by_program:
             self.decks.take(nation, card)
         return card
 
@@ -206,6 +205,10 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
             default_value=ranked[0].key))
         base = next(p for p in shooters if p.key == base_key)
     command = 0 if included else hex_command(decl, base, a.ctx.options)
+    if ordnance and command_skips(base, a.ctx.options):
+        for leader in hex_leaders(decl, base, a.ctx.options):
+            log.note(Msg.of("cc.step.ordnance_no_command", piece=base.name,
+                            leader=leader.name), "C-14")
     fp = base.fp
     alone = "alone" if len(shooters) == 1 else "base"
     rows.append((Msg.of(f"cc.fp.{alone}", piece=base.name), "C-8", base.fp, fp))

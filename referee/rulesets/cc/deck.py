@@ -9,14 +9,22 @@ game file stores. ``FateCardQuestion`` asks for a card: typed from a physical ca
 from __future__ import annotations
 
 import functools
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee import data
-from referee.core.dice import ROLL, DiceRoll, DiceSource, DiceSpec, SeededDice
+from referee.core.dice import (
+    ROLL,
+    DiceRoll,
+    DiceSource,
+    DiceSpec,
+    DieStream,
+    KeyedDice,
+    program_source,
+    script_dice,
+)
 from referee.core.errors import AnswerError
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
@@ -66,7 +74,7 @@ class FateCard(DiceRoll):
     def to_script(self) -> object:
         assert self.faces is not None
         value: list[object] = [*self.faces, *([self.trigger] if self.trigger else [])]
-        return {"rolled": value} if self.source is DiceSource.ROLLED else value
+        return script_dice(value, self.source)
 
 
 @dataclass(frozen=True)
@@ -227,9 +235,7 @@ def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | st
     if isinstance(raw, FateCard):
         raw = raw.to_script()
     if isinstance(raw, dict):
-        if set(raw) != {"rolled"}:
-            raise AnswerError(Msg.of("dice.error.script_table"))
-        return parse_card(raw["rolled"], DiceSource.ROLLED)
+        return parse_card(raw["rolled"], program_source(raw))
     if isinstance(raw, str):
         text = raw.strip()
         if text.casefold() in DRAW_WORDS:
@@ -261,14 +267,14 @@ def draw_card(remaining: tuple[str, ...], index: int) -> FateCard:
     return FateCard(faces, 0, DiceSource.ROLLED, trigger)
 
 
-def draw_whole_deck(cards: tuple[str, ...], rng: random.Random) -> list[FateCard]:
+def draw_whole_deck(cards: tuple[str, ...], dice: KeyedDice) -> list[FateCard]:
     """Every card of a deck, drawn one at a time without replacement as a virtual deck
     draws them (C-10), until none is left."""
     remaining = list(cards)
     drawn = []
+    stream = dice.stream("deck")
     while remaining:
-        index = (rng.roll_die(len(remaining)) - 1 if isinstance(rng, SeededDice)
-                 else rng.randrange(len(remaining)))
+        index = stream.below(len(remaining))
         drawn.append(draw_card(tuple(remaining), index))
         del remaining[index]
     return drawn
@@ -296,7 +302,7 @@ class FateCardQuestion(DiceQuestion):
             raise AnswerError(Msg.of("cc.error.card_not_in_deck", card=card.key,
                                      nation=Msg.of(f"cc.nation.{self.nation}"),
                                      edition=self.edition_id))
-        if card.source is DiceSource.ROLLED:
+        if card.source.by_program:
             remaining = self._need_virtual_deck()
             if card.key not in remaining:
                 raise AnswerError(Msg.of("cc.error.card_drawn", card=card.key,
@@ -310,14 +316,13 @@ class FateCardQuestion(DiceQuestion):
                                      edition=self.edition_id))
         return self.remaining
 
-    def roll(self, rng: random.Random) -> FateCard:
-        """Draw one card of the remaining deck, uniformly, from the session's seed."""
+    def roll_key(self) -> object:
+        return (self.spec, self.remaining)
+
+    def roll(self, dice: DieStream) -> FateCard:
+        """Draw one card of the remaining deck, uniformly, from the dice of this question."""
         remaining = self._need_virtual_deck()
-        if isinstance(rng, SeededDice):
-            index = rng.roll_die(len(remaining)) - 1
-        else:
-            index = rng.randrange(len(remaining))
-        return draw_card(remaining, index)
+        return draw_card(remaining, dice.roll_die(len(remaining)) - 1)
 
     def to_script(self, value: Any) -> Any:
         return value.to_script() if isinstance(value, FateCard) else value

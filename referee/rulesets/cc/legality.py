@@ -14,12 +14,26 @@ from referee.rulesets.cc.arithmetic import highest_command
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
 
 
+def hex_leaders(decl: FireDeclaration, piece: FiringPiece, options: Options) -> list[FiringPiece]:
+    """C-14: the unbroken leaders in the piece's hex whose Command may modify it."""
+    return [p for p in decl.firing
+            if p.kind == "leader" and p.hex == piece.hex and not p.broken and p.command
+            and (p is not piece or options["leader-commands-self"])]
+
+
+def command_skips(piece: FiringPiece, options: Options) -> bool:
+    """C-14 with C-1: ordnance (a white-band weapon) takes no Command to its FP or Range
+    (option ordnance-command, default none: the 20th Anniversary rules' weapon Command)."""
+    return piece.white_band and options.values.get("ordnance-command", "none") == "none"
+
+
 def hex_command(decl: FireDeclaration, piece: FiringPiece, options: Options) -> int:
-    """C-14: the Command of the unbroken leaders in the piece's hex (broken leaders give 0)."""
-    commands = [p.command for p in decl.firing
-                if p.kind == "leader" and p.hex == piece.hex and not p.broken
-                and (p is not piece or options["leader-commands-self"])]
-    return highest_command(commands, options["command-from"])
+    """C-14: the Command of the unbroken leaders in the piece's hex (broken leaders give 0),
+    which modifies its FP and Range; none for ordnance under the default reading."""
+    if command_skips(piece, options):
+        return 0
+    return highest_command([p.command for p in hex_leaders(decl, piece, options)],
+                           options["command-from"])
 
 
 def connected(hexes: set[str], adjacent: Sequence[Sequence[str]]) -> bool:

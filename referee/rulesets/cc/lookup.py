@@ -146,7 +146,7 @@ def _deck_title(ed: DeckEdition, nation: str, cards: int) -> Msg:
 def deck(key: str | None, args: Sequence[str]) -> Table:
     """Example 12: a whole deck drawn from a seed without replacement, and how often each
     ordered pair of dice came up (every pair on exactly ``cards_per_pair`` cards)."""
-    from referee.core.dice import SeededDice
+    from referee.core.dice import KeyedDice
     from referee.rulesets.cc.deck import draw_whole_deck
 
     flags = _flags(args, ("seed", "edition", "italy-sniper-blank"))
@@ -155,7 +155,7 @@ def deck(key: str | None, args: Sequence[str]) -> Table:
     seed = _int(flags.get("seed", "1"), "--seed", 0, 10**9)
     ed = _edition(flags)
     nation, cards = _nation_deck(ed, key)
-    drawn = draw_whole_deck(cards, SeededDice(seed))
+    drawn = draw_whole_deck(cards, KeyedDice(seed))
     counts = Counter(c.faces for c in drawn)
     keys = Counter(c.key for c in drawn)
     columns = (Msg.of("cc.col.first_die"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.core.questions import NumberQuestion
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
@@ -94,25 +95,30 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
             log.note(Msg.of(f"epic.barrage.all_{ability}"), "E-17")
         elif any(getattr(w, ability) for w in weapons):
             log.note(Msg.of(f"epic.barrage.mixed_{ability}"), "E-17")
-    formations = [(decl.target or "-", decl.target_blast_markers, decl.target_broken,
-                   list(decl.target_units))]
-    formations += [(f.name, f.blast_markers, f.broken, list(f.units))
+    # crossfire depends on where each formation stands (brief section 3): the target's is
+    # the declaration's, each other formation's its own (asked when left out)
+    formations: list[tuple[str, int | None, bool, list[TargetUnit], int | None]] = [
+        (decl.target or "-", decl.target_blast_markers, decl.target_broken,
+         list(decl.target_units), decl.crossfire)]
+    formations += [(f.name, f.blast_markers, f.broken, list(f.units), f.crossfire)
                    for f in decl.also_under_templates]
     states: dict[str, Any] = {}
     summary: list[Msg] = []
     data: dict[str, Any] = {"shot": True, "barrage_points": points, "formations": {}}
-    for index, (name, markers, broken, units) in enumerate(formations):
+    for index, (name, markers, broken, units, crossfire) in enumerate(formations):
         res = _one_formation(ctx, log, name, markers, broken, units, row, extra, action.modifier,
-                             macro, decl.crossfire, options, need_text, roll_hits,
+                             macro, crossfire, options, need_text, roll_hits,
                              primary=index == 0, disrupt=disrupt, ignore_cover=ignore_cover)
         if res is None:
             continue
         state, fdata = res
         states[name] = state.to_state()
         data["formations"][name] = fdata
+        outcome_state = ("epic.state.broken" if state.broken else
+                         "epic.state.destroyed" if not fdata["units_left"] else
+                         "epic.state.steady")  # E-14: a wiped-out formation is destroyed
         summary.append(Msg.of("epic.outcome.formation", target=name, killed=len(fdata[
-            "casualties"]), markers=state.blast_markers, state=Msg.of(
-            "epic.state.broken" if state.broken else "epic.state.steady")))
+            "casualties"]), markers=state.blast_markers, state=Msg.of(outcome_state)))
     joined: Msg | str = "-"
     for m in summary:
         joined = m if joined == "-" else Msg.of("epic.outcome.and", first=joined, then=m)
@@ -123,8 +129,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
                    broken: bool,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
-                   macro: bool, crossfire: int, options: dict[str, Any], need_text: Any,
-                   roll_hits: Any, primary: bool = True, disrupt: bool = False,
+                   macro: bool, declared_crossfire: int | None, options: dict[str, Any],
+                   need_text: Any, roll_hits: Any, primary: bool = True,
+                   disrupt: bool = False,
                    ignore_cover: bool = False) -> tuple[Any, dict[str, Any]] | None:
     port, t = ctx.port, tables()
     state = formation_state(ctx.state, name, markers, broken, log, port)
@@ -135,6 +142,14 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     if not under:
         log.note(Msg.of("epic.barrage.none_under", formation=name), "E-15")
         return None
+    crossfire = declared_crossfire
+    if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
+        crossfire = int(port.ask(NumberQuestion(
+            id=f"crossfire.{fkey}", minimum=0, maximum=9, default_value=0, clause="E-13",
+            text=Msg.of("epic.q.crossfire", target=name))))
+    if crossfire:
+        log.input(Msg.of("epic.step.crossfire", target=name, count=crossfire), "E-13",
+                  crossfire=crossfire)
     ledger = MarkerLedger(name, state.blast_markers, state.broken, log=log)
     ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
     ledger.add(extra, Msg.of("epic.bm.barrage_extra", count=extra), "E-19")
@@ -212,9 +227,9 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed_no_save",
                                unit=next(u.name for u in alive if u.key == key)), "E-13")
-    is_broken, killed, _ = close_formation(log, state, ledger, alive, casualties, "E-19")
+    is_broken, killed, left = close_formation(log, state, ledger, alive, casualties, "E-19")
     names = {u.key: u.name for u in alive}
     return state, {"casualties": killed, "markers_added": ledger.added,
-                   "blast_markers": ledger.after, "broken": is_broken,
-                   "hit_units": [names[k] for _, k in alloc.record]}
+                   "blast_markers": ledger.after, "broken": is_broken, "units_left": left,
+                   "crossfire": crossfire, "hit_units": [names[k] for _, k in alloc.record]}
 

@@ -146,12 +146,13 @@ def _save_text(save: Save) -> Msg:
 
 def save_against(unit: Defender, h: Hit, crossfire: bool) -> Save:
     """The save ``unit`` rolls against hit ``h`` (E-11, E-12; a broken formation's extra hits
-    allow none)."""
+    allow none). A unit in fortifications ignores crossfire's -1 (brief section 3)."""
     if h.kind.fire == "extra":
         return Save(None, "extra")
     return save_for(unit_type=unit.target.type, armour=unit.armour,
                     cover_save=unit.cover_save, macro=h.kind.fire == "mw",
-                    ignore_cover=h.ignore_cover, crossfire=crossfire,
+                    ignore_cover=h.ignore_cover,
+                    crossfire=crossfire and not unit.ignores_crossfire,
                     reinforced=unit.reinforced, invulnerable=unit.invulnerable)
 
 
@@ -171,6 +172,12 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
             groups[save.key] = (save, (old[1] if old else 0) + 1)
         if groups:
             grouped[unit.key] = list(groups.values())
+        if crossfire and unit.ignores_crossfire and any(s.need is not None
+                                                        for s, _ in groups.values()):
+            # brief section 3: fortified, so its saves are not worsened; the formation
+            # still takes crossfire's extra Blast marker (E-13)
+            log.note(Msg.of("epic.step.fortified_crossfire", unit=unit.name), "E-11",
+                     unit=unit.key)
     odds = _SaveOdds(rest, units, allocation, grouped, t.invulnerable_save)
     for unit in units:
         if unit.key not in grouped:

@@ -108,6 +108,10 @@ class OtherFormation(BaseModel):
     name: Name
     blast_markers: int = Field(default=0, ge=0, le=99)
     broken: bool = False
+    crossfire: int | None = Field(default=None, ge=0, le=9,
+                                  description="friendly formations that have this one in "
+                                              "crossfire (it depends on where it stands); "
+                                              "left out: asked")
     units: list[TargetUnit] = Field(min_length=1, max_length=60)
 
 

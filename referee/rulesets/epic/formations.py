@@ -39,6 +39,7 @@ class Defender:
     reinforced: bool
     invulnerable: bool
     under_template: bool = True
+    ignores_crossfire: bool = False  # in fortifications: no crossfire -1 to its saves (E-11)
 
     @property
     def key(self) -> str:
@@ -150,4 +151,4 @@ def defender(port: Port, unit: TargetUnit, order: int, *, barrage: bool = False,
     mw = unit.in_mw_range if unit.in_mw_range is not None else in_range
     return Defender(Target(unit.key, unit.name, unit.type, distance, order, in_range, mw,
                            in_cover), unit.armour, cover_save, unit.reinforced,
-                    unit.invulnerable, under)
+                    unit.invulnerable, under, terrain.ignores_crossfire_save)

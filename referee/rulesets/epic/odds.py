@@ -286,9 +286,24 @@ def _hit_lists(known: tuple[Hit, ...], pools: Sequence[PoolFacts]
 
 
 def _markers_from_hits(attack: AttackFacts, hits: Sequence[Hit], added: int) -> int:
+    """The first-hit marker (E-X1) and the disrupt markers of the first phase of saves (the
+    normal hits, or the macro-weapon hits when there are no others); the macro-weapon
+    phase's disrupt markers depend on the survivors (``disrupt_markers``)."""
     if attack.option("under-fire-marker") == "first-hit" and hits:
         added += 1
-    return added + sum(1 for h in hits if h.disrupt)
+    normal = [h for h in hits if not h.kind.macro] or list(hits)
+    return added + disrupt_markers(attack, attack.units, normal)
+
+
+def disrupt_markers(attack: AttackFacts, alive: Sequence[Defender],
+                    hits: Sequence[Hit]) -> int:
+    """E-13 as ``shooting.disrupt_markers`` reads it: a marker per disrupt hit that some unit
+    alive can take (each, with option disrupt-unplaced-hits=marker)."""
+    disrupt = [h for h in hits if h.disrupt]
+    if not disrupt or attack.option("disrupt-unplaced-hits") == "marker":
+        return len(disrupt)
+    targets = [u.target for u in alive]
+    return sum(1 for h in disrupt if any(can_take(t, h.kind) for t in targets))
 
 
 def _after_hits(attack: AttackFacts, hits: list[Hit], added: int) -> Mass:
@@ -349,7 +364,10 @@ def _phase_outcomes(rest: PhaseRest) -> Mass:
     for dead, p in _dead_sets(rest.survive).items():
         m = sum(w for k, _, w in rest.survive if k in dead)
         o = len(dead & away)
-        mw = _fates(_mw_phase(rest, set(rest.dead_before) | dead), away)
+        gone = set(rest.dead_before) | dead
+        m += disrupt_markers(attack, [u for u in attack.units if u.key not in gone],
+                             rest.mw_hits)
+        mw = _fates(_mw_phase(rest, gone), away)
         shifted = Mass({(k + len(dead), mk + m, ok + o): v for (k, mk, ok), v in mw.num.items()},
                        mw.den)
         end = _finish(attack, shifted, rest.dead_before, rest.added)
@@ -644,13 +662,15 @@ class _ShotsTrial:
                 runs[-1] = (h, runs[-1][1] + k)
             else:
                 runs.append((h, k))
-        added = self.rest.added + sum(k for h, k in runs if fast.hits[h].disrupt)
+        added = self.rest.added
         if self.rest.attack.option("under-fire-marker") == "first-hit" and runs:
             added += 1
         normal = [(h, k) for h, k in runs if not fast.hits[h].kind.macro]
         macro = [(h, k) for h, k in runs if fast.hits[h].kind.macro]
         if not normal:  # the macro-weapon hits are the only phase
             normal, macro = macro, []
+        added += disrupt_markers(self.rest.attack, self.rest.attack.units,
+                                 [fast.hits[h] for h, k in normal for _ in range(k)])
         alloc = fast.allocate(normal)
         taken = {i: sum(got.values()) for i, got in alloc.items()}
         return fast.survival(alloc), added, macro, taken
@@ -667,6 +687,8 @@ class _ShotsTrial:
         if macro:
             before = ({i: v for i, v in taken.items() if i not in dead}
                       if attack.option("mw-spread") == "continue" else None)
+            m += disrupt_markers(attack, [u for i, u in enumerate(fast.units) if i not in dead],
+                                 [fast.hits[h] for h, k in macro for _ in range(k)])
             for i, q, w in fast.survival(fast.allocate(macro, dead, before)):
                 if _die(rng, q):
                     dead.add(i)
@@ -701,6 +723,8 @@ class _PhaseTrial:
             before = ({i: v for i, v in self.taken.items() if i not in gone}
                       if self.spread else None)
             units = rest.attack.units
+            m += disrupt_markers(rest.attack, [u for i, u in enumerate(units) if i not in gone],
+                                 rest.mw_hits)
             for i, q, w in self.fast.survival(self.fast.allocate(self.mw, gone, before)):
                 if _die(rng, q):
                     dead.add(units[i].key)

@@ -17,7 +17,7 @@ from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.allocation import HitKind
+from referee.rulesets.epic.allocation import HitKind, can_take
 from referee.rulesets.epic.damage import (
     Allocation,
     Hit,
@@ -95,8 +95,6 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     hits_list = hits.hits
     if first_hit_rule and hits_list:
         ledger.add(1, Msg.of("epic.bm.first_hit"), "E-X1")
-    disrupt_hits = sum(1 for h in hits_list if h.disrupt)
-    ledger.add(disrupt_hits, Msg.of("epic.bm.disrupt", count=disrupt_hits), "E-13")
 
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
                                                         decl.crossfire, ledger, facts)
@@ -177,6 +175,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
         alive = [u for u in units if u.key not in casualties]
         if phase == "mw" and normal:
             log.note(Msg.of("epic.step.mw_after", survivors=len(alive)), "E-12")
+        disrupt_markers(log, ledger, alive, phase_hits, options)
         before: dict[str, int] = {}
         if phase == "mw" and normal and options.get("mw-spread") == "continue":
             # E-12 house rule: the even spread counts on from the survivors' normal hits
@@ -209,6 +208,29 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
                 ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.name,
                                              count=crossfire), "E-13")
     return casualties, alloc_rows, save_rows, record
+
+
+def disrupt_markers(log: StepLog, ledger: MarkerLedger, alive: list[Defender],
+                    hits: list[Hit], options: dict[str, Any]) -> None:
+    """E-13: a Blast marker for each disrupt hit. A hit that no unit can take (AP fire at
+    armour, a unit out of range...) is lost at allocation (E-10); under the default reading
+    (option disrupt-unplaced-hits=no-marker) a lost hit is not inflicted, so it places no
+    marker: the NetEA FAQ ties a disrupt marker to a hit that lands on a unit that counts
+    (none for a hit on an expendable unit or a void shield). Whether a hit can be taken is
+    settled before allocation: the even spread never leaves a hit without a unit once some
+    unit can take its kind."""
+    disrupt = [h for h in hits if h.disrupt]
+    if not disrupt:
+        return
+    targets = [u.target for u in alive]
+    placed = [h for h in disrupt if any(can_take(t, h.kind) for t in targets)]
+    lost = len(disrupt) - len(placed)
+    every = options.get("disrupt-unplaced-hits") == "marker"
+    count = len(disrupt) if every else len(placed)
+    if lost:
+        log.note(Msg.of("epic.step.disrupt_unplaced_marked" if every else
+                        "epic.step.disrupt_unplaced", count=lost), "E-13", lost=lost)
+    ledger.add(count, Msg.of("epic.bm.disrupt", count=count), "E-13")
 
 
 def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualties: list[str],

@@ -37,6 +37,7 @@ class Terrain(NamedTuple):
     id: str
     cover: bool
     save: int | None
+    ignores_crossfire_save: bool = False  # fortifications (brief section 3)
 
 
 class BarrageRow(NamedTuple):
@@ -102,7 +103,9 @@ def tables() -> EpicTables:
         crossfire_save=raw["saves"]["crossfire"],
         save_impossible_from=raw["saves"]["impossible_from"],
         invulnerable_save=raw["saves"]["invulnerable"],
-        terrain=tuple(Terrain(x["id"], x["cover"], x.get("save")) for x in raw["terrain"]),
+        terrain=tuple(Terrain(x["id"], x["cover"], x.get("save"),
+                             bool(x.get("ignores_crossfire_save", False)))
+                     for x in raw["terrain"]),
         barrage=tuple(BarrageRow(r["from"], r["to"], r["templates"], r["markers"], r["ap"],
                                  r["at"]) for r in raw["barrage"]["rows"]),
         barrage_highest=raw["barrage"]["highest"],

@@ -41,6 +41,7 @@ class FireOutcome:
     defence: int
     effect: bool
     results: dict[str, str] = field(default_factory=dict)
+    heroes: list[Unit] = field(default_factory=list)  # spawned by the damage checks
 
 
 ODDS = "referee.rulesets.lnlt.odds"
@@ -106,7 +107,10 @@ def damage_order(targets: list[Unit]) -> list[Unit]:
 
 def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_hex: str,
                  build: FpBuild, help: LeaderHelp, targets: list[Unit],
-                 table: DamageTable | None, clause: str) -> FireOutcome:
+                 table: DamageTable | None, clause: str,
+                 roster_ids: frozenset[str] = frozenset()) -> FireOutcome:
+    """The opposed roll and the damage checks; ``roster_ids``: the ids already in use, so
+    that a Hero spawned here gets a new one."""
     t = tables()
     drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
                                   minimum=-10, maximum=10, default_value=0, clause="L-5"))
@@ -162,8 +166,13 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
         if unit.kind == "mmc" and _face(roll) == 1:
             hero = _die(port, f"{prefix}.hero.{unit.id}", Msg.of("lnlt.q.hero", unit=unit.label),
                         clause, OddsRef.to(f"{ODDS}:hero_odds", unit=unit.label))
-            key = "lnlt.step.hero" if _face(hero) % 2 == 0 else "lnlt.step.no_hero"
-            log.note(Msg.of(key, unit=unit.label, face=_face(hero)), clause)
+            if _face(hero) % 2 == 0:
+                taken = roster_ids | {u.id for u in (*targets, *outcome.heroes)}
+                outcome.heroes.append(_spawn_hero(port, log, prefix, unit, taken, clause,
+                                                  _face(hero)))
+            else:
+                log.note(Msg.of("lnlt.step.no_hero", unit=unit.label, face=_face(hero)),
+                         clause)
         unit.status = _status(unit, result)
         if unit.leader and unit.good_order and (helper is None or unit.lm > helper.lm):
             helper = unit  # a leader helps the others only if he is still in Good Order
@@ -174,6 +183,27 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
                                                   "result", "read")],
               dc_rows, clause="L-5")
     return outcome
+
+
+def _spawn_hero(port: Port, log: StepLog, prefix: str, unit: Unit, taken: frozenset[str],
+                clause: str, face: int) -> Unit:
+    """Brief section 3: an MMC's natural 1 on its damage check, then an even hero die: a
+    Hero appears in the MMC's hex (whatever the check's result), on its side. His firepower
+    is on the Hero counter the players draw (decision 3: asked, not invented); he joins the
+    roster in Good Order, unmarked."""
+    ifp = int(port.ask(NumberQuestion(
+        id=f"{prefix}.hero.{unit.id}.ifp", minimum=0, maximum=20, default_value=0,
+        clause=clause,
+        text=Msg.of("lnlt.q.hero_ifp", unit=unit.label, hex=unit.hex))))
+    hero_id, n = f"hero-{unit.id}", 1
+    while hero_id in taken:
+        n += 1
+        hero_id = f"hero-{unit.id}-{n}"
+    hero = Unit(id=hero_id, side=unit.side, hex=unit.hex, kind="smc", ifp=ifp,
+                position=unit.position, level=unit.level)
+    log.outcome(Msg.of("lnlt.step.hero", unit=unit.label, face=face, hero=hero.label,
+                       hex=unit.hex, ifp=ifp), clause, hero=hero.id, ifp=ifp)
+    return hero
 
 
 def _result(port: Port, prefix: str, unit: Unit, total: int,

@@ -67,7 +67,13 @@ def ops_complete_applies(unit: Unit, kind: FireKind) -> bool:
 def _ifp_row(unit: Unit, lead: bool, kind: FireKind, options: Options) -> FpRow:
     t = tables()
     value, steps, clause = unit.ifp, [], "L-5"
-    if ops_complete_applies(unit, kind):
+    if ops_complete_applies(unit, kind) and unit.kind == "vehicle":
+        # L-13, not L-12 (written for MMCs): a vehicle's own firepower is its MGs, at half
+        # FP rounded up under Ops Complete
+        clause = "L-13"
+        value = half_up(value)
+        steps.append(Msg.of("lnlt.fp.vehicle_mg_half", fp=value))
+    elif ops_complete_applies(unit, kind):
         clause = "L-12"
         if options["ops-complete-op-fire"] == "minus-one":
             value += t.ops_mmc_ifp

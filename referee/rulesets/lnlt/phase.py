@@ -99,9 +99,11 @@ def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) 
     refusals = () if free else (Refusal("activate", "L-2", Msg.of("lnlt.why.nothing_left",
                                                                    side=side)),)
     log.input(Msg.of("lnlt.step.impulse", n=n, side=side), "L-1", impulse=n, side=side)
+    # the default is never Pass while something may act: a stray Enter must not end the
+    # player's impulse (issue 18)
     what = port.ask(RuledChoice(id=f"i{n}.do", text=Msg.of("lnlt.q.do", side=side, n=n),
-                                choices=tuple(choices), default_value="pass", clause="L-1",
-                                refusals=refusals))
+                                choices=tuple(choices), default_value=choices[0].value,
+                                clause="L-1", refusals=refusals))
     if what == "pass":
         play_pass(state, log, options)
     else:
@@ -170,15 +172,21 @@ class Activation:
         else:
             self._activate_hex(first, units, None)
         pending = [u for u in units if u.is_leader]
+        # L-11: a marked leader of the hex is not activated, but a script naming the hexes
+        # he would reach is refused with his rule, not left unanswered
+        levels = {level_of(u) for u in units}
+        pending += [u for u in roster.units if u.side == side and u.on_map and u.is_leader
+                    and u.hex == first and u.markers and level_of(u) in levels]
         round_ = 1
         while pending:
             found = reach(roster, side, pending, set(self.hexes), self.options)
             for ref in found.refused.values():
                 self.log.note(Msg.of("lnlt.step.not_reachable", hex=ref.value,
                                      reason=ref.reason), ref.clause)
-            if not found.units:
-                break
             qid = f"i{self.n}.reach" if round_ == 1 else f"i{self.n}.reach.{round_}"
+            if not found.units:
+                self._no_reach(qid, pending, found.refused)
+                break
             chosen = self.port.ask(RuledMultiChoice(
                 id=qid, text=Msg.of("lnlt.q.reach", leaders=_names(pending)),
                 choices=tuple(Choice(h, Msg.of("lnlt.label.reach", hex=h,
@@ -202,6 +210,23 @@ class Activation:
         self.log.table(Msg.of("lnlt.table.activation", n=self.n, side=side),
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
                        rows, clause="L-3")
+
+    def _no_reach(self, qid: str, leaders: list[Unit], refused: dict[str, Refusal]) -> None:
+        """L-3, L-4, L-11: the leaders of the activated hexes reach no adjacent hex (not in
+        Good Order, marked, or only units they may not activate there). When an adjacent
+        hex holds units of the player that could act, the reach question is still put, with
+        nothing to pick but "no adjacent hex" and the reason: so that a script naming a hex
+        is refused with the rule and the reason (the README's promise), and a player at the
+        table sees why."""
+        near = [ref for h, ref in refused.items()
+                if any(h in self.roster.neighbours(ldr.hex) for ldr in leaders)]
+        if not near:
+            return
+        self.port.ask(RuledMultiChoice(
+            id=qid, text=Msg.of("lnlt.q.reach", leaders=_names(leaders)),
+            choices=(Choice("none", Msg.of("lnlt.label.reach_none", reason=near[0].reason)),),
+            min_count=0, clause=near[0].clause, refusals=tuple(refused.values()),
+            help=Msg.of("lnlt.help.reach")))
 
     def _own_building(self, hex_id: str, units: list[Unit]) -> list[Unit]:
         """L-4, L-X2 in the activated hex when it holds a multi-level building: each level
@@ -276,12 +301,17 @@ class Activation:
             offered, refusals = [], []
             for h in dict.fromkeys([*self.hexes, *self.move_fire.values()]):
                 free, spotter = self._free(h), self._spotter(h)
+                if spotter is not None and spotter.shaken:
+                    spotter = None
                 if h in self.fired:
                     refusals.append(Refusal(f"fire:{h}", "L-5", Msg.of(
                         "lnlt.why.hex_fired", hex=h, target=self.fired[h])))
                 elif (any(_fires(u) for u in free) or spotter
                       or self._movers_who_may_fire(h)):
                     offered.append(Choice(f"fire:{h}", Msg.of("lnlt.choice.fire", hex=h)))
+                elif shaken := [u for u in free if u.shaken and _armed(u)]:
+                    refusals.append(Refusal(f"fire:{h}", "L-5", Msg.of(
+                        "lnlt.why.shaken_fire", units=_names(shaken))))
                 if h not in self.hexes:
                     continue
                 elsewhere = [p for p in self.roster.all_hexes() if p != h]
@@ -335,13 +365,14 @@ class Activation:
         if movers:
             self.log.note(Msg.of("lnlt.step.move_fire", units=_names(movers)), "L-5")
         units = [u for u in roster.units if u.id in ready]
-        comps = [c for u in units for c in _components(u)]
+        comps = [c for u in units if not u.shaken for c in _components(u)]
         enemy = _enemy_hexes(roster, self.side)
         if not enemy:
             self.log.note(Msg.of("lnlt.step.no_target"), "L-5")
             self.fired[hex_id] = "-"
             return
-        chosen = self._choose_components(f"i{n}.fire.{hex_id}", comps, hex_id)
+        chosen = self._choose_components(f"i{n}.fire.{hex_id}", comps, hex_id,
+                                         _shaken_refusals(units, "L-5"))
         spotted_at = self.spotted.get(hex_id)
         oc_firers = [c.unit for c in chosen if "ops-complete" in c.unit.markers]
         refusals = []
@@ -381,7 +412,8 @@ class Activation:
         self.did.append(f"fire:{hex_id}:{target}")
 
     def _choose_components(self, prefix: str, comps: list[Component],
-                           hex_id: str) -> list[Component]:
+                           hex_id: str, refusals: tuple[Refusal, ...] = ()
+                           ) -> list[Component]:
         values = tuple(c.key for c in comps)
         default = tuple(c.key for c in comps if not c.oft)
         firing = tuple(c.key for c in comps if _lends_fp(c))
@@ -389,6 +421,7 @@ class Activation:
             id=f"{prefix}.with", text=Msg.of("lnlt.q.with", hex=hex_id),
             choices=tuple(Choice(c.key, _component_label(c)) for c in comps),
             default_values=default or values[:1], min_count=1, clause="L-6",
+            refusals=refusals,
             help=Msg.of("lnlt.help.with"), needs_one=firing,
             needs_one_refusal=Refusal("leader", "L-5", Msg.of("lnlt.why.leader_alone"))))
         return [c for c in comps if c.key in keys]
@@ -422,10 +455,12 @@ class Activation:
             self._oft(prefix, shot.component, target, shot.drm, shot.clause)
         if not fp_comps:
             return
-        resolve_fire(port, log, prefix, firing=firing, target_hex=target, build=build,
-                     help=help_, targets=targets, table=roster.damage_table,
-                     clause="L-12" if kind is FireKind.OP_FIRE else
-                     ("L-14" if kind is FireKind.SPOTTED else "L-5"))
+        fired = resolve_fire(port, log, prefix, firing=firing, target_hex=target, build=build,
+                             help=help_, targets=targets, table=roster.damage_table,
+                             clause="L-12" if kind is FireKind.OP_FIRE else
+                             ("L-14" if kind is FireKind.SPOTTED else "L-5"),
+                             roster_ids=frozenset(u.id for u in roster.units))
+        roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,
                    fp_comps: list[Component]) -> LeaderHelp:
@@ -506,6 +541,18 @@ class Activation:
             default_value=near[0] if near else places[0], clause="L-5",
             refusals=(Refusal(hex_id, "L-5", Msg.of("lnlt.why.same_hex", hex=hex_id)),)))
         movers = [u for u in free if u.id in keys]
+        shaken = [u for u in movers if u.shaken]
+        if shaken and self.port.ask(ConfirmQuestion(
+                id=f"{prefix}.closer", text=Msg.of("lnlt.q.shaken_closer",
+                                                   units=_names(shaken), hex=to),
+                default_value=False, clause="L-5", help=Msg.of("lnlt.help.shaken_closer"))):
+            # a Shaken unit may not move closer to an enemy unit in its LOS (Unit.shaken);
+            # geometry stays at the table: the players say whether this move would
+            movers = [u for u in movers if not u.shaken]
+            self.log.outcome(Msg.of("lnlt.step.shaken_stays", units=_names(shaken),
+                                    hex=hex_id, to=to), "L-5")
+            if not movers:
+                return
         for u in movers:
             self._record(u, "move")
             self.acted.add(u.id)
@@ -533,16 +580,23 @@ class Activation:
                 return
         j = 1
         while True:
-            able = [u for u in roster.units if u.side == enemy and u.on_map
-                    and not any(m in NO_OP_FIRE for m in u.markers)]
-            hexes = sorted({u.hex for u in able if _fires(u)})
-            able = [u for u in able if u.hex in hexes]
-            if not hexes:
+            unmarked = [u for u in roster.units if u.side == enemy and u.on_map
+                        and not any(m in NO_OP_FIRE for m in u.markers)]
+            hexes = sorted({u.hex for u in unmarked if _fires(u)})
+            able = [u for u in unmarked if u.hex in hexes and not u.shaken]
+            # Shaken units may not Op Fire: when only they could, the question is still put
+            # (nothing but "no Op Fire"), so that the players see why and a script naming
+            # their hex is refused with the reason
+            shaken_hexes = {u.hex for u in unmarked if u.shaken and _armed(u)} - set(hexes)
+            if not hexes and not shaken_hexes:
                 return
-            refusals = tuple(Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
-                             for h in sorted({u.hex for u in roster.units
-                                              if u.side == enemy and u.on_map})
-                             if h not in hexes)
+            refusals = tuple(
+                Refusal(h, "L-12", Msg.of("lnlt.why.shaken_op_fire", hex=h, units=_names(
+                    [u for u in unmarked if u.hex == h and u.shaken])))
+                if h in shaken_hexes else
+                Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
+                for h in sorted({u.hex for u in roster.units if u.side == enemy and u.on_map})
+                if h not in hexes)
             where = self.port.ask(RuledChoice(
                 id=f"i{n}.opfire.{k}.{j}", text=Msg.of("lnlt.q.op_fire", side=enemy, hex=to),
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
@@ -554,7 +608,8 @@ class Activation:
                 return
             comps = [c for u in able if u.hex == where for c in _components(u)]
             prefix = f"i{n}.opfire.{k}.{j}"
-            chosen = self._choose_components(prefix, comps, where)
+            chosen = self._choose_components(prefix, comps, where, _shaken_refusals(
+                [u for u in unmarked if u.hex == where], "L-12"))
             targets = [u for u in roster.units if u.hex == to and u.side == self.side
                        and u.on_map]
             self._resolve(prefix, chosen, where, to, FireKind.OP_FIRE, targets,
@@ -646,8 +701,21 @@ def _lends_fp(comp: Component) -> bool:
     return comp.sw is not None or not comp.unit.leader
 
 
-def _fires(unit: Unit) -> bool:
+def _armed(unit: Unit) -> bool:
+    """Whether the unit has anything that fires (its IFP or a support weapon)."""
     return any(_lends_fp(c) for c in _components(unit))
+
+
+def _fires(unit: Unit) -> bool:
+    """Whether the unit may fire now: armed, and not Shaken (``Unit.shaken``)."""
+    return not unit.shaken and _armed(unit)
+
+
+def _shaken_refusals(units: list[Unit], clause: str) -> tuple[Refusal, ...]:
+    """Refusals for the firing choices of Shaken units: offered none, a script naming one
+    is told why."""
+    return tuple(Refusal(c.key, clause, Msg.of("lnlt.why.shaken_unit", unit=u.label))
+                 for u in units if u.shaken for c in _components(u))
 
 
 def _components(unit: Unit) -> list[Component]:

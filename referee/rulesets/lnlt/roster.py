@@ -133,6 +133,19 @@ class Unit(BaseModel):
     def leg(self) -> bool:
         return self.kind != "vehicle"
 
+    @property
+    def shaken(self) -> bool:
+        """A leg unit on its Shaken side: it may be activated, but may not fire nor Op Fire,
+        and may not move closer to an enemy unit in its LOS. [SRC: LnLP staff on the v4-era
+        forums: a Shaken unit activates with its Shaken side, no fire and a reduced MF,
+        https://forums.lnlpublishing.com/threads/wounded-results.44/post-264
+        and Shaken units cannot fire,
+        https://forums.lnlpublishing.com/threads/solo-rules-query-unit-selection.3768
+        moving, https://forums.lnlpublishing.com/threads/shaken-unit-and-their-movement-in-relation-to-enemies.2237
+        as the v5.1 core rules 6.0 say too (no difference found between v4 and v5),
+        https://fliphtml5.com/hscyh/mlhn/LnLT_Core_Rules_Officer_v5.1_Rev73/44 ]"""
+        return self.leg and self.status == "shaken"
+
 
 class Band(BaseModel):
     """One row of a user-supplied damage-check table: from ``at_least`` up, ``result``."""

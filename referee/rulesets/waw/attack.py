@@ -58,7 +58,8 @@ def attack(ctx: AttackContext) -> Result:
         if mission == "chemical":
             from referee.rulesets.waw.chemical import resolve_chemical
 
-            chem = resolve_chemical(ctx.port, decl, data, log)
+            chem = resolve_chemical(ctx.port, decl, data, log,
+                                    str(ctx.options.values.get("chemical-hq", "exempt")))
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
         marker, updates = _place(ctx, mission, hex_label, log)
         outcome_data["marker"] = marker.to_state()
@@ -76,8 +77,15 @@ def _place(ctx: AttackContext, mission: str, hex_label: str,
     t = tables()
     kind = MARKER_OF[mission]
     level = t.smoke_first_level if kind == "smoke" else 0
-    marker, updates = mk.place(ctx.state, kind, hex_label, level)
+    replaces = kind == "smoke" and ctx.options.values.get("smoke-on-smoke",
+                                                          "replace") == "replace"
+    replaced = mk.in_hex(ctx.state, kind, hex_label) if replaces else []
+    marker, updates = mk.place(ctx.state, kind, hex_label, level, replaces)
     clause = CLAUSE_OF[mission]
+    for old in replaced:  # W-6: one smoke marker a hex, the fresher one
+        log.outcome(Msg.of("waw.step.smoke_replaced", old=Msg.of(
+            f"waw.marker.{old.kind}", level=old.level), hex=hex_label, new=Msg.of(
+            f"waw.marker.{kind}", level=level)), clause, replaced=old.to_state())
     log.outcome(Msg.of("waw.step.marker_placed", marker=Msg.of(f"waw.marker.{kind}",
                                                                 level=level), hex=hex_label),
                 clause, marker=marker.to_state())

@@ -28,7 +28,9 @@ def _status(u: Unit) -> Status:
 
 
 def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
-                     log: StepLog) -> ChemicalOutcome:
+                     log: StepLog, hq_reading: str = "exempt") -> ChemicalOutcome:
+    """``hq_reading``: option chemical-hq. W-5 makes HQs no artillery target (exempt, the
+    default); W-8 has the strike affect every unit of its hexes (checks)."""
     passed: dict[str, bool] = {}
     statuses: dict[str, str] = {}
     rows = []
@@ -51,6 +53,13 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             [u for u in decl.units if u.key in riders]
     for u in order:
         before = _status(u)
+        if u.kind == "hq" and hq_reading == "exempt":
+            log.input(Msg.of("waw.step.chem_hq", unit=u.name), "W-5", unit=u.key)
+            statuses[u.key] = before.name
+            rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"),
+                         Msg.of("waw.morale.not_checked"), Msg.of(f"waw.status.{before.name}"),
+                         Msg.of(f"waw.status.{before.name}"), Msg.of("waw.why.chem_hq")))
+            continue
         if u.mounted_in is not None:
             ok = passed[by_name[u.mounted_in].key]
             log.input(Msg.of("waw.step.rider", unit=u.name, vehicle=u.mounted_in,

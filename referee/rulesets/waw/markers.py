@@ -37,12 +37,20 @@ def markers(state: Mapping[str, Any]) -> list[Marker]:
 
 
 def place(state: Mapping[str, Any], kind: str, hex_label: str,
-          level: int = 0) -> tuple[Marker, dict[str, Any]]:
-    """A new marker, and the state updates that keep it."""
+          level: int = 0, replaces: bool = False) -> tuple[Marker, dict[str, Any]]:
+    """A new marker, and the state updates that keep it. With ``replaces`` it takes the
+    place of the markers of its kind already in the hex (``in_hex``; W-6, option
+    smoke-on-smoke: the fresh smoke supersedes the older)."""
     new = Marker(int(state.get("next_marker", 1)), kind, hex_label, level,
                  int(state.get("phases", 0)))
-    current = [m.to_state() for m in markers(state)]
+    old = in_hex(state, kind, hex_label) if replaces else []
+    current = [m.to_state() for m in markers(state) if m not in old]
     return new, {"markers": [*current, new.to_state()], "next_marker": new.id + 1}
+
+
+def in_hex(state: Mapping[str, Any], kind: str, hex_label: str) -> list[Marker]:
+    """The markers of ``kind`` in the hex."""
+    return [m for m in markers(state) if m.kind == kind and m.hex == hex_label]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,249 @@
+"""How many questions an attack costs at the table: six reference attacks (not a timed test).
+
+Each case runs the command a player runs (``referee attack``, ``epic-shoot``, ``phase``) in
+process, through the same table front end (the rewind port, the odds, the answers' echo), with
+a test port that answers as the player would: the facts of the reference attack by question
+id, the dice the case types, and Enter (the question's default) for the rest. Every question
+asked counts once, dice prompts included, Enter too: each is a prompt the player answers.
+
+A case whose answers name a question the attack no longer asks, or whose attack ends with an
+error, is reported as stale (the flow changed: update the case), never counted.
+
+Usage (from the repository root)::
+
+    python benchmarks/questions.py          # one line a case, `NAME: N questions`, then totals
+    python benchmarks/questions.py --list   # and every question asked, in order
+    python benchmarks/questions.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "benchmarks" / "questions"
+
+# the counts measured before the issue "At the table: half the questions..." and its goals
+BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
+          "lnlt-fire": 9, "waw-he": 16}
+GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
+         "lnlt-fire": 5, "waw-he": 9}
+
+
+@dataclass
+class Case:
+    name: str
+    what: str
+    args: list[str]
+    answers: dict[str, Any] = field(default_factory=dict)  # by question id
+    dice: Callable[[Any], str] | None = None  # the faces typed at a dice question
+    game: bool = False  # the command needs a game file (a new one)
+
+
+def _faces(hit: int, save: int) -> Callable[[Any], str]:
+    """Typed dice: every die of a roll to hit shows ``hit``, of a save ``save``."""
+    def typed(question: Any) -> str:
+        face = save if question.id.startswith(("save", "defence", "cover")) else hit
+        return " ".join([str(min(face, question.spec.sides))] * question.spec.count)
+    return typed
+
+
+def _epic_typed() -> Case:
+    answers: dict[str, Any] = {
+        "attack-kind": "whole", "firing-name": "Grey Company", "target-name": "Red Company",
+        "weapons": 2, "weapon.1.shots": 4, "weapon.1.ap": "4", "weapon.1.at": "none",
+        "weapon.2.shots": 2, "weapon.2.ap": "none", "weapon.2.at": "4", "target-units": 8,
+        "action": "advance"}
+    for i in range(1, 9):
+        infantry = i <= 6
+        answers |= {f"target.{i}.type": "INF" if infantry else "AV",
+                    f"target.{i}.armour": "6" if infantry else "4",
+                    f"situation.unit-{i}.in-range": True,
+                    f"situation.unit-{i}.distance": 10 + i,
+                    f"situation.unit-{i}.terrain": "woods" if i <= 2 else "open"}
+    return Case("epic-typed", "referee attack epic, no roster: weapons 4 shots AP4+ and 2 shots "
+                "AT4+ at 8 units (6 infantry 6+, 2 armoured vehicles 4+), 2 in woods, Advance",
+                ["attack", "epic", "--seed", "1"], answers, _faces(hit=5, save=1))
+
+
+def _epic_roster() -> Case:
+    answers: dict[str, Any] = {"action": "advance", "fire-type.missile-launcher": "ap"}
+    for unit in ("trooper-1", "trooper-2", "trooper-3", "rocket-team"):
+        answers |= {f"shooter.{unit}.in-range": True, f"shooter.{unit}.distance": 20}
+    for n, unit in enumerate(("rifleman-1", "rifleman-2", "rifleman-3", "rifleman-4",
+                              "carrier-1", "carrier-2")):
+        answers |= {f"situation.{unit}.in-range": True, f"situation.{unit}.distance": 20 + n,
+                    f"situation.{unit}.terrain": "open"}
+    return Case("epic-roster", "referee epic-shoot with a roster: 4 firing units, 6 target units",
+                ["epic-shoot", "Grey Company (invented)", "Red Hill Company (invented)",
+                 "--roster", str(FIXTURES / "epic-roster.toml"), "--seed", "1"],
+                answers, _faces(hit=5, save=1))
+
+
+def _cc_typed() -> Case:
+    answers: dict[str, Any] = {
+        "attacker": "germany", "defender": "america", "pieces": 2,
+        "piece.1.fp": 5, "piece.1.range": 6, "piece.1.distance": 3, "piece.1.hindrance": 0,
+        "piece.2.fp": 3, "piece.2.range": 8, "piece.2.distance": 3, "piece.2.hindrance": 0,
+        "command": 0, "bonus": 0, "cover": 1, "units": 2,
+        "unit.1.broken": False, "unit.1.morale": 7, "unit.1.suppressed": False,
+        "unit.1.moving": False,
+        "unit.2.broken": False, "unit.2.morale": 6, "unit.2.suppressed": False,
+        "unit.2.moving": False}
+    return Case("cc-typed", "referee attack cc, no declaration: a squad and a team with a "
+                "light MG in one hex fire at two units in one hex; typed Fate cards",
+                ["attack", "cc", "--seed", "1"], answers, lambda q: "4 5")
+
+
+def _fow_typed() -> Case:
+    answers: dict[str, Any] = {"hitting": 2, "defending": 5, "allocation": "proposed"}
+    for i, hits in ((1, 3), (2, 2)):
+        answers |= {f"hitting.{i}.hits": hits,
+                    f"hitting.{i}.reaches": ["d1", "d2", "d3", "d4", "d5"]}
+    kinds = ["infantry", "infantry", "infantry", "gun", "tank"]
+    for i, kind in enumerate(kinds, 1):
+        answers |= {f"defending.{i}.type": kind}
+    answers |= {"defending.5.status": "bailed-out", "defending.5.top": 1}
+    return Case("fow-typed", "referee attack fow: 2 hitting teams (3 and 2 hits), 5 defending "
+                "teams (3 infantry, a gun, a bailed-out tank); the defender accepts the "
+                "proposal", ["attack", "fow", "--seed", "1"], answers, _faces(hit=4, save=4))
+
+
+def _lnlt_fire() -> Case:
+    answers: dict[str, Any] = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
+                               "i1.fire.C4.target": "D4"}
+    return Case("lnlt-fire", "referee phase lnlt with a roster: one squad fires at a hex of one "
+                "unit, from the choice of activation to the last damage check",
+                ["phase", "lnlt", "--roster", str(FIXTURES / "lnlt-fire.toml"), "--seed", "1",
+                 "--impulses", "1"], answers,
+                lambda q: "1" if q.id.endswith(".defence") else "5", game=True)
+
+
+def _waw_he() -> Case:
+    answers: dict[str, Any] = {"mission": "he", "hex": "0712", "units": 3,
+                               "firepower": 5, "hit-number": 4, "terrain-defence": 1}
+    for i, kind in enumerate(("infantry", "infantry", "combat-vehicle"), 1):
+        answers |= {f"unit.{i}.kind": kind}
+    return Case("waw-he", "referee attack waw: HE on a hex of 3 units, ratings typed (no data "
+                "file), typed dice", ["attack", "waw", "--seed", "1"], answers,
+                _faces(hit=5, save=6))
+
+
+CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he]
+
+
+class Stale(Exception):
+    """The case no longer fits the attack's questions."""
+
+
+class Player:
+    """Answers a case's questions: its facts by id, its dice, Enter for the rest."""
+
+    def __init__(self, case: Case, dice: Any) -> None:
+        self.case = case
+        self.dice = dice
+        self.asked: list[tuple[str, str]] = []
+        self.used: set[str] = set()
+
+    def ask(self, question: Any) -> Any:
+        from referee.catalog import render
+        from referee.core.port import settle_dice
+        from referee.frontends.display import answer_text, value_from_label
+
+        if question.id in self.case.answers:
+            raw = self.case.answers[question.id]
+            self.used.add(question.id)
+        elif question.kind == "dice" and self.case.dice is not None:
+            raw = self.case.dice(question)
+        elif question.default is not None and question.kind != "dice":
+            raw = question.default
+        else:
+            raise Stale(f"no answer for {question.id!r} ({render(question.text)})")
+        value = question.accept(value_from_label(question, raw))
+        if question.kind == "dice":
+            value = settle_dice(question, value, self.dice)
+        self.asked.append((question.id, answer_text(question, value)))
+        return value
+
+
+def run(case: Case) -> tuple[list[tuple[str, str]], str]:
+    """The questions a case asked, in order, and the last line it printed."""
+    from typer.testing import CliRunner
+
+    from referee.context import Environment
+    from referee.entry import load_app
+
+    players: list[Player] = []
+
+    def factory(dice: Any) -> Player:
+        players.append(Player(case, dice))
+        return players[-1]
+
+    args = list(case.args)
+    with tempfile.TemporaryDirectory() as folder:
+        if case.game:
+            args += ["--game", str(Path(folder) / "game.sqlite")]
+        stream = io.StringIO()
+        env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream,
+                          port_factory=factory)
+        try:
+            result = CliRunner().invoke(load_app("en"), args, obj=env,
+                                        catch_exceptions=False)
+        except Stale as err:
+            raise Stale(str(err)) from None
+    out = (stream.getvalue() + result.output).strip().splitlines()
+    if result.exit_code != 0:
+        raise Stale(f"exit {result.exit_code}: {out[-1] if out else ''}")
+    player = players[0]
+    unused = sorted(set(case.answers) - player.used)
+    if unused:
+        raise Stale(f"answers no question asked for: {', '.join(unused)}")
+    return player.asked, out[-1] if out else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--list", action="store_true", help="show every question asked")
+    parser.add_argument("--json", action="store_true", help="machine-readable results")
+    options = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    results: dict[str, Any] = {}
+    for make in CASES:
+        case = make()
+        try:
+            asked, last = run(case)
+        except Stale as err:
+            results[case.name] = {"stale": str(err)}
+            if not options.json:
+                print(f"{case.name}: stale ({err})")
+            continue
+        results[case.name] = {"questions": len(asked), "before": BEFORE[case.name],
+                              "goal": GOALS[case.name], "asked": asked, "outcome": last}
+        if not options.json:
+            print(f"{case.name}: {len(asked)} questions")
+            if options.list:
+                for n, (qid, answer) in enumerate(asked, 1):
+                    print(f"    {n:3}  {qid:44} {answer}")
+                print(f"    -> {last}")
+    counted = [r for r in results.values() if "questions" in r]
+    total = sum(r["questions"] for r in counted)
+    if options.json:
+        print(json.dumps({"cases": results, "total": total}, indent=2, ensure_ascii=False))
+        return 0 if len(counted) == len(results) else 1
+    print(f"total: {total} questions in {len(counted)} attacks "
+          f"(before: {sum(BEFORE.values())}; goal: at most {sum(GOALS.values())})")
+    met = [name for name, r in results.items() if r.get("questions", 10**9) <= GOALS[name]]
+    print(f"goals met: {len(met)} of {len(results)}")
+    return 0 if len(counted) == len(results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
