@@ -602,6 +602,27 @@ def test_item11_paths_in_a_script_start_at_the_scripts_folder(tmp_path: Path) ->
     assert code == ExitCode.SCRIPT and "ours.toml: expected an existing file" in err
 
 
+def test_item11_a_record_names_an_options_file_from_its_own_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--record`` writes a script: a file an option names (given from the current folder)
+    is written relative to the record's folder, where ``run`` and ``--resume`` look."""
+    import tomllib
+
+    from referee import api
+    from referee.record import Recorder
+
+    monkeypatch.chdir(ROOT)
+    data = "rulesets/world-at-war/example-data.toml"
+    plan = api.plan_attack("waw", seed=1, options=[f"data-file={data}"])
+    record = tmp_path / "kept" / "r.toml"
+    record.parent.mkdir()
+    Recorder(record, plan).write([], complete=False)
+    written = tomllib.loads(record.read_text(encoding="utf-8"))["options"]["data-file"]
+    assert (record.parent / written).resolve() == (ROOT / data).resolve()
+    resumed, _ = api.plan_resume("waw", record)
+    assert Path(resumed.options["data-file"]).resolve() == (ROOT / data).resolve()
+
+
 def test_item11_an_epic_roster_named_in_a_script_starts_at_its_folder(tmp_path: Path) -> None:
     from referee import api
 
