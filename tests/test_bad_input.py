@@ -549,6 +549,13 @@ def test_a_seed_a_game_file_cannot_keep_is_refused(tmp_path: Path) -> None:
     assert code == ExitCode.OK
 
 
+def test_a_fate_card_table_without_rolled_is_refused(tmp_path: Path) -> None:
+    """Found by the fuzzer (cc case 395 of 10,000): ``fire = { k = 1 }`` crashed."""
+    script = edited(tmp_path, CC_SCRIPT, 'fire = [1, 6, "event"]', "fire = { k = 1 }")
+    code, _, err = invoke(["run", script])
+    assert code == ExitCode.SCRIPT and f"{script}, line" in one_error(err)
+
+
 def test_item11_digits_other_than_0_to_9_are_not_numbers() -> None:
     from referee.core.errors import AnswerError
     from referee.core.questions import NumberQuestion

@@ -235,7 +235,8 @@ def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | st
     if isinstance(raw, FateCard):
         raw = raw.to_script()
     if isinstance(raw, dict):
-        return parse_card(raw["rolled"], program_source(raw))
+        source = program_source(raw)  # first: it refuses a table without 'rolled'
+        return parse_card(raw["rolled"], source)
     if isinstance(raw, str):
         text = raw.strip()
         if text.casefold() in DRAW_WORDS:
