@@ -61,9 +61,9 @@ class AttackPlan:
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from referee.core.dice import KeyedDice
+        from referee.core.dice import KeyedDice, usable_seed
 
-        self.dice = KeyedDice(self.seed)
+        self.dice = KeyedDice(usable_seed(self.seed))
 
 
 def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),
@@ -106,7 +106,7 @@ def load_declaration(info: RulesetInfo, path: Path) -> tuple[Mapping[str, Any], 
         raise ScriptError(str(path), "answers" if script.answers else "options",
                           Msg.of("script.expected.declaration_only"))
     return script.declaration, validate_declaration(info, script.declaration, str(path),
-                                                    script.text)
+                                                    script.text, base=Path(path).parent)
 
 
 def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
@@ -115,9 +115,15 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     Dice the script does not give are an error, unless ``auto_dice`` or the script's
     ``roll_missing_dice = true`` let the seed roll them."""
     from referee.core.dice import new_seed
-    from referee.core.options import OptionValueError, parse_assignments, resolve_options
+    from referee.core.options import (
+        OptionValueError,
+        from_folder,
+        parse_assignments,
+        resolve_options,
+    )
+    from referee.files import where
     from referee.frontends.answers import AnswerPort
-    from referee.script import load_script, where
+    from referee.script import load_script
     from referee.session import validate_declaration
 
     script = load_script(path)
@@ -128,14 +134,18 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
         raise ScriptError(script.path, where(script.text, ["ruleset"]), err.msg) from None
     from_cli = parse_assignments(options)
     resolve_options(info.option_specs(), from_cli)  # a bad --option is a usage error
-    overrides: dict[str, Any] = {**script.options, **from_cli}  # the command line wins
+    # paths in the script start at its folder; the command line wins
+    folder = str(Path(script.path).parent)
+    overrides: dict[str, Any] = {**from_folder(info.option_specs(), script.options, folder),
+                                 **from_cli}
     try:
         opts = resolve_options(info.option_specs(), overrides)
     except (UnknownIdError, OptionValueError) as err:
         name = err.given if isinstance(err, UnknownIdError) else err.name
         field: list[str | int] = ["options", name] if name in script.options else ["options"]
         raise ScriptError(script.path, where(script.text, field), err.msg) from None
-    validated = (validate_declaration(info, script.declaration, script.path, script.text)
+    validated = (validate_declaration(info, script.declaration, script.path, script.text,
+                                      base=Path(script.path).parent)
                  if script.declaration is not None else None)
     chosen = seed if seed is not None else script.seed
     plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
@@ -149,8 +159,9 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
 def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, Any]]]:
     """Prepare to resume an attack from its ``--record`` file: the plan as recorded (seed,
     options, declaration) and the answers given so far, in order."""
-    from referee.core.options import resolve_options
-    from referee.script import load_script, where
+    from referee.core.options import from_folder, resolve_options
+    from referee.files import where
+    from referee.script import load_script
     from referee.session import validate_declaration
 
     info = find_ruleset(ruleset)
@@ -165,11 +176,14 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
                           Msg.of("script.expected.same_ruleset", ruleset=info.id))
     if script.seed is None:
         raise ScriptError(script.path, "seed", Msg.of("script.expected.resume_seed"))
-    opts = resolve_options(info.option_specs(), script.options)
-    validated = (validate_declaration(info, script.declaration, script.path, script.text)
+    # as in ``plan_script``: paths in the record start at its folder
+    folder = Path(script.path).parent
+    overrides = from_folder(info.option_specs(), script.options, str(folder))
+    opts = resolve_options(info.option_specs(), overrides)
+    validated = (validate_declaration(info, script.declaration, script.path, script.text,
+                                      base=folder)
                  if script.declaration is not None else None)
-    plan = AttackPlan(info, opts, script.seed, validated, script.declaration,
-                      dict(script.options))
+    plan = AttackPlan(info, opts, script.seed, validated, script.declaration, overrides)
     return plan, list(script.answers.items())
 
 
@@ -261,7 +275,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     win over the script's; ``vs``, a what-if's variant B, wins over both), every other
     question at its default. With ``game``, the game's state is read (never written): a deck's
     remaining cards, markers already placed. See ``frontends.probe``."""
-    from referee.core.options import parse_assignments, resolve_options
+    from referee.core.options import from_folder, parse_assignments, resolve_options
     from referee.frontends.probe import ProbePort, ProbeStop
     from referee.script import load_script
 
@@ -277,7 +291,8 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
             raise UsageError(Msg.of("odds.error.script_ruleset", given=loaded.ruleset,
                                     ruleset=info.id))
         given.update(loaded.answers)
-        overrides.update(loaded.options)
+        overrides.update(from_folder(info.option_specs(), loaded.options,
+                                     str(Path(loaded.path).parent)))
         raw, file, text = loaded.declaration, loaded.path, loaded.text
         seed = loaded.seed if seed is None else seed
     overrides.update(parse_assignments(options))
@@ -291,7 +306,9 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     else:
         from referee.session import validate_declaration
 
-        declaration = validate_declaration(info, raw, file, text) if raw is not None else None
+        declaration = (validate_declaration(info, raw, file, text,
+                                            base=Path(file).parent if script else None)
+                       if raw is not None else None)
     from referee.core.dice import KeyedDice
 
     port = ProbePort(given, KeyedDice(seed if seed is not None else 1), file=file, text=text,
@@ -303,7 +320,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         from referee.game import open_game
 
         with open_game(game) as tx:
-            state = tx.state(info.id)
+            state = tx.state(info.id, info.implementation().state_model())
     from referee.rulesets.base import AttackContext
 
     stopped = None

@@ -115,6 +115,6 @@ def render(value: Any, lang: str | None = None) -> str:
     return template.format(**params)
 
 
-def t(msg_id: str, **params: Any) -> str:
+def t(msg_id: str, /, **params: Any) -> str:
     """Shorthand for edges: render ``Msg.of(msg_id, **params)``."""
     return render(Msg.of(msg_id, **params))

@@ -25,7 +25,7 @@ from referee.core.errors import (
     ScriptError,
     UsageError,
 )
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.exit_codes import ExitCode
 
 if TYPE_CHECKING:
@@ -56,7 +56,9 @@ class OddsMode(StrEnum):
 
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
-GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"))]
+# Files are read by the referee itself (referee.files, referee.game), which refuses what it
+# cannot use with a one-line message and the file's exit code: Typer does not check them.
+GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"), readable=False)]
 NoOddsFlag = Annotated[bool, typer.Option("--no-odds", help=t("cli.opt.no_odds"))]
 OddsOpt = Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.odds"))]
 
@@ -101,17 +103,31 @@ def _exit_code(error: RefereeError) -> ExitCode:
 
 @contextmanager
 def _guarded(env: Environment) -> Iterator[None]:
-    """One place for errors and exit codes: a message and a code, never a traceback."""
+    """One place for errors and exit codes: a message and a code, never a traceback. A
+    failure the referee did not foresee is a bug: one line and exit code 1 (with
+    ``REFEREE_DEBUG`` set, the traceback instead)."""
     try:
         yield
     except RefereeError as error:
-        env.stderr.write(t("error.prefix", message=render(error.msg)) + "\n")
+        env.stderr.write(visible(t("error.prefix", message=render(error.msg))) + "\n")
         raise typer.Exit(_exit_code(error)) from None
     except KeyboardInterrupt as interrupt:
         env.stderr.write("\n" + t("error.interrupted") + "\n")
         if isinstance(interrupt, Interrupted):
-            env.stderr.write(render(interrupt.hint) + "\n")
+            env.stderr.write(visible(render(interrupt.hint)) + "\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+    except (typer.Exit, typer.Abort, EOFError):
+        raise
+    except Exception as error:
+        import os
+
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        detail = str(error)
+        detail = detail if len(detail) <= 200 else detail[:200] + "…"
+        env.stderr.write(visible(t("error.prefix", message=t(
+            "error.bug", kind=type(error).__name__, detail=detail))) + "\n")
+        raise typer.Exit(ExitCode.ERROR) from None
 
 
 class Interrupted(KeyboardInterrupt):
@@ -211,7 +227,7 @@ def attack(ctx: typer.Context,
            option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                             help=t("cli.opt.option"))] = None,
            declaration: Annotated[Path | None, typer.Option(
-               "--declaration", help=t("cli.opt.declaration"))] = None,
+               "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
@@ -270,7 +286,7 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
 
 @app.command(help=t("cli.run.help"))
 def run(ctx: typer.Context,
-        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"))],
+        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), readable=False)],
         seed: SeedOpt = None,
         dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.run_dice"))] =
         DiceMode.typed,

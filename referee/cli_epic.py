@@ -35,7 +35,7 @@ def epic_shoot(ctx: typer.Context,
                firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"))],
                target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"))],
                roster: Annotated[Path | None, typer.Option(
-                   "--roster", help=t("cli.epic_shoot.roster"), dir_okay=False)] = None,
+                   "--roster", help=t("cli.epic_shoot.roster"), readable=False)] = None,
                dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
                DiceMode.typed,
                seed: SeedOpt = None,

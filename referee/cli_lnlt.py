@@ -18,6 +18,7 @@ from referee.cli import (
     NoOddsFlag,
     OddsMode,
     OddsOpt,
+    SeedOpt,
     _console,
     _env,
     _guarded,
@@ -38,11 +39,11 @@ STATE_OPTIONS = "options"
 def phase(ctx: typer.Context,
           ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
           game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
-                                             dir_okay=False)],
+                                             readable=False)],
           roster: Annotated[Path | None, typer.Option(
-              "--roster", help=t("cli.phase.opt.roster"), dir_okay=False)] = None,
+              "--roster", help=t("cli.phase.opt.roster"), readable=False)] = None,
           dct: Annotated[Path | None, typer.Option("--dct", help=t("cli.phase.opt.dct"),
-                                                   dir_okay=False)] = None,
+                                                   readable=False)] = None,
           impulses: Annotated[int | None, typer.Option(
               "--impulses", min=1, help=t("cli.phase.opt.impulses"))] = None,
           show: Annotated[bool, typer.Option("--show", help=t("cli.phase.opt.show"))] = False,
@@ -50,7 +51,7 @@ def phase(ctx: typer.Context,
                                                 help=t("cli.phase.opt.restart"))] = False,
           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
           DiceMode.typed,
-          seed: Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))] = None,
+          seed: SeedOpt = None,
           option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                            help=t("cli.opt.option"))] = None,
           odds: OddsOpt = OddsMode.compact,
@@ -71,7 +72,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
     from referee.cli import _announce, _odds_records, _terminal_port
-    from referee.core.dice import KeyedDice, new_seed
+    from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
     from referee.core.port import resolve
@@ -92,11 +93,12 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
         roster.damage_table = table
     chosen_seed = seed if seed is not None else new_seed()
-    keyed = KeyedDice(chosen_seed)
+    keyed = KeyedDice(usable_seed(chosen_seed))
     played: list[Result] = []
     odds_json: list[list[dict[str, Any]]] = []
+    model = info.implementation().state_model()
     with open_game(game) as tx:
-        saved = tx.state(info.id)
+        saved = tx.state(info.id, model)
     if restart:
         if roster is None:
             raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
@@ -119,17 +121,22 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         _announce(env, chosen_seed, json_)
         count = 0
         while impulses is None or count < impulses:
+            # read, then ask with the file unlocked (another command may use the game file
+            # meanwhile), then write only if nobody wrote in between, as an attack does
             with open_game(game) as tx:
-                state = tx.state(info.id)
-                kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
-                kept.update(overrides)
-                options = resolve_options(info.option_specs(), kept)
-                port.reset()
-                phase, log = resolve(port, _impulse(roster, state, options))
-                roster = None
-                result = engine.impulse_result(phase, log, options)
+                state, revision = tx.state(info.id, model), tx.revision
+            kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
+            kept.update(overrides)
+            options = resolve_options(info.option_specs(), kept)
+            port.reset()
+            phase, log = resolve(port, _impulse(roster, state, options))
+            result = engine.impulse_result(phase, log, options)
+            with open_game(game) as tx:
+                if tx.revision != revision:
+                    raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
                 tx.append_log(info.id, "phase", result.to_json(), chosen_seed)
+            roster = None
             played.append(result)
             if json_:
                 from referee.catalog import render
@@ -143,7 +150,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             if phase.ended:
                 break
     with open_game(game) as tx:
-        state = tx.state(info.id)
+        state = tx.state(info.id, model)
     final = engine.summary(state, resolve_options(info.option_specs(),
                                                   state.get(STATE_OPTIONS, {})))
     if json_:
@@ -190,40 +197,20 @@ def _print_steps(env: Environment, result: Result) -> None:
     print_result(_console(env), result, outcome=False)
 
 
-def _load(path: Path) -> tuple[str, dict[str, Any]]:
-    from referee.script import read_toml
-
-    return read_toml(path)
-
-
-def _validate(model: type[Any], raw: Any, path: Path, text: str, prefix: list[str]) -> Any:
-    from pydantic import ValidationError
-
-    from referee.core.errors import ScriptError
-    from referee.script import where
-    from referee.session import validation_message
-
-    try:
-        return model.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        loc: list[str | int] = [*prefix, *first["loc"]]
-        raise ScriptError(str(path), where(text, loc) if loc else "",
-                          validation_message(first)) from None
-
-
 def _read_roster(path: Path) -> Roster:
     """A roster file: the roster's keys at the top, or a script with a [declaration]."""
+    from referee.files import read_toml, validate
     from referee.rulesets.lnlt.roster import Roster
 
-    text, raw = _load(path)
+    text, raw = read_toml(path)
     if "declaration" in raw and isinstance(raw["declaration"], dict):
-        return _validate(Roster, raw["declaration"], path, text, ["declaration"])  # type: ignore[no-any-return]
-    return _validate(Roster, raw, path, text, [])  # type: ignore[no-any-return]
+        return validate(Roster, raw["declaration"], str(path), text, ["declaration"])  # type: ignore[no-any-return]
+    return validate(Roster, raw, str(path), text)  # type: ignore[no-any-return]
 
 
 def _read_dct(path: Path) -> DamageTable:
+    from referee.files import read_toml, validate
     from referee.rulesets.lnlt.roster import DamageTable
 
-    text, raw = _load(path)
-    return _validate(DamageTable, raw, path, text, [])  # type: ignore[no-any-return]
+    text, raw = read_toml(path)
+    return validate(DamageTable, raw, str(path), text)  # type: ignore[no-any-return]

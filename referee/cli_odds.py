@@ -17,10 +17,10 @@ ListOpt = list[str] | None
 
 def odds(ctx: typer.Context,
          ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
-         script: Annotated[Path | None, typer.Option("--script", help=t("cli.odds.script"))]
-         = None,
+         script: Annotated[Path | None, typer.Option("--script", help=t("cli.odds.script"),
+                                                     readable=False)] = None,
          declaration: Annotated[Path | None, typer.Option(
-             "--declaration", help=t("cli.opt.declaration"))] = None,
+             "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
          option: Annotated[ListOpt, typer.Option("--option", "-o",
                                                  help=t("cli.opt.option"))] = None,
          answer: Annotated[ListOpt, typer.Option("--answer", "-a",
@@ -29,7 +29,7 @@ def odds(ctx: typer.Context,
          vs_option: Annotated[ListOpt, typer.Option("--vs-option",
                                                     help=t("cli.odds.vs_option"))] = None,
          vs_declaration: Annotated[Path | None, typer.Option(
-             "--vs-declaration", help=t("cli.odds.vs_declaration"))] = None,
+             "--vs-declaration", help=t("cli.odds.vs_declaration"), readable=False)] = None,
          seed: SeedOpt = None,
          game: GameOpt = None,
          json_: JsonFlag = False) -> None:

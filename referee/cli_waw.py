@@ -23,7 +23,7 @@ RULESET = "world-at-war"
 
 def markers(ctx: typer.Context,
             game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
-                                               dir_okay=False)],
+                                               readable=False)],
             phase: Annotated[bool, typer.Option("--phase",
                                                 help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",
@@ -35,12 +35,13 @@ def markers(ctx: typer.Context,
     from referee.core.text import Msg
     from referee.game import open_game
     from referee.rulesets.waw import markers as mk
+    from referee.rulesets.waw.saved import SavedState
 
     env = _env(ctx)
     with _guarded(env):
         changes: list[mk.Change] = []
         with open_game(game) as tx:
-            state: dict[str, Any] = tx.state(RULESET)
+            state: dict[str, Any] = tx.state(RULESET, SavedState)
             if clear:
                 state.update(mk.clear(state))
                 tx.update_state(RULESET, state)

@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         lang, rest = split_lang(args)
     except LanguageError as error:
-        from referee.core.text import Msg
+        from referee.core.text import Msg, visible
         from referee.exit_codes import ExitCode
 
         set_language(language_from_env())
@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                       known=", ".join(available_languages()))
                if given else Msg.of("error.lang_value", flag=LANG_FLAG,
                                     known="|".join(available_languages())))
-        sys.stderr.write(t("error.prefix", message=render(msg)) + "\n")
+        sys.stderr.write(visible(t("error.prefix", message=render(msg))) + "\n")
         raise SystemExit(ExitCode.USAGE) from None
     load_app(lang or language_from_env())
     from referee.cli import _app_for

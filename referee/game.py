@@ -46,14 +46,42 @@ class LogEntry:
 
 
 class GameTransaction:
-    """Reads and writes inside one command's transaction."""
+    """Reads and writes inside one command's transaction. What is read is checked: a file
+    damaged or edited outside the referee (state that is not JSON, a revision that is not a
+    number, state of the wrong shape) is a ``GameFileError``, never a traceback."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, name: str = "") -> None:
         self._conn = conn
+        self._name = name
 
-    def state(self, ruleset: str) -> dict[str, Any]:
+    def _damaged(self, where: str, reason: Msg | str) -> GameFileError:
+        return _damaged(self._name, where, reason)
+
+    def _json(self, where: str, text: Any) -> Any:
+        if not isinstance(text, str):
+            raise self._damaged(where, type(text).__name__)
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError) as err:
+            raise self._damaged(where, str(err)) from None
+
+    def state(self, ruleset: str, model: type[Any] | None = None) -> dict[str, Any]:
+        """The state kept for ``ruleset``; with ``model`` (the ruleset's pydantic model of
+        its state), checked against it."""
         rows = self._conn.execute("SELECT key, value FROM state WHERE ruleset = ?", (ruleset,))
-        return {k: json.loads(v) for k, v in rows}
+        found = {str(k): self._json(f"state.{ruleset}.{k}", v) for k, v in rows}
+        if model is not None:
+            from pydantic import ValidationError
+
+            from referee.files import validation_message
+
+            try:
+                model.model_validate(found, strict=True)
+            except ValidationError as err:
+                first = err.errors()[0]
+                where = ".".join(["state", ruleset, *(str(p) for p in first["loc"])])
+                raise self._damaged(where, validation_message(first)) from None
+        return found
 
     def update_state(self, ruleset: str, values: Mapping[str, Any]) -> None:
         self._conn.executemany(
@@ -74,8 +102,7 @@ class GameTransaction:
     def revision(self) -> int:
         """Bumped by every write: a command that read the state, asked its questions and
         now writes can tell whether another command wrote in between."""
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
-        return int(row[0]) if row else 0
+        return _revision(self._conn, self._name)
 
     def _bump(self) -> None:
         self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 "
@@ -84,7 +111,14 @@ class GameTransaction:
     def log(self) -> list[LogEntry]:
         rows = self._conn.execute(
             "SELECT id, at, ruleset, command, seed, entry FROM log ORDER BY id")
-        return [LogEntry(i, at, r, c, s, json.loads(e)) for i, at, r, c, s, e in rows]
+        out = []
+        for i, at, r, c, s, e in rows:
+            entry = self._json(f"log[{i}]", e)
+            if not isinstance(entry, dict):
+                raise self._damaged(f"log[{i}]", type(entry).__name__)
+            out.append(LogEntry(i, str(at), str(r), str(c), s if isinstance(s, int) else None,
+                                entry))
+        return out
 
 
 @contextmanager
@@ -102,7 +136,7 @@ def open_game(path: str | Path) -> Iterator[GameTransaction]:
         try:
             conn.execute("BEGIN IMMEDIATE")
             _check_or_create(conn, name)
-            yield GameTransaction(conn)
+            yield GameTransaction(conn, name)
         except sqlite3.Error as err:
             _rollback(conn)
             raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
@@ -115,6 +149,19 @@ def open_game(path: str | Path) -> Iterator[GameTransaction]:
             raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
     finally:
         conn.close()
+
+
+def _damaged(name: str, where: str, reason: Msg | str) -> GameFileError:
+    return GameFileError(Msg.of("error.game_damaged", file=name, where=where, reason=reason))
+
+
+def _revision(conn: sqlite3.Connection, name: str) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+    if row is None:
+        raise _damaged(name, "meta.revision", "missing")
+    if not isinstance(row[0], str) or not row[0].isascii() or not row[0].isdigit():
+        raise _damaged(name, "meta.revision", repr(row[0])[:40])
+    return int(row[0])
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -139,3 +186,4 @@ def _check_or_create(conn: sqlite3.Connection, name: str) -> None:
     if row is None or row[0] != str(SCHEMA_VERSION):
         raise GameFileError(Msg.of("error.game_schema", file=name,
                                    found=row[0] if row else "?", expected=SCHEMA_VERSION))
+    _revision(conn, name)  # a damaged file is refused before anything reads or writes it

@@ -34,11 +34,15 @@ class Recorder:
     def write(self, answers: Sequence[tuple[str, Any]], *, complete: bool) -> None:
         """Write the record now; a failure is a ``UsageError``."""
         from referee.catalog import render
+        from referee.core.options import to_folder
         from referee.script import Script, dump_script
 
         plan = self.plan
+        # a file an option names is found from the record's folder when it is replayed
+        options = to_folder(plan.info.option_specs(), plan.option_overrides,
+                            str(self.path.parent))
         script = Script(path=str(self.path), ruleset=plan.info.id, seed=plan.seed,
-                        options=plan.option_overrides, declaration=plan.declaration_raw,
+                        options=options, declaration=plan.declaration_raw,
                         answers=dict(answers), roll_missing_dice=complete)
         comment = render(Msg.of("record.header" if complete else "record.header_partial",
                                 file=str(self.path), ruleset=plan.info.id))

@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.core.errors import ScriptError
 from referee.core.options import Options
 from referee.core.port import Port, resolve
 from referee.core.result import Result, Table
@@ -21,34 +20,16 @@ from referee.rulesets.base import AttackContext
 
 
 def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
-                         text: str = "") -> Any:
+                         text: str = "", base: Path | None = None) -> Any:
     """The ruleset's declaration model built from a script's ``[declaration]`` table; any
-    mistake becomes a ``ScriptError`` naming the field path (and its line when found)."""
-    from pydantic import ValidationError
-
-    from referee.script import where
+    mistake becomes a ``ScriptError`` naming the field path (and its line when found). A
+    file named in the declaration (an Epic roster) is found from ``base``, the folder of the
+    script that names it (None: the current folder)."""
+    from referee.files import validate
 
     model = info.implementation().declaration_model()
-    try:
-        return model.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        path: list[str | int] = ["declaration", *first["loc"]]
-        raise ScriptError(file, where(text, path), validation_message(first)) from None
-
-
-def validation_message(error: Mapping[str, Any]) -> Msg:
-    """A pydantic error as a catalogue message: custom errors carry their message id as their
-    type; pydantic's own types map to ``validation.<type>``; pydantic's English is the last
-    resort (for types the catalogue does not know yet)."""
-    from referee.catalog import catalogue
-
-    kind = error["type"]
-    params = {k: str(v) for k, v in (error.get("ctx") or {}).items()}
-    for msg_id in (kind, f"validation.{kind}"):
-        if msg_id in catalogue():
-            return Msg.of(msg_id, **params)
-    return Msg.of("script.expected.declaration", reason=error["msg"])
+    return validate(model, raw, file, text, ["declaration"],
+                    context={"base": str(base)} if base is not None else None)
 
 
 def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any | None,
@@ -66,7 +47,7 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
 
         # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
         with open_game(game) as tx:
-            state, revision = tx.state(info.id), tx.revision
+            state, revision = tx.state(info.id, module.state_model()), tx.revision
         if show_state is not None:
             tables = module.state_view(state)
             if tables:

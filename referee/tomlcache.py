@@ -3,48 +3,106 @@
 Ruleset data and message catalogues are TOML for people to edit; parsing TOML on every start
 costs more than the rest of a lookup. The parsed value is kept in the user's cache folder
 (``$XDG_CACHE_HOME/referee`` or ``~/.cache/referee``; never inside the installed package),
-under a name made from the file's path, with the file's size and modification time; it is
-used while they match. A cache that cannot be written is simply not kept.
+under a name made from a hash of the file's bytes: an edited table is a new entry whatever its
+size and modification time say (``cp -p`` and ``rsync -t`` keep both), so a house rule is
+never silently left out.
+
+The cache is checked like any input: an entry that cannot be read, is not a regular file, or
+does not hold what was stored is a miss, never an error. Entries are written in a folder of
+mode 0700 that belongs to the user, through a new file created with ``O_EXCL`` and renamed
+into place, so a planted symlink or FIFO is never written through or read. A cache that
+cannot be written is simply not kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
+FORMAT = b"referee-tomlcache-2\0"  # part of every key: a new format never reads an old entry
+MAX_ENTRY = 32 * 1024 * 1024  # far beyond any parsed table; a larger entry is not ours
+_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
-def _cache_path(path: Path) -> Path:
+
+def _cache_dir() -> Path | None:
+    """The cache folder, created with mode 0700; None when it is not the user's own
+    private folder (and cannot be made so)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "referee"
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            return None
+        if info.st_mode & 0o077:  # a folder an older version made with the default mode
+            os.chmod(folder, 0o700)
+    except OSError:
+        return None
+    return folder
+
+
+def _key(source: bytes) -> str:
     import hashlib
 
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    digest = hashlib.sha256(str(path.resolve()).encode("utf-8")).hexdigest()[:32]
-    return Path(base) / "referee" / f"{path.stem}-{digest}.json"
+    return hashlib.sha256(FORMAT + source).hexdigest()
+
+
+def _read_entry(entry: Path, key: str) -> dict[str, Any] | None:
+    try:
+        fd = os.open(entry, os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            cached = json.loads(f.read(MAX_ENTRY + 1))
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(cached, dict) or cached.get("key") != key:
+        return None
+    data = cached.get("data")
+    return data if isinstance(data, dict) else None
+
+
+def _write_entry(folder: Path, entry: Path, key: str, data: dict[str, Any]) -> None:
+    tmp = folder / f".{entry.name}.{os.urandom(8).hex()}.tmp"
+    try:
+        text = json.dumps({"key": key, "data": data}, ensure_ascii=False)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, entry)
+    except (OSError, TypeError, ValueError, RecursionError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # no cache this time: the data is right all the same
 
 
 def load_toml(path: Path) -> dict[str, Any]:
-    stat = path.stat()
-    stamp = [stat.st_mtime_ns, stat.st_size]
-    cache = _cache_path(path)
-    try:
-        with cache.open(encoding="utf-8") as f:
-            cached = json.load(f)
-        if cached.get("stamp") == stamp:
-            data: dict[str, Any] = cached["data"]
-            return data
-    except (OSError, ValueError, KeyError, AttributeError):
-        pass
+    with path.open("rb") as f:
+        source = f.read()
+    folder = _cache_dir()
+    key = _key(source)
+    entry = folder / f"{path.stem}-{key[:32]}.json" if folder is not None else None
+    if entry is not None:
+        cached = _read_entry(entry, key)
+        if cached is not None:
+            return cached
     import tomllib
 
-    with path.open("rb") as f:
-        data = tomllib.load(f)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"stamp": stamp, "data": data}, ensure_ascii=False),
-                       encoding="utf-8")
-        tmp.replace(cache)
-    except (OSError, TypeError, ValueError):
-        pass  # no cache this time: the data is right all the same
+    data = tomllib.loads(source.decode("utf-8"))
+    if folder is not None and entry is not None:
+        _write_entry(folder, entry, key, data)
     return data

@@ -29,6 +29,8 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["REFEREE_STRICT_MESSAGES"] = "1"
     # A fault in the odds code raises instead of being reported as "no odds for this roll".
     os.environ["REFEREE_STRICT_ODDS"] = "1"
+    # A bug raises with its traceback instead of the one-line report users get.
+    os.environ["REFEREE_DEBUG"] = "1"
     # The commands the tests start in subprocesses speak English whatever the developer's
     # locale (tests of another language set --lang or the locale themselves).
     from referee.catalog import language_from_env

@@ -53,7 +53,8 @@ def _imports(path: Path) -> set[str]:
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_core_and_resolvers_never_import_the_edges(path: Path) -> None:
     forbidden = ("typer", "rich", "questionary", "prompt_toolkit", "referee.cli",
-                 "referee.render", "referee.frontends")
+                 "referee.render", "referee.frontends", "referee.api", "referee.script",
+                 "referee.session")
     bad = {m for m in _imports(path) if m.split(".")[0] in forbidden[:4] or
            any(m.startswith(f) for f in forbidden[4:])}
     assert not bad, f"{path.name} imports {sorted(bad)}"
@@ -74,3 +75,14 @@ def test_resolvers_never_print() -> None:
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
                  and isinstance(n.func, ast.Name) and n.func.id in ("print", "input")]
         assert not calls, f"{path} calls print or input"
+
+
+def test_the_file_reader_sits_below_the_rulesets() -> None:
+    """Issue 17, item 7: one reader for every input file, importable by any ruleset
+    without importing upward (no ruleset, front end, command or session module)."""
+    imported = _imports(ROOT / "referee" / "files.py")
+    upward = {m for m in imported if m.startswith(("referee.rulesets", "referee.frontends",
+                                                   "referee.render", "referee.cli",
+                                                   "referee.api", "referee.script",
+                                                   "referee.session"))}
+    assert not upward, f"files.py imports {sorted(upward)}"

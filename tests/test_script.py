@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from referee.catalog import render
 from referee.core.errors import ScriptError
-from referee.script import Script, dump_script, load_script, locate
+from referee.files import locate
+from referee.script import Script, dump_script, load_script
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -413,7 +413,7 @@ def test_a_missing_data_file_is_named_with_the_reason() -> None:
     with pytest.raises(ScriptError) as err:
         he([INF], {}, options=["data-file=no/such/file.toml"])
     assert "no/such/file.toml" in refused(err.value)
-    assert "cannot read the data file" in refused(err.value)
+    assert "expected an existing file" in refused(err.value)
 
 
 def test_the_shipped_example_data_file_says_it_is_invented() -> None:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from referee.core.errors import AnswerError
+from referee.core.errors import AnswerError, UsageError
 from referee.core.text import Msg
+from referee.core.words import whole_number
 
 
 class DiceSource(StrEnum):
@@ -91,7 +92,7 @@ ROLL = "roll"
 """The answer that asks the program to roll (an empty line at the prompt)."""
 
 _SPLIT = re.compile(r"[\s,;]+")
-_COUNT = re.compile(r"^=\s*(\d{1,6})$|^(\d{1,6})\s*(?:hits?|successes)$", re.IGNORECASE)
+_COUNT = re.compile(r"^=\s*([0-9]{1,6})$|^([0-9]{1,6})\s*(?:hits?|successes)$", re.IGNORECASE)
 
 
 def check_faces(spec: DiceSpec, faces: tuple[int, ...]) -> None:
@@ -121,11 +122,10 @@ def parse_dice_text(spec: DiceSpec, text: str,
         successes = int(m.group(1) or m.group(2))
         check_successes(spec, successes)
         return DiceRoll(None, successes, source)
-    parts = [p for p in _SPLIT.split(text) if p]
-    try:
-        faces = tuple(int(p) for p in parts)
-    except ValueError:
-        raise AnswerError(Msg.of("dice.error.syntax", text=text)) from None
+    numbers = [whole_number(p) for p in _SPLIT.split(text) if p]
+    faces = tuple(n for n in numbers if n is not None)
+    if len(faces) != len(numbers):
+        raise AnswerError(Msg.of("dice.error.syntax", text=text))
     check_faces(spec, faces)
     return DiceRoll(faces, spec.successes(faces), source)
 
@@ -257,6 +257,16 @@ class DieStream:
 def roll(spec: DiceSpec, dice: DieStream) -> DiceRoll:
     faces = tuple(dice.roll_die(spec.sides) for _ in range(spec.count))
     return DiceRoll(faces, spec.successes(faces), DiceSource.ROLLED)
+
+
+SEED_LIMIT = 2 ** 63  # a seed is kept in a game file's log: an SQLite integer
+
+
+def usable_seed(seed: int) -> int:
+    """``seed``, when a game file's log can keep it (else a ``UsageError``)."""
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise UsageError(Msg.of("error.seed", most=SEED_LIMIT - 1))
+    return seed
 
 
 def new_seed() -> int:

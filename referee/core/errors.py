@@ -67,12 +67,20 @@ class MissingAnswerError(RefereeError):
 
 
 class UnusedAnswerError(RefereeError):
-    """A scripted run ended with answers that no question asked for."""
+    """A scripted run ended with answers that no question asked for: the first ``SHOWN``
+    of them are named, and how many more there are (a message stays one short line)."""
+
+    SHOWN = 10
 
     def __init__(self, file: str, question_ids: Sequence[str]) -> None:
         self.question_ids = tuple(question_ids)
-        super().__init__(Msg.of("error.unused_answers", file=file,
-                                questions=", ".join(question_ids)))
+        shown = ", ".join(self.question_ids[:self.SHOWN])
+        more = len(self.question_ids) - self.SHOWN
+        if more > 0:
+            super().__init__(Msg.of("error.unused_answers_more", file=file, questions=shown,
+                                    more=more))
+        else:
+            super().__init__(Msg.of("error.unused_answers", file=file, questions=shown))
 
 
 class NoTerminalError(RefereeError):

@@ -7,13 +7,14 @@ as ``NAME=VALUE`` and reports which options differ from their defaults.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.text import Msg
-from referee.core.words import NO_WORDS, YES_WORDS
+from referee.core.words import NO_WORDS, YES_WORDS, whole_number
 
 
 class OptionValueError(UsageError):
@@ -31,6 +32,7 @@ class OptionSpec:
     clause: str | None
     help: Msg
     choices: tuple[str, ...] = ()
+    path: bool = False  # the value names a file
 
     def parse(self, text: str) -> Any:
         def refuse(kind: str, **extra: Any) -> OptionValueError:
@@ -45,10 +47,10 @@ class OptionSpec:
                 return False
             raise refuse("bool")
         if isinstance(self.default, int):
-            try:
-                return int(text)
-            except ValueError:
-                raise refuse("int") from None
+            number = whole_number(text.strip())
+            if number is None:
+                raise refuse("int")
+            return number
         if self.choices and text not in self.choices:
             raise refuse("choice", legal=", ".join(self.choices))
         return text
@@ -76,6 +78,30 @@ def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
             raise UsageError(Msg.of("option.error.syntax", given=pair))
         out[name.strip()] = value.strip()
     return out
+
+
+def from_folder(specs: Iterable[OptionSpec], overrides: Mapping[str, Any],
+                folder: str) -> dict[str, Any]:
+    """``overrides`` written in a file (a script's ``[options]``) with every relative path
+    of an option that names a file taken from ``folder``, the file's own folder, as a
+    reader expects; on the command line a path starts at the current folder."""
+    paths = {s.name for s in specs if s.path}
+    return {name: os.path.normpath(os.path.join(folder, value))
+            if name in paths and isinstance(value, str) and value
+            and not os.path.isabs(value) else value
+            for name, value in overrides.items()}
+
+
+def to_folder(specs: Iterable[OptionSpec], overrides: Mapping[str, Any],
+              folder: str) -> dict[str, Any]:
+    """The inverse of ``from_folder``: ``overrides`` (paths from the current folder) to be
+    written in a file in ``folder`` (a ``--record``), each relative path of an option that
+    names a file made relative to that folder, so that the file replays from anywhere."""
+    paths = {s.name for s in specs if s.path}
+    return {name: os.path.relpath(value, folder)
+            if name in paths and isinstance(value, str) and value
+            and not os.path.isabs(value) else value
+            for name, value in overrides.items()}
 
 
 def resolve_options(specs: Iterable[OptionSpec], overrides: Mapping[str, Any]) -> Options:

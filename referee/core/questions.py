@@ -23,7 +23,7 @@ from referee.core.dice import (
 from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
 from referee.core.text import Msg
-from referee.core.words import NO_WORDS, YES_WORDS
+from referee.core.words import NO_WORDS, YES_WORDS, whole_number
 
 
 @dataclass(frozen=True)
@@ -157,10 +157,10 @@ class NumberQuestion(Question):
             text = raw.strip()
             if text == "" and self.default_value is not None:
                 return self.default_value
-            try:
-                raw = int(text)
-            except ValueError:
-                raise AnswerError(Msg.of("answer.error.number", given=text)) from None
+            number = whole_number(text)
+            if number is None:
+                raise AnswerError(Msg.of("answer.error.number", given=text))
+            raw = number
         if not isinstance(raw, int):
             raise AnswerError(Msg.of("answer.error.number", given=str(raw)))
         if self.minimum is not None and raw < self.minimum:

@@ -15,6 +15,7 @@ from referee.core.dice import ROLL, KeyedDice
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
 from referee.core.port import BACK_KEY, INTERRUPT_KEY, GoBack, settle_dice
 from referee.core.questions import DiceQuestion, Question
+from referee.core.text import Msg
 
 
 class AnswerPort:
@@ -34,10 +35,13 @@ class AnswerPort:
             self.used.add(question.id)
             from referee.frontends.display import value_from_label
 
+            given = self.answers[question.id]
             try:
-                value = question.accept(value_from_label(question, self.answers[question.id]))
+                if isinstance(given, str) and not given.strip():  # not a value: a slip
+                    raise AnswerError(Msg.of("answer.error.blank"))
+                value = question.accept(value_from_label(question, given))
             except AnswerError as err:
-                from referee.script import where
+                from referee.files import where
 
                 raise ScriptError(self.file, where(self.text, ["answers", question.id]),
                                   err.msg) from None

@@ -29,7 +29,7 @@ from referee.core.questions import (
     MultiChoiceQuestion,
     Question,
 )
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.frontends.display import answer_text, dice_text, hint, labels, typed_text
 
 _BACK: Any = object()  # what a list or yes/no prompt returns when ``<`` is pressed
@@ -69,13 +69,13 @@ class InteractivePort:
         """The prompt; whether ``<`` is a key of it (list and yes/no prompts); the text Enter
         puts in an empty line at a text prompt (its default, so the answered line shows
         it). A list of one choice (``ChoiceQuestion``) filters as one types."""
-        text = render(question.text)
+        text = visible(render(question.text))  # names from files are data, never controls
         if question.clause:
             text = f"{text} [{question.clause}]"
         back = self._back_hint()
         default = self._default(question)
         if isinstance(question, ChoiceQuestion):
-            names = labels(question)
+            names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value)
                        for c in question.choices]
             instruction = t("prompt.select")
@@ -84,7 +84,7 @@ class InteractivePort:
                                       use_search_filter=True, use_jk_keys=False,
                                       instruction=_with(instruction, back)), True, ""
         if isinstance(question, MultiChoiceQuestion):
-            names = labels(question)
+            names = {value: visible(label) for value, label in labels(question).items()}
             choices = [questionary.Choice(title=names[c.value], value=c.value,
                                           checked=c.value in default)
                        for c in question.choices]

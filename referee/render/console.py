@@ -12,7 +12,7 @@ from rich.text import Text
 
 from referee.catalog import render
 from referee.core.table import Table
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 
 if TYPE_CHECKING:
     from referee.core.result import Result
@@ -43,8 +43,14 @@ def _box(console: Console) -> box.Box:
 
 
 def _text(value: object) -> Text:
-    """Players' names may hold brackets: everything shown is literal text, never markup."""
-    return Text(str(value))
+    """Players' names may hold brackets and control characters: everything shown is literal
+    text, never markup, with its control characters made visible."""
+    return Text(visible(str(value)))
+
+
+def _print(console: Console, text: str, style: str | None = None) -> None:
+    """One line of text, literal and with its control characters made visible."""
+    console.print(visible(text), markup=False, style=style if console.is_terminal else None)
 
 
 LABEL_WIDTH = 24  # a wrapping first column keeps at least this much room (or its widest)
@@ -110,21 +116,20 @@ def print_result(console: Console, result: Result, *, outcome: bool = True) -> N
     phase's impulse, whose outcome is its log) the outcome line."""
     if result.non_default_options:
         values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
-        console.print(render(Msg.of("result.house_rules", options=values)), markup=False)
+        _print(console, render(Msg.of("result.house_rules", options=values)))
     print_steps(console, result)
     for table in result.tables:
         print_table(console, table)
     if outcome:
-        console.print(render(Msg.of("result.outcome", outcome=result.outcome)), markup=False,
-                      style="bold" if console.is_terminal else None)
+        _print(console, render(Msg.of("result.outcome", outcome=result.outcome)), "bold")
 
 
 def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:
-    console.print(render(msg), markup=False, style=style if console.is_terminal else None)
+    _print(console, render(msg), style)
 
 
 def show_answer(console: Console, question: Any, value: Any) -> None:
     """One answered question as the player saw it: ``? text  answer``."""
     from referee.frontends.display import answer_text
 
-    console.print(f"? {render(question.text)}  {answer_text(question, value)}", markup=False)
+    _print(console, f"? {render(question.text)}  {answer_text(question, value)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from referee.catalog import render
@@ -52,5 +53,13 @@ def result_json(result: Result, extra: dict[str, Any] | None = None) -> dict[str
     return out
 
 
+# json.dumps escapes the C0 controls; these it writes raw: DEL, the C1 controls, the
+# bidirectional overrides and isolates. They can only occur inside strings.
+_RAW = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False)
+    """JSON of ``data``: every string exact once parsed, and no control character raw in the
+    text (a JSON escape instead), so that printing it to a terminal is safe too."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False)
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

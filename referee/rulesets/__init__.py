@@ -83,5 +83,6 @@ def option_specs(ruleset_id: str) -> tuple[OptionSpec, ...]:
     raw = data.load(ruleset_id, "options")
     return tuple(OptionSpec(name=o["name"], default=o["default"], clause=o.get("clause"),
                             help=Msg.of(f"option.{ruleset_id}.{o['name']}"),
-                            choices=tuple(o.get("choices", ())))
+                            choices=tuple(o.get("choices", ())),
+                            path=bool(o.get("path", False)))
                  for o in raw.get("option", ()))

@@ -56,6 +56,11 @@ class RulesetModule(Protocol):
 
     def attack(self, ctx: AttackContext) -> Result: ...
 
+    def state_model(self) -> type[Any] | None:
+        """The pydantic model of what a game file keeps for this ruleset (None: it keeps
+        nothing); a game file's state is checked against it before a rule reads it."""
+        ...
+
     def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
         """The state a game file holds for this ruleset, as a player reads it before an
         attack (Blast markers, broken formations, cards left, markers, unit states)."""
@@ -68,11 +73,12 @@ class LazyRuleset:
     ``"module"`` (lookups) and ``"module:attribute"`` (the declaration model, the resolver)."""
 
     def __init__(self, id: str, *, lookups: str, declaration: str, resolver: str,
-                 state_view: str | None = None) -> None:
+                 state: str | None = None, state_view: str | None = None) -> None:
         self.id = id
         self._lookups = lookups
         self._declaration = declaration
         self._resolver = resolver
+        self._state = state
         self._state_view = state_view
 
     @staticmethod
@@ -98,6 +104,12 @@ class LazyRuleset:
     def attack(self, ctx: AttackContext) -> Result:
         result: Result = self._load(self._resolver)(ctx)
         return result
+
+    def state_model(self) -> type[Any] | None:
+        if self._state is None:
+            return None
+        model: type[Any] = self._load(self._state)
+        return model
 
     def state_view(self, state: Mapping[str, Any]) -> Sequence[Table]:
         if self._state_view is None or not state:

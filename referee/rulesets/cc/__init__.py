@@ -10,4 +10,5 @@ from referee.rulesets.cc.deck import RULESET_ID
 
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.cc.lookup",
                       declaration="referee.rulesets.cc.declaration:FireDeclaration",
-                      resolver="referee.rulesets.cc.attack:attack")
+                      resolver="referee.rulesets.cc.attack:attack",
+                      state="referee.rulesets.cc.saved:SavedState")

@@ -101,6 +101,7 @@ class DeckDataError(ValueError):
 
 
 _DICE = re.compile(r"^[1-6]-[1-6]$")
+MAX_CARDS_PER_PAIR = 6  # a deck holds each ordered pair of dice this many times at most
 
 
 def build_deck(spec: dict[str, Any], cards_per_pair: int) -> tuple[str, ...]:
@@ -151,8 +152,14 @@ def unverified_blank(spec: dict[str, Any], chosen: dict[str, str]
     if not isinstance(blank, dict) or not {"trigger", "option"} <= set(blank):
         raise DeckDataError(Msg.of("cc.error.deck_blank"))
     trigger, option = str(blank["trigger"]), str(blank["option"])
-    value = chosen.get(option) or option_default(option)
-    listed = list(spec.get(trigger, []))
+    try:
+        value = chosen.get(option) or option_default(option)
+    except KeyError:  # an option that does not exist: a deck file's mistake
+        raise DeckDataError(Msg.of("cc.error.deck_blank")) from None
+    listed = spec.get(trigger, [])
+    if not isinstance(listed, list):
+        raise DeckDataError(Msg.of("cc.error.deck_dice", trigger=trigger))
+    listed = list(listed)
     if value not in listed:
         raise DeckDataError(Msg.of("cc.error.deck_blank_dice", dice=value, trigger=trigger))
     listed.remove(value)
@@ -188,27 +195,33 @@ def edition_from_file(path: str, edition_id: str,
                       chosen: dict[str, str] | None = None) -> DeckEdition:
     """A deck edition the user supplies (decision 3: tables that are not public are read
     from the user's file), in the layout of the bundled ``decks.toml``."""
-    from pathlib import Path
-
     from referee.core.errors import ScriptError
-    from referee.script import read_toml, where
+    from referee.files import read_toml, where
 
-    text, raw = read_toml(Path(path))
-    table = raw.get("edition", {}).get(edition_id)
-    if not isinstance(table, dict):
+    text, raw = read_toml(path)
+    editions = raw.get("edition")
+    table = editions.get(edition_id) if isinstance(editions, dict) else None
+    nations = table.get("nation", {}) if isinstance(table, dict) else None
+    if not isinstance(table, dict) or not isinstance(nations, dict):
         raise ScriptError(path, f"edition.{edition_id}",
                           Msg.of("cc.error.deck_file_edition", edition=edition_id))
+    per_pair = table.get("cards_per_pair", 2)
+    if type(per_pair) is not int or not 1 <= per_pair <= MAX_CARDS_PER_PAIR:
+        raise ScriptError(path, where(text, ["edition", edition_id, "cards_per_pair"]),
+                          Msg.of("cc.error.deck_per_pair", most=MAX_CARDS_PER_PAIR))
     decks: dict[str, tuple[str, ...]] = {}
     readings: dict[str, tuple[str, str]] = {}
-    for nation, spec in table.get("nation", {}).items():
+    for nation, spec in nations.items():
         field_path: list[str | int] = ["edition", edition_id, "nation", nation]
         if nation not in NATIONS:
             raise ScriptError(path, where(text, field_path),
                               Msg.of("cc.error.unknown_nation", given=nation,
                                      known=", ".join(NATIONS)))
         try:
+            if not isinstance(spec, dict):
+                raise DeckDataError(Msg.of("cc.error.deck_counts"))
             spec, reading = unverified_blank(spec, chosen or {})
-            decks[nation] = build_deck(spec, int(table.get("cards_per_pair", 2)))
+            decks[nation] = build_deck(spec, per_pair)
         except DeckDataError as err:
             raise ScriptError(path, where(text, field_path), err.msg) from None
         if reading is not None:
@@ -222,13 +235,14 @@ def parse_card(raw: Any, source: DiceSource = DiceSource.TYPED) -> FateCard | st
     if isinstance(raw, FateCard):
         raw = raw.to_script()
     if isinstance(raw, dict):
-        return parse_card(raw["rolled"], program_source(raw))
+        source = program_source(raw)  # first: it refuses a table without 'rolled'
+        return parse_card(raw["rolled"], source)
     if isinstance(raw, str):
         text = raw.strip()
         if text.casefold() in DRAW_WORDS:
             return ROLL
         parts: list[Any] = [p for p in _SPLIT.split(text) if p]
-        parts = [int(p) if p.isdigit() else p for p in parts]
+        parts = [int(p) if p.isascii() and p.isdigit() else p for p in parts]
     elif isinstance(raw, list):
         parts = list(raw)
     else:

@@ -8,10 +8,12 @@ player's cards and the terrain give; the target hex with its units. Geometry is 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
+
+from referee.rulesets.fields import Name
 
 Nation = Literal["germany", "america", "russia", "britain", "france", "italy"]
 
@@ -26,9 +28,9 @@ class _Model(BaseModel):
 
 
 class FiringPiece(_Model):
-    name: str = Field(min_length=1)
+    name: Name
     kind: Literal["unit", "weapon", "leader"] = "unit"
-    hex: str = Field(min_length=1)
+    hex: Name
     fp: int = Field(default=0, ge=0, le=30, description="printed FP on its current side")
     range: int = Field(default=0, ge=0, le=40, description="printed Range")
     distance: int = Field(default=1, ge=0, le=40,
@@ -68,7 +70,7 @@ class FpBonus(_Model):
 
 
 class TargetUnit(_Model):
-    name: str = Field(min_length=1)
+    name: Name
     kind: Literal["unit", "leader"] = "unit"
     morale: int = Field(ge=0, le=15)
     broken_morale: int | None = Field(default=None, ge=0, le=15)
@@ -86,10 +88,11 @@ class TargetUnit(_Model):
 class FireDeclaration(_Model):
     attacker: Nation
     defender: Nation
-    target_hex: str = Field(min_length=1)
+    target_hex: Name
     cover: int = Field(default=0, ge=-5, le=10, description="the target hex's cover (T78.3)")
     firing: list[FiringPiece] = Field(min_length=1, max_length=20)
-    adjacent: list[tuple[str, str]] = Field(default_factory=list)
+    adjacent: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
+        default_factory=list, description="pairs of adjacent firing hexes")
     bonuses: list[FpBonus] = Field(default_factory=list)
     target: list[TargetUnit] = Field(min_length=1, max_length=12)
 

@@ -6,6 +6,8 @@ or ``None``; the players may then pick other pieces or another target.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from referee.core.options import Options
 from referee.core.text import Msg
 from referee.rulesets.cc.arithmetic import highest_command
@@ -34,7 +36,7 @@ def hex_command(decl: FireDeclaration, piece: FiringPiece, options: Options) -> 
                            options["command-from"])
 
 
-def connected(hexes: set[str], adjacent: list[tuple[str, str]]) -> bool:
+def connected(hexes: set[str], adjacent: Sequence[Sequence[str]]) -> bool:
     """C-6: every firing hex is linked to the others through a chain of adjacent hexes."""
     if len(hexes) <= 1:
         return True

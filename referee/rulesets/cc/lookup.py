@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.result import Table
 from referee.core.text import Msg
+from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
 
 if TYPE_CHECKING:
@@ -55,12 +56,8 @@ def _flags(args: Sequence[str], known: tuple[str, ...]) -> dict[str, str]:
 
 
 def _int(text: str, what: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(Msg.of("cc.error.number", what=what, given=text, low=low,
-                                high=high)) from None
-    if not low <= value <= high:
+    value = whole_number(text.strip())
+    if value is None or not low <= value <= high:
         raise UsageError(Msg.of("cc.error.number", what=what, given=text, low=low, high=high))
     return value
 

@@ -10,4 +10,5 @@ from referee.rulesets.epic.tables import RULESET_ID
 
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.epic.lookup",
                       declaration="referee.rulesets.epic.declaration:ShootingDeclaration",
-                      resolver="referee.rulesets.epic.attack:attack")
+                      resolver="referee.rulesets.epic.attack:attack",
+                      state="referee.rulesets.epic.saved:SavedState")

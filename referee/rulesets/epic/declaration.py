@@ -18,6 +18,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.rulesets.fields import FilePath, Name
+
 UnitType = Literal["INF", "LV", "AV"]
 ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
 TerrainId = Literal["open", "buildings", "fortifications", "jungle", "marsh", "river", "ruins",
@@ -32,7 +34,7 @@ def weapon_key(name: str) -> str:
 class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1, description="the weapon's name as the players call it")
+    name: Name = Field(description="the weapon's name as the players call it")
     shots: int = Field(default=1, ge=1, le=200,
                        description="shots: in total, or per weapon when units carry it")
     ap: int | None = Field(default=None, ge=1, le=9, description="AP to-hit value, e.g. 5 for AP5+")
@@ -60,9 +62,9 @@ class Weapon(BaseModel):
 class FiringUnit(BaseModel):
     """A unit of the firing formation and where it stands (E-2 to E-4)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    name: str = Field(min_length=1)
+    name: Name
     weapons: list[str] = Field(default_factory=list, description="weapon names, one per weapon")
     distance: float | None = Field(default=None, ge=0, description="cm to the target formation")
     nearest_enemy: float | None = Field(default=None, ge=0,
@@ -79,9 +81,9 @@ class FiringUnit(BaseModel):
 class TargetUnit(BaseModel):
     """A unit of a target formation (E-10, E-11) and its situation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    name: str = Field(min_length=1)
+    name: Name
     type: UnitType
     armour: int | None = Field(default=None, ge=2, le=6, description="armour save, 4 for 4+")
     terrain: TerrainId | None = Field(default=None, description="the ground the unit is in")
@@ -103,7 +105,7 @@ class OtherFormation(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1)
+    name: Name
     blast_markers: int = Field(default=0, ge=0, le=99)
     broken: bool = False
     crossfire: int | None = Field(default=None, ge=0, le=9,
@@ -127,7 +129,7 @@ class Overwatch(BaseModel):
 class Situation(BaseModel):
     """Where a roster unit stands in this attack (fields left out are asked)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     distance: float | None = Field(default=None, ge=0)
     nearest_enemy: float | None = Field(default=None, ge=0)
@@ -141,7 +143,7 @@ class Situation(BaseModel):
 class RosterUnit(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1)
+    name: Name
     type: UnitType
     armour: int | None = Field(default=None, ge=2, le=6)
     weapons: list[str] = Field(default_factory=list)
@@ -152,7 +154,7 @@ class RosterUnit(BaseModel):
 class RosterFormation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1)
+    name: Name
     weapons: list[Weapon] = Field(default_factory=list)
     units: list[RosterUnit] = Field(min_length=1, max_length=60)
 
@@ -168,9 +170,9 @@ class Roster(BaseModel):
 class ShootingDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    firing: str | None = Field(default=None, min_length=1)
-    target: str | None = Field(default=None, min_length=1)
-    roster: str | None = Field(default=None, min_length=1, description="a roster file")
+    firing: Name | None = None
+    target: Name | None = None
+    roster: FilePath | None = Field(default=None, description="a roster file")
     weapons: list[Weapon] = Field(default_factory=list, max_length=30)
     firing_units: list[FiringUnit] = Field(default_factory=list, max_length=60)
     firing_blast_markers: int | None = Field(default=None, ge=0, le=99,

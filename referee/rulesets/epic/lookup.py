@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.table import Table
 from referee.core.text import Msg
+from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
 from referee.rulesets.epic.tables import tables
 from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
@@ -77,12 +78,8 @@ def to_hit(key: str | None, flags: Sequence[str]) -> Table:
             raise UsageError(Msg.of("epic.error.flags_need_key"))
         rows = tuple(_row(n) for n in range(2, t.highest_key + 1))
         return Table(Msg.of("epic.lookup.to_hit.title"), columns, rows, "E-9")
-    try:
-        base = int(key.strip().rstrip("+"))
-    except ValueError:
-        raise UsageError(Msg.of("epic.error.to_hit_key", given=key, low=t.lowest_key,
-                                high=t.highest_key)) from None
-    if not t.lowest_key <= base <= t.highest_key:
+    base = whole_number(key.strip().rstrip("+"))
+    if base is None or not t.lowest_key <= base <= t.highest_key:
         raise UsageError(Msg.of("epic.error.to_hit_key", given=key, low=t.lowest_key,
                                 high=t.highest_key))
     modifier = sum(v for _, v in mods)
@@ -130,9 +127,9 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
         rows = tuple((f"{r.low}" if r.low == r.high else f"{r.low}-{r.high}", r.templates,
                       r.markers, 1 + r.markers, f"{r.ap}+", f"{r.at}+") for r in t.barrage)
         return Table(Msg.of("epic.lookup.barrage.title"), cols, rows, "E-17")
-    if not key.isdigit() or int(key) < 1:
+    points = whole_number(key.strip())
+    if points is None or points < 1:
         raise UsageError(Msg.of("epic.error.barrage_key", given=key))
-    points = int(key)
     row = t.barrage_row(min(points, t.barrage_highest))
     assert row is not None
     title = Msg.of("epic.lookup.barrage.row_title", points=points)

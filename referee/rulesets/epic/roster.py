@@ -3,11 +3,11 @@ attacks, so that at the table only the situation is given or asked."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from referee.core.errors import ScriptError
 from referee.core.text import Msg
+from referee.files import read_toml, validate, validation_message, where
 from referee.rulesets.epic.declaration import (
     FiringUnit,
     Roster,
@@ -20,19 +20,8 @@ from referee.rulesets.epic.declaration import (
 
 
 def load_roster(path: str) -> Roster:
-    from pydantic import ValidationError
-
-    from referee.script import read_toml, where
-    from referee.session import validation_message
-
-    text, raw = read_toml(Path(path))
-    try:
-        roster = Roster.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        raise ScriptError(path, where(text, [str(p) if not isinstance(p, int) else p
-                                             for p in first["loc"]]),
-                          validation_message(first)) from None
+    text, raw = read_toml(path)
+    roster: Roster = validate(Roster, raw, path, text)
     # two formations or two units of one formation with one name: refused where they are
     fnames: set[str] = set()
     for i, f in enumerate(roster.formation):
@@ -58,13 +47,11 @@ def load_roster(path: str) -> Roster:
 def _check_weapons(path: str, roster: Roster, formation: RosterFormation,
                    weapons: list[Weapon]) -> None:
     """Every weapon a roster unit carries must be one of the declared weapons (E-7)."""
-    from referee.script import read_toml, where
-
     known = {w.name.casefold() for w in weapons}
     for u in formation.units:
         for name in u.weapons:
             if name.casefold() not in known:
-                text, _ = read_toml(Path(path))
+                text, _ = read_toml(path)
                 i = roster.formation.index(formation)
                 j = formation.units.index(u)
                 raise ScriptError(path, where(text, ["formation", i, "units", j, "weapons"]),
@@ -126,8 +113,6 @@ def revalidate(decl: ShootingDeclaration, update: dict[str, Any]) -> ShootingDec
     """The declaration with ``update`` merged, validated again so that every check runs
     (two units with one name, a unit carrying an undeclared weapon...)."""
     from pydantic import ValidationError
-
-    from referee.session import validation_message
 
     if not update:
         return decl

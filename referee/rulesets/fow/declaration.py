@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from referee.rulesets.fields import Name
+
 DefenderType = Literal["tank", "infantry", "gun", "transport"]
 HitterType = Literal["tank", "tank-escort", "infantry", "gun"]
 Status = Literal["active", "bogged-down", "bailed-out"]
@@ -31,13 +33,13 @@ def _check_id(value: str) -> None:
 class DefendingTeam(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1, description="short id used in answers, e.g. 'a'")
-    name: str | None = Field(default=None, min_length=1)
+    id: Name = Field(description="short id used in answers, e.g. 'a'")
+    name: Name | None = None
     type: DefenderType
     status: Status = "active"
     top: int | None = Field(default=None, ge=0, le=20, description="Top armour")
-    building: str | None = Field(default=None, min_length=1)
-    platoon: str | None = Field(default=None, min_length=1)
+    building: Name | None = None
+    platoon: Name | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> DefendingTeam:
@@ -62,8 +64,8 @@ class DefendingTeam(BaseModel):
 class HittingTeam(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1)
-    name: str | None = Field(default=None, min_length=1)
+    id: Name
+    name: Name | None = None
     type: HitterType
     fully_armoured: bool = False
     hits: int = Field(ge=0, le=60)
@@ -71,7 +73,7 @@ class HittingTeam(BaseModel):
     reaches: list[str] = Field(default_factory=list)
     impassable: list[str] = Field(default_factory=list)
     situation: Situation = "open"
-    building: str | None = Field(default=None, min_length=1)
+    building: Name | None = None
     near_opening: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -99,8 +101,8 @@ class HittingTeam(BaseModel):
 class AssaultDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    attacker: str | None = Field(default=None, min_length=1)
-    defender: str | None = Field(default=None, min_length=1)
+    attacker: Name | None = None
+    defender: Name | None = None
     defending: list[DefendingTeam] = Field(min_length=1, max_length=60)
     hitting: list[HittingTeam] = Field(min_length=1, max_length=60)
 

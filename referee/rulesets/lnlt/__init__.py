@@ -11,4 +11,5 @@ from referee.rulesets.lnlt.tables import RULESET_ID
 
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.lnlt.lookup",
                       declaration="referee.rulesets.lnlt.roster:Roster",
-                      resolver="referee.rulesets.lnlt.play:attack")
+                      resolver="referee.rulesets.lnlt.play:attack",
+                      state="referee.rulesets.lnlt.saved:SavedState")

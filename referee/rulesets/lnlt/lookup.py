@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.result import Table
 from referee.core.text import Msg
+from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
 from referee.rulesets.lnlt.tables import half_up, tables
 
@@ -61,11 +62,8 @@ def _parse_args(args: Sequence[str]) -> tuple[int | None, bool]:
             moved = True
         elif word == "--fp" or word.startswith("--fp="):
             value = word.partition("=")[2] if "=" in word else (words.pop(0) if words else "")
-            try:
-                fp = int(value)
-            except ValueError:
-                raise UsageError(Msg.of("lnlt.error.fp_value", given=value)) from None
-            if not 0 <= fp <= 20:
+            fp = whole_number(value.strip())
+            if fp is None or not 0 <= fp <= 20:
                 raise UsageError(Msg.of("lnlt.error.fp_value", given=value))
         elif word.startswith("--"):
             raise UnknownIdError("flag", word, ["--fp", "--moved"])
@@ -123,11 +121,8 @@ def phase_end(key: str | None, args: Sequence[str]) -> Table:
                      for r, clause in (("all-used", "L-2"), ("passes", "L-2"),
                                        ("reset", "L-X1"), ("alternate", "L-1")))
         return Table(Msg.of("lnlt.lookup.end.title"), columns, rows, "L-2")
-    try:
-        passes = int(key)
-    except ValueError:
-        raise UsageError(Msg.of("lnlt.error.passes_key", given=key)) from None
-    if not 0 <= passes <= 99:
+    passes = whole_number(key.strip())
+    if passes is None or not 0 <= passes <= 99:
         raise UsageError(Msg.of("lnlt.error.passes_key", given=key))
     ends = passes >= need
     row = (Msg.of("lnlt.lookup.end.passes_when", passes=passes),

@@ -16,6 +16,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.rulesets.fields import Name
+
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 Marker = Literal["moved", "low-crawl", "assault-move", "stealth", "fired", "ops-complete"]
@@ -53,8 +55,8 @@ class SupportWeapon(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1)
-    name: str | None = None
+    id: Name
+    name: Name | None = None
     kind: SwKind
     fp: int = Field(default=0, ge=0, le=20)
 
@@ -68,10 +70,10 @@ class SupportWeapon(BaseModel):
 class Unit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1)
-    name: str | None = None
-    side: str = Field(min_length=1)
-    hex: str = Field(min_length=1)
+    id: Name
+    name: Name | None = None
+    side: Name
+    hex: Name
     kind: UnitKind
     ifp: int = Field(default=0, ge=0, le=20)
     leader: bool = False
@@ -151,7 +153,7 @@ class Band(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     at_least: int = Field(ge=-20, le=40)
-    result: str = Field(min_length=1)
+    result: Name
 
 
 class DamageTable(BaseModel):
@@ -160,7 +162,7 @@ class DamageTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source: str = Field(min_length=1)
+    source: Name
     compare: Literal["total", "over-morale"] = "total"
     leg: list[Band] = Field(min_length=1)
     vehicle: list[Band] = Field(default_factory=list)
@@ -207,7 +209,7 @@ class Roster(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    sides: list[str] = Field(min_length=2, max_length=2)
+    sides: list[Name] = Field(min_length=2, max_length=2)
     initiative: str | None = None
     turn: int = Field(default=1, ge=1, le=99)
     adjacent: dict[str, list[str]] = Field(default_factory=dict)
@@ -303,6 +305,21 @@ class PhaseState(BaseModel):
     end_reason: str | None = None
     log: list[ImpulseRecord] = Field(default_factory=list)
     actions: list[UnitAction] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PhaseState:
+        """A phase read back from a game file names only its own sides and units."""
+        sides = self.roster.sides
+        if any(side not in sides for side in (self.initiative, self.current,
+                                              *(r.side for r in self.log))):
+            raise PydanticCustomError("lnlt.state.side", "a side that is not one of {sides}",
+                                      {"sides": ", ".join(sides)})
+        units = {u.id for u in self.roster.units}
+        for action in self.actions:
+            if action.unit not in units:
+                raise PydanticCustomError("lnlt.state.unit", "unit {unit} is not in the roster",
+                                          {"unit": action.unit})
+        return self
 
     def other(self, side: str) -> str:
         a, b = self.roster.sides

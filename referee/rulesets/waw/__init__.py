@@ -10,4 +10,5 @@ from referee.rulesets.waw.tables import RULESET_ID
 
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.waw.lookup",
                       declaration="referee.rulesets.waw.declaration:MissionDeclaration",
-                      resolver="referee.rulesets.waw.attack:attack")
+                      resolver="referee.rulesets.waw.attack:attack",
+                      state="referee.rulesets.waw.saved:SavedState")

@@ -12,6 +12,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.rulesets.fields import Name
+
 MISSIONS = ("he", "smoke", "fascam", "chemical")
 UNIT_KINDS = ("combat-vehicle", "infantry", "unarmoured-vehicle", "hq")
 SOFT_KINDS = ("infantry", "unarmoured-vehicle")
@@ -29,11 +31,11 @@ def unit_key(name: str) -> str:
 class Unit(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1, description="the unit as the players call it")
+    name: Name = Field(description="the unit as the players call it")
     kind: UnitKind = Field(description="combat-vehicle, infantry, unarmoured-vehicle or hq")
     disorganized: bool = False
     weakened: bool = False
-    mounted_in: str | None = Field(default=None, min_length=1,
+    mounted_in: Name | None = Field(default=None,
                                    description="chemical: the combat vehicle it rides in")
     position: Literal["centre", "adjacent"] = Field(
         default="centre", description="chemical: in the marker hex or one of its neighbours")
@@ -51,12 +53,12 @@ class MissionDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     mission: Mission
-    hex: str | None = Field(default=None, min_length=1, description="the target hex's label")
-    artillery: str | None = Field(default=None, min_length=1,
+    hex: Name | None = Field(default=None, description="the target hex's label")
+    artillery: Name | None = Field(default=None,
                                   description="an artillery id from the data file")
     firepower: int | None = Field(default=None, ge=1, le=40)
     hit_number: int | None = Field(default=None, ge=1, le=6)
-    terrain: str | None = Field(default=None, min_length=1,
+    terrain: Name | None = Field(default=None,
                                 description="a terrain id from the data file")
     terrain_defence: int | None = Field(default=None, ge=0, le=10)
     units: list[Unit] = Field(default_factory=list, max_length=30)

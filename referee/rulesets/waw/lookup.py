@@ -9,6 +9,7 @@ from fractions import Fraction
 from referee.core.errors import UnknownIdError, UsageError
 from referee.core.table import Table
 from referee.core.text import Msg
+from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
 from referee.rulesets.waw.declaration import MISSIONS
 from referee.rulesets.waw.tables import tables
@@ -37,12 +38,8 @@ def lookup_tables() -> tuple[LookupTable, ...]:
 
 
 def _int(text: str, what: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(Msg.of("waw.error.number", what=Msg.of(f"waw.what.{what}"),
-                                given=text, low=low, high=high)) from None
-    if not low <= value <= high:
+    value = whole_number(text.strip())
+    if value is None or not low <= value <= high:
         raise UsageError(Msg.of("waw.error.number", what=Msg.of(f"waw.what.{what}"),
                                 given=text, low=low, high=high))
     return value

@@ -4,20 +4,18 @@ without a file it asks. Format: ``rulesets/world-at-war/data-format.md``."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from referee.core.errors import ScriptError
-from referee.core.text import Msg
+from referee.rulesets.fields import Name
 
 
 class Artillery(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Name
+    name: Name
     firepower: int = Field(ge=1, le=40)
     hit_number: int = Field(ge=1, le=6)
 
@@ -25,8 +23,8 @@ class Artillery(BaseModel):
 class Terrain(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(min_length=1)
-    name: str = Field(min_length=1)
+    id: Name
+    name: Name
     infantry_defence: int = Field(ge=0, le=10)
 
 
@@ -58,23 +56,8 @@ def load_user_data(path: str) -> UserData:
     """The file named by the option, validated; a broken file names the field and line."""
     if not path:
         return EMPTY
-    import tomllib
+    from referee.files import read_toml, validate
 
-    from referee.script import where
-    from referee.session import validation_message
-
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-        raw = tomllib.loads(text)
-    except OSError as err:
-        raise ScriptError(path, "", Msg.of("waw.data.unreadable",
-                                           reason=err.strerror or str(err))) from None
-    except tomllib.TOMLDecodeError as err:
-        raise ScriptError(path, "", Msg.of("waw.data.not_toml", reason=str(err))) from None
-    try:
-        return UserData.model_validate(raw)
-    except ValidationError as err:
-        first = err.errors()[0]
-        loc: list[str | int] = [str(p) if not isinstance(p, int) else p for p in first["loc"]]
-        raise ScriptError(path, where(text, loc), validation_message(first)) from None
+    text, raw = read_toml(path)
+    data: UserData = validate(UserData, raw, path, text)
+    return data

@@ -1,0 +1,27 @@
+"""What a World at War game file keeps, as a model: the markers on the map (W-6, W-7, W-8),
+the next marker id and the marker-removal phases run (see ``markers``). A damaged or edited
+file is refused before any rule reads it (``referee.game``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class SavedMarker(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: int = Field(ge=1)
+    kind: Literal["smoke", "mines", "chemical"]
+    hex: str = Field(min_length=1)
+    level: int = Field(default=0, ge=0, le=2)
+    placed_after_phase: int = Field(default=0, ge=0)
+
+
+class SavedState(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    markers: list[SavedMarker] = Field(default_factory=list)
+    next_marker: int = Field(default=1, ge=1)
+    phases: int = Field(default=0, ge=0)
