@@ -18,8 +18,8 @@ from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.lnlt.activation import (
     activatable,
+    by_hex,
     can_act,
-    primary_hexes,
     reach,
 )
 from referee.rulesets.lnlt.combat import LeaderHelp, resolve_fire
@@ -149,19 +149,20 @@ class Activation:
 
     def declare(self) -> None:
         roster, side = self.roster, self.side
-        own = primary_hexes(roster, side)
+        free = by_hex(activatable(roster, side))
+        own = sorted(free)  # L-3: the hexes holding a unit of his still unused
+        on_map = by_hex(u for u in roster.units if u.side == side and u.on_map)
         refusals = []
         for h in roster.all_hexes():
-            if h in own:
+            if h in free:
                 continue
-            mine = [u for u in roster.units if u.hex == h and u.side == side and u.on_map]
+            mine = on_map.get(h)
             why = (Msg.of("lnlt.why.all_marked", hex=h) if mine else
                    Msg.of("lnlt.why.no_own_unit", hex=h, side=side))
             refusals.append(Refusal(h, "L-8" if mine else "L-3", why))
         first = self.port.ask(RuledChoice(
             id=f"i{self.n}.hex", text=Msg.of("lnlt.q.hex", side=side),
-            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_list(activatable(roster, side, h))))
+            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(free[h])))
                           for h in own),
             default_value=own[0], clause="L-3", refusals=tuple(refusals)))
         units = activatable(roster, side, first)
@@ -197,8 +198,8 @@ class Activation:
                                          reason=ref.reason), ref.clause)
                 pending += [u for u in found.units[h] if u.is_leader]  # L-10 chain
             round_ += 1
-        rows = [(roster.unit(uid).label, roster.unit(uid).hex, how)
-                for uid, how in self.units.items()]
+        by_id = {u.id: u for u in roster.units}
+        rows = [(by_id[uid].label, by_id[uid].hex, how) for uid, how in self.units.items()]
         self.log.table(Msg.of("lnlt.table.activation", n=self.n, side=side),
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
                        rows, clause="L-3")
@@ -336,7 +337,8 @@ class Activation:
             self.log.note(Msg.of("lnlt.step.move_fire", units=_names(movers)), "L-5")
         units = [u for u in roster.units if u.id in ready]
         comps = [c for u in units for c in _components(u)]
-        enemy = _enemy_hexes(roster, self.side)
+        enemies = by_hex(u for u in roster.units if u.side != self.side and u.on_map)
+        enemy = sorted(enemies)
         if not enemy:
             self.log.note(Msg.of("lnlt.step.no_target"), "L-5")
             self.fired[hex_id] = "-"
@@ -355,7 +357,7 @@ class Activation:
         target = self.port.ask(RuledChoice(
             id=f"i{n}.fire.{hex_id}.target", text=Msg.of("lnlt.q.target", hex=hex_id),
             choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_list(_enemies_in(roster, self.side, h))))
+                                           units=_list(enemies.get(h, []))))
                           for h in legal),
             default_value=legal[0], clause="L-5", refusals=tuple(refusals)))
         kind = FireKind.SPOTTED if (spotted_at and target == spotted_at[0]) else FireKind.NORMAL
@@ -373,8 +375,8 @@ class Activation:
                 if not marks:
                     continue
             _mark(unit, "fired")
-        marked = [u for u in roster.units if u.id in {c.unit.id for c in chosen}
-                  and "fired" in u.markers]
+        firers = {c.unit.id for c in chosen}
+        marked = [u for u in roster.units if u.id in firers and "fired" in u.markers]
         if marked:
             self.log.outcome(Msg.of("lnlt.step.marked", units=_names(marked),
                                     marker=Msg.of("lnlt.marker.fired")), "L-8")
@@ -537,6 +539,7 @@ class Activation:
                     and not any(m in NO_OP_FIRE for m in u.markers)]
             hexes = sorted({u.hex for u in able if _fires(u)})
             able = [u for u in able if u.hex in hexes]
+            able_in = by_hex(able)
             if not hexes:
                 return
             refusals = tuple(Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
@@ -546,13 +549,12 @@ class Activation:
             where = self.port.ask(RuledChoice(
                 id=f"i{n}.opfire.{k}.{j}", text=Msg.of("lnlt.q.op_fire", side=enemy, hex=to),
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
-                         *(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                            units=_list([u for u in able if u.hex == h])))
+                         *(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(able_in[h])))
                            for h in hexes)),
                 default_value="none", clause="L-12", refusals=refusals))
             if where == "none":
                 return
-            comps = [c for u in able if u.hex == where for c in _components(u)]
+            comps = [c for u in able_in[where] for c in _components(u)]
             prefix = f"i{n}.opfire.{k}.{j}"
             chosen = self._choose_components(prefix, comps, where)
             targets = [u for u in roster.units if u.hex == to and u.side == self.side
@@ -666,10 +668,6 @@ def _component_label(comp: Component) -> Msg:
     if comp.unit.leader:
         return Msg.of("lnlt.label.leader", unit=comp.unit.label, lm=comp.unit.lm)
     return Msg.of("lnlt.label.ifp", unit=comp.unit.label, ifp=comp.unit.ifp)
-
-
-def _enemies_in(roster: Roster, side: str, hex_id: str) -> list[Unit]:
-    return [u for u in roster.units if u.hex == hex_id and u.side != side and u.on_map]
 
 
 def _enemy_hexes(roster: Roster, side: str) -> list[str]:
