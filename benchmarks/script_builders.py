@@ -229,6 +229,36 @@ def lnlt(size: int) -> dict[str, Any]:
     return _script("lnlt", f"A phase of {size} units", roster, answers)
 
 
+def lnlt_crowded(size: int) -> dict[str, Any]:
+    """One fire at a crowded hex: a Grey squad with an MG fires at Red's ``size - 1`` units
+    in one hex (a leader of each LM from 1 to 5 in every ten units, a vehicle in every
+    five), then three passes end the phase. The damage checks and their odds follow every
+    unit of the hex in order, with the leaders' help between them: the most work one fire
+    can make."""
+    units: list[dict[str, Any]] = [
+        {"id": "g1", "name": "Grey squad", "side": "Grey", "hex": "G1", "kind": "mmc",
+         "ifp": 4, "sws": [{"id": "mg", "name": "heavy MG", "kind": "mg", "fp": 3}]}]
+    for i in range(size - 1):
+        unit: dict[str, Any] = {"id": f"r{i + 1}", "name": f"Red unit {i + 1}", "side": "Red",
+                                "hex": "R1"}
+        if i % 10 < 5:
+            unit.update(kind="smc", leader=True, lm=1 + i % 5, morale=6 + i % 4)
+        elif i % 5 == 0:
+            unit.update(kind="vehicle", armor=1 + i % 3)
+        else:
+            unit.update(kind="mmc", ifp=2, morale=4 + i % 4)
+        units.append(unit)
+    roster = {"sides": ["Grey", "Red"], "initiative": "Grey", "adjacent": {"G1": ["R1"]},
+              "units": units,
+              "damage_table": {"source": "stand-in (made-up numbers)", "compare": "over-morale",
+                               "leg": [{"at_least": 1, "result": "shaken"},
+                                       {"at_least": 4, "result": "reduced"}],
+                               "vehicle": [{"at_least": 9, "result": "damaged"}]}}
+    answers = {"i1.do": "activate", "i1.hex": "G1", "i1.act.1": "fire:G1",
+               "i1.fire.G1.target": "R1", "i1.fire.G1.attack": [6], "i1.fire.G1.defence": [1]}
+    return _script("lnlt", f"One fire at a hex of {size - 1} units", roster, answers)
+
+
 # -- World at War ---------------------------------------------------------------------------
 
 def _waw_limits() -> tuple[int, int]:

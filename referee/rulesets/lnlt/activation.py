@@ -22,7 +22,7 @@ def can_act(unit: Unit) -> bool:
 
 
 def activatable(roster: Roster, side: str, hex_id: str | None = None) -> list[Unit]:
-    return [u for u in roster.units if u.side == side and can_act(u)
+    return [u for u in roster.scan() if u.side == side and can_act(u)
             and (hex_id is None or u.hex == hex_id)]
 
 

@@ -49,7 +49,7 @@ def phase_over(state: PhaseState) -> str | None:
     'three-passes' after three consecutive passes (L-X1: reset by any activation)."""
     if state.passes >= tables().consecutive_passes:
         return "three-passes"
-    if all(u.markers for u in state.roster.units if u.on_map):
+    if all(u.markers for u in state.roster.scan() if u.on_map):
         return "all-used"
     return None
 
@@ -151,7 +151,7 @@ class Activation:
         roster, side = self.roster, self.side
         free = by_hex(activatable(roster, side))
         own = sorted(free)  # L-3: the hexes holding a unit of his still unused
-        on_map = by_hex(u for u in roster.units if u.side == side and u.on_map)
+        on_map = by_hex(u for u in roster.scan() if u.side == side and u.on_map)
         refusals = []
         for h in roster.all_hexes():
             if h in free:
@@ -198,7 +198,7 @@ class Activation:
                                          reason=ref.reason), ref.clause)
                 pending += [u for u in found.units[h] if u.is_leader]  # L-10 chain
             round_ += 1
-        by_id = {u.id: u for u in roster.units}
+        by_id = {u.id: u for u in roster.scan()}
         rows = [(by_id[uid].label, by_id[uid].hex, how) for uid, how in self.units.items()]
         self.log.table(Msg.of("lnlt.table.activation", n=self.n, side=side),
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
@@ -261,7 +261,7 @@ class Activation:
 
     def _free(self, hex_id: str) -> list[Unit]:
         """Activated units of ``hex_id`` that have not acted (L-7: still usable)."""
-        return [u for u in self.roster.units if u.id in self.units and u.hex == hex_id
+        return [u for u in self.roster.scan() if u.id in self.units and u.hex == hex_id
                 and u.id not in self.acted and can_act(u)]
 
     def _spotter(self, hex_id: str) -> Unit | None:
@@ -319,7 +319,7 @@ class Activation:
 
     def _movers_who_may_fire(self, hex_id: str) -> list[Unit]:
         """L-5: units that moved by Assault Move or Stealth this impulse may also fire."""
-        return [u for u in self.roster.units if self.move_fire.get(u.id) == hex_id
+        return [u for u in self.roster.scan() if self.move_fire.get(u.id) == hex_id
                 and "fired" not in u.markers and _fires(u)]
 
     def _record(self, unit: Unit, action: str) -> None:
@@ -335,9 +335,9 @@ class Activation:
                  | {u.id for u in movers})
         if movers:
             self.log.note(Msg.of("lnlt.step.move_fire", units=_names(movers)), "L-5")
-        units = [u for u in roster.units if u.id in ready]
+        units = [u for u in roster.scan() if u.id in ready]
         comps = [c for u in units for c in _components(u)]
-        enemies = by_hex(u for u in roster.units if u.side != self.side and u.on_map)
+        enemies = by_hex(u for u in roster.scan() if u.side != self.side and u.on_map)
         enemy = sorted(enemies)
         if not enemy:
             self.log.note(Msg.of("lnlt.step.no_target"), "L-5")
@@ -376,7 +376,7 @@ class Activation:
                     continue
             _mark(unit, "fired")
         firers = {c.unit.id for c in chosen}
-        marked = [u for u in roster.units if u.id in firers and "fired" in u.markers]
+        marked = [u for u in roster.scan() if u.id in firers and "fired" in u.markers]
         if marked:
             self.log.outcome(Msg.of("lnlt.step.marked", units=_names(marked),
                                     marker=Msg.of("lnlt.marker.fired")), "L-8")
@@ -400,7 +400,7 @@ class Activation:
                  target_moved: bool | None = None) -> None:
         roster, port, log = self.roster, self.port, self.log
         enemy = self.state.other(chosen[0].unit.side)
-        targets = target_units or [u for u in roster.units if u.hex == target
+        targets = target_units or [u for u in roster.scan() if u.hex == target
                                    and u.side == enemy and u.on_map]
         fp_comps = [c for c in chosen if not c.oft and _lends_fp(c)]
         ifp_units = [c.unit for c in fp_comps if c.sw is None]
@@ -535,7 +535,7 @@ class Activation:
                 return
         j = 1
         while True:
-            able = [u for u in roster.units if u.side == enemy and u.on_map
+            able = [u for u in roster.scan() if u.side == enemy and u.on_map
                     and not any(m in NO_OP_FIRE for m in u.markers)]
             hexes = sorted({u.hex for u in able if _fires(u)})
             able = [u for u in able if u.hex in hexes]
@@ -543,7 +543,7 @@ class Activation:
             if not hexes:
                 return
             refusals = tuple(Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
-                             for h in sorted({u.hex for u in roster.units
+                             for h in sorted({u.hex for u in roster.scan()
                                               if u.side == enemy and u.on_map})
                              if h not in hexes)
             where = self.port.ask(RuledChoice(
@@ -557,7 +557,7 @@ class Activation:
             comps = [c for u in able_in[where] for c in _components(u)]
             prefix = f"i{n}.opfire.{k}.{j}"
             chosen = self._choose_components(prefix, comps, where)
-            targets = [u for u in roster.units if u.hex == to and u.side == self.side
+            targets = [u for u in roster.scan() if u.hex == to and u.side == self.side
                        and u.on_map]
             self._resolve(prefix, chosen, where, to, FireKind.OP_FIRE, targets,
                           target_moved=how in tables().moved_target_markers)
@@ -671,4 +671,4 @@ def _component_label(comp: Component) -> Msg:
 
 
 def _enemy_hexes(roster: Roster, side: str) -> list[str]:
-    return sorted({u.hex for u in roster.units if u.side != side and u.on_map})
+    return sorted({u.hex for u in roster.scan() if u.side != side and u.on_map})
