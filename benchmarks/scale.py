@@ -15,9 +15,9 @@ Per series it prints each size's median time and its multiple of the baseline's 
 largest case's multiple (the goal of issue 16: at most 8x), and the growth fitted on the
 measured medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2`` (quadratic) and
 ``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian information criterion
-(BIC) of each, and the growth they point to: linear, unless a curve's BIC is lower than the
-line's by more than 2 (positive evidence: a parameter more must fit better by more than the
-medians' noise).
+(BIC) of each, and the growth they point to: linear, unless a curve that bends up (a
+positive n^2 or exponent term) has a BIC lower than the line's by more than 2 (positive
+evidence: a parameter more must fit better by more than the medians' noise).
 
 How it is made fair
 -------------------
@@ -197,16 +197,23 @@ more than this (positive evidence on Kass and Raftery's scale): within it, the m
 noise explains the difference as well."""
 
 
+def grows_faster(fit: Fit) -> bool:
+    """Whether a curve bends up (a positive n^2 or exponent term): one that bends down
+    says the growth is at most linear, however well it fits."""
+    return fit.params[-1] > 0 and (fit.model != "exponential" or fit.params[1] > 0)
+
+
 def fits(xs: Sequence[float], ys: Sequence[float]) -> list[Fit]:
-    """The three fits, the preferred one first (the line, unless the quadratic or the
-    exponential has a BIC lower by more than ``EVIDENCE``: then the lower of those two);
-    none with fewer than 4 points."""
+    """The three fits, the preferred one first: the line, unless a curve that bends up has
+    a BIC lower by more than ``EVIDENCE`` (then the lower of those); none with fewer than 4
+    points."""
     if len(xs) < 4:
         return []
     line = fit_linear(xs, ys)
     curves = sorted([fit_quadratic(xs, ys), fit_exponential(xs, ys)], key=lambda f: f.bic)
-    if curves[0].bic < line.bic - EVIDENCE:
-        return [curves[0], line, curves[1]]
+    better = [c for c in curves if grows_faster(c) and c.bic < line.bic - EVIDENCE]
+    if better:
+        return [better[0], line, *(c for c in curves if c is not better[0])]
     return [line, *curves]
 
 
@@ -290,7 +297,10 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[float],
     done = [c for c in cases if c.median is not None]
     found = fits([c.size for c in done], [c.median for c in done if c.median is not None])
     if found:
-        lines.append(f"  growth: {found[0].model} (fitted on {len(done)} sizes; t in s, "
+        bends = found[0].model == "linear" and any(
+            f.bic < found[0].bic - EVIDENCE and not grows_faster(f) for f in found[1:])
+        growth = "linear or slower (the closest curve bends down)" if bends else found[0].model
+        lines.append(f"  growth: {growth} (fitted on {len(done)} sizes; t in s, "
                      f"n = {series.axis})")
         for f in found:
             lines.append(f"    {f.model:<11} R^2 {f.r2:.4f}  BIC {f.bic:7.1f}  t = {f.formula()}")

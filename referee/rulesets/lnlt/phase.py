@@ -537,15 +537,15 @@ class Activation:
         while True:
             able = [u for u in roster.scan() if u.side == enemy and u.on_map
                     and not any(m in NO_OP_FIRE for m in u.markers)]
-            hexes = sorted({u.hex for u in able if _fires(u)})
-            able = [u for u in able if u.hex in hexes]
-            able_in = by_hex(able)
+            firing = {u.hex for u in able if _fires(u)}
+            hexes = sorted(firing)
+            able_in = by_hex(u for u in able if u.hex in firing)
             if not hexes:
                 return
             refusals = tuple(Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
                              for h in sorted({u.hex for u in roster.scan()
                                               if u.side == enemy and u.on_map})
-                             if h not in hexes)
+                             if h not in firing)
             where = self.port.ask(RuledChoice(
                 id=f"i{n}.opfire.{k}.{j}", text=Msg.of("lnlt.q.op_fire", side=enemy, hex=to),
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
