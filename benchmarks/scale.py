@@ -299,7 +299,8 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[float],
     if found:
         bends = found[0].model == "linear" and any(
             f.bic < found[0].bic - EVIDENCE and not grows_faster(f) for f in found[1:])
-        growth = "linear or slower (the closest curve bends down)" if bends else found[0].model
+        growth = "linear or slower, the closest curve bending down" if bends else \
+            found[0].model
         lines.append(f"  growth: {growth} (fitted on {len(done)} sizes; t in s, "
                      f"n = {series.axis})")
         for f in found:
