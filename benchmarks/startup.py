@@ -1,33 +1,41 @@
-"""Cold-start benchmark: ``referee lookup epic to-hit 8`` against a bare Typer + rich app.
+"""Cold-start benchmark: referee's commands against a bare Typer + rich app, in one run.
 
 What it measures
 ----------------
-For each of two commands, run as a fresh process many times:
+For each command, run as a fresh process many times:
 
 * wall time, from just before the child is spawned until it has been reaped (interpreter
-  start-up, imports, argument parsing, the lookup, printing the table, interpreter exit);
+  start-up, imports, argument parsing, the work, printing, interpreter exit);
 * peak memory: the child's own maximum resident set size (``ru_maxrss``).
 
 The commands are
 
 * **baseline**: ``benchmarks/baseline_app.py``, one Typer command taking the same shape of
-  command line (three positional strings and a ``--json`` flag) that prints one rich table
-  with a title, 4 columns and 1 row: the floor any Typer + rich CLI pays;
-* **referee**: ``referee lookup epic to-hit 8``, which prints a table of the same size.
+  command line as ``referee lookup epic to-hit 8`` (three positional strings and a
+  ``--json`` flag) that prints one rich table with a title, 4 columns and 1 row: the floor
+  any Typer + rich CLI pays;
+* **lookup**: ``referee lookup epic to-hit 8``, which prints a table of the same size
+  (target: ``<= 1.10x`` the baseline);
+* **help**: ``referee --help`` (target ``<= 1.10x``);
+* **run**: ``referee run transcripts/scripts/epic-to-hit.toml``, the bundled example the
+  README's install command runs: a whole scripted attack with its odds (target
+  ``<= 1.25x``);
+* **odds**: ``referee odds epic --script transcripts/scripts/epic-to-hit.toml``, the odds of
+  the same attack without rolling (target ``<= 1.25x``).
 
-The target is ``referee / baseline <= 1.10`` for the median wall time and for the median
-peak RSS.
+Each target applies to the median wall time and to the median peak RSS, as a ratio to the
+baseline's median in the same run.
 
 How it is made fair
 -------------------
-* Both children run with the same interpreter (``sys.executable``), the same environment,
-  working directory, stdin (``/dev/null``) and stdout/stderr (a regular file, so neither
-  sees a terminal and both print the plain ASCII table).
-* Both are started the same way, through ``-c``: import the module and call ``main()``,
+* Every child runs with the same interpreter (``sys.executable``), the same environment,
+  working directory, stdin (``/dev/null``) and stdout/stderr (a regular file, so none sees
+  a terminal and all print plain ASCII tables).
+* All are started the same way, through ``-c``: import the module and call ``main()``,
   which is exactly what the installed ``referee`` console script does.  ``python -m
   referee`` would also import ``runpy`` and ``python benchmarks/baseline_app.py`` would
   not, so those two forms are not compared with each other.
-* Both read their bytecode from one private, warmed cache: the children run with
+* All read their bytecode from one private, warmed cache: the children run with
   ``PYTHONPYCACHEPREFIX`` set to a temporary directory and without
   ``PYTHONDONTWRITEBYTECODE``.  Otherwise, in a shell that sets ``PYTHONDONTWRITEBYTECODE``
   (many containers and CI images do), an editable referee is compiled from source on
@@ -39,9 +47,9 @@ How it is made fair
   files and fill the OS page cache, so "cold start" here means a new interpreter process,
   not a cold disk.  Every warm-up run must exit 0 and print something, or the benchmark
   stops: a failing command would otherwise look very fast.
-* The measured rounds are interleaved, and the order inside a round alternates
-  (baseline first, then referee first, ...), so drift in machine load and ordering
-  effects fall on both commands alike.
+* The measured rounds are interleaved, and the order inside a round rotates (round ``i``
+  starts with command ``i mod n``), so drift in machine load and ordering effects fall on
+  every command alike.
 * Each child is reaped with ``os.wait4``, which returns that child's own resource usage.
   ``resource.getrusage(RUSAGE_CHILDREN)`` is not used: its ``ru_maxrss`` is the maximum
   over every child reaped so far, so it could never show a child smaller than the
@@ -55,6 +63,7 @@ From the repository root, with the interpreter that has referee installed::
 
     python benchmarks/startup.py                 # 30 rounds, prints a table, exits 0
     python benchmarks/startup.py --rounds 60     # more rounds, tighter medians
+    python benchmarks/startup.py --only run      # the baseline and `referee run` alone
     python benchmarks/startup.py --json          # machine-readable results
     python benchmarks/startup.py --check         # exit 1 if a metric misses its target
     python benchmarks/startup.py --inherit-bytecode-settings    # see "How it is made fair"
@@ -82,9 +91,9 @@ from typing import Any
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 
-TARGET_RATIO = 1.10
 DEFAULT_ROUNDS = 30
 DEFAULT_WARMUP = 3
+EXAMPLE = "transcripts/scripts/epic-to-hit.toml"  # the README's install command runs it
 
 #: ``ru_maxrss`` is in kibibytes on Linux and the BSDs, in bytes on macOS.
 _MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024
@@ -92,10 +101,12 @@ _MAXRSS_UNIT = 1 if sys.platform == "darwin" else 1024
 
 @dataclass(frozen=True)
 class Command:
-    """One benchmarked command: a label and the full argv of its process."""
+    """One benchmarked command: a label, the full argv of its process and its target (the
+    largest ratio to the baseline it may have; ``None`` for the baseline itself)."""
 
     name: str
     argv: tuple[str, ...]
+    target: float | None = None
 
 
 @dataclass(frozen=True)
@@ -123,8 +134,9 @@ class Summary:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One metric compared against the target."""
+    """One metric of one command compared against its target."""
 
+    command: str
     metric: str
     baseline: float
     referee: float
@@ -143,13 +155,20 @@ def _entry_point_argv(setup: str, module: str, args: Sequence[str]) -> tuple[str
     return (sys.executable, "-c", code, *args)
 
 
-def commands() -> tuple[Command, Command]:
-    """The baseline and the referee command, started the same way."""
+def _referee(name: str, target: float, *args: str) -> Command:
+    return Command(name, _entry_point_argv("", "referee.entry", args), target)
+
+
+def commands() -> list[Command]:
+    """The baseline first, then referee's commands, all started the same way."""
     lookup_args = ("epic", "to-hit", "8")
     baseline = Command("baseline", _entry_point_argv(
         f"sys.path.insert(0, {str(BENCH_DIR)!r}); ", "baseline_app", lookup_args))
-    referee = Command("referee", _entry_point_argv("", "referee.entry", ("lookup", *lookup_args)))
-    return baseline, referee
+    return [baseline,
+            _referee("lookup", 1.10, "lookup", *lookup_args),
+            _referee("help", 1.10, "--help"),
+            _referee("run", 1.25, "run", EXAMPLE),
+            _referee("odds", 1.25, "odds", "epic", "--script", EXAMPLE)]
 
 
 def child_env(pycache_dir: str | None) -> dict[str, str]:
@@ -184,16 +203,16 @@ def run_once(command: Command, env: dict[str, str], *, check_output: bool = Fals
                   maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT)
 
 
-def measure(baseline: Command, referee: Command, env: dict[str, str], *, rounds: int,
+def measure(cmds: Sequence[Command], env: dict[str, str], *, rounds: int,
             warmup: int) -> dict[str, list[Sample]]:
-    """Warm up, then ``rounds`` interleaved rounds with alternating order."""
+    """Warm up, then ``rounds`` interleaved rounds, the order rotating from round to round."""
     for _ in range(warmup):
-        for command in (baseline, referee):
+        for command in cmds:
             run_once(command, env, check_output=True)
-    samples: dict[str, list[Sample]] = {baseline.name: [], referee.name: []}
+    samples: dict[str, list[Sample]] = {c.name: [] for c in cmds}
     for i in range(rounds):
-        order = (baseline, referee) if i % 2 == 0 else (referee, baseline)
-        for command in order:
+        k = i % len(cmds)
+        for command in [*cmds[k:], *cmds[:k]]:
             samples[command.name].append(run_once(command, env))
     return samples
 
@@ -218,14 +237,20 @@ def summarize(samples: Sequence[Sample]) -> Summary:
                    maxrss_max_bytes=max(rss))
 
 
-def judge(baseline: Summary, referee: Summary, target: float) -> list[Verdict]:
-    pairs = (("wall time (median, s)", baseline.wall_median_s, referee.wall_median_s),
-             ("peak RSS (median, bytes)", baseline.maxrss_median_bytes,
-              referee.maxrss_median_bytes))
+def judge(cmds: Sequence[Command], summaries: dict[str, Summary]) -> list[Verdict]:
+    """Each command's median wall time and median peak RSS against the baseline's."""
+    base = summaries["baseline"]
     verdicts = []
-    for metric, base, ref in pairs:
-        ratio = ref / base
-        verdicts.append(Verdict(metric, base, ref, ratio, target, ratio <= target))
+    for command in cmds:
+        if command.target is None:
+            continue
+        ref = summaries[command.name]
+        for metric, b, r in (("wall time (median, s)", base.wall_median_s, ref.wall_median_s),
+                             ("peak RSS (median, bytes)", base.maxrss_median_bytes,
+                              ref.maxrss_median_bytes)):
+            ratio = r / b
+            verdicts.append(Verdict(command.name, metric, b, r, ratio, command.target,
+                                    ratio <= command.target))
     return verdicts
 
 
@@ -237,46 +262,60 @@ def _mib(size: float) -> str:
     return f"{size / 2**20:.1f} MiB"
 
 
-def format_report(summaries: dict[str, Summary], verdicts: Sequence[Verdict], *,
-                  rounds: int, warmup: int, bytecode: str) -> str:
-    base, ref = summaries["baseline"], summaries["referee"]
-    time_v, rss_v = verdicts
-    rows = [("metric", "baseline", "referee", "ratio", "target", "result"),
-            ("wall time, median", _ms(base.wall_median_s), _ms(ref.wall_median_s),
-             f"{time_v.ratio:.2f}x", f"<= {time_v.target:.2f}x",
-             "PASS" if time_v.passed else "FAIL"),
-            ("  IQR", _ms(base.wall_iqr_s), _ms(ref.wall_iqr_s), "", "", ""),
-            ("  min", _ms(base.wall_min_s), _ms(ref.wall_min_s),
-             f"{ref.wall_min_s / base.wall_min_s:.2f}x", "", ""),
-            ("cpu time, median", _ms(base.cpu_median_s), _ms(ref.cpu_median_s),
-             f"{ref.cpu_median_s / base.cpu_median_s:.2f}x", "", ""),
-            ("peak RSS, median", _mib(base.maxrss_median_bytes),
-             _mib(ref.maxrss_median_bytes), f"{rss_v.ratio:.2f}x",
-             f"<= {rss_v.target:.2f}x", "PASS" if rss_v.passed else "FAIL"),
-            ("  min .. max", f"{_mib(base.maxrss_min_bytes)} .. {_mib(base.maxrss_max_bytes)}",
-             f"{_mib(ref.maxrss_min_bytes)} .. {_mib(ref.maxrss_max_bytes)}", "", "", "")]
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [f"Start-up: `referee lookup epic to-hit 8` vs a bare Typer + rich app "
-             f"({rounds} interleaved rounds after {warmup} warm-up runs each; "
-             f"Python {platform.python_version()}; bytecode: {bytecode})", ""]
+    lines = []
     for n, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
                                                                         strict=True)]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
+    return lines
+
+
+def format_report(cmds: Sequence[Command], summaries: dict[str, Summary],
+                  verdicts: Sequence[Verdict], *, rounds: int, warmup: int,
+                  bytecode: str) -> str:
+    base = summaries["baseline"]
+    by = {(v.command, v.metric.split(" (")[0]): v for v in verdicts}
+
+    def result(name: str) -> str:
+        marks = [by[(name, m)] for m in ("wall time", "peak RSS") if (name, m) in by]
+        return "" if not marks else ("PASS" if all(v.passed for v in marks) else "FAIL")
+
+    rows = [("command", "wall median", "ratio", "IQR", "min", "cpu median", "ratio",
+             "peak RSS", "ratio", "target", "result")]
+    for command in cmds:
+        s = summaries[command.name]
+        rows.append((command.name, _ms(s.wall_median_s),
+                     f"{s.wall_median_s / base.wall_median_s:.2f}x", _ms(s.wall_iqr_s),
+                     _ms(s.wall_min_s), _ms(s.cpu_median_s),
+                     f"{s.cpu_median_s / base.cpu_median_s:.2f}x",
+                     _mib(s.maxrss_median_bytes),
+                     f"{s.maxrss_median_bytes / base.maxrss_median_bytes:.2f}x",
+                     "" if command.target is None else f"<= {command.target:.2f}x",
+                     result(command.name)))
+    lines = [f"Start-up: referee's commands vs a bare Typer + rich app ({rounds} interleaved "
+             f"rounds after {warmup} warm-up runs each; Python {platform.python_version()}; "
+             f"bytecode: {bytecode})", ""]
+    lines += _table(rows)
+    lines.append("")
+    lines += [f"  {c.name:<9}{' '.join(c.argv[3:]) or '-'}" for c in cmds[1:]]
+    lines.append("  (the targets hold for the median wall time and the median peak RSS, as "
+                 "ratios to the baseline's)")
     overall = "PASS" if all(v.passed for v in verdicts) else "FAIL"
     lines += ["", f"overall: {overall}"]
     return "\n".join(lines)
 
 
-def to_json(commands_: Sequence[Command], summaries: dict[str, Summary],
+def to_json(cmds: Sequence[Command], summaries: dict[str, Summary],
             verdicts: Sequence[Verdict], samples: dict[str, list[Sample]], *, rounds: int,
             warmup: int, bytecode: str) -> dict[str, Any]:
     return {"python": sys.executable, "python_version": platform.python_version(),
             "rounds": rounds, "warmup": warmup, "bytecode": bytecode,
-            "target_ratio": TARGET_RATIO,
-            "commands": {c.name: list(c.argv) for c in commands_},
+            "commands": {c.name: {"argv": list(c.argv), "target_ratio": c.target}
+                         for c in cmds},
             "summary": {name: asdict(s) for name, s in summaries.items()},
             "verdicts": [asdict(v) for v in verdicts],
             "passed": all(v.passed for v in verdicts),
@@ -291,18 +330,22 @@ def _positive_int(text: str) -> int:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    names = [c.name for c in commands()[1:]]
     parser = argparse.ArgumentParser(
-        description="Compare the start-up time and peak memory of "
-                    "`referee lookup epic to-hit 8` with a bare Typer + rich app.")
+        description="Compare the start-up time and peak memory of referee's commands "
+                    "(lookup, --help, run, odds) with a bare Typer + rich app.")
     parser.add_argument("--rounds", type=_positive_int, default=DEFAULT_ROUNDS,
-                        help=f"measured rounds, each runs both commands "
+                        help=f"measured rounds, each runs every command "
                              f"(default {DEFAULT_ROUNDS})")
     parser.add_argument("--warmup", type=_positive_int, default=DEFAULT_WARMUP,
                         help=f"discarded runs of each command first, which also check that "
                              f"it works (default {DEFAULT_WARMUP})")
+    parser.add_argument("--only", action="append", choices=names, metavar="COMMAND",
+                        help=f"measure only this command beside the baseline (repeatable; "
+                             f"one of {', '.join(names)})")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--check", action="store_true",
-                        help=f"exit 1 unless both ratios are <= {TARGET_RATIO:.2f}")
+                        help="exit 1 unless every ratio is within its target")
     parser.add_argument("--inherit-bytecode-settings", action="store_true",
                         help="run the children with the caller's PYTHONDONTWRITEBYTECODE and "
                              "PYTHONPYCACHEPREFIX instead of a private, warmed bytecode cache")
@@ -314,24 +357,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(os, "wait4"):
         print("startup.py needs os.wait4 (a POSIX system)", file=sys.stderr)
         return 2
-    baseline, referee = commands()
+    cmds = [c for c in commands() if c.target is None or not args.only or c.name in args.only]
     with tempfile.TemporaryDirectory(prefix="referee-bench-pycache-") as pycache_dir:
         inherit = args.inherit_bytecode_settings
         env = child_env(None if inherit else pycache_dir)
         bytecode = "inherited settings" if inherit else "private warmed cache"
         try:
-            samples = measure(baseline, referee, env, rounds=args.rounds, warmup=args.warmup)
+            samples = measure(cmds, env, rounds=args.rounds, warmup=args.warmup)
         except BenchmarkError as error:
             print(f"startup.py: {error}", file=sys.stderr)
             return 2
     summaries = {name: summarize(runs) for name, runs in samples.items()}
-    verdicts = judge(summaries["baseline"], summaries["referee"], TARGET_RATIO)
+    verdicts = judge(cmds, summaries)
     if args.json:
-        print(json.dumps(to_json((baseline, referee), summaries, verdicts, samples,
-                                 rounds=args.rounds, warmup=args.warmup, bytecode=bytecode),
-                         indent=2))
+        print(json.dumps(to_json(cmds, summaries, verdicts, samples, rounds=args.rounds,
+                                 warmup=args.warmup, bytecode=bytecode), indent=2))
     else:
-        print(format_report(summaries, verdicts, rounds=args.rounds, warmup=args.warmup,
+        print(format_report(cmds, summaries, verdicts, rounds=args.rounds, warmup=args.warmup,
                             bytecode=bytecode))
     if args.check and not all(v.passed for v in verdicts):
         return 1

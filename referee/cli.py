@@ -392,15 +392,14 @@ def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: An
             extra["odds"] = [r.to_json(render) for r in records]
         _print_json(env, result_json(result, extra))
         return
-    from referee.render.console import print_message, print_result
+    from referee.render.console import print_lines, print_result
 
     console = _console(env)
     print_result(console, result)
     if odds_after and records:
         from referee.render.odds import records_lines
 
-        for line in records_lines(records):
-            print_message(console, line)
+        print_lines(console, records_lines(records))
 
 
 def _app_for(argv: list[str]) -> typer.Typer:

@@ -427,8 +427,9 @@ print("LOADED:" + ",".join(sorted(m for m in ("dyce", "referee.odds",
 @pytest.mark.parametrize(("argv", "loaded"), [
     (["run", "transcripts/scripts/waw-he-data-file.toml", "--no-odds"], ""),
     (["lookup", "waw", "he-odds", "6", "5", "--defence", "2"], ""),
+    # with odds: the odds code loads (dyce does not: World at War's odds never call it)
     (["run", "transcripts/scripts/waw-he-data-file.toml"],
-     "dyce,referee.odds,referee.rulesets.waw.odds_he"),
+     "referee.odds,referee.rulesets.waw.odds_he"),
 ])
 def test_no_odds_attack_and_he_odds_lookup_never_import_the_odds(argv: list[str],
                                                                   loaded: str) -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dyce import H
-
 from referee.core.dice import DiceSpec
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
@@ -34,13 +32,19 @@ def successes_dist(spec: DiceSpec, count: int | None = None) -> Dist:
         return Dist.point(0)
     if n > DYCE_MOST:
         return Dist.binomial(n, Fraction(good, sides))
+    from dyce import H  # only here: most rolls' odds never need dyce (it costs start-up)
+
     die = H({1: good, 0: sides - good}) if 0 < good < sides else H({int(good > 0): 1})
     return Dist.from_h(n @ die)
 
 
 def total_dist(count: int, sides: int) -> Dist:
     """The total of ``count`` dice of ``sides`` sides, through dyce."""
-    return Dist.point(0) if count == 0 else Dist.from_h(count @ H(sides))
+    if count == 0:
+        return Dist.point(0)
+    from dyce import H
+
+    return Dist.from_h(count @ H(sides))
 
 
 def plain(question: DiceQuestion) -> OddsReport:

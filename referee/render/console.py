@@ -3,9 +3,11 @@ when NO_COLOR is set or the output is not a terminal."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -13,10 +15,11 @@ from rich.text import Text
 from referee.catalog import render
 from referee.core.table import Table
 from referee.core.text import Msg, visible
+from referee.render import plain_table
+from referee.render.json_out import cell_text
 
 if TYPE_CHECKING:
     from referee.core.result import Result
-from referee.render.json_out import cell_text
 
 PLAIN_WIDTH = 120
 
@@ -77,37 +80,60 @@ def _label_widths(width: int, table: Table) -> list[int]:
     return need
 
 
+def _print_plain(console: Console, title: str, headers: list[str],
+                 justify: list[plain_table.Justify], rows: list[list[str]],
+                 wraps: list[bool] | None = None) -> bool:
+    """Print the table without rich's layout work when its layout is a simple one and no
+    style shows (the same characters: see ``plain_table``); False when rich must lay it out."""
+    found = plain_table.lines(console, _box(console), visible(title),
+                              [visible(h) for h in headers], justify,
+                              [[visible(c) for c in row] for row in rows], wraps)
+    if found is None:
+        return False
+    console.out("\n".join(found), highlight=False)
+    return True
+
+
 def print_table(console: Console, table: Table, *, label_wraps: bool = False) -> None:
     """``label_wraps``: the first column holds long labels (a what-if's rows), so it wraps
     and every other column keeps room for its widest value (numbers are never cut)."""
     title = render(table.title)
     if table.clause:
         title += f" [{table.clause}]"
+    headers = [render(col) for col in table.columns]
+    rows = [[str(cell_text(c)) for c in row] for row in table.rows]
+    if not label_wraps and _print_plain(console, title, headers, ["left"] * len(headers),
+                                        rows, [i != 0 for i in range(len(headers))]):
+        return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
                            show_lines=False)
     widths = _label_widths(console.width, table) if label_wraps else []
-    for i, col in enumerate(table.columns):
+    for i, head in enumerate(headers):
         if label_wraps:
-            rich_table.add_column(_text(render(col)), overflow="fold", width=widths[i])
+            rich_table.add_column(_text(head), overflow="fold", width=widths[i])
             continue
         # the first column holds ids and names: never cut or wrap it
-        rich_table.add_column(_text(render(col)), no_wrap=(i == 0))
-    for row in table.rows:
-        rich_table.add_row(*(_text(cell_text(c)) for c in row))
+        rich_table.add_column(_text(head), no_wrap=(i == 0))
+    for row in rows:
+        rich_table.add_row(*(_text(c) for c in row))
     console.print(rich_table)
 
 
 def print_steps(console: Console, result: Result) -> None:
-    rich_table = RichTable(title=_text(render(Msg.of("result.steps_title"))),
-                           box=_box(console), title_justify="left")
-    rich_table.add_column(_text(render(Msg.of("result.col.step"))), justify="right")
-    for col in ("clause", "kind", "what"):
-        rich_table.add_column(_text(render(Msg.of(f"result.col.{col}"))))
-    for i, step in enumerate(result.steps, 1):
-        kind = render(Msg.of(f"step.kind.{step.kind.value}"))
+    title = render(Msg.of("result.steps_title"))
+    headers = [render(Msg.of(f"result.col.{col}")) for col in ("step", "clause", "kind",
+                                                                 "what")]
+    rows = [[str(i), step.clause or "", render(Msg.of(f"step.kind.{step.kind.value}")),
+             render(step.text)] for i, step in enumerate(result.steps, 1)]
+    if _print_plain(console, title, headers, ["right", "left", "left", "left"], rows):
+        return
+    rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left")
+    rich_table.add_column(_text(headers[0]), justify="right")
+    for head in headers[1:]:
+        rich_table.add_column(_text(head))
+    for step, row in zip(result.steps, rows, strict=True):
         style = KIND_STYLE[step.kind.value] if console.is_terminal else None
-        rich_table.add_row(str(i), _text(step.clause or ""), _text(kind),
-                           _text(render(step.text)), style=style)
+        rich_table.add_row(*(_text(c) for c in row), style=style)
     console.print(rich_table)
 
 
@@ -126,6 +152,20 @@ def print_result(console: Console, result: Result, *, outcome: bool = True) -> N
 
 def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:
     _print(console, render(msg), style)
+
+
+def print_lines(console: Console, lines: Sequence[str]) -> None:
+    """Lines of text, as ``print_message`` prints each (a long line wraps), in one go: as
+    they are when no style shows and each fits the width, else through rich at once."""
+    if not lines:
+        return
+    text = "\n".join(lines)
+    width = console.options.max_width
+    if console.color_system is None and all(
+            line.isprintable() and cell_len(line) <= width for line in lines):
+        console.out(text, highlight=False)
+    else:
+        console.print(text, markup=False)
 
 
 def show_answer(console: Console, question: Any, value: Any) -> None:

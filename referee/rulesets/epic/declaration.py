@@ -20,6 +20,11 @@ from pydantic_core import PydanticCustomError
 
 from referee.rulesets.fields import FilePath, Name
 
+MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
+"""Every model is checked strictly (no infinite or NaN distance), and built on first use,
+not on import: a scripted attack builds the declaration's models only (not the roster
+file's), and each once."""
+
 UnitType = Literal["INF", "LV", "AV"]
 ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
 TerrainId = Literal["open", "buildings", "fortifications", "jungle", "marsh", "river", "ruins",
@@ -32,7 +37,7 @@ def weapon_key(name: str) -> str:
 
 
 class Weapon(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     name: Name = Field(description="the weapon's name as the players call it")
     shots: int = Field(default=1, ge=1, le=200,
@@ -62,7 +67,7 @@ class Weapon(BaseModel):
 class FiringUnit(BaseModel):
     """A unit of the firing formation and where it stands (E-2 to E-4)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = MODEL_CONFIG
 
     name: Name
     weapons: list[str] = Field(default_factory=list, description="weapon names, one per weapon")
@@ -81,7 +86,7 @@ class FiringUnit(BaseModel):
 class TargetUnit(BaseModel):
     """A unit of a target formation (E-10, E-11) and its situation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = MODEL_CONFIG
 
     name: Name
     type: UnitType
@@ -103,7 +108,7 @@ class TargetUnit(BaseModel):
 class OtherFormation(BaseModel):
     """Another formation caught under the barrage templates (E-15, E-19)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     name: Name
     blast_markers: int = Field(default=0, ge=0, le=99)
@@ -118,7 +123,7 @@ class OtherFormation(BaseModel):
 class Overwatch(BaseModel):
     """What the enemy formation did, for overwatch fire (E-20)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     trigger: Literal["move", "disembark", "shoot", "regroup", "teleport", "counter-charge"]
     enemy_action: str | None = Field(default=None, description="the enemy's action (advance...)")
@@ -129,7 +134,7 @@ class Overwatch(BaseModel):
 class Situation(BaseModel):
     """Where a roster unit stands in this attack (fields left out are asked)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = MODEL_CONFIG
 
     distance: float | None = Field(default=None, ge=0)
     nearest_enemy: float | None = Field(default=None, ge=0)
@@ -141,7 +146,7 @@ class Situation(BaseModel):
 
 
 class RosterUnit(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     name: Name
     type: UnitType
@@ -152,7 +157,7 @@ class RosterUnit(BaseModel):
 
 
 class RosterFormation(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     name: Name
     weapons: list[Weapon] = Field(default_factory=list)
@@ -162,13 +167,13 @@ class RosterFormation(BaseModel):
 class Roster(BaseModel):
     """A roster file: formations described once, named in later attacks."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     formation: list[RosterFormation] = Field(min_length=1)
 
 
 class ShootingDeclaration(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = MODEL_CONFIG
 
     firing: Name | None = None
     target: Name | None = None

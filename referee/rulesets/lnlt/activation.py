@@ -6,6 +6,7 @@ within the reach limits of L-4; a leader activated that way may reach further (L
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from referee.core.options import Options
@@ -21,13 +22,17 @@ def can_act(unit: Unit) -> bool:
 
 
 def activatable(roster: Roster, side: str, hex_id: str | None = None) -> list[Unit]:
-    return [u for u in roster.units if u.side == side and can_act(u)
+    return [u for u in roster.scan() if u.side == side and can_act(u)
             and (hex_id is None or u.hex == hex_id)]
 
 
-def primary_hexes(roster: Roster, side: str) -> list[str]:
-    """L-3: the hexes a player may activate: any holding one of his units still unused."""
-    return sorted({u.hex for u in activatable(roster, side)})
+def by_hex(units: Iterable[Unit]) -> dict[str, list[Unit]]:
+    """``units`` by hex, in the order given (one pass, where a scan of the roster for each
+    hex would cost hexes x units)."""
+    out: dict[str, list[Unit]] = {}
+    for unit in units:
+        out.setdefault(unit.hex, []).append(unit)
+    return out
 
 
 def can_reach(roster: Roster, leader: Unit) -> Refusal | None:
@@ -82,20 +87,22 @@ def reach(roster: Roster, side: str, leaders: list[Unit], activated_hexes: set[s
     """The hexes that ``leaders`` (GO, unmarked, activated) can add to the activation."""
     out = Reach()
     usable = [ldr for ldr in leaders if can_reach(roster, ldr) is None]
-    for hex_id in primary_hexes(roster, side):
+    around = {ldr.id: roster.neighbours(ldr.hex) for ldr in leaders}
+    free = by_hex(activatable(roster, side))
+    for hex_id in sorted(free):  # the primary hexes (L-3)
         if hex_id in activated_hexes:
             continue
-        near = [ldr for ldr in usable if hex_id in roster.neighbours(ldr.hex)]
+        near = [ldr for ldr in usable if hex_id in around[ldr.id]]
         if not near:
             why = next((can_reach(roster, ldr) for ldr in leaders
-                        if hex_id in roster.neighbours(ldr.hex)), None)
+                        if hex_id in around[ldr.id]), None)
             out.refused[hex_id] = (Refusal(hex_id, why.clause, why.reason) if why else Refusal(
                 hex_id, "L-3", Msg.of("lnlt.why.not_adjacent", hex=hex_id)))
             continue
         units: list[Unit] = []
         by: list[Unit] = []
         refusals: list[Refusal] = []
-        for unit in activatable(roster, side, hex_id):
+        for unit in free[hex_id]:
             reasons = [unit_refusal(roster, ldr, unit, options) for ldr in near]
             ok = [ldr for ldr, why in zip(near, reasons, strict=True) if why is None]
             if ok:

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from referee.core import work
 from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
@@ -103,7 +104,9 @@ def run_checks(margins: Mapping[int, Fraction], targets: Sequence[TargetFacts],
     checks = Checks()
     scale = den
     steps: dict[tuple[int, int, int], tuple[list[Step], int]] = {}
+    work.add("lnlt.dc-checks", len(targets))
     for i, unit in enumerate(targets):
+        work.add("lnlt.dc-states", len(states))
         scale *= SIDES
         after: dict[tuple[int, int], int] = {}
         row: dict[str | None, int] = {}

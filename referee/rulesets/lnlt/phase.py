@@ -18,8 +18,8 @@ from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.lnlt.activation import (
     activatable,
+    by_hex,
     can_act,
-    primary_hexes,
     reach,
 )
 from referee.rulesets.lnlt.combat import LeaderHelp, resolve_fire
@@ -49,7 +49,7 @@ def phase_over(state: PhaseState) -> str | None:
     'three-passes' after three consecutive passes (L-X1: reset by any activation)."""
     if state.passes >= tables().consecutive_passes:
         return "three-passes"
-    if all(u.markers for u in state.roster.units if u.on_map):
+    if all(u.markers for u in state.roster.scan() if u.on_map):
         return "all-used"
     return None
 
@@ -151,19 +151,20 @@ class Activation:
 
     def declare(self) -> None:
         roster, side = self.roster, self.side
-        own = primary_hexes(roster, side)
+        free = by_hex(activatable(roster, side))
+        own = sorted(free)  # L-3: the hexes holding a unit of his still unused
+        on_map = by_hex(u for u in roster.scan() if u.side == side and u.on_map)
         refusals = []
         for h in roster.all_hexes():
-            if h in own:
+            if h in free:
                 continue
-            mine = [u for u in roster.units if u.hex == h and u.side == side and u.on_map]
+            mine = on_map.get(h)
             why = (Msg.of("lnlt.why.all_marked", hex=h) if mine else
                    Msg.of("lnlt.why.no_own_unit", hex=h, side=side))
             refusals.append(Refusal(h, "L-8" if mine else "L-3", why))
         first = self.port.ask(RuledChoice(
             id=f"i{self.n}.hex", text=Msg.of("lnlt.q.hex", side=side),
-            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_list(activatable(roster, side, h))))
+            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(free[h])))
                           for h in own),
             default_value=own[0], clause="L-3", refusals=tuple(refusals)))
         units = activatable(roster, side, first)
@@ -205,8 +206,8 @@ class Activation:
                                          reason=ref.reason), ref.clause)
                 pending += [u for u in found.units[h] if u.is_leader]  # L-10 chain
             round_ += 1
-        rows = [(roster.unit(uid).label, roster.unit(uid).hex, how)
-                for uid, how in self.units.items()]
+        by_id = {u.id: u for u in roster.scan()}
+        rows = [(by_id[uid].label, by_id[uid].hex, how) for uid, how in self.units.items()]
         self.log.table(Msg.of("lnlt.table.activation", n=self.n, side=side),
                        [Msg.of(f"lnlt.col.{c}") for c in ("unit", "hex", "activated_by")],
                        rows, clause="L-3")
@@ -285,7 +286,7 @@ class Activation:
 
     def _free(self, hex_id: str) -> list[Unit]:
         """Activated units of ``hex_id`` that have not acted (L-7: still usable)."""
-        return [u for u in self.roster.units if u.id in self.units and u.hex == hex_id
+        return [u for u in self.roster.scan() if u.id in self.units and u.hex == hex_id
                 and u.id not in self.acted and can_act(u)]
 
     def _spotter(self, hex_id: str) -> Unit | None:
@@ -348,7 +349,7 @@ class Activation:
 
     def _movers_who_may_fire(self, hex_id: str) -> list[Unit]:
         """L-5: units that moved by Assault Move or Stealth this impulse may also fire."""
-        return [u for u in self.roster.units if self.move_fire.get(u.id) == hex_id
+        return [u for u in self.roster.scan() if self.move_fire.get(u.id) == hex_id
                 and "fired" not in u.markers and _fires(u)]
 
     def _record(self, unit: Unit, action: str) -> None:
@@ -364,9 +365,10 @@ class Activation:
                  | {u.id for u in movers})
         if movers:
             self.log.note(Msg.of("lnlt.step.move_fire", units=_names(movers)), "L-5")
-        units = [u for u in roster.units if u.id in ready]
+        units = [u for u in roster.scan() if u.id in ready]
         comps = [c for u in units if not u.shaken for c in _components(u)]
-        enemy = _enemy_hexes(roster, self.side)
+        enemies = by_hex(u for u in roster.scan() if u.side != self.side and u.on_map)
+        enemy = sorted(enemies)
         if not enemy:
             self.log.note(Msg.of("lnlt.step.no_target"), "L-5")
             self.fired[hex_id] = "-"
@@ -386,7 +388,7 @@ class Activation:
         target = self.port.ask(RuledChoice(
             id=f"i{n}.fire.{hex_id}.target", text=Msg.of("lnlt.q.target", hex=hex_id),
             choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_list(_enemies_in(roster, self.side, h))))
+                                           units=_list(enemies.get(h, []))))
                           for h in legal),
             default_value=legal[0], clause="L-5", refusals=tuple(refusals)))
         kind = FireKind.SPOTTED if (spotted_at and target == spotted_at[0]) else FireKind.NORMAL
@@ -404,8 +406,8 @@ class Activation:
                 if not marks:
                     continue
             _mark(unit, "fired")
-        marked = [u for u in roster.units if u.id in {c.unit.id for c in chosen}
-                  and "fired" in u.markers]
+        firers = {c.unit.id for c in chosen}
+        marked = [u for u in roster.scan() if u.id in firers and "fired" in u.markers]
         if marked:
             self.log.outcome(Msg.of("lnlt.step.marked", units=_names(marked),
                                     marker=Msg.of("lnlt.marker.fired")), "L-8")
@@ -431,7 +433,7 @@ class Activation:
                  target_moved: bool | None = None) -> None:
         roster, port, log = self.roster, self.port, self.log
         enemy = self.state.other(chosen[0].unit.side)
-        targets = target_units or [u for u in roster.units if u.hex == target
+        targets = target_units or [u for u in roster.scan() if u.hex == target
                                    and u.side == enemy and u.on_map]
         fp_comps = [c for c in chosen if not c.oft and _lends_fp(c)]
         ifp_units = [c.unit for c in fp_comps if c.sw is None]
@@ -580,14 +582,15 @@ class Activation:
                 return
         j = 1
         while True:
-            unmarked = [u for u in roster.units if u.side == enemy and u.on_map
+            unmarked = [u for u in roster.scan() if u.side == enemy and u.on_map
                         and not any(m in NO_OP_FIRE for m in u.markers)]
-            hexes = sorted({u.hex for u in unmarked if _fires(u)})
-            able = [u for u in unmarked if u.hex in hexes and not u.shaken]
+            firing = {u.hex for u in unmarked if _fires(u)}
+            hexes = sorted(firing)
+            able_in = by_hex(u for u in unmarked if u.hex in firing and not u.shaken)
             # Shaken units may not Op Fire: when only they could, the question is still put
             # (nothing but "no Op Fire"), so that the players see why and a script naming
             # their hex is refused with the reason
-            shaken_hexes = {u.hex for u in unmarked if u.shaken and _armed(u)} - set(hexes)
+            shaken_hexes = {u.hex for u in unmarked if u.shaken and _armed(u)} - firing
             if not hexes and not shaken_hexes:
                 return
             refusals = tuple(
@@ -595,22 +598,21 @@ class Activation:
                     [u for u in unmarked if u.hex == h and u.shaken])))
                 if h in shaken_hexes else
                 Refusal(h, "L-8", Msg.of("lnlt.why.no_op_fire", hex=h))
-                for h in sorted({u.hex for u in roster.units if u.side == enemy and u.on_map})
-                if h not in hexes)
+                for h in sorted({u.hex for u in roster.scan() if u.side == enemy and u.on_map})
+                if h not in firing)
             where = self.port.ask(RuledChoice(
                 id=f"i{n}.opfire.{k}.{j}", text=Msg.of("lnlt.q.op_fire", side=enemy, hex=to),
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
-                         *(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                            units=_list([u for u in able if u.hex == h])))
+                         *(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(able_in[h])))
                            for h in hexes)),
                 default_value="none", clause="L-12", refusals=refusals))
             if where == "none":
                 return
-            comps = [c for u in able if u.hex == where for c in _components(u)]
+            comps = [c for u in able_in[where] for c in _components(u)]
             prefix = f"i{n}.opfire.{k}.{j}"
             chosen = self._choose_components(prefix, comps, where, _shaken_refusals(
                 [u for u in unmarked if u.hex == where], "L-12"))
-            targets = [u for u in roster.units if u.hex == to and u.side == self.side
+            targets = [u for u in roster.scan() if u.hex == to and u.side == self.side
                        and u.on_map]
             self._resolve(prefix, chosen, where, to, FireKind.OP_FIRE, targets,
                           target_moved=how in tables().moved_target_markers)
@@ -736,9 +738,5 @@ def _component_label(comp: Component) -> Msg:
     return Msg.of("lnlt.label.ifp", unit=comp.unit.label, ifp=comp.unit.ifp)
 
 
-def _enemies_in(roster: Roster, side: str, hex_id: str) -> list[Unit]:
-    return [u for u in roster.units if u.hex == hex_id and u.side != side and u.on_map]
-
-
 def _enemy_hexes(roster: Roster, side: str) -> list[str]:
-    return sorted({u.hex for u in roster.units if u.side != side and u.on_map})
+    return sorted({u.hex for u in roster.scan() if u.side != side and u.on_map})

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.core import work
 from referee.rulesets.fields import Name
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -241,11 +242,18 @@ class Roster(BaseModel):
                 _check_id(h)
         return self
 
+    def scan(self) -> list[Unit]:
+        """Every unit, for a loop over the whole roster: each counted as one visit
+        (``lnlt.unit-visits``: the work guard of tests/test_lnlt_work.py)."""
+        work.add("lnlt.unit-visits", len(self.units))
+        return self.units
+
     def unit(self, unit_id: str) -> Unit:
-        return next(u for u in self.units if u.id == unit_id)
+        return next(u for u in self.scan() if u.id == unit_id)
 
     def neighbours(self, hex_id: str) -> set[str]:
         """Hexes adjacent to ``hex_id`` as the roster gives them (either direction)."""
+        work.add("lnlt.adjacency-visits", len(self.adjacent))
         out = set(self.adjacent.get(hex_id, ()))
         out |= {h for h, others in self.adjacent.items() if hex_id in others}
         out.discard(hex_id)
@@ -253,18 +261,19 @@ class Roster(BaseModel):
 
     def all_hexes(self) -> list[str]:
         found = list(self.hexes)
-        for u in self.units:
+        for u in self.scan():
             found.append(u.hex)
+        work.add("lnlt.adjacency-visits", len(self.adjacent))
         for h, others in self.adjacent.items():
             found += [h, *others]
         return sorted(dict.fromkeys(found))
 
     def multi_level(self, hex_id: str) -> bool:
         """A hex whose units give building levels holds a multi-level building."""
-        return any(u.level is not None for u in self.units if u.hex == hex_id)
+        return any(u.level is not None for u in self.scan() if u.hex == hex_id)
 
     def bunker(self, hex_id: str) -> bool:
-        return any(u.position != "open" for u in self.units if u.hex == hex_id)
+        return any(u.position != "open" for u in self.scan() if u.hex == hex_id)
 
 
 class UnitAction(BaseModel):

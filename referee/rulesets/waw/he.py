@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from referee.core import work
 from referee.rulesets.waw.tables import ASK, EffectRow
 
 
@@ -72,6 +73,7 @@ def distribute(hits: int, targets: Sequence[Target], pick: Pick,
                     not set(chosen) <= set(candidates):
                 raise ValueError("pick must return distinct candidates")
             how = "spill-over" if narrowed else "picked"
+        work.add("waw.hits-placed", len(chosen))
         for key in chosen:
             out.append(Allocation(len(out) + 1, key, round_no, how))
         remaining -= len(chosen)

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from referee.core import work
 from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
@@ -96,6 +97,7 @@ def _partial(counts: Mapping[str, int], left: Sequence[str], chosen: Sequence[st
     """The last round: ``chosen`` already took their hit, ``to_pick`` more of ``left``
     will, each of ``left`` with the same chance."""
     p = Fraction(to_pick, len(left)) if left else Fraction(0)
+    work.add("waw.unit-outcomes", len(keys))
     out = []
     for key in keys:
         base = counts[key] + (1 if key in chosen else 0)
@@ -156,6 +158,7 @@ def end_states(net: Dist, units: Sequence[UnitFacts], hqs: Sequence[str], spill:
         notes.append(Msg.of("waw.odds.note.owner_picks"))
     else:
         for i, unit in enumerate(units):
+            work.add("waw.unit-outcomes", len(splits))
             hits = Dist.mixture((net[h], s[i]) for h, s in splits.items() if s is not None)
             states += _unit_states(unit, hits, notes)
     any_hit = net.at_least(1)

@@ -1,0 +1,377 @@
+"""Scale benchmark: whole ``referee run`` commands on generated scripts, from a small case up
+to each ruleset's declaration limits, against a bare Typer + rich app measured in the same run.
+
+What it measures
+----------------
+For each ruleset, a growth series of scripts (``benchmarks/script_builders.py``: what the size
+counts, what grows with it, and how the limit is read from the ruleset's model). Each script
+is run as a fresh process, ``referee run FILE`` with the odds on (as a player runs it), and
+timed from spawn to reap: start-up, reading and validating the script, resolving it, the
+odds, printing the working. The baseline is ``benchmarks/baseline_app.py``, the minimal Typer
+app that prints one rich table (see ``benchmarks/startup.py``), run right before or after
+every case, so each series has its own baseline from the same minutes.
+
+Per series it prints each size's median time and its multiple of the baseline's median, the
+largest case's multiple (the goal of issue 16: at most 8x), and the growth fitted on the
+measured medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2`` (quadratic) and
+``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian information criterion
+(BIC) of each, and the growth they point to: linear, unless a curve that bends up (a
+positive n^2 or exponent term) has a BIC lower than the line's by more than 2 (positive
+evidence: a parameter more must fit better by more than the medians' noise).
+
+How it is made fair
+-------------------
+As in ``startup.py``: the same interpreter, environment and working directory for every
+child, stdin from ``/dev/null``, output to a file (plain ASCII tables), bytecode from a
+private warmed cache, warm-up runs first (which must succeed: a failing script would look
+fast), rounds interleaved (round ``i`` runs the cases in rotated order, each beside a run of
+the baseline, the pair's order alternating), medians. A case slower than ``--timeout`` is
+stopped, shown as such, and not run again (nor are the larger cases of its series, which
+would be slower still).
+
+How to run it
+-------------
+From the repository root, with the interpreter that has referee installed::
+
+    python benchmarks/scale.py                      # every ruleset, 5 sizes, 3 rounds
+    python benchmarks/scale.py --only lnlt --only waw --points 8 --rounds 5
+    python benchmarks/scale.py --timeout 30         # give up on a case after 30 s
+    python benchmarks/scale.py --keep /tmp/scripts  # keep the generated scripts
+    python benchmarks/scale.py --json
+
+Exit status 0; 2 when a case fails (its error is printed). POSIX only; standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from script_builders import SERIES, Series, write_script
+from startup import BENCH_DIR, REPO_ROOT, _entry_point_argv, child_env
+
+GOAL_RATIO = 8.0
+DEFAULT_POINTS = 5
+DEFAULT_ROUNDS = 3
+DEFAULT_TIMEOUT = 120.0
+
+
+class CaseError(RuntimeError):
+    """A generated script failed: its timings would mean nothing."""
+
+
+@dataclass
+class Case:
+    size: int
+    argv: tuple[str, ...]
+    walls: list[float] = field(default_factory=list)
+    timed_out: bool = False
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.walls) if self.walls and not self.timed_out else None
+
+
+@dataclass(frozen=True)
+class Fit:
+    model: str
+    params: tuple[float, ...]
+    r2: float
+    bic: float
+
+    def formula(self) -> str:
+        p = self.params
+        if self.model == "linear":
+            return f"{p[0]:.3f} + {p[1]:.2e} n"
+        if self.model == "quadratic":
+            return f"{p[0]:.3f} + {p[1]:.2e} n + {p[2]:.2e} n^2"
+        return f"{p[0]:.3f} + {p[1]:.2e} e^({p[2]:.3f} n)"
+
+
+def run_timed(argv: Sequence[str], env: dict[str, str], timeout: float) -> float | None:
+    """Wall time of one run (None: stopped after ``timeout`` seconds)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                cwd=REPO_ROOT, env=env)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return None
+        wall = time.perf_counter() - start
+        if code != 0 or out.tell() == 0:
+            err.seek(0)
+            detail = err.read().decode(errors="replace").strip() or "no output"
+            raise CaseError(f"exited {code} ({detail})\n  argv: {list(argv)}")
+    return wall
+
+
+# -- fitting (least squares, standard library only) ----------------------------------------
+
+def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (tiny systems)."""
+    n = len(rhs)
+    a = [[*row, r] for row, r in zip(matrix, rhs, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-300:
+            raise ZeroDivisionError("singular")
+        for r in range(n):
+            if r != col:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def _polyfit(xs: Sequence[float], ys: Sequence[float], degree: int) -> list[float]:
+    k = degree + 1
+    # normal equations on x scaled to [0, 1] for conditioning
+    scale = max(xs) or 1.0
+    us = [x / scale for x in xs]
+    ata = [[sum(u ** (i + j) for u in us) for j in range(k)] for i in range(k)]
+    aty = [sum(y * u ** i for u, y in zip(us, ys, strict=True)) for i in range(k)]
+    coefficients = _solve(ata, aty)
+    return [c / scale ** i for i, c in enumerate(coefficients)]
+
+
+def _stats(model: str, params: tuple[float, ...], xs: Sequence[float], ys: Sequence[float],
+           predict: Any) -> Fit:
+    sse = sum((y - predict(x)) ** 2 for x, y in zip(xs, ys, strict=True))
+    mean = statistics.fmean(ys)
+    sst = sum((y - mean) ** 2 for y in ys) or 1e-300
+    m = len(xs)
+    bic = m * math.log(max(sse, 1e-12) / m) + len(params) * math.log(m)
+    return Fit(model, params, 1 - sse / sst, bic)
+
+
+def fit_linear(xs: Sequence[float], ys: Sequence[float]) -> Fit:
+    a, b = _polyfit(xs, ys, 1)
+    return _stats("linear", (a, b), xs, ys, lambda x: a + b * x)
+
+
+def fit_quadratic(xs: Sequence[float], ys: Sequence[float]) -> Fit:
+    a, b, c = _polyfit(xs, ys, 2)
+    return _stats("quadratic", (a, b, c), xs, ys, lambda x: a + b * x + c * x * x)
+
+
+def fit_exponential(xs: Sequence[float], ys: Sequence[float]) -> Fit:
+    """``a + b e^(c n)``: for each floor ``a`` below the fastest time, a straight line
+    through ``(n, ln(t - a))``; the floor whose curve fits the times best."""
+    best: Fit | None = None
+    low = min(ys)
+    for i in range(200):
+        a = low * i / 200
+        try:
+            lb, c = _polyfit(xs, [math.log(y - a) for y in ys], 1)
+        except (ValueError, ZeroDivisionError):
+            continue
+        b = math.exp(lb)
+        fit = _stats("exponential", (a, b, c), xs, ys,
+                     lambda x, a=a, b=b, c=c: a + b * math.exp(min(c * x, 700)))
+        if best is None or fit.bic < best.bic:
+            best = fit
+    assert best is not None
+    return best
+
+
+EVIDENCE = 2.0
+"""A model with a parameter more than the line is preferred only when its BIC is lower by
+more than this (positive evidence on Kass and Raftery's scale): within it, the medians'
+noise explains the difference as well."""
+
+
+def grows_faster(fit: Fit) -> bool:
+    """Whether a curve bends up (a positive n^2 or exponent term): one that bends down
+    says the growth is at most linear, however well it fits."""
+    return fit.params[-1] > 0 and (fit.model != "exponential" or fit.params[1] > 0)
+
+
+def fits(xs: Sequence[float], ys: Sequence[float]) -> list[Fit]:
+    """The three fits, the preferred one first: the line, unless a curve that bends up has
+    a BIC lower by more than ``EVIDENCE`` (then the lower of those); none with fewer than 4
+    points."""
+    if len(xs) < 4:
+        return []
+    line = fit_linear(xs, ys)
+    curves = sorted([fit_quadratic(xs, ys), fit_exponential(xs, ys)], key=lambda f: f.bic)
+    better = [c for c in curves if grows_faster(c) and c.bic < line.bic - EVIDENCE]
+    if better:
+        return [better[0], line, *(c for c in curves if c is not better[0])]
+    return [line, *curves]
+
+
+# -- measuring -----------------------------------------------------------------------------
+
+def referee_argv(script: Path) -> tuple[str, ...]:
+    return _entry_point_argv("", "referee.entry", ("run", str(script)))
+
+
+def baseline_argv() -> tuple[str, ...]:
+    return _entry_point_argv(f"sys.path.insert(0, {str(BENCH_DIR)!r}); ", "baseline_app",
+                             ("epic", "to-hit", "8"))
+
+
+def measure_series(series: Series, folder: Path, env: dict[str, str], *, points: int,
+                   rounds: int, timeout: float, say: Any) -> tuple[list[Case], list[float]]:
+    cases = []
+    for size in series.sizes(points):
+        path = write_script(series.script(size), folder / f"{series.ruleset}-{size}.toml")
+        cases.append(Case(size, referee_argv(path)))
+    base = baseline_argv()
+    baseline: list[float] = []
+    for case in cases:  # warm-up: bytecode, page cache; every script must run
+        for argv in (base, case.argv):
+            if case.timed_out:
+                break
+            if run_timed(argv, env, timeout) is None:
+                case.timed_out = True
+        say(f"  warm-up {series.ruleset} {case.size}: "
+            f"{'timed out' if case.timed_out else 'ok'}")
+        if case.timed_out:  # the larger ones would be slower still
+            for later in cases[cases.index(case) + 1:]:
+                later.timed_out = True
+            break
+    for r in range(rounds):
+        live = [c for c in cases if not c.timed_out]
+        k = r % len(live) if live else 0
+        for i, case in enumerate(live[k:] + live[:k]):
+            pair = [(base, None), (case.argv, case)]
+            for argv, owner in (pair if (r + i) % 2 == 0 else pair[::-1]):
+                wall = run_timed(argv, env, timeout)
+                if owner is None:
+                    baseline.append(wall if wall is not None else timeout)
+                elif wall is None:
+                    owner.timed_out = True
+                else:
+                    owner.walls.append(wall)
+        say(f"  round {r + 1}/{rounds} of {series.ruleset} done")
+    return cases, baseline
+
+
+def report(series: Series, cases: Sequence[Case], baseline: Sequence[float],
+           timeout: float) -> tuple[list[str], dict[str, Any]]:
+    base = statistics.median(baseline) if baseline else float("nan")
+    lines = [f"{series.name} ({series.ruleset}): size = {series.axis}, limit {series.limit}; "
+             f"baseline median {base * 1000:.1f} ms over {len(baseline)} runs"]
+    rows = [(series.axis, "median", "x baseline", "runs")]
+    for c in cases:
+        if c.median is None:
+            rows.append((str(c.size), f"> {timeout:.0f} s" if c.timed_out else "-",
+                         f"> {timeout / base:.0f}x" if c.timed_out else "-", str(len(c.walls))))
+        else:
+            rows.append((str(c.size), f"{c.median * 1000:.0f} ms", f"{c.median / base:.2f}x",
+                         str(len(c.walls))))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for n, row in enumerate(rows):
+        lines.append("  " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+        if n == 0:
+            lines.append("  " + "  ".join("-" * w for w in widths))
+    largest = cases[-1]
+    if largest.median is not None:
+        ratio = largest.median / base
+        verdict = "PASS" if ratio <= GOAL_RATIO else "FAIL"
+        lines.append(f"  largest case ({series.axis} = {largest.size}): {ratio:.2f}x the "
+                     f"baseline (goal <= {GOAL_RATIO:.0f}x): {verdict}")
+    else:
+        ratio = None
+        lines.append(f"  largest case ({series.axis} = {largest.size}): over {timeout:.0f} s, "
+                     f"more than {timeout / base:.0f}x the baseline (goal <= "
+                     f"{GOAL_RATIO:.0f}x): FAIL")
+    done = [c for c in cases if c.median is not None]
+    found = fits([c.size for c in done], [c.median for c in done if c.median is not None])
+    if found:
+        bends = found[0].model == "linear" and any(
+            f.bic < found[0].bic - EVIDENCE and not grows_faster(f) for f in found[1:])
+        growth = "linear or slower, the closest curve bending down" if bends else \
+            found[0].model
+        lines.append(f"  growth: {growth} (fitted on {len(done)} sizes; t in s, "
+                     f"n = {series.axis})")
+        for f in found:
+            lines.append(f"    {f.model:<11} R^2 {f.r2:.4f}  BIC {f.bic:7.1f}  t = {f.formula()}")
+    else:
+        lines.append(f"  growth: not fitted (only {len(done)} sizes measured)")
+    data = {"ruleset": series.ruleset, "axis": series.axis, "limit": series.limit,
+            "baseline_median_s": base, "baseline_runs": list(baseline),
+            "cases": [{"size": c.size, "walls_s": c.walls, "timed_out": c.timed_out,
+                       "median_s": c.median} for c in cases],
+            "largest_ratio": ratio, "goal_ratio": GOAL_RATIO,
+            "fits": [asdict(f) for f in found]}
+    return lines, data
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Time whole `referee run` commands on generated scripts up to each "
+                    "ruleset's declaration limits, against a bare Typer + rich app.")
+    parser.add_argument("--only", action="append", choices=sorted(SERIES), metavar="RULESET",
+                        help=f"this series only (repeatable; one of {', '.join(SERIES)})")
+    parser.add_argument("--points", type=int, default=DEFAULT_POINTS,
+                        help=f"sizes per series, the limit included (default {DEFAULT_POINTS})")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                        help=f"measured runs of each case (default {DEFAULT_ROUNDS})")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                        help=f"seconds before a case is stopped (default {DEFAULT_TIMEOUT:.0f})")
+    parser.add_argument("--keep", type=Path, help="write the generated scripts to this folder")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    chosen = [SERIES[k] for k in SERIES if not args.only or k in args.only]
+
+    def say(text: str) -> None:
+        if not args.quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    out: list[str] = [f"Scale: whole `referee run` commands vs a bare Typer + rich app "
+                      f"({args.rounds} interleaved rounds, {args.points} sizes per series; "
+                      f"Python {platform.python_version()}; timeout {args.timeout:.0f} s)", ""]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="referee-bench-pycache-") as pycache, \
+            tempfile.TemporaryDirectory(prefix="referee-scale-") as scratch:
+        folder = args.keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        env = child_env(pycache)
+        for series in chosen:
+            try:
+                cases, baseline = measure_series(series, folder, env, points=args.points,
+                                                 rounds=args.rounds, timeout=args.timeout,
+                                                 say=say)
+            except CaseError as error:
+                print(f"scale.py: {series.name}: {error}", file=sys.stderr)
+                return 2
+            lines, data = report(series, cases, baseline, args.timeout)
+            out += [*lines, ""]
+            results.append(data)
+            say("\n".join(lines))
+    if args.json:
+        print(json.dumps({"python": sys.executable, "python_version": platform.python_version(),
+                          "rounds": args.rounds, "points": args.points,
+                          "timeout_s": args.timeout, "cpus": os.cpu_count(),
+                          "series": results}, indent=2))
+    else:
+        print("\n".join(out).rstrip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
