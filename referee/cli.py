@@ -228,6 +228,8 @@ def attack(ctx: typer.Context,
                                                             help=t("cli.opt.option"))] = None,
            declaration: Annotated[Path | None, typer.Option(
                "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
+           roster: Annotated[Path | None, typer.Option(
+               "--roster", help=t("cli.opt.roster"), readable=False)] = None,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
@@ -238,10 +240,16 @@ def attack(ctx: typer.Context,
     with _guarded(env):
         answers: list[tuple[str, Any]] = []
         if resume is not None:
-            if seed is not None or option or declaration is not None:
+            if seed is not None or option or declaration is not None or roster is not None:
                 raise UsageError(Msg.of("error.resume_fixed"))
             plan, answers = api.plan_resume(ruleset, resume)
             record = record or resume  # the record goes on in the file it came from
+        elif roster is not None:
+            if declaration is not None:
+                raise UsageError(Msg.of("error.roster_or_declaration"))
+            # the pieces come from the roster; the ruleset asks which of them take part
+            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
+                                   declaration={"roster": str(roster)})
         else:
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                    declaration_file=declaration)

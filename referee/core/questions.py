@@ -63,6 +63,9 @@ class ChoiceQuestion(Question):
 
     choices: tuple[Choice, ...]
     default_value: str | None = None
+    # the choice changes how the attack may end: at the table each option's end states are
+    # shown side by side before it is made (worked out by the what-if of ``referee odds``)
+    whatif: bool = field(default=False, compare=False)
     kind = "choice"
 
     def __post_init__(self) -> None:
@@ -240,6 +243,7 @@ class ConfirmQuestion(Question):
     """Yes or no."""
 
     default_value: bool = False
+    whatif: bool = field(default=False, compare=False)  # as ``ChoiceQuestion.whatif``
     kind = "confirm"
 
     @property
