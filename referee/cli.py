@@ -285,7 +285,8 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
                 print_table(_prompt_console(env), table)
 
     try:
-        result = api.play(plan, port, show_state=show_state, **play)
+        result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
+                          **play)
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise
@@ -378,6 +379,29 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
     if interactive is not None:
         interactive.table = rewind
     return rewind
+
+
+def _whatif_show(env: Environment, port: Any) -> Any:
+    """Where each option's end states are shown before a choice: where the odds are shown
+    (none with --odds none, nor with JSON on the screen of the questions)."""
+    if not _shows_odds(port):
+        return None
+    from referee.render.console import print_message
+
+    def show(lines: list[str]) -> None:
+        for line in lines:
+            print_message(_prompt_console(env), line, style="dim")
+
+    return show
+
+
+def _shows_odds(port: Any) -> bool:
+    """Whether the table shows odds (an ``OddsPort`` that shows them, under the rewind)."""
+    while port is not None:
+        if hasattr(port, "records"):
+            return getattr(port, "show", None) is not None
+        port = getattr(port, "inner", None)
+    return False
 
 
 def _odds_records(port: Any) -> list[Any]:
