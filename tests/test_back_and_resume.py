@@ -515,7 +515,7 @@ def test_a_whatif_choice_shows_each_options_end_states_from_the_answers_so_far()
     assert walked == [{"action": "advance", "cover.ap": True},
                       {"action": "advance", "cover.ap": False}]
     lines = shown[0]
-    assert lines[0].strip() == "How the attack may end with each answer:"
+    assert lines[0].strip() == "How the attack may end with each answer (Green Platoon (invented)):"
     yes, no = (line.strip() for line in lines[1:])
     assert yes.startswith("Yes: ") and no.startswith("No: ")
     assert yes.split(": ", 1)[1] != no.split(": ", 1)[1]  # the answer changes the end
@@ -543,8 +543,8 @@ def test_a_whatif_is_shown_at_the_table_before_the_choice(monkeypatch: Any,
     args = ["attack", "epic", "--declaration", str(declaration), "--seed", "1"]
     _, out = _cli(args, ["Advance", "Yes"])  # the keys end at the roll: enough here
     before, _, after = out.partition("? AP:")
-    assert "How the attack may end with each answer:" in before
+    assert "How the attack may end with each answer (Green Platoon" in before
     assert "    Yes: " in before and "    No: " in before
-    assert "How the attack may end with each answer:" not in after
+    assert "with each answer" not in after
     _, quiet = _cli([*args, "--no-odds"], ["Advance", "Yes"])
     assert "with each answer" not in quiet
