@@ -62,9 +62,9 @@ def split_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 
 def load_app(lang: str) -> typer.Typer:
-    """The Typer app with its help texts in ``lang`` (``referee.cli`` and the
-    ``referee.cli_*`` command modules are loaded again when they were built in another
-    language), and ``lang`` as the language of everything the commands show."""
+    """The Typer app with its help texts in ``lang`` (the modules of ``referee.cli`` are
+    loaded again when they were built in another language), and ``lang`` as the language of
+    everything the commands show."""
     set_language(lang)
     chrome = sys.modules.get("referee.help_chrome")
     if lang != DEFAULT_LANG or (chrome is not None and chrome.applied):
@@ -75,7 +75,7 @@ def load_app(lang: str) -> typer.Typer:
     if cli is None:
         cli = importlib.import_module("referee.cli")
     elif not str(cli.app.info.help).startswith(t("cli.help")):  # built in another language
-        for name in sorted(m for m in sys.modules if m.startswith("referee.cli_")):
+        for name in cli.MODULES:  # the shared options first, then the app, then commands
             importlib.reload(sys.modules[name])
         cli = importlib.reload(cli)
     app: typer.Typer = cli.app

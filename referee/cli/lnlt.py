@@ -2,7 +2,7 @@
 
 The phase lives in a game file: every impulse is one transaction, so a phase stopped at any
 point (Ctrl-C, the end of the evening) resumes at the impulse it was on. Registered in
-``referee.cli`` with one line; the heavy imports stay inside the command.
+``referee.cli``; the heavy imports stay inside the command.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import (
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
     DiceMode,
     NoOddsFlag,
     OddsMode,
@@ -21,7 +22,6 @@ from referee.cli import (
     SeedOpt,
     _console,
     _env,
-    _guarded,
     _odds_mode,
     _print_json,
 )
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 STATE_OPTIONS = "options"
 
 
+@app.command("phase", help=t("cli.phase.help"))
 def phase(ctx: typer.Context,
           ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
           game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
@@ -71,7 +72,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            odds: OddsMode = OddsMode.compact) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
-    from referee.cli import _announce, _odds_records, _terminal_port
+    from referee.cli.table import _announce, _odds_records, _terminal_port
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options

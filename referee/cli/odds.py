@@ -8,13 +8,15 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import render, t
-from referee.cli import GameOpt, JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
+from referee.cli.app import _guarded, app
+from referee.cli.shared import GameOpt, JsonFlag, SeedOpt, _console, _env, _print_json
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
 ListOpt = list[str] | None
 
 
+@app.command("odds", help=t("cli.odds.help"))
 def odds(ctx: typer.Context,
          ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
          script: Annotated[Path | None, typer.Option("--script", help=t("cli.odds.script"),

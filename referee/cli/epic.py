@@ -3,7 +3,7 @@
 With ``--roster`` the formations come from a roster file and the referee asks only the
 situation (Blast markers, range and line of fire, distances, terrain), the choices and the
 dice; without it, the weapons and the target's units are asked first. Heavy imports stay
-inside the command, as in ``referee.cli``.
+inside the command.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from referee.catalog import t
-from referee.cli import (
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
     DiceMode,
     GameOpt,
     JsonFlag,
@@ -22,15 +23,13 @@ from referee.cli import (
     OddsMode,
     OddsOpt,
     SeedOpt,
-    _announce,
     _env,
-    _guarded,
     _odds_mode,
-    _play,
-    _terminal_port,
 )
+from referee.cli.table import _announce, _play, _terminal_port
 
 
+@app.command("epic-shoot", help=t("cli.epic_shoot.help"))
 def epic_shoot(ctx: typer.Context,
                firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"))],
                target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"))],

@@ -1,0 +1,71 @@
+"""``referee rulesets`` and ``referee lookup``: what there is, and the rule tables."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from referee.catalog import render, t
+from referee.cli.app import _guarded, app
+from referee.cli.shared import JsonFlag, _console, _env, _print_json
+from referee.core.text import Msg
+
+
+@app.command(help=t("cli.rulesets.help"))
+def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
+    from referee.rulesets import all_rulesets
+
+    env = _env(ctx)
+    with _guarded(env):
+        infos = all_rulesets()
+        if json_:
+            _print_json(env, [{"id": i.id, "aliases": list(i.aliases), "name": render(i.name),
+                               "edition": render(i.edition), "covers": render(i.covers),
+                               "available": list(i.available), "tables": list(i.tables)}
+                              for i in infos])
+            return
+        from referee.core.table import Table
+        from referee.render.console import print_table
+
+        rows = tuple((i.id, ", ".join(i.aliases), i.name, i.edition, i.covers,
+                      ", ".join(i.available) or Msg.of("rulesets.coming"))
+                     for i in infos)
+        print_table(_console(env), Table(Msg.of("rulesets.title"),
+                                         tuple(Msg.of(f"rulesets.col.{c}") for c in
+                                               ("id", "aliases", "game", "edition", "covers",
+                                                "available")), rows))
+
+
+@app.command(help=t("cli.lookup.help"),
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def lookup(ctx: typer.Context,
+           ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+           table: Annotated[str | None, typer.Argument(help=t("cli.arg.table"))] = None,
+           key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"))] = None,
+           json_: JsonFlag = False) -> None:
+    from referee.api import lookup as do_lookup
+    from referee.api import lookup_tables
+
+    env = _env(ctx)
+    with _guarded(env):
+        # everything after KEY (flags such as --cover, --defence 2, more keys) is the
+        # table's own to read: the ruleset checks it and refuses what it does not take
+        args = list(ctx.args)
+        if key is not None and key.startswith("--"):
+            args.insert(0, key)
+            key = None
+        if table is None:
+            result = lookup_tables(ruleset)
+        else:
+            result = do_lookup(ruleset, table, key, args)
+        if json_:
+            from referee.render.json_out import table_json
+
+            _print_json(env, table_json(result))
+            return
+        from referee.render.console import print_table
+
+        print_table(_console(env), result)
+
+
