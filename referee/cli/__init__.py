@@ -24,7 +24,8 @@ MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.table", "refere
            "referee.cli.odds")
 """The package's modules in the order they are loaded again for another language."""
 
-ORDER = ("rulesets", "lookup", "attack", "run", "epic-shoot", "waw-markers", "phase", "odds")
+ORDER = ("rulesets", "lookup", "options", "attack", "run", "epic-shoot", "waw-markers", "phase",
+         "odds")
 """The commands in the order ``--help`` lists them (imports are sorted by name, not by this)."""
 
 

@@ -10,6 +10,7 @@ from referee.catalog import render, t
 from referee.cli.app import _guarded, app
 from referee.cli.shared import JsonFlag, _console, _env, _print_json
 from referee.core.text import Msg
+from referee.rulesets import find_ruleset
 
 
 @app.command(help=t("cli.rulesets.help"))
@@ -49,14 +50,18 @@ def lookup(ctx: typer.Context,
 
     env = _env(ctx)
     with _guarded(env):
-        # everything after KEY (flags such as --cover, --defence 2, more keys) is the
-        # table's own to read: the ruleset checks it and refuses what it does not take
-        args = list(ctx.args)
-        if key is not None and key.startswith("--"):
-            args.insert(0, key)
-            key = None
-        if table is None:
+        # the table's own flags (--cover, --defence 2) may come anywhere after the ruleset;
+        # the ruleset checks them and refuses what it does not take
+        from referee.api import lookup_words
+
+        words = [w for w in (table, key, *ctx.args) if w is not None]
+        table, key, args = lookup_words(ruleset, words)
+        if table is None and not args:
             result = lookup_tables(ruleset)
+        elif table is None:
+            from referee.core.errors import UsageError
+
+            raise UsageError(Msg.of("error.lookup_flags_need_table", flags=" ".join(args)))
         else:
             result = do_lookup(ruleset, table, key, args)
         if json_:
@@ -69,3 +74,21 @@ def lookup(ctx: typer.Context,
         print_table(_console(env), result)
 
 
+
+
+@app.command(help=t("cli.options.help"))
+def options(ctx: typer.Context,
+            ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+            json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        if json_:
+            info = find_ruleset(ruleset)
+            _print_json(env, {"schema_version": 1, "ruleset": info.id,
+                              "options": api.ruleset_options(ruleset)})
+            return
+        from referee.render.console import print_table
+
+        print_table(_console(env), api.options_table(ruleset))
