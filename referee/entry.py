@@ -82,7 +82,13 @@ def load_app(lang: str) -> typer.Typer:
     note = t("cli.lang.note")
     if isinstance(app.info.help, str) and not app.info.help.endswith(note):
         app.info.help = f"{app.info.help}\n\n{note}"
+    # the usage line's words ("[OPTIONS]", "COMMAND [ARGS]...") in the language too
+    for info in (app.info, app.registered_callback):
+        if info is not None:
+            info.options_metavar = t("cli.chrome.options_metavar")
+            info.subcommand_metavar = t("cli.chrome.command_metavar")
     for command in app.registered_commands:
+        command.options_metavar = t("cli.chrome.options_metavar")
         if isinstance(command.help, str) and not command.help.endswith(note):
             command.help = f"{command.help}\n\n{note}"
     return app

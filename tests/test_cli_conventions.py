@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def invoke(args: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     env = Environment(stdin=io.StringIO(), stdout=out, stderr=err)
-    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False)
+    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False,
+                                prog_name="referee")
     return result.exit_code, out.getvalue() + result.output, err.getvalue()
 
 
@@ -100,3 +101,75 @@ def test_the_command_line_imports_point_one_way() -> None:
     outside = [p for p in (ROOT / "referee").rglob("*.py") if package not in p.parents]
     for path in outside:
         assert not imported(path) & commands, path
+
+
+# --- completion ------------------------------------------------------------------------------
+
+def _complete(words: str) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).parent / "referee"  # the console script a shell runs
+    cword = len(words.split()) - (0 if words.endswith(" ") else 1)
+    env = {**os.environ, "COMP_WORDS": words, "COMP_CWORD": str(cword),
+           "_REFEREE_COMPLETE": "complete_bash"}
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("referee at", ["attack"]),
+    ("referee lookup ep", ["epic-armageddon", "epic"]),
+    ("referee lookup epic t", ["to-hit"]),
+    ("referee options c", ["combat-commander", "cc", "cce"]),
+    ("referee attack epic -o all", ["allocation-by=", "allocation-tie="]),
+    ("referee attack epic -o allocation-by=", ["allocation-by=defender",
+                                               "allocation-by=attacker"]),
+    ("referee attack epic --odds f", ["full"]),
+])
+def test_the_shell_completes_commands_rulesets_tables_and_options(words: str,
+                                                                  expected: list[str]) -> None:
+    assert _complete(words) == expected
+
+
+def test_the_completion_script_is_typers_own() -> None:
+    code, out, _ = invoke(["--show-completion", "bash"])
+    assert code == 0 and "_REFEREE_COMPLETE" in out and "complete_bash" in out
+
+
+# --- help -----------------------------------------------------------------------------------
+
+PYTHON_TYPES = ("<bool>", "<str>", "<int>", "<path>", "<list[str]>", "<float>")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_commands_help_reads_as_words_with_an_example(lang: str) -> None:
+    from referee.cli.reference import command_paths, helps
+
+    try:
+        shown = dict(helps(lang))
+    finally:
+        from referee.entry import load_app
+
+        load_app("en")
+    assert len(shown) == len(command_paths())
+    example = {"en": "Example: referee", "ru": "Пример: referee"}[lang]
+    for command, text in shown.items():
+        for python_type in PYTHON_TYPES:
+            assert python_type not in text, (command, python_type)
+        if command != "referee":
+            assert example in text, command
+    assert "--lang" in shown["referee"] and "ru|en" in shown["referee"]
+    assert "NAME=VALUE" in shown["referee attack"] and "FILE" in shown["referee attack"]
+    assert "N " in shown["referee attack"]  # --seed N
+    if lang == "ru":
+        assert "[OPTIONS]" not in "".join(shown.values())
+
+
+def test_the_cli_reference_is_generated_from_the_help_and_not_stale() -> None:
+    from referee.cli.reference import document
+
+    assert (ROOT / "docs" / "cli.md").read_text(encoding="utf-8") == document(), (
+        "docs/cli.md is stale: python -m referee.cli.reference")

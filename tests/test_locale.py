@@ -212,7 +212,7 @@ def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
 
 
 @pytest.mark.parametrize(("argv", "russian"), [
-    (["attack"], "Не хватает аргумента 'ruleset'."),
+    (["attack"], "Не хватает аргумента 'RULESET'."),
     (["attack", "epic", "--dice", "foo"], "'foo' — не одно из: 'typed', 'auto'."),
     (["attack", "epic", "--seed"], "Опции '--seed' нужно значение."),
     (["rulesets", "extra"], "Лишние аргументы (extra)"),

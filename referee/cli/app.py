@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -24,12 +24,39 @@ from referee.core.text import Msg, visible
 from referee.exit_codes import ExitCode
 
 
-def _new_app() -> typer.Typer:
-    return typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=False,
+def _new_app(*, completion: bool = False) -> typer.Typer:
+    """The whole app offers Typer's --install-completion and --show-completion; the app of
+    one command does not (Typer's completion code would load at every start)."""
+    return typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=completion,
                        context_settings={"help_option_names": ["-h", "--help"]})
 
 
-app = _new_app()
+def _types_as_words() -> None:
+    """Typer's help shows a parameter's Python type (``<bool>``, ``<list[str]>``, ``<str>``);
+    ours show words: a flag nothing, an argument its name (``RULESET``), an option its
+    metavar (``N``, ``FILE``, ``NAME=VALUE``) or its choices (``typed|auto``). Guarded: a Typer
+    without these methods keeps its own."""
+    from typer import core
+
+    option = getattr(core.TyperOption, "display_type_rich", None)
+    if option is None or getattr(option, "referee", False):
+        return
+
+    def option_type(self: core.TyperOption, ctx: Any) -> str | None:
+        if self.is_flag and self.metavar is None:
+            return None
+        shown = option(self, ctx)
+        return str(shown).removeprefix("<").removesuffix(">") if shown else None
+
+    option_type.referee = True  # type: ignore[attr-defined]
+    core.TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    if hasattr(core.TyperArgument, "display_type_rich"):
+        core.TyperArgument.display_type_rich = (  # type: ignore[method-assign]
+            lambda self, ctx: None)
+
+
+_types_as_words()
+app = _new_app(completion=True)
 
 
 def _exit_code(error: RefereeError) -> ExitCode:
@@ -90,14 +117,23 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(version: Annotated[bool, typer.Option("--version", callback=_version,
                                                 is_eager=True,
-                                                help=t("cli.opt.version"))] = False) -> None:
-    """Referee: guided attacks, rule-table lookups and scripted dry runs."""
+                                                help=t("cli.opt.version"))] = False,
+          lang: Annotated[str | None, typer.Option(
+              "--lang", metavar="ru|en", help=t("cli.opt.lang"))] = None) -> None:
+    """Referee: guided attacks, rule-table lookups and scripted dry runs. (``--lang`` is
+    read before Typer, by ``referee.entry``, anywhere on the command line: here it is
+    listed in the help, and taken and ignored when a caller passes it through.)"""
 
 
 def app_for(argv: list[str]) -> typer.Typer:
     """The app to run for ``argv``: when it names a command, an app holding that command
     alone (Typer converts every registered command on each start; converting one keeps
-    ``referee lookup`` fast); otherwise, for ``--help`` and mistakes, the whole app."""
+    ``referee lookup`` fast); otherwise, for ``--help``, mistakes and the shell's completion
+    (``_REFEREE_COMPLETE`` set), the whole app."""
+    import os
+
+    if any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return app
     name = next((a for a in argv if not a.startswith("-")), None)
     for info in app.registered_commands:
         callback_name = info.callback.__name__ if info.callback else ""

@@ -10,38 +10,39 @@ import typer
 from referee.catalog import t
 from referee.cli.app import Interrupted, _guarded, app
 from referee.cli.shared import (
+    DeclarationOpt,
     DiceMode,
     GameOpt,
     JsonFlag,
     NoOddsFlag,
     OddsMode,
     OddsOpt,
+    OptionOpt,
+    RecordOpt,
+    RulesetArg,
     SeedOpt,
     _env,
     _odds_mode,
     _prompt_console,
+    file_option,
+    helped,
 )
 from referee.cli.table import _announce, _play, _show_result, _terminal_port
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
 
-@app.command(help=t("cli.attack.help"))
+@app.command(help=helped("attack"))
 def attack(ctx: typer.Context,
-           ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+           ruleset: RulesetArg,
            dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
            DiceMode.typed,
            seed: SeedOpt = None,
-           record: Annotated[Path | None,
-                             typer.Option("--record", help=t("cli.opt.record"))] = None,
-           resume: Annotated[Path | None,
-                             typer.Option("--resume", help=t("cli.opt.resume"))] = None,
-           option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                            help=t("cli.opt.option"))] = None,
-           declaration: Annotated[Path | None, typer.Option(
-               "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
-           roster: Annotated[Path | None, typer.Option(
-               "--roster", help=t("cli.opt.roster"), readable=False)] = None,
+           record: RecordOpt = None,
+           resume: Annotated[Path | None, file_option("--resume", "cli.opt.resume")] = None,
+           option: OptionOpt = None,
+           declaration: DeclarationOpt = None,
+           roster: Annotated[Path | None, file_option("--roster", "cli.opt.roster")] = None,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
@@ -83,14 +84,14 @@ def attack(ctx: typer.Context,
                                      ruleset=plan.info.id)) from None
 
 
-@app.command(help=t("cli.run.help"))
+@app.command(help=helped("run"))
 def run(ctx: typer.Context,
-        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), readable=False)],
+        file: Annotated[Path, typer.Argument(help=t("cli.arg.file"), readable=False,
+                                                   metavar="FILE")],
         seed: SeedOpt = None,
         dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.run_dice"))] =
         DiceMode.typed,
-        option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                         help=t("cli.opt.option"))] = None,
+        option: OptionOpt = None,
         game: GameOpt = None,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:

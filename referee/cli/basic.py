@@ -7,13 +7,21 @@ from typing import Annotated
 import typer
 
 from referee.catalog import render, t
+from referee.cli import complete
 from referee.cli.app import _guarded, app
-from referee.cli.shared import JsonFlag, _console, _env, _print_json
+from referee.cli.shared import (
+    JsonFlag,
+    RulesetArg,
+    _console,
+    _env,
+    _print_json,
+    helped,
+)
 from referee.core.text import Msg
 from referee.rulesets import find_ruleset
 
 
-@app.command(help=t("cli.rulesets.help"))
+@app.command(help=helped("rulesets"))
 def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
     from referee.rulesets import all_rulesets
 
@@ -38,12 +46,13 @@ def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
                                                 "available")), rows))
 
 
-@app.command(help=t("cli.lookup.help"),
+@app.command(help=helped("lookup"),
              context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def lookup(ctx: typer.Context,
-           ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
-           table: Annotated[str | None, typer.Argument(help=t("cli.arg.table"))] = None,
-           key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"))] = None,
+           ruleset: RulesetArg,
+           table: Annotated[str | None, typer.Argument(help=t("cli.arg.table"), metavar="TABLE",
+                                                        autocompletion=complete.tables)] = None,
+           key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"), metavar="KEY")] = None,
            json_: JsonFlag = False) -> None:
     from referee.api import lookup as do_lookup
     from referee.api import lookup_tables
@@ -76,9 +85,9 @@ def lookup(ctx: typer.Context,
 
 
 
-@app.command(help=t("cli.options.help"))
+@app.command(help=helped("options"))
 def options(ctx: typer.Context,
-            ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
+            ruleset: RulesetArg,
             json_: JsonFlag = False) -> None:
     from referee import api
 

@@ -22,26 +22,30 @@ from referee.cli.shared import (
     NoOddsFlag,
     OddsMode,
     OddsOpt,
+    OptionOpt,
+    RecordOpt,
     SeedOpt,
     _env,
     _odds_mode,
+    file_option,
+    helped,
 )
 from referee.cli.table import _announce, _play, _terminal_port
 
 
-@app.command("epic-shoot", help=t("cli.epic_shoot.help"))
+@app.command("epic-shoot", help=helped("epic_shoot"))
 def epic_shoot(ctx: typer.Context,
-               firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"))],
-               target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"))],
-               roster: Annotated[Path | None, typer.Option(
-                   "--roster", help=t("cli.epic_shoot.roster"), readable=False)] = None,
+               firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"),
+                                                                   metavar="FIRING")],
+               target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"),
+                                                                   metavar="TARGET")],
+               roster: Annotated[Path | None,
+                                 file_option("--roster", "cli.epic_shoot.roster")] = None,
                dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
                DiceMode.typed,
                seed: SeedOpt = None,
-               record: Annotated[Path | None, typer.Option("--record", help=t("cli.opt.record"),
-                                                           dir_okay=False)] = None,
-               option: Annotated[list[str] | None, typer.Option(
-                   "--option", "-o", help=t("cli.opt.option"))] = None,
+               record: RecordOpt = None,
+               option: OptionOpt = None,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
+from referee.cli import complete
 from referee.context import Environment
 
 if TYPE_CHECKING:
@@ -29,13 +30,34 @@ class OddsMode(StrEnum):
     none = "none"
 
 
+def helped(command: str) -> str:
+    """A command's help with its example (``cli.<command>.help`` and ``.example``)."""
+    return (t(f"cli.{command}.help") + "\n\n"
+            + t("cli.example.line", command=t(f"cli.{command}.example")))
+
+
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"))]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"), metavar="N")]
 # Files are read by the referee itself (referee.files, referee.game), which refuses what it
 # cannot use with a one-line message and the file's exit code: Typer does not check them.
-GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"), readable=False)]
+GameOpt = Annotated[Path | None, typer.Option("--game", help=t("cli.opt.game"), readable=False,
+                                              metavar="FILE")]
 NoOddsFlag = Annotated[bool, typer.Option("--no-odds", help=t("cli.opt.no_odds"))]
 OddsOpt = Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.odds"))]
+RulesetArg = Annotated[str, typer.Argument(help=t("cli.arg.ruleset"), metavar="RULESET",
+                                           autocompletion=complete.rulesets)]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help=t("cli.opt.option"), metavar="NAME=VALUE",
+    autocompletion=complete.options)]
+
+
+def file_option(name: str, help_id: str) -> Any:
+    """A ``--name FILE`` option (read by the referee's own reader, not checked by Typer)."""
+    return typer.Option(name, help=t(help_id), readable=False, metavar="FILE")
+
+
+RecordOpt = Annotated[Path | None, file_option("--record", "cli.opt.record")]
+DeclarationOpt = Annotated[Path | None, file_option("--declaration", "cli.opt.declaration")]
 
 
 def _odds_mode(odds: OddsMode, no_odds: bool) -> OddsMode:

@@ -17,15 +17,21 @@ import typer
 
 from referee.catalog import t
 from referee.cli.app import _guarded, app
-from referee.cli.shared import NoOddsFlag, _console, _env, _print_json
+from referee.cli.shared import (
+    NoOddsFlag,
+    _console,
+    _env,
+    _print_json,
+    file_option,
+    helped,
+)
 
 RULESET = "world-at-war"
 
 
-@app.command("waw-markers", help=t("cli.waw_markers.help"))
+@app.command("waw-markers", help=helped("waw_markers"))
 def markers(ctx: typer.Context,
-            game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
-                                               readable=False)],
+            game: Annotated[Path, file_option("--game", "cli.opt.game")],
             phase: Annotated[bool, typer.Option("--phase",
                                                 help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",
