@@ -439,7 +439,9 @@ def test_cli_refuses_a_record_destination_that_cannot_be_written_before_asking(
         tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for bad in (fifo, tmp_path, tmp_path / "missing" / "rec.toml"):
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(tmp_path / "loop.toml")  # a symlink to itself: a loop
+    for bad in (fifo, tmp_path, tmp_path / "missing" / "rec.toml", loop):
         code, out = _cli(["attack", "epic", "--seed", "1", "--record", str(bad)], TO_HIT)
         assert code == 2, out
         assert "cannot write the recording" in out
