@@ -50,8 +50,8 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
     automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
     from referee.frontends.rewind import RewindPort
-    from referee.frontends.wrappers import AutoDicePort, EchoPort
-    from referee.render.console import print_message, show_answer
+    from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
+    from referee.render.console import print_message, print_table, show_answer
 
     console = _prompt_console(env)
     # JSON on the screen the questions are asked on: nothing besides the prompts
@@ -74,6 +74,12 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                                              output=output)
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
+    if not quiet:
+        def show_tables(tables: Any) -> None:
+            for table in tables:
+                print_table(console, table)
+
+        port = ShowPort(port, show_tables)  # the proposal a question asks about, first
     if auto_dice:
         def on_roll(question: Any, value: Any) -> None:
             if not quiet:
