@@ -244,18 +244,20 @@ def attack(ctx: typer.Context,
                 raise UsageError(Msg.of("error.resume_fixed"))
             plan, answers = api.plan_resume(ruleset, resume)
             record = record or resume  # the record goes on in the file it came from
+            if plan.game is not None:  # an attack of a game: the record names its file
+                game = plan.game.file
         elif roster is not None:
             if declaration is not None:
                 raise UsageError(Msg.of("error.roster_or_declaration"))
             # the pieces come from the roster; the ruleset asks which of them take part
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration={"roster": str(roster)})
+                                   declaration={"roster": str(roster)}, game=game)
         else:
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration_file=declaration)
+                                   declaration_file=declaration, game=game)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds))
-        _announce(env, plan.seed, json_)
+                              odds=_odds_mode(odds, no_odds), game=plan.game)
+        _announce(env, plan.seed, json_, plan.game)
         if resume is not None:
             from referee.render.console import print_message
 
@@ -285,7 +287,7 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
                 print_table(_prompt_console(env), table)
 
     try:
-        result = api.play(plan, port, show_state=show_state, **play)
+        result = api.play(plan, port, show_state=show_state, ask_sides=True, **play)
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise
@@ -308,7 +310,7 @@ def run(ctx: typer.Context,
     env = _env(ctx)
     with _guarded(env):
         plan, port = api.plan_script(file, seed=seed, options=option or [],
-                                     auto_dice=dice is DiceMode.auto)
+                                     auto_dice=dice is DiceMode.auto, game=game)
         if not no_odds:
             from referee.frontends.odds import OddsPort
 
@@ -316,20 +318,27 @@ def run(ctx: typer.Context,
         result = api.play(plan, port, game=game, command="run")
         _show_result(env, result, plan.seed, json_, port, odds_after=True)
         if plan.dice.rolled:  # the seed matters only when the program rolled dice
-            _announce(env, plan.seed, json_)
+            _announce(env, plan.seed, json_, plan.game)
 
 
-def _announce(env: Environment, seed: int, json_: bool) -> None:
+def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
+    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
+    dice the game's secret seed rolls."""
     if not json_:
         from referee.render.console import print_message
 
-        print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
+        msg = (Msg.of("game.announce", file=str(game.file), number=game.number,
+                      commitment=game.info.commitment[:16])
+               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        print_message(_console(env), msg, style="dim")
 
 
 def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: OddsMode = OddsMode.compact) -> Any:
+                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None) -> Any:
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
-    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
+    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost).
+    In a game (``game``: a ``GamePlay``), the dice typed in the undone attack this one
+    redoes are shown again before their question."""
     from referee.frontends.rewind import RewindPort
     from referee.frontends.wrappers import AutoDicePort, EchoPort
     from referee.render.console import print_message, show_answer
@@ -362,6 +371,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
 
         port = AutoDicePort(port, dice, on_roll=on_roll)
     checkpoints = []
+    if game is not None and game.typed_then:
+        from referee.game_record import TypedThenPort
+
+        port = TypedThenPort(port, game.typed_then,
+                             None if quiet else lambda msg: print_message(console, msg))
     # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
     if odds != OddsMode.none:
         from referee.frontends.odds import OddsPort
@@ -382,14 +396,12 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
 
 def _odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
-    while port is not None:
-        if hasattr(port, "records"):
-            return list(port.records)
-        port = getattr(port, "inner", None)
-    return []
+    from referee.game_record import odds_records
+
+    return odds_records(port)
 
 
-def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: Any = None,
+def _show_result(env: Environment, result: Any, seed: int | None, json_: bool, port: Any = None,
                  *, odds_after: bool = False) -> None:
     records = _odds_records(port)
     if json_:
@@ -415,6 +427,12 @@ def _app_for(argv: list[str]) -> typer.Typer:
     alone (Typer converts every registered command on each start; converting one keeps
     ``referee lookup`` fast); otherwise, for ``--help`` and mistakes, the whole app."""
     name = next((a for a in argv if not a.startswith("-")), None)
+    for group in app.registered_groups:
+        if name is not None and name == group.name:
+            single = _new_app()
+            single.registered_callback = app.registered_callback
+            single.registered_groups = [group]
+            return single
     for info in app.registered_commands:
         callback_name = info.callback.__name__ if info.callback else ""
         if name is not None and name == (info.name or callback_name.replace("_", "-")):
@@ -443,3 +461,6 @@ app.command("phase", help=t("cli.phase.help"))(_lnlt_phase)
 from referee.cli_odds import odds as _odds  # noqa: E402
 
 app.command("odds", help=t("cli.odds.help"))(_odds)
+from referee.cli_game import game_app as _game_app  # noqa: E402
+
+app.add_typer(_game_app, name="game", help=t("cli.game.help"))
