@@ -327,7 +327,7 @@ def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None)
     if not json_:
         from referee.render.console import print_message
 
-        msg = (Msg.of("game.announce", file=str(game.file), number=game.number,
+        msg = (Msg.of("game.announce", number=game.number,
                       commitment=game.info.commitment[:16])
                if game is not None and game.committed else Msg.of("run.seed", seed=seed))
         print_message(_console(env), msg, style="dim")

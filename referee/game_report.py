@@ -9,6 +9,7 @@ Jinja2), both loaded only then. Undone entries are left out (they are in ``game 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,7 +248,8 @@ def chart_svg(report: Report) -> str | None:
               [(1.0, 50.0), (float(max(report.rolls, 1)), 50.0)], stroke_style={"dasharray": "4"},
               show_dots=False)
     svg: str = chart.render(is_unicode=True)
-    return svg
+    # pygal always writes its settings as a script for its tooltips: the page runs nothing
+    return re.sub(r"<script\b[^>]*>.*?</script>", "", svg, flags=re.S)
 
 
 def html(report: Report) -> str:
