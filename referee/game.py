@@ -269,6 +269,18 @@ class GameTransaction:
         rows = self._conn.execute("SELECT {} FROM log ORDER BY id".format(", ".join(columns)))
         return [self._entry(dict(zip(columns, row, strict=True))) for row in rows]
 
+    def redone(self, number: int) -> LogEntry | None:
+        """The entry numbered ``number`` undone after the last entry that stands (the one the
+        next entry redoes), if any: read without reading the whole log."""
+        if self.schema < 2:
+            return None
+        columns = ["id", "at", "ruleset", "command", "seed", "entry", *HISTORY_COLUMNS]
+        row = self._conn.execute(
+            "SELECT {} FROM log WHERE number = ? AND undone IS NOT NULL AND id > "
+            "(SELECT coalesce(max(id), 0) FROM log WHERE undone IS NULL) "
+            "ORDER BY id DESC LIMIT 1".format(", ".join(columns)), (number,)).fetchone()
+        return None if row is None else self._entry(dict(zip(columns, row, strict=True)))
+
     def _entry(self, row: dict[str, Any]) -> LogEntry:
         i = row["id"]
         where = f"log[{i}]"

@@ -64,15 +64,9 @@ def prepare(path: Path, *, seed_given: bool = False) -> GamePlay:
         if info is not None and seed_given:
             raise UsageError(Msg.of("game.error.seed_given", file=str(path)))
         number = tx.next_number()
-        typed: dict[str, str] = {}
-        if tx.schema >= 2:
-            for entry in reversed(tx.log()):
-                if entry.standing:
-                    break  # only an entry undone after the last that stands is redone now
-                if entry.number == number:
-                    typed = {r["question"]: shown_dice(r) for r in entry.rolls
-                             if r.get("source") == DiceSource.TYPED.value}
-                    break
+        redone = tx.redone(number)
+        typed = {} if redone is None else {r["question"]: shown_dice(r) for r in redone.rolls
+                                           if r.get("source") == DiceSource.TYPED.value}
     return GamePlay(path, number, info, typed)
 
 
