@@ -75,7 +75,9 @@ def entry_lines(entry: LogEntry) -> list[str]:
                                     defender=sides.get("defender") or "?"))
     if entry.undone is not None:
         head += " " + render(Msg.of("game.log.undone", at=_time(entry.undone)))
-    lines = [head, "    " + render(Msg.of("game.log.outcome", outcome=entry_outcome(entry)))]
+    lines = [head]
+    if entry_outcome(entry):
+        lines.append("    " + render(Msg.of("game.log.outcome", outcome=entry_outcome(entry))))
     if not entry.has_history:
         lines.append("    " + render(Msg.of("game.log.no_history")))
     for roll in entry.rolls:

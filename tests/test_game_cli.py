@@ -16,7 +16,6 @@ from tests.conftest import ROOT
 from tests.game_helpers import (
     EPIC_PROGRAM,
     FIXED_SEED,
-    fixed_seed,
     invoke,
     log_json,
     new_game,
@@ -24,21 +23,11 @@ from tests.game_helpers import (
     script,
 )
 
+pytestmark = pytest.mark.usefixtures("game_seed")
+
 DECLARATION = "transcripts/scripts/epic-grey-company.toml"
 # the situation of the Grey Company declaration, the heavy cannon's dice typed
 AT_THE_TABLE = ["sustained-fire", "no", "at", "6 5 1", ""]
-
-
-@pytest.fixture(autouse=True)
-def _seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    fixed_seed(monkeypatch)
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "night.sqlite"
-    new_game(path)
-    return path
 
 
 def test_game_help_lists_every_subcommand() -> None:

@@ -13,26 +13,14 @@ from referee.game import SCHEMA_VERSION, entry_digest, open_game, read_game
 from tests.game_helpers import (
     CC_PROGRAM,
     EPIC_PROGRAM,
-    fixed_seed,
     invoke,
     log_json,
-    new_game,
     rolls,
     run_in,
     script,
 )
 
-
-@pytest.fixture(autouse=True)
-def _seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    fixed_seed(monkeypatch)
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "night.sqlite"
-    new_game(path, "--opponent-seed", "owls at dusk")
-    return path
+pytestmark = pytest.mark.usefixtures("game_seed")
 
 
 def _state(path: Path) -> dict[str, dict[str, object]]:
