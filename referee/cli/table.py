@@ -31,24 +31,31 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
 
     try:
         result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
-                          **play)
+                          ask_sides=True, **play)
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise
     _show_result(env, result, plan.seed, json_, port)
 
 
-def _announce(env: Environment, seed: int, json_: bool) -> None:
+def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
+    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
+    dice the game's secret seed rolls."""
     if not json_:
         from referee.render.console import print_message
 
-        print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
+        msg = (Msg.of("game.announce", number=game.number,
+                      commitment=game.info.commitment[:16])
+               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        print_message(_console(env), msg, style="dim")
 
 
 def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: OddsMode = OddsMode.compact) -> Any:
+                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None) -> Any:
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
-    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
+    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost).
+    In a game (``game``: a ``GamePlay``), the dice typed in the undone attack this one
+    redoes are shown again before their question."""
     from referee.frontends.rewind import RewindPort
     from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
     from referee.render.console import print_message, print_table, show_answer
@@ -87,6 +94,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
 
         port = AutoDicePort(port, dice, on_roll=on_roll)
     checkpoints = []
+    if game is not None and game.typed_then:
+        from referee.game_record import TypedThenPort
+
+        port = TypedThenPort(port, game.typed_then,
+                             None if quiet else lambda msg: print_message(console, msg))
     # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
     if odds != OddsMode.none:
         from referee.frontends.odds import OddsPort
@@ -130,14 +142,13 @@ def _shows_odds(port: Any) -> bool:
 
 def _odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
-    while port is not None:
-        if hasattr(port, "records"):
-            return list(port.records)
-        port = getattr(port, "inner", None)
-    return []
+    from referee.game_record import odds_records
+
+    return odds_records(port)
 
 
-def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: Any = None,
+def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
+                 port: Any = None,
                  *, odds_after: bool = False) -> None:
     records = _odds_records(port)
     if json_:

@@ -162,6 +162,7 @@ class RosterFormation(BaseModel):
     name: Name
     weapons: list[Weapon] = Field(default_factory=list)
     units: list[RosterUnit] = Field(min_length=1, max_length=60)
+    side: Name | None = Field(default=None, description="its side in a game (referee game)")
 
 
 class Roster(BaseModel):
