@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from referee.core.options import Options
     from referee.core.port import Port
     from referee.core.result import Result
-    from referee.game_record import GamePlay
+    from referee.game.record import GamePlay
 
 # The attack side (dice, options, ports, results) is imported inside the functions that use
 # it, so that a lookup starts without it.
@@ -158,7 +158,7 @@ def _game_seed(game: Path | None, seed: int | None) -> tuple[GamePlay | None, in
 
     play = None
     if game is not None:
-        from referee.game_record import prepare
+        from referee.game.record import prepare
 
         play = prepare(game, seed_given=seed is not None)
         if play.committed:
@@ -281,7 +281,7 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
     folder = Path(script.path).parent
     play = None
     if script.game is not None:  # an attack of a game made by ``game new``
-        from referee.game_record import prepare
+        from referee.game.record import prepare
 
         game = Path(os.path.normpath(folder / script.game))
         play = prepare(game)
@@ -340,7 +340,7 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     given, before a choice whose options change how the attack may end, each option's end
     states (``frontends.whatif``). The game file's entry keeps the rolls, the sides
     (``ask_sides``: a formation's side not known yet is asked at the table) and what resolves
-    the attack again (``referee.game_record``)."""
+    the attack again (``referee.game.record``)."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
@@ -382,8 +382,8 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
 
 
 def _history(plan: AttackPlan, rewind: Any, ask_sides: bool) -> Any:
-    """The game-file part of the attack's log entry (``referee.game_record.History``)."""
-    from referee.game_record import History, ask_at_table, attack_replay, odds_records, roster_sides
+    """The game-file part of the attack's log entry (``referee.game.record.History``)."""
+    from referee.game.record import History, ask_at_table, attack_replay, odds_records, roster_sides
 
     history = History(plan.info.id, play=plan.game,
                       known_sides=roster_sides(plan.info.id, plan.declaration),

@@ -19,7 +19,7 @@ from referee.rulesets import RulesetInfo
 from referee.rulesets.base import AttackContext
 
 if TYPE_CHECKING:
-    from referee.game_record import History
+    from referee.game.record import History
 
 
 def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
@@ -43,7 +43,7 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
     """Resolve one attack through ``port`` (again from its start whenever the player goes
     back: ``core.port.resolve``), keeping the game file when there is one. ``show_state``
     is given the game's state as tables before the first question; ``history`` completes
-    the log entry (its number, rolls, sides and replay: ``referee.game_record``)."""
+    the log entry (its number, rolls, sides and replay: ``referee.game.record``)."""
     module = info.implementation()
     state: Mapping[str, Any] = {}
     revision = None

@@ -50,9 +50,9 @@ FIXED_SEED = "5eed" * 8  # a game's secret seed in these tests (else drawn by ``
 
 
 def fixed_seed(monkeypatch: Any) -> None:
-    import referee.game_seed
+    import referee.game.seed
 
-    monkeypatch.setattr(referee.game_seed, "draw_secret", lambda: FIXED_SEED)
+    monkeypatch.setattr(referee.game.seed, "draw_secret", lambda: FIXED_SEED)
 
 
 def script(tmp_path: Path, name: str, text: str) -> Path:

@@ -115,7 +115,7 @@ def test_a_roster_says_which_side_a_formation_is_on(game: Path, tmp_path: Path) 
     roster = roster.replace('name = "Red Hill Battery (invented)"',
                             'name = "Red Hill Battery (invented)"\nside = "Red"')
     (tmp_path / "roster.toml").write_text(roster, encoding="utf-8")
-    from referee.game_record import roster_sides
+    from referee.game.record import roster_sides
     from referee.rulesets import find_ruleset
     from referee.session import validate_declaration
 
@@ -214,7 +214,7 @@ def test_verify_json_and_a_file_made_without_game_new(tmp_path: Path) -> None:
 
 
 def test_follow_without_a_terminal_prints_the_log(game: Path, tmp_path: Path) -> None:
-    from referee.game_follow import follow
+    from referee.game.follow import follow
 
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
     out = io.StringIO()
@@ -226,7 +226,7 @@ def test_follow_without_a_terminal_prints_the_log(game: Path, tmp_path: Path) ->
 
 
 def test_follow_shows_state_tables(game: Path, tmp_path: Path) -> None:
-    from referee.game_follow import follow
+    from referee.game.follow import follow
 
     run_in(game, ROOT / "transcripts/scripts/epic-allocation.toml")
     out = io.StringIO()

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from referee.core.dice import KeyedDice
-from referee.game_seed import commitment, dice_key
+from referee.game.seed import commitment, dice_key
 
 # the seed revealed in transcripts/a-game-night.md, and the opponent's text typed there
 SEED = "ee7d49df1b17907a8bcecee2f6530241"

@@ -126,10 +126,10 @@ def _transcript_seed() -> str:
 
 def _fixed_game_time_and_seeds() -> None:
     import referee.game
-    import referee.game_seed
+    import referee.game.seed
 
     referee.game.clock = _transcript_clock
-    referee.game_seed.draw_secret = _transcript_seed
+    referee.game.seed.draw_secret = _transcript_seed
 
 
 _fixed_game_time_and_seeds()

@@ -70,7 +70,7 @@ def new(ctx: typer.Context, file: FileArg,
         from referee.core.errors import UsageError
         from referee.core.questions import TextQuestion
         from referee.core.text import Msg
-        from referee.game_seed import new_game
+        from referee.game.seed import new_game
 
         if file.exists():  # before any question
             raise UsageError(Msg.of("game.error.exists", file=str(file)))
@@ -100,8 +100,8 @@ def new(ctx: typer.Context, file: FileArg,
 def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env):
-        from referee.game_history import read_history
-        from referee.game_view import entry_json, entry_lines, header_lines
+        from referee.game.history import read_history
+        from referee.game.view import entry_json, entry_lines, header_lines
 
         history, info = read_history(file)
         if json_:
@@ -126,9 +126,9 @@ def undo(ctx: typer.Context, file: FileArg,
     with _guarded(env):
         from referee.core.questions import ConfirmQuestion
         from referee.core.text import Msg
-        from referee.game_history import read_history
-        from referee.game_history import undo as take_back
-        from referee.game_view import entry_json, entry_title
+        from referee.game.history import read_history
+        from referee.game.history import undo as take_back
+        from referee.game.view import entry_json, entry_title
 
         if to is not None and not yes:
             standing = read_history(file)[0].standing
@@ -161,7 +161,7 @@ def report(ctx: typer.Context, file: FileArg,
                                                      readable=False)] = None) -> None:
     env = _env(ctx)
     with _guarded(env):
-        from referee.game_report import build_report, markdown, write_html
+        from referee.game.report import build_report, markdown, write_html
 
         built = build_report(file)
         if html is not None:
@@ -182,7 +182,7 @@ def follow(ctx: typer.Context, file: FileArg,
            ) -> None:
     env = _env(ctx)
     with _guarded(env):
-        from referee.game_follow import follow as watch
+        from referee.game.follow import follow as watch
 
         try:
             watch(file, env, interval=interval)
@@ -195,7 +195,7 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env):
         from referee.core.text import Msg
-        from referee.game_seed import reveal as do_reveal
+        from referee.game.seed import reveal as do_reveal
 
         info = do_reveal(file)
         if json_:
@@ -214,7 +214,7 @@ def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env):
         from referee.core.text import Msg
-        from referee.game_verify import verify as check
+        from referee.game.verify import verify as check
 
         found = check(file)
         if found.program_rolls is not None:

@@ -79,7 +79,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     from referee.core.port import resolve
     from referee.core.text import Msg
     from referee.game import open_game
-    from referee.game_replay import impulse
+    from referee.game.replay import impulse
     from referee.rulesets import find_ruleset
     from referee.rulesets.lnlt import play as engine
 
@@ -94,7 +94,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         if roster is None:
             raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
         roster.damage_table = table
-    from referee.game_record import History, ask_at_table, odds_records, prepare
+    from referee.game.record import History, ask_at_table, odds_records, prepare
 
     play = prepare(game, seed_given=seed is not None)
     chosen_seed: int | None = None

@@ -95,7 +95,7 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
         port = AutoDicePort(port, dice, on_roll=on_roll)
     checkpoints = []
     if game is not None and game.typed_then:
-        from referee.game_record import TypedThenPort
+        from referee.game.record import TypedThenPort
 
         port = TypedThenPort(port, game.typed_then,
                              None if quiet else lambda msg: print_message(console, msg))
@@ -142,7 +142,7 @@ def _shows_odds(port: Any) -> bool:
 
 def _odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
-    from referee.game_record import odds_records
+    from referee.game.record import odds_records
 
     return odds_records(port)
 

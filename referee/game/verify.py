@@ -66,7 +66,7 @@ def _compare(file: str, entry: LogEntry, replayed: list[tuple[str, DiceRoll]]) -
 
 
 def _files_unchanged(file: str, entry: LogEntry) -> None:
-    from referee.game_record import digest_file
+    from referee.game.record import digest_file
 
     assert entry.replay is not None
     files = entry.replay.get("files") or {}
@@ -78,9 +78,9 @@ def _files_unchanged(file: str, entry: LogEntry) -> None:
 
 def verify(path: Path) -> Verified:
     """Check the game file ``path`` (see the module); ``GameFileError`` names what is wrong."""
-    from referee.game_history import read_history
-    from referee.game_replay import replay
-    from referee.game_seed import commitment
+    from referee.game.history import read_history
+    from referee.game.replay import replay
+    from referee.game.seed import commitment
 
     name = str(path)
     history, info = read_history(path)

@@ -11,7 +11,7 @@ from typing import Any
 from referee.catalog import render
 from referee.core.text import Msg
 from referee.game import LogEntry
-from referee.game_history import message
+from referee.game.history import message
 
 
 def _text(value: Any) -> str:
@@ -40,7 +40,7 @@ def source_word(roll: Mapping[str, Any]) -> str:
 
 
 def roll_json(roll: Mapping[str, Any]) -> dict[str, Any]:
-    from referee.game_record import shown_dice
+    from referee.game.record import shown_dice
 
     return {"question": roll.get("question"), "dice": roll.get("dice"),
             "successes": roll.get("successes"), "shown": shown_dice(roll),
@@ -81,7 +81,7 @@ def entry_lines(entry: LogEntry) -> list[str]:
     if not entry.has_history:
         lines.append("    " + render(Msg.of("game.log.no_history")))
     for roll in entry.rolls:
-        from referee.game_record import shown_dice
+        from referee.game.record import shown_dice
 
         pct = roll.get("percentile")
         lines.append("    " + render(Msg.of(

@@ -26,7 +26,7 @@ from referee.core.text import Msg, jsonable
 if TYPE_CHECKING:
     from referee.core.result import Result
     from referee.game import GameTransaction
-    from referee.game_seed import GameInfo
+    from referee.game.seed import GameInfo
 
 
 @dataclass
@@ -53,7 +53,7 @@ def prepare(path: Path, *, seed_given: bool = False) -> GamePlay:
     """Read what the next entry of the game file ``path`` needs before its first question
     (nothing is written; a file that does not exist yet is made by the entry's write)."""
     from referee.game import read_game
-    from referee.game_seed import game_info
+    from referee.game.seed import game_info
 
     if not path.exists():
         return GamePlay(path, 1)
@@ -73,7 +73,7 @@ def prepare(path: Path, *, seed_given: bool = False) -> GamePlay:
 def shown_dice(roll: Mapping[str, Any]) -> str:
     """A logged roll's dice as a player reads them (``5 6 2``, ``=3``, a card's trigger)."""
     from referee.catalog import render
-    from referee.game_history import message
+    from referee.game.history import message
 
     dice = roll.get("dice")
     text = (" ".join(str(d) for d in dice) if isinstance(dice, list)
@@ -132,7 +132,7 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
              records: Sequence[Any]) -> list[dict[str, Any]]:
     """Each roll of the final answers (question id, value), in order, with the odds
     recorded for it (matched by question, in order)."""
-    from referee.game_luck import roller
+    from referee.game.luck import roller
 
     out = []
     numbers: dict[str, int] = {}
@@ -168,7 +168,7 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
 
 def expected_destroyed(records: Sequence[Any]) -> dict[str, Any] | None:
     """The units the odds expected the attack to destroy, before its first roll that says."""
-    from referee.game_luck import EXPECTED_DESTROYED
+    from referee.game.luck import EXPECTED_DESTROYED
 
     for record in records:
         labels = getattr(record.report, "end_labels", ())
@@ -193,7 +193,7 @@ def _name_key(value: Any) -> str | None:
 
 def parties(result: Result) -> tuple[Any, Any]:
     """The attacking and defending formation as the declaring step names them."""
-    from referee.game_luck import DECLARING
+    from referee.game.luck import DECLARING
 
     for step in result.steps:
         names = DECLARING.get(step.text.id)
@@ -205,7 +205,7 @@ def parties(result: Result) -> tuple[Any, Any]:
 
 def title(result: Result) -> Msg | None:
     """The entry's title: its declaring step, else its first step."""
-    from referee.game_luck import DECLARING
+    from referee.game.luck import DECLARING
 
     for step in result.steps:
         if step.text.id in DECLARING and step.text.id != "lnlt.step.impulse":
@@ -279,7 +279,7 @@ class History:
     def check(self, tx: GameTransaction) -> None:
         """In the transaction that reads the state: the number is still the next one (no
         other command wrote since ``prepare``); the sides known so far."""
-        from referee.game_seed import game_info
+        from referee.game.seed import game_info
 
         if self.play is not None and tx.next_number() != self.play.number:
             raise GameFileError(Msg.of("error.game_changed", file=tx.name))
@@ -295,7 +295,7 @@ class History:
     def complete(self, result: Result, answers: Sequence[tuple[str, Any]],
                  records: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
         """Everything the entry keeps besides its result (asks a new formation's side)."""
-        from referee.game_luck import destroyed
+        from referee.game.luck import destroyed
 
         attacker, defender = parties(result)
         sides = self._sides(attacker, defender)

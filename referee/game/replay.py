@@ -5,7 +5,7 @@ answers in order; for a Lock 'n Load impulse its options, the roster of a first 
 its answers; for World at War's marker phase, which action it took. Replaying gives the typed
 dice as typed and rolls every program die afresh from the revealed seed (the entry's number,
 the question, the roll), starting from the state the entry began from. The replay's rolls,
-outcome and state are then compared with the log (``referee.game_verify``).
+outcome and state are then compared with the log (``referee.game.verify``).
 """
 
 from __future__ import annotations

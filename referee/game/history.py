@@ -130,7 +130,7 @@ def read_history(path: Path) -> tuple[History, Any]:
     """The checked history of the game file ``path`` and its game (``None``: made by
     ``--game`` alone), read without writing."""
     from referee.game import read_game
-    from referee.game_seed import game_info
+    from referee.game.seed import game_info
 
     with read_game(path) as tx:
         return check_history(tx), game_info(tx)
@@ -141,7 +141,7 @@ def undo(path: Path, to: int | None = None) -> list[LogEntry]:
     is marked undone and its ruleset's state is put back as it was before it. Returns the
     entries undone, last first."""
     from referee.game import open_game
-    from referee.game_seed import game_info
+    from referee.game.seed import game_info
 
     if not path.is_file():
         raise GameFileError(Msg.of("game.error.no_file", file=str(path)))

@@ -26,8 +26,8 @@ SHOWN_ENTRIES = 6  # the last entries the view shows
 
 
 def _working(entry: LogEntry) -> Table:
-    from referee.game_history import message
-    from referee.game_view import entry_title
+    from referee.game.history import message
+    from referee.game.view import entry_title
 
     rows = []
     for i, step in enumerate(entry.entry.get("steps", []), 1):
@@ -57,9 +57,9 @@ def _states(tx: Any) -> list[Table]:
 def frame(path: Path, conn: Any, width: int | None, color: bool) -> tuple[str, list[LogEntry]]:
     """The view as text (with colour codes when ``color``), and the entries it shows."""
     from referee.game import read_game
-    from referee.game_history import check_history
-    from referee.game_seed import game_info
-    from referee.game_view import entry_lines, header_lines
+    from referee.game.history import check_history
+    from referee.game.seed import game_info
+    from referee.game.view import entry_lines, header_lines
     from referee.render.console import make_console, print_lines, print_table
 
     buffer = io.StringIO()
@@ -126,7 +126,7 @@ def _live(path: Path, conn: Any, env: Environment, interval: float,
 
 def _tail(path: Path, conn: Any, env: Environment, interval: float,
           rounds: int | None) -> None:
-    from referee.game_view import entry_lines
+    from referee.game.view import entry_lines
 
     shown: dict[int, bool] = {}  # entry id: whether it was shown undone
     first = True

@@ -18,7 +18,7 @@ from typing import Any
 from referee.catalog import render
 from referee.core.text import Msg
 from referee.game import LogEntry
-from referee.game_history import message
+from referee.game.history import message
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,10 @@ def _roll_title(roll: Mapping[str, Any]) -> str:
 
 
 def build_report(path: Path) -> Report:
-    from referee.game_history import read_history
-    from referee.game_luck import luck
-    from referee.game_record import shown_dice
-    from referee.game_view import entry_outcome, entry_title
+    from referee.game.history import read_history
+    from referee.game.luck import luck
+    from referee.game.record import shown_dice
+    from referee.game.view import entry_outcome, entry_title
 
     history, info = read_history(path)
     sides = tuple(info.sides) if info is not None else ()
