@@ -511,9 +511,26 @@ class Needs:
     barrage: bool = False
 
 
+def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None, list[str]]:
+    """How many units a group of a situation line holds: a number first, when another
+    number (the distance) follows, or when no distance is needed (``2 out``, ``2 woods``
+    where only the ground is asked); ``2x`` always. Else a first number is the distance
+    (``20``, ``20 @90``)."""
+    times = "|".join(re.escape(w) for w in words()["unit"]["times"])
+    marked = re.fullmatch(rf"(\d+)(?:{times})", tokens[0]) if tokens else None
+    if marked is not None:
+        return _count([marked.group(1), *tokens[1:]] if len(tokens) > 1
+                      else [marked.group(1), "in"], most)
+    rest = tokens[1:]
+    out = any(_named(t, "flag") == ("flag", "out") for t in rest)
+    if any(_NUMBER.match(t) for t in rest) or not needs.distance or out:
+        return _count(tokens, most)
+    return None, tokens
+
+
 def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple[Place, bool]:
     """One group of a situation line; True when its count was given."""
-    count, rest = _count(tokens, most)
+    count, rest = _place_count(tokens, needs, most)
     got = _Fields()
 
     for token in rest:
