@@ -148,13 +148,16 @@ def test_E4_with_blast_markers_the_farthest_typed_units_are_suppressed() -> None
 
 
 @pytest.mark.clause("E-4")
-def test_E4_tied_firing_units_of_a_roster_are_still_the_shooting_players_choice() -> None:
+def test_E4_tied_roster_units_of_one_run_are_alike_but_of_two_runs_the_player_picks() -> None:
     answers = {"markers.grey-company-invented": 1, "markers.red-hill-battery-invented": 0,
                "action": "advance", "situation.grey-company-invented": "2 30, 25",
                "suppress": ["trooper-1"], "situation.red-hill-battery-invented": "20",
                "fire-type.missile-launcher": "ap"}
-    _, asked = run(answers, {"firing": FIRING, "target": TARGET, "roster": ROSTER},
-                   strict=False)
+    decl = {"firing": FIRING, "target": TARGET, "roster": ROSTER}
+    result, asked = run(answers, decl, strict=False)
+    assert "suppress" not in ids(asked) and "epic.step.suppress_alike" in steps(result)
+    answers["situation.grey-company-invented"] = "30, 30, 25"
+    _, asked = run(answers, decl, strict=False)
     assert "suppress" in ids(asked)
 
 
@@ -372,6 +375,32 @@ def test_E1_attack_with_a_roster_alone_asks_who_fires_and_at_whom() -> None:
     assert isinstance(second, ChoiceQuestion)
     assert second.values == (FIRING, TARGET)  # every formation but the firing one
     assert result.outcome_data["fired"] == ["Tank 1", "Tank 2"]
+
+
+@pytest.mark.clause("E-1")
+def test_E1_a_roster_of_one_armed_formation_and_one_other_asks_neither(tmp_path: Path) -> None:
+    roster = tmp_path / "two.toml"
+    roster.write_text('''[[formation]]
+name = "Guns"
+[[formation.weapons]]
+name = "Cannon"
+ap = 4
+[[formation.units]]
+name = "Gun 1"
+type = "AV"
+armour = 4
+weapons = ["Cannon"]
+[[formation]]
+name = "Line"
+[[formation.units]]
+name = "Post"
+type = "INF"
+armour = 5
+''', encoding="utf-8")
+    answers = {"markers.guns": 0, "markers.line": 0, "action": "advance",
+               "situation.guns": "all", "situation.line": "30", "to-hit.cannon": [1]}
+    _, asked = run(answers, {"roster": str(roster)})
+    assert ids(asked)[0] == "markers.guns"
 
 
 # -- barrages and overwatch at the table ----------------------------------------------------------

@@ -65,13 +65,16 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
     present = [u for u in decl.firing_units if not firing.lost(u.name)]
     carried = {u.key: tuple(decl.weapon(n) for n in u.weapons) for u in present}
     places = _shooter_places(port, present, carried, firing, nearest)
-    groups = {u.key: u.group for u in present}
+    # alike units: of one line at the table, or of one run of the formation's line
+    groups = {u.key: u.group if u.group is not None else
+              (f"{weapon_key(firing.name)}.{places[u.key][0]}" if u.key in places else None)
+              for u in present}
     able: list[tuple[Shooter, list[Weapon]]] = []
     rows: list[list[Any]] = []
     keys: list[str] = []
     for unit in present:
         weapons = carried[unit.key]
-        s = shooter(unit, weapons, nearest, places.get(unit.key))
+        s = shooter(unit, weapons, nearest, places.get(unit.key, (0, None))[1])
         bearing = s.bearing if s.bearing is not None else 0.0
         reach = [w for w in weapons if w.range is None or s.distance is None
                  or s.distance <= w.range]
@@ -139,7 +142,7 @@ def _alike(able: list[tuple[Shooter, list[Weapon]]], tied: tuple[str, ...],
 
 
 def _shooter_places(port: Port, units: list[FiringUnit], carried: dict[str, tuple[Weapon, ...]],
-                    firing: FormationState, nearest: bool) -> dict[str, Place]:
+                    firing: FormationState, nearest: bool) -> dict[str, tuple[int, Place]]:
     """One line for the firing units whose situation the declaration (or roster) leaves
     out: in line of fire or not (E-2), their distance when Blast markers may suppress some
     (E-4) or their weapons have a range (E-2), their bearing for fire arcs (E-3)."""
@@ -157,7 +160,7 @@ def _shooter_places(port: Port, units: list[FiringUnit], carried: dict[str, tupl
                                count=len(asked)),
                         Msg.of(hint if what.distance or what.bearing
                                else "epic.hint.shooters_lof"), labels, what)
-    return {u.key: place for u, (_, place) in zip(asked, places, strict=True)}
+    return dict(zip((u.key for u in asked), places, strict=True))
 
 
 def weapon_list(weapons: list[Weapon]) -> Msg | str:
