@@ -461,11 +461,15 @@ def test_E14_the_game_files_markers_and_broken_formations_are_shown_first() -> N
     state = {"formations": {TARGET: {"blast_markers": 2, "broken": True,
                                      "destroyed": ["Crew 1"]},
                             "firing-formation": {"blast_markers": 0, "broken": False,
-                                                 "destroyed": [], "overwatch": True}}}
+                                                 "destroyed": [], "overwatch": True},
+                            "target-formation": {"blast_markers": 1, "broken": False,
+                                                 "destroyed": ["unit-2", "unit-3"]}}}
     (table,) = state_view(state)
     assert render(table.title) == "The game file: formations"
     rows = [tuple(render(c) if isinstance(c, Msg) else c for c in r) for r in table.rows]
     assert rows == [(TARGET, 2, "Yes", "Crew 1", "-"),
-                    ("Firing formation", 0, "No", "-", "Yes")]
+                    ("Firing formation", 0, "No", "-", "Yes"),
+                    ("Target formation", 1, "No", "Unit 2, Unit 3", "-")]
     assert render(table.rows[1][0], "ru") == "Стреляющая формация"
+    assert render(table.rows[2][3], "ru") == "Юнит 2, Юнит 3"
     assert state_view({}) == ()

@@ -4,6 +4,7 @@ overwatch (E-4, E-14, E-20)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,10 +22,17 @@ def state_view(state: Mapping[str, Any]) -> Sequence[Table]:
         overwatch = saved.get("overwatch")
         rows.append((formation_label(name), int(saved.get("blast_markers", 0)),
                      Msg.of("word.yes" if saved.get("broken") else "word.no"),
-                     listing(list(saved.get("destroyed", []))),
+                     listing([_unit(n) for n in saved.get("destroyed", [])]),
                      "-" if overwatch is None else Msg.of("word.yes" if overwatch
                                                           else "word.no")))
     return (Table(Msg.of("epic.view.title"),
                   tuple(Msg.of(f"epic.view.col.{c}") for c in ("formation", "markers",
                                                                "broken", "lost", "overwatch")),
                   tuple(rows), clause="E-14"),)
+
+
+def _unit(name: str) -> Msg | str:
+    """A unit lost, as a player reads it: one numbered at the table (``unit-3``, the name
+    the typed lines give) as ``Unit 3`` in the player's language."""
+    m = re.fullmatch(r"unit-(\d+)", name)
+    return name if m is None else Msg.of("epic.default.unit", n=int(m.group(1)))
