@@ -57,31 +57,24 @@ def _faces(hit: int, save: int) -> Callable[[Any], str]:
 
 
 def _epic_typed() -> Case:
+    # one line a group of alike units: 4 AP4+ shots, 2 AT4+ shots; 2 infantry 6+ in woods,
+    # 4 more in the open, 2 armoured vehicles 4+; all in range and line of fire
     answers: dict[str, Any] = {
         "attack-kind": "whole", "firing-name": "Grey Company", "target-name": "Red Company",
-        "weapons": 2, "weapon.1.shots": 4, "weapon.1.ap": "4", "weapon.1.at": "none",
-        "weapon.2.shots": 2, "weapon.2.ap": "none", "weapon.2.at": "4", "target-units": 8,
+        "firing.1": "4 ap4", "firing.2": "2 at4",
+        "target.1": "2 inf 6+ woods 15", "target.2": "4 inf 6+ 20", "target.3": "2 av 4+ 25",
         "action": "advance"}
-    for i in range(1, 9):
-        infantry = i <= 6
-        answers |= {f"target.{i}.type": "INF" if infantry else "AV",
-                    f"target.{i}.armour": "6" if infantry else "4",
-                    f"situation.unit-{i}.in-range": True,
-                    f"situation.unit-{i}.distance": 10 + i,
-                    f"situation.unit-{i}.terrain": "woods" if i <= 2 else "open"}
     return Case("epic-typed", "referee attack epic, no roster: weapons 4 shots AP4+ and 2 shots "
                 "AT4+ at 8 units (6 infantry 6+, 2 armoured vehicles 4+), 2 in woods, Advance",
                 ["attack", "epic", "--seed", "1"], answers, _faces(hit=5, save=1))
 
 
 def _epic_roster() -> Case:
-    answers: dict[str, Any] = {"action": "advance", "fire-type.missile-launcher": "ap"}
-    for unit in ("trooper-1", "trooper-2", "trooper-3", "rocket-team"):
-        answers |= {f"shooter.{unit}.in-range": True, f"shooter.{unit}.distance": 20}
-    for n, unit in enumerate(("rifleman-1", "rifleman-2", "rifleman-3", "rifleman-4",
-                              "carrier-1", "carrier-2")):
-        answers |= {f"situation.{unit}.in-range": True, f"situation.{unit}.distance": 20 + n,
-                    f"situation.{unit}.terrain": "open"}
+    # the roster knows the units, their saves and their weapons' ranges: the table gives
+    # where they stand, a line a formation
+    answers: dict[str, Any] = {"action": "advance", "fire-type.missile-launcher": "ap",
+                               "situation.grey-company-invented": "20",
+                               "situation.red-hill-company-invented": "4 20, 2 25"}
     return Case("epic-roster", "referee epic-shoot with a roster: 4 firing units, 6 target units",
                 ["epic-shoot", "Grey Company (invented)", "Red Hill Company (invented)",
                  "--roster", str(FIXTURES / "epic-roster.toml"), "--seed", "1"],
