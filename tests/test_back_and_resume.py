@@ -527,17 +527,9 @@ def test_a_whatif_choice_shows_each_options_end_states_from_the_answers_so_far()
     assert len(shown) == 1 and len(walked) == 2
 
 
-def test_a_whatif_is_shown_at_the_table_before_the_choice(monkeypatch: Any,
-                                                          tmp_path: Path) -> None:
-    import referee.rulesets.epic.firing as firing
+def test_a_whatif_is_shown_at_the_table_before_the_choice(tmp_path: Path) -> None:
     from referee.script import Script, dump_script
 
-    real = firing.ConfirmQuestion
-
-    def marked(**kwargs: Any) -> Any:  # the cover question, marked as the rulesets mark it
-        return real(**kwargs, whatif=kwargs.get("id", "").startswith("cover."))
-
-    monkeypatch.setattr(firing, "ConfirmQuestion", marked)
     declaration = tmp_path / "crossfire.toml"
     declaration.write_text(dump_script(Script(
         path=str(declaration), ruleset="epic",
