@@ -518,7 +518,14 @@ def test_a_whatif_choice_shows_each_options_end_states_from_the_answers_so_far()
                       {"action": "advance", "cover.ap": False}]
     lines = shown[0]
     assert lines[0].strip() == "How the attack may end with each answer (Green Platoon (invented)):"
-    yes, no = (line.strip() for line in lines[1:])
+    options: list[str] = []  # an option's line, with the lines it folds onto
+    for line in lines[1:]:
+        if line.startswith("     "):
+            options[-1] += " " + line.strip()
+        else:
+            options.append(line.strip())
+    yes, no = options
+    assert all(len(line) <= 80 for line in lines)
     assert yes.startswith("Yes: ") and no.startswith("No: ")
     assert yes.split(": ", 1)[1] != no.split(": ", 1)[1]  # the answer changes the end
     assert len(yes.split(" · ")) <= 3
