@@ -14,7 +14,7 @@ from typing import Any
 from referee.core.dice import ROLL, KeyedDice
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
 from referee.core.port import BACK_KEY, INTERRUPT_KEY, GoBack, settle_dice
-from referee.core.questions import DiceQuestion, Question
+from referee.core.questions import DiceQuestion, EntryQuestion, Question
 from referee.core.text import Msg
 
 
@@ -48,7 +48,9 @@ class AnswerPort:
         elif isinstance(question, DiceQuestion) and self.roll_missing_dice:
             value = ROLL
         elif self.use_defaults and question.default is not None:
-            value = question.default
+            # an entry's default is a line, read as Enter reads it; other defaults are values
+            value = question.accept(question.default) if isinstance(question, EntryQuestion) \
+                else question.default
         else:
             import difflib
 
