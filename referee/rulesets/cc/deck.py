@@ -308,8 +308,7 @@ class FateCardQuestion(DiceQuestion):
                 a, b = dice.split("-")
                 raise AnswerError(Msg.of("cc.error.card_trigger_missing", dice=dice,
                                          nation=Msg.of(f"cc.nation.{self.nation}"),
-                                         typed=", ".join(f"'{a} {b} {t}'" for t in shown),
-                                         plain=f"{a} {b}"))
+                                         typed=", ".join(f"'{a} {b} {t}'" for t in shown)))
             raise AnswerError(Msg.of("cc.error.card_not_in_deck", card=card.key,
                                      nation=Msg.of(f"cc.nation.{self.nation}"),
                                      edition=self.edition_id))

@@ -37,7 +37,6 @@ from referee.rulesets.cc.entry import (
     SituationQuestion,
     format_situation,
 )
-from referee.rulesets.cc.labels import joined
 from referee.rulesets.cc.legality import connected, group_refusal, hex_command
 from referee.rulesets.cc.roster import Roster, RosterUnit
 
@@ -98,8 +97,7 @@ def ask_from_roster(port: Port, decl: RosterDeclaration, options: Options) -> As
     chosen: tuple[str, ...] = port.ask(FiringHexesQuestion(
         id="fire-from", clause="C-6", text=Msg.of("cc.q.fire_from"), min_count=1,
         choices=tuple(Choice(h, Msg.of("cc.choice.hex", hex=h,
-                                       side=Msg.of(f"cc.nation.{hexes[h][0].side}"),
-                                       pieces=joined(u.name for u in hexes[h])))
+                                       side=Msg.of(f"cc.nation.{hexes[h][0].side}")))
                       for h in firing_hexes),
         sides=sides, links=tuple((a, b) for a, b in roster.links())
         if roster.knows_adjacency() else None))
@@ -111,9 +109,9 @@ def ask_from_roster(port: Port, decl: RosterDeclaration, options: Options) -> As
     else:
         target = port.ask(ChoiceQuestion(
             id="target", clause="C-2", text=Msg.of("cc.q.target_hex"),
-            choices=tuple(Choice(h, Msg.of("cc.choice.hex", hex=h,
+            choices=tuple(Choice(h, Msg.of("cc.choice.target_hex", hex=h,
                                            side=Msg.of(f"cc.nation.{hexes[h][0].side}"),
-                                           pieces=joined(u.name for u in hexes[h])))
+                                           pieces="; ".join(u.name for u in hexes[h])))
                           for h in enemy), default_value=enemy[0]))
     targets = [u for u in hexes[target] if u.side != attacker]
     defender = targets[0].side
