@@ -638,3 +638,48 @@ def test_C2_when_every_other_piece_stays_out_the_last_one_fires_without_asking()
     assert "LMG E6 fires: the only piece left (an attack needs a piece that fires)" in \
         steps(result, "C-2")
     assert result.outcome_data["fp"] == 3  # LMG 2 +1 Lt. Amsel's Command
+
+
+@given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 3)), min_size=1, max_size=4),
+       st.integers(0, 2), st.integers(-2, 3), st.booleans())
+@settings(max_examples=60, deadline=None)
+@pytest.mark.clause("C-8")
+@pytest.mark.clause("C-9")
+def test_property_the_early_fp_check_is_the_best_base_the_resolver_would_build(
+        pieces: list[tuple[int, int]], command: int, bonus: int, included: bool) -> None:
+    """The situation line refuses an attack at FP 0 or less with the best base piece: the
+    FP it works out is the highest the resolver's own FP build reaches over every base."""
+    from referee.rulesets.cc.legality import best_fp
+
+    firing = [{"name": f"p{i}", "hex": "A1", "fp": fp, "range": 5, "distance": 2,
+               "hindrance": h} for i, (fp, h) in enumerate(pieces)]
+    if command:
+        firing.append({"name": "ldr", "kind": "leader", "hex": "A1", "command": command,
+                       "fires": False})
+    declaration = {**SIDES, "target_hex": "X1", "firing": firing,
+                   "bonuses": [{"source": "other", "fp": bonus}] if bonus else [],
+                   "target": [{"name": "t", "morale": 7}]}
+    options = (f"declared-fp-includes-command={str(included).lower()}",)
+    plan = api.plan_attack("cc", declaration=declaration, options=options)
+    built = []
+    for i in range(len(pieces)):
+        answers = {"base": f"p{i}"} if len(pieces) > 1 else {}
+        result, _ = table(answers, declaration, options)
+        built.append(result.outcome_data["fp"])
+    group = [FiringPiece.model_validate(p) for p in firing]
+    assert best_fp(group, [bonus], plan.options) == max(built)
+
+
+def test_a_scripts_roster_is_found_from_the_scripts_own_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "orchard.toml").write_text(ROSTER.read_text(encoding="utf-8"), encoding="utf-8")
+    script = folder / "attack.toml"
+    script.write_text('ruleset = "cc"\n[declaration]\nroster = "orchard.toml"\n[answers]\n'
+                      'fire-from = ["E7"]\ntarget = "H5"\n"range.e7" = "3"\nmoving = []\n'
+                      'situation = "cover 1"\n"defence-order.1" = "us-squad-h5-invented"\n'
+                      'fire = [2, 3]\n"defence.us-squad-h5-invented" = [1, 3]\n'
+                      '"defence.sgt-kane-invented" = [1, 3]\n', encoding="utf-8")
+    plan, port = api.plan_script(script)
+    result = api.play(plan, port)
+    assert result.outcome_data["attack_total"] == 10  # FP 5 + 5
