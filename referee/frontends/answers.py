@@ -48,9 +48,9 @@ class AnswerPort:
         elif isinstance(question, DiceQuestion) and self.roll_missing_dice:
             value = ROLL
         elif self.use_defaults and question.default is not None:
-            # an entry's default is a line, read as Enter reads it; other defaults are values
-            value = question.accept(question.default) if isinstance(question, EntryQuestion) \
-                else question.default
+            value = question.default
+            if isinstance(question, EntryQuestion):  # its default is a line, read as typed
+                value = question.accept(value)
         else:
             import difflib
 
