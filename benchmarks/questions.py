@@ -82,15 +82,11 @@ def _epic_roster() -> Case:
 
 
 def _cc_typed() -> Case:
+    # the squad (FP 5, Range 6) and the team with its light MG (FP 3, Range 8, as one piece
+    # since this case began), both 3 hexes away; the US units' Morale 7 and 6, cover 1
     answers: dict[str, Any] = {
-        "attacker": "germany", "defender": "america", "pieces": 2,
-        "piece.1.fp": 5, "piece.1.range": 6, "piece.1.distance": 3, "piece.1.hindrance": 0,
-        "piece.2.fp": 3, "piece.2.range": 8, "piece.2.distance": 3, "piece.2.hindrance": 0,
-        "command": 0, "bonus": 0, "cover": 1, "units": 2,
-        "unit.1.broken": False, "unit.1.morale": 7, "unit.1.suppressed": False,
-        "unit.1.moving": False,
-        "unit.2.broken": False, "unit.2.morale": 6, "unit.2.suppressed": False,
-        "unit.2.moving": False}
+        "attacker": "germany", "defender": "america", "piece.1": "squad 5 6 3",
+        "piece.2": "team 3 8 3", "situation": "cover 1", "unit.1": "7", "unit.2": "6"}
     return Case("cc-typed", "referee attack cc, no declaration: a squad and a team with a "
                 "light MG in one hex fire at two units in one hex; typed Fate cards",
                 ["attack", "cc", "--seed", "1"], answers, lambda q: "4 5")

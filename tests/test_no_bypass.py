@@ -43,11 +43,6 @@ KNOWN = {
     ("referee/rulesets/waw/ask.py", "unit "):
         "World at War: the default name of a unit asked at the table ('unit 1'); the name "
         "also makes the question ids (effect.unit-1.first), as for Epic's weapons.",
-    ("referee/rulesets/cc/ask.py", "piece "):
-        "Combat Commander: the default name of a firing piece asked at the table ('piece 1'), "
-        "also its id in the declaration.",
-    ("referee/rulesets/cc/ask.py", "unit "):
-        "Combat Commander: the default name of a target unit asked at the table ('unit 1').",
 }
 
 
