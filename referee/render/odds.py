@@ -192,7 +192,7 @@ def whatif_lines(rows: Sequence[tuple[str, Sequence[EndState]]], most: int) -> l
                            for label in chosen if label in by_label)
         # a long line goes on under itself, after the option (any terminal is this wide)
         lines += textwrap.wrap(f"    {option}: {shown}", WHATIF_WIDTH,
-                               subsequent_indent=" " * (6 + len(option)),
+                               subsequent_indent=" " * 8,
                                break_long_words=False, break_on_hyphens=False)
     return lines
 
