@@ -128,10 +128,10 @@ def _lnlt_fire() -> Case:
 
 
 def _waw_he() -> Case:
-    answers: dict[str, Any] = {"mission": "he", "hex": "0712", "units": 3,
-                               "firepower": 5, "hit-number": 4, "terrain-defence": 1}
-    for i, kind in enumerate(("infantry", "infantry", "combat-vehicle"), 1):
-        answers |= {f"unit.{i}.kind": kind}
+    # the hex with its terrain's infantry defence bonus, the units in one line, the mission's
+    # firepower and hit number in one line
+    answers: dict[str, Any] = {"mission": "he", "hex": "0712 1", "units": "2 inf, cv",
+                               "firepower": "5 4+"}
     return Case("waw-he", "referee attack waw: HE on a hex of 3 units, ratings typed (no data "
                 "file), typed dice", ["attack", "waw", "--seed", "1"], answers,
                 _faces(hit=5, save=6))

@@ -10,24 +10,24 @@ from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import markers as mk
-from referee.rulesets.waw.ask import ask_declaration, ask_hex, ask_units
+from referee.rulesets.waw.ask import ask_declaration, ask_hex, ask_units, with_hex
 from referee.rulesets.waw.declaration import MissionDeclaration
 from referee.rulesets.waw.tables import RULESET_ID, tables
-from referee.rulesets.waw.userdata import load_user_data
+from referee.rulesets.waw.userdata import UserData, load_user_data
 
 MARKER_OF = {"smoke": "smoke", "fascam": "mines", "chemical": "chemical"}
 CLAUSE_OF = {"he": "W-1", "smoke": "W-6", "fascam": "W-7", "chemical": "W-8"}
 
 
-def _declaration(ctx: AttackContext) -> MissionDeclaration:
+def _declaration(ctx: AttackContext, data: UserData) -> MissionDeclaration:
     if isinstance(ctx.declaration, MissionDeclaration):
         decl = ctx.declaration
     elif ctx.declaration is not None:
         decl = MissionDeclaration.model_validate(ctx.declaration)
     else:
-        return ask_declaration(ctx.port)
+        return ask_declaration(ctx.port, data)
     if decl.hex is None:
-        decl = decl.model_copy(update={"hex": ask_hex(ctx.port)})
+        decl = with_hex(decl, ask_hex(ctx.port, decl.mission, decl, data))
     if decl.mission in ("he", "chemical") and not decl.units:
         decl = decl.model_copy(update={"units": ask_units(ctx.port, decl.mission)})
     return decl
@@ -38,7 +38,7 @@ def attack(ctx: AttackContext) -> Result:
     data = load_user_data(str(ctx.options["data-file"]))
     if ctx.options["data-file"]:
         log.input(Msg.of("waw.step.data_file", file=ctx.options["data-file"]), "W-1")
-    decl = _declaration(ctx)
+    decl = _declaration(ctx, data)
     hex_label = decl.hex or "?"
     mission = decl.mission
     log.input(Msg.of("waw.step.mission", mission=Msg.of(f"waw.mission.{mission}"),
