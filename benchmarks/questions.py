@@ -118,13 +118,14 @@ def _fow_typed() -> Case:
 
 
 def _lnlt_fire() -> Case:
-    answers: dict[str, Any] = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
-                               "i1.fire.C4.target": "D4"}
+    # "Fire from C4" activates C4 and fires; the only firer and the only target are not
+    # asked; the DRM and TM come in one line (Enter: 0 0), both opposed dice in one answer
+    answers: dict[str, Any] = {"i1.do": "fire:C4"}
     return Case("lnlt-fire", "referee phase lnlt with a roster: one squad fires at a hex of one "
                 "unit, from the choice of activation to the last damage check",
                 ["phase", "lnlt", "--roster", str(FIXTURES / "lnlt-fire.toml"), "--seed", "1",
                  "--impulses", "1"], answers,
-                lambda q: "1" if q.id.endswith(".defence") else "5", game=True)
+                lambda q: "5 1" if q.id.endswith(".opposed") else "5", game=True)
 
 
 def _waw_he() -> Case:

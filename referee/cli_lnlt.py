@@ -71,7 +71,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            odds: OddsMode = OddsMode.compact) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
-    from referee.cli import _announce, _odds_records, _terminal_port
+    from referee.cli import _announce, _odds_records, _prompt_console, _terminal_port
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
@@ -119,6 +119,11 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                               odds=odds)
         seen = 0
         _announce(env, chosen_seed, json_)
+        if roster is None and (not json_ or env.prompts_apart):  # resuming: the phase first
+            from referee.render.console import print_table
+
+            for view in info.implementation().state_view(saved):
+                print_table(_prompt_console(env), view)
         count = 0
         while impulses is None or count < impulses:
             # read, then ask with the file unlocked (another command may use the game file

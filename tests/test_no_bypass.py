@@ -46,9 +46,6 @@ KNOWN = {
         "display label: left to the Epic owner (wt-epic is changing this file).",
     ("referee/rulesets/epic/attack.py", "Unit "):
         "Epic: the default name of a target unit asked at the table ('Unit 1'), as above.",
-    ("referee/rulesets/waw/ask.py", "unit "):
-        "World at War: the default name of a unit asked at the table ('unit 1'); the name "
-        "also makes the question ids (effect.unit-1.first), as for Epic's weapons.",
     ("referee/rulesets/cc/ask.py", "piece "):
         "Combat Commander: the default name of a firing piece asked at the table ('piece 1'), "
         "also its id in the declaration.",

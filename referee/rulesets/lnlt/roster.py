@@ -215,6 +215,9 @@ class Roster(BaseModel):
     turn: int = Field(default=1, ge=1, le=99)
     adjacent: dict[str, list[str]] = Field(default_factory=dict)
     hexes: list[str] = Field(default_factory=list)
+    # the terrain modifier of a hex's terrain, read off the players' terrain chart: a fire at
+    # a hex given here asks no TM (leave out hexes whose TM depends on the unit: a bunker)
+    terrain: dict[str, int] = Field(default_factory=dict)
     units: list[Unit] = Field(min_length=1, max_length=200)
     max_impulses: int | None = Field(default=None, ge=1, le=500)
     damage_table: DamageTable | None = None
@@ -240,6 +243,11 @@ class Roster(BaseModel):
         for hex_id, others in self.adjacent.items():
             for h in (hex_id, *others):
                 _check_id(h)
+        for hex_id, tm in self.terrain.items():
+            _check_id(hex_id)
+            if not -5 <= tm <= 10:
+                raise PydanticCustomError("lnlt.decl.terrain", "{hex}: a terrain modifier from "
+                                          "-5 to 10 (got {tm})", {"hex": hex_id, "tm": tm})
         return self
 
     def scan(self) -> list[Unit]:
@@ -266,6 +274,7 @@ class Roster(BaseModel):
         work.add("lnlt.adjacency-visits", len(self.adjacent))
         for h, others in self.adjacent.items():
             found += [h, *others]
+        found += list(self.terrain)
         return sorted(dict.fromkeys(found))
 
     def multi_level(self, hex_id: str) -> bool:
