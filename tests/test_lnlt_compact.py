@@ -269,3 +269,16 @@ def test_resuming_a_phase_shows_it_before_the_first_question(tmp_path: Any) -> N
     assert shown < later.index("Working")
     assert "impulse 2, Red to play" in later
     assert "Able squad" in later[shown:later.index("Working")]
+
+
+def test_a_script_taking_the_defaults_gets_the_modifiers_line_as_a_value() -> None:
+    """``use_defaults``: the modifiers' default (Enter: 0 0) is a value, as every question's."""
+    from referee import api
+    from referee.frontends.answers import AnswerPort
+
+    plan = api.plan_attack("lnlt", seed=1, declaration=one_on_one())
+    port = AnswerPort({"i1.do": "fire:C4", "i1.fire.C4.opposed": [5, 1],
+                       "i1.fire.C4.dc.pawn": [2], **PASSES}, plan.dice, use_defaults=True)
+    result = api.play(plan, port)
+    opposed = next(s for s in result.steps if s.kind.value == "roll")
+    assert (opposed.data["attack"], opposed.data["defence"]) == (7, 1)

@@ -498,7 +498,8 @@ class Activation:
             lead = port.ask(RuledChoice(
                 id=f"{prefix}.lead", text=Msg.of("lnlt.q.lead"),
                 choices=tuple(Choice(u.id, _unit_label(u)) for u in ifp_units),
-                default_value=best.id, clause="L-5", help=Msg.of("lnlt.help.lead")))
+                default_value=best.id, clause="L-5", help=Msg.of("lnlt.help.lead"),
+                whatif=True))
         if target_moved is None:
             target_moved = any(m in tables().moved_target_markers
                                for u in targets for m in u.markers)

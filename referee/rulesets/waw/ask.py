@@ -6,6 +6,8 @@ language (ids ``unit-1``, ``unit-2``: the same in every language); a script name
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from referee.core.port import Port
@@ -59,15 +61,17 @@ def with_hex(decl: MissionDeclaration, line: HexLine) -> MissionDeclaration:
     return decl.model_copy(update=update)
 
 
-def ask_units(port: Port, mission: str) -> list[Unit]:
+def ask_units(port: Port, mission: str, kept: Sequence[Unit] = ()) -> list[Unit]:
     """The units the mission affects: the target hex (HE), or the marker hex and its six
     neighbours (chemical): in one line (``2 inf, cv dis``), or a count and then each unit
-    on its own (as before; scripts written then replay)."""
+    on its own (as before; scripts written then replay). ``kept``: the units a game file
+    keeps for the hex, with their states: Enter keeps them."""
     clause = "W-3" if mission == "he" else "W-8"
-    answer = port.ask(UnitsEntry(
-        id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
-        positions=mission == "chemical", default_value="1", clause=clause,
-        hint_msg=Msg.of(f"waw.entry.hint.units_{mission}")))
+    entry = UnitsEntry(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
+                       positions=mission == "chemical", clause=clause,
+                       hint_msg=Msg.of(f"waw.entry.hint.units_{mission}"))
+    default = entry.format(UnitsLine(tuple(kept))) if kept else "1"
+    answer = port.ask(dataclasses.replace(entry, default_value=default))
     if isinstance(answer, UnitsLine):
         units = list(answer.units)
     else:
@@ -111,12 +115,3 @@ def _one_unit(port: Port, mission: str, i: int) -> Unit:
     return Unit(id=default_id(i), kind=kind, position=position,
                 disorganized=status in ("disorganized", "weakened-disorganized"),
                 weakened=status in ("weakened", "weakened-disorganized"))
-
-
-def ask_declaration(port: Port, data: UserData = EMPTY) -> MissionDeclaration:
-    mission = ask_mission(port)
-    decl = with_hex(MissionDeclaration(mission=mission),  # type: ignore[arg-type]
-                    ask_hex(port, mission, None, data))
-    if mission in ("he", "chemical"):
-        decl = decl.model_copy(update={"units": ask_units(port, mission)})
-    return MissionDeclaration.model_validate(decl.model_dump())

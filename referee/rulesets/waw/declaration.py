@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_core import PydanticCustomError
 
 from referee.core.text import Msg
-from referee.rulesets.fields import Name
+from referee.rulesets.fields import FilePath, Name
 
 MISSIONS = ("he", "smoke", "fascam", "chemical")
 UNIT_KINDS = ("combat-vehicle", "infantry", "unarmoured-vehicle", "hq")
@@ -92,7 +92,10 @@ class Unit(BaseModel):
 class MissionDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    mission: Mission
+    mission: Mission | None = Field(default=None, description="he, smoke, fascam or chemical "
+                                                              "(none: asked)")
+    roster: FilePath | None = Field(default=None, description="a roster file: the units, "
+                                                              "artillery and hexes")
     hex: Name | None = Field(default=None, description="the target hex's label")
     artillery: Name | None = Field(default=None,
                                   description="an artillery id from the data file")
@@ -121,7 +124,7 @@ class MissionDeclaration(BaseModel):
                 raise PydanticCustomError("waw.decl.mounted_unknown",
                                           "{name} rides in {vehicle}, not a combat vehicle here",
                                           {"name": u.name or u.key, "vehicle": u.mounted_in})
-        if self.mission != "he":
+        if self.mission is not None and self.mission != "he":
             given = [f for f in ("artillery", "firepower", "hit_number", "terrain",
                                  "terrain_defence") if getattr(self, f) is not None]
             if given:

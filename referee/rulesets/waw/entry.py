@@ -26,7 +26,7 @@ from referee import data
 from referee.core.errors import AnswerError
 from referee.core.questions import EntryQuestion
 from referee.core.text import Msg
-from referee.rulesets.waw.declaration import Unit, default_id, unit_key
+from referee.rulesets.waw.declaration import DEFAULT_ID, Unit, default_id, unit_key
 from referee.rulesets.waw.tables import RULESET_ID
 
 LANGS = ("en", "ru")
@@ -64,9 +64,24 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(words, first)
 
 
-def _int(value: Any) -> Any:
-    """A script's whole number (``hex = 712``, ``units = 3``) read as its text."""
-    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+@dataclass(frozen=True, kw_only=True)
+class Line(EntryQuestion):
+    """A compact line whose ``default`` is its value (what Enter gives), not its text: the
+    ports that take a question's default as its answer (a script with ``use_defaults``, the
+    odds' walk) get a value as from every other question. A value already read (a default,
+    an answer given back) is taken as it is; a script's whole number (``hex = 712``,
+    ``units = 3``) is read as its text."""
+
+    @property
+    def default(self) -> Any:
+        return None if self.default_value is None else self.parse(self.default_value)
+
+    def accept(self, raw: Any) -> Any:
+        if isinstance(raw, (HexLine, RatingLine, UnitsLine)):
+            return raw
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            raw = str(raw)
+        return super().accept(raw)
 
 
 # --- the target hex -------------------------------------------------------------------------
@@ -87,15 +102,12 @@ def hex_label(word: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexEntry(EntryQuestion):
+class HexEntry(Line):
     """The target hex; with ``defence_most`` (an HE mission whose terrain is not declared)
     it may name the hex's infantry defence bonus, or one of ``terrains`` (data file ids)."""
 
     defence_most: int | None = None
     terrains: tuple[str, ...] = ()
-
-    def accept(self, raw: Any) -> Any:
-        return super().accept(_int(raw))
 
     def parse(self, text: str) -> HexLine:
         words = text.split()
@@ -132,16 +144,13 @@ class RatingLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingEntry(EntryQuestion):
+class RatingEntry(Line):
     """The mission's firepower and hit number (``5 4+``; ``5/4``); the firepower alone (as
     scripts wrote it before) leaves the hit number to its own question."""
 
     max_firepower: int = 40
     lowest_hit: int = 1
     highest_hit: int = 6
-
-    def accept(self, raw: Any) -> Any:
-        return super().accept(_int(raw))
 
     def parse(self, text: str) -> RatingLine:
         words = text.replace("/", " ").split()
@@ -178,6 +187,7 @@ class UnitsLine:
 TOKEN = re.compile(r'\s*(?:"(?P<q1>[^"]*)"|«(?P<q2>[^»]*)»|(?P<sep>[,;])'
                    r'|(?P<word>[^\s,;"«»]+))')
 COUNT = re.compile(r"^(?:([0-9]+)[xх×]?|[xх×]([0-9]+))$")
+NUMBER = re.compile(r"^#([0-9]+)$")  # "#3": the unit typed before as unit 3
 
 
 def _groups(text: str) -> list[list[tuple[str, str]]]:
@@ -213,19 +223,17 @@ class _Part:
     position: str = "centre"
     name: str | None = None
     counted: bool = False
+    number: int | None = None  # "#3": the unit that was "unit 3"
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitsEntry(EntryQuestion):
+class UnitsEntry(Line):
     """The units of the target hex in one line, or their count (as before: each unit is then
     asked on its own). ``positions``: a chemical strike, whose units may stand in the six
     hexes around (``adj``)."""
 
     max_units: int = 12
     positions: bool = False
-
-    def accept(self, raw: Any) -> Any:
-        return super().accept(_int(raw))
 
     def parse(self, text: str) -> int | UnitsLine:
         if text.isdigit():
@@ -244,10 +252,19 @@ class UnitsEntry(EntryQuestion):
                                      most=self.max_units))
         units: list[Unit] = []
         seen: set[str] = set()
+        claimed = {default_id(p.number) for p in parts if p.number is not None}
         for p in parts:
             for j in range(1, p.count + 1):
                 name = p.name if p.name is None or p.count == 1 else f"{p.name} {j}"
-                key = unit_key(name) if name is not None else default_id(len(units) + 1)
+                if name is not None:
+                    key = unit_key(name)
+                elif p.number is not None:
+                    key = default_id(p.number)
+                else:  # its place in the line, unless a "#n" or a name took that number
+                    n = len(units) + 1
+                    while default_id(n) in claimed | seen:
+                        n += 1
+                    key = default_id(n)
                 if key in seen:
                     raise AnswerError(Msg.of("waw.entry.error.same_name", name=name or key))
                 seen.add(key)
@@ -269,6 +286,11 @@ class UnitsEntry(EntryQuestion):
                 if part.name is not None:
                     raise AnswerError(Msg.of("waw.entry.error.two_names", part=text))
                 part.name = word
+                i += 1
+                continue
+            number = NUMBER.match(word)
+            if number is not None and part.number is None and int(number.group(1)) >= 1:
+                part.number = int(number.group(1))
                 i += 1
                 continue
             count = COUNT.match(word)
@@ -295,6 +317,8 @@ class UnitsEntry(EntryQuestion):
         if part.kind is None:
             raise AnswerError(Msg.of("waw.entry.error.no_kind", part=text,
                                      kinds=Msg.of("waw.entry.kinds")))
+        if part.number is not None and (part.count > 1 or part.name is not None):
+            raise AnswerError(Msg.of("waw.entry.error.number", part=text))
         return part
 
     @staticmethod
@@ -338,16 +362,20 @@ class UnitsEntry(EntryQuestion):
             if count:
                 parts.append(" ".join([str(count)] * (count > 1) + run))
 
-        for u in value.units:
+        for position, u in enumerate(value.units, 1):
             words = [vocab.word("kind", u.kind, lang)]
             words += [vocab.word("state", s, lang) for s, on in
                       (("disorganized", u.disorganized), ("weakened", u.weakened)) if on]
             if u.position != "centre":
                 words.append(vocab.word("position", u.position, lang))
-            if u.name is not None:
+            number = DEFAULT_ID.match(u.key) if u.name is None else None
+            first = (_quoted(u.name) if u.name is not None else
+                     f"#{number.group(1)}" if number and int(number.group(1)) != position
+                     else None)
+            if first is not None:
                 flush()
                 count, run = 0, []
-                parts.append(" ".join([_quoted(u.name), *words]))
+                parts.append(" ".join([first, *words]))
             elif words == run:
                 count += 1
             else:

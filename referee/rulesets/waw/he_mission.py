@@ -81,7 +81,8 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
                                            firepower=a.firepower, hit=a.hit_number))
                        for a in data.artillery),
                      Choice("other", Msg.of("waw.choice.other_rating"))),
-            default_value=data.artillery[0].id, clause="W-1", rule=_rule("he")))
+            default_value=data.artillery[0].id, clause="W-1", rule=_rule("he"),
+            whatif=True))
         asset = data.artillery_by_id(picked)
         if asset is not None:
             return Rating(asset.firepower, asset.hit_number, asset.name)
@@ -127,7 +128,7 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
             choices=tuple(Choice(x.id, Msg.of("waw.choice.terrain", name=x.name,
                                               value=x.infantry_defence))
                           for x in data.terrain),
-            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he")))
+            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he"), whatif=True))
         terrain = data.terrain_by_id(picked)
         assert terrain is not None
         value, source = terrain.infantry_defence, terrain.name
