@@ -282,3 +282,33 @@ def test_a_script_taking_the_defaults_gets_the_modifiers_line_as_a_value() -> No
     result = api.play(plan, port)
     opposed = next(s for s in result.steps if s.kind.value == "roll")
     assert (opposed.data["attack"], opposed.data["defence"]) == (7, 1)
+
+
+def test_attack_with_a_roster_file_plays_the_phase_from_it(tmp_path: Any) -> None:
+    """``referee attack lnlt --roster FILE``: the declaration is the roster alone."""
+    import io
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.context import Environment
+    from referee.frontends.answers import SequencePort
+    from tests.conftest import ROOT
+
+    def invoke(roster_path: str, answers: list[str]) -> tuple[int, str]:
+        out = io.StringIO()
+        env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, stdin_isatty=False,
+                          stdout_isatty=False, color=False,
+                          port_factory=lambda rng: SequencePort(answers, rng))
+        result = CliRunner().invoke(app, ["attack", "lnlt", "--roster", roster_path,
+                                          "--seed", "1"], obj=env, catch_exceptions=False)
+        return result.exit_code, out.getvalue() + result.output
+
+    code, out = invoke(str(ROOT / "transcripts" / "rosters" / "lnlt-two-hexes.toml"),
+                       ["fire:C4", "0 0", "5 1", "3", "", "pass", "pass", "pass"])
+    assert code == 0, out
+    assert "three consecutive passes" in out
+    bad = tmp_path / "bad.toml"
+    bad.write_text('sides = ["G", "R"]\nunits = []\n', encoding="utf-8")
+    code, out = invoke(str(bad), [])
+    assert code != 0 and "bad.toml" in out and "units" in out

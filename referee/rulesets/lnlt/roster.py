@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from referee.core import work
@@ -221,6 +228,27 @@ class Roster(BaseModel):
     units: list[Unit] = Field(min_length=1, max_length=200)
     max_impulses: int | None = Field(default=None, ge=1, le=500)
     damage_table: DamageTable | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_file(cls, data: Any, info: ValidationInfo) -> Any:
+        """``{"roster": FILE}`` (``referee attack lnlt --roster FILE``, or a script whose
+        declaration names its roster): the roster that file holds, its keys at the top or a
+        script's ``[declaration]``, found from the declaring file's folder; a mistake in it
+        names that file and line."""
+        if not (isinstance(data, dict) and set(data) == {"roster"}
+                and isinstance(data["roster"], str)):
+            return data
+        from referee.files import read_toml, validate
+        from referee.rulesets.fields import _from_base
+
+        path = _from_base(data["roster"], info)
+        text, raw = read_toml(path)
+        prefix: list[str | int] = []
+        if isinstance(raw.get("declaration"), dict):
+            raw, prefix = raw["declaration"], ["declaration"]
+        roster: Roster = validate(cls, raw, path, text, prefix)
+        return roster.model_dump()
 
     @model_validator(mode="after")
     def _consistent(self) -> Roster:
