@@ -50,7 +50,7 @@ def test_L3_L5_fire_from_a_hex_asks_only_what_the_roster_cannot_tell() -> None:
     texts = step_texts(run(one_on_one(), COMPACT))
     assert "[L-3] Fire from C4 chosen: C4 is the activated hex, declared before anything " \
            "is done" in texts
-    assert "[L-5] able: IFP 2 fires: the only unit or weapon of C4 that may fire " \
+    assert "[L-5] able fires: the only unit or weapon of C4 that may fire " \
            "(not asked)" in texts
     assert "[L-5] Fire at D4 (pawn): the only hex this fire may take as its target " \
            "(not asked)" in texts
@@ -312,3 +312,21 @@ def test_attack_with_a_roster_file_plays_the_phase_from_it(tmp_path: Any) -> Non
     bad.write_text('sides = ["G", "R"]\nunits = []\n', encoding="utf-8")
     code, out = invoke(str(bad), [])
     assert code != 0 and "bad.toml" in out and "units" in out
+
+
+@pytest.mark.clause("L-12")
+def test_L12_op_fire_in_an_activation_begun_by_fire_is_asked_in_the_compact_form() -> None:
+    """Able fires from C4, Baker moves out of it into C5; Red's only unit Op Fires at C5:
+    its firer is not asked, its modifiers come in one line, its dice in one answer."""
+    decl = roster(unit("able", "G", "C4", ifp=2), unit("baker", "G", "C4", ifp=2),
+                  unit("pawn", "R", "D4", ifp=1), adjacent={"C4": ["C5", "D4"]})
+    answers = {"i1.do": "fire:C4", "i1.fire.C4.with": ["able"], "i1.fire.C4.mods": "0 0",
+               "i1.fire.C4.opposed": [1, 6], "i1.act.2": "move:C4",
+               "i1.move.C4.units": ["baker"], "i1.move.C4.type": "moved", "i1.move.C4.to": "C5",
+               "i1.opfire.2.1": "D4", "i1.opfire.2.1.mods": "0 0",
+               "i1.opfire.2.1.opposed": [1, 6]}  # then every unit has acted: the phase ends
+    ids = asked(decl, answers)
+    assert ids[ids.index("i1.opfire.2.1"):ids.index("i1.opfire.2.1") + 3] == [
+        "i1.opfire.2.1", "i1.opfire.2.1.mods", "i1.opfire.2.1.opposed"]
+    assert any("[L-5] pawn fires: the only unit or weapon of D4" in t
+               for t in step_texts(run(decl, answers)))

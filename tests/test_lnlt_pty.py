@@ -42,7 +42,7 @@ def test_L5_fire_from_a_hex_at_the_terminal(spawn, tmp_path):
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
-    assert "Able squad: IFP 2 fires: the only unit or weapon of C4 that may fire" in shown
+    assert "Able squad fires: the only unit or weapon of C4 that may fire" in shown
     assert "Attack 7 (die 5 + FP 2 + LM 0, DRM +0) against defence 2" in shown
 
 

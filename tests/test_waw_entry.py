@@ -249,3 +249,15 @@ def test_any_line_written_back_reads_as_the_same_units(specs: list[Any]) -> None
     for lang in ("en", "ru"):
         line = UnitsLine(tuple(units), lang)
         assert CHEM_UNITS.accept(CHEM_UNITS.format(line)).units == line.units
+
+
+def test_a_recorded_mission_of_compact_lines_replays_the_same() -> None:
+    """What a record keeps of a line (``to_script``: the line written back) replays."""
+    plan = api.plan_attack("waw", seed=3)
+    recorder = RecordingPort(AnswerPort({**REFERENCE, "units": "2 пех, бм"}, plan.dice,
+                                        roll_missing_dice=True))
+    first = api.play(plan, recorder)
+    assert recorder.answers["units"] == "2 пех, бм" and recorder.answers["hex"] == "0712 1"
+    again = api.play(api.plan_attack("waw", seed=3),
+                     AnswerPort(dict(recorder.answers), plan.dice))
+    assert again.outcome_data == first.outcome_data

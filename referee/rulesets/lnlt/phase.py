@@ -468,8 +468,11 @@ class Activation:
                            hex_id: str, refusals: tuple[Refusal, ...] = ()
                            ) -> list[Component]:
         if self.compact and len(comps) == 1:  # one unit, one weapon: nobody else may fire
-            self.log.note(Msg.of("lnlt.step.inferred_with", hex=hex_id,
-                                 firer=_component_label(comps[0])), "L-5")
+            only = comps[0]
+            firer: Msg | str = (only.unit.label if only.sw is None else
+                                Msg.of("lnlt.step.firer_sw", sw=only.sw.label,
+                                       unit=only.unit.label))
+            self.log.note(Msg.of("lnlt.step.inferred_with", hex=hex_id, firer=firer), "L-5")
             return comps
         values = tuple(c.key for c in comps)
         default = tuple(c.key for c in comps if not c.oft)
