@@ -104,14 +104,10 @@ def _cc_typed() -> Case:
 
 
 def _fow_typed() -> Case:
-    answers: dict[str, Any] = {"hitting": 2, "defending": 5, "allocation": "proposed"}
-    for i, hits in ((1, 3), (2, 2)):
-        answers |= {f"hitting.{i}.hits": hits,
-                    f"hitting.{i}.reaches": ["d1", "d2", "d3", "d4", "d5"]}
-    kinds = ["infantry", "infantry", "infantry", "gun", "tank"]
-    for i, kind in enumerate(kinds, 1):
-        answers |= {f"defending.{i}.type": kind}
-    answers |= {"defending.5.status": "bailed-out", "defending.5.top": 1}
+    # a line a group of identical teams; every hitting team reaches every defending team
+    answers: dict[str, Any] = {"defending.1": "3 inf", "defending.2": "gun",
+                               "defending.3": "tank bailed top 1",
+                               "hitting.1": "3 hits", "hitting.2": "2 hits"}
     return Case("fow-typed", "referee attack fow: 2 hitting teams (3 and 2 hits), 5 defending "
                 "teams (3 infantry, a gun, a bailed-out tank); the defender accepts the "
                 "proposal", ["attack", "fow", "--seed", "1"], answers, _faces(hit=4, save=4))

@@ -38,6 +38,76 @@ def lookup_tables(ruleset: str) -> Table:
                  rows)
 
 
+def ruleset_options(ruleset: str) -> list[dict[str, Any]]:
+    """Every named reading and house rule of a ruleset (``--option NAME=VALUE``): its name,
+    the values it takes, its default, the clause it serves and why, in the user's language."""
+    from referee.catalog import render
+
+    out = []
+    for spec in find_ruleset(ruleset).option_specs():
+        if spec.choices:
+            values: list[Any] = list(spec.choices)
+        elif isinstance(spec.default, bool):
+            values = [True, False]
+        else:
+            values = []
+        kind = ("path" if spec.path else "choice" if spec.choices else
+                "bool" if isinstance(spec.default, bool) else
+                "int" if isinstance(spec.default, int) else "text")
+        out.append({"name": spec.name, "kind": kind, "values": values,
+                    "default": spec.default, "clause": spec.clause,
+                    "reason_text": render(spec.help)})
+    return out
+
+
+def options_table(ruleset: str) -> Table:
+    """``ruleset_options`` as a table."""
+    info = find_ruleset(ruleset)
+    rows = []
+    for option in ruleset_options(ruleset):
+        values = (" | ".join(str(v).lower() for v in option["values"]) if option["values"]
+                  else Msg.of(f"options.kind.{option['kind']}"))
+        default = (str(option["default"]).lower() if option["default"] not in ("", None)
+                   else "-")
+        rows.append((option["name"], values, default, option["clause"] or "-",
+                     option["reason_text"]))
+    return Table(Msg.of("options.title", ruleset=info.name),
+                 tuple(Msg.of(f"options.col.{c}") for c in
+                       ("name", "values", "default", "clause", "reason")), tuple(rows))
+
+
+def lookup_words(ruleset: str, words: Sequence[str]) -> tuple[str | None, str | None,
+                                                                list[str]]:
+    """The table, key and flags of ``referee lookup RULESET WORDS...``, with the flags
+    anywhere: ``to-hit --cover 5`` reads as ``to-hit 5 --cover``. A flag of the table that
+    takes a value (``--hindrance 3``) keeps the word after it; the rest of the words, in
+    order, are the table, the key and any further keys (after the flags)."""
+    words = list(words)
+    named = next((w for w in words if not w.startswith("--")), None)
+    tables = {lt.id: lt for lt in find_ruleset(ruleset).implementation().lookup_tables()}
+    valued = ({f.name for f in tables[named].flags if f.value} if named in tables else set())
+    flags: list[str] = []
+    plain: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word.startswith("--"):
+            name, has_value, value = word[2:].partition("=")
+            if has_value and name in valued:  # --name=VALUE: as --name VALUE
+                flags += [f"--{name}", value]
+            else:
+                flags.append(word)
+            if not has_value and name in valued and at + 1 < len(words):
+                at += 1
+                flags.append(words[at])
+        else:
+            plain.append(word)
+        at += 1
+    table = plain[0] if plain else None
+    key = plain[1] if len(plain) > 1 else None
+    return table, key, [*flags, *plain[2:]]
+
+
 def lookup(ruleset: str, table: str, key: str | None = None,
            flags: Sequence[str] = ()) -> Table:
     """One lookup table, or its row for ``key``; ``flags`` are the table's own (``--cover``)."""
@@ -187,6 +257,22 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
     return plan, list(script.answers.items())
 
 
+def _whatif(plan: AttackPlan, game: Path | None, show: Callable[[list[str]], None]) -> Any:
+    """The what-if before a choice: each option walked on by ``probe`` from the answers so
+    far (the game's state read once, when first needed)."""
+    from referee.frontends.whatif import WhatIf
+
+    state: list[Mapping[str, Any]] = []
+
+    def walk(answers: Mapping[str, Any]) -> OddsRun:
+        if not state:
+            state.append(_game_state(plan.info, game) if game is not None else {})
+        return probe(plan.info, plan.options, plan.declaration, answers, seed=plan.seed,
+                     state=state[0])
+
+    return WhatIf(walk, show)
+
+
 class RecordWriteError(UsageError):
     """The ``--record`` file could not be written at the end of a resolved attack: the
     result is kept here, so that it is shown before the error."""
@@ -199,19 +285,24 @@ class RecordWriteError(UsageError):
 def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
          record: Path | None = None, command: str = "attack",
          resume: Sequence[tuple[str, Any]] = (),
-         show_state: Callable[[Sequence[Table]], None] | None = None) -> Result:
+         show_state: Callable[[Sequence[Table]], None] | None = None,
+         whatif: Callable[[list[str]], None] | None = None) -> Result:
     """Resolve the attack through ``port``, going back as often as the player asks (see
     ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
     ``record``, every answer is written at once (atomically) as a script that ``referee run``
     replays exactly and ``referee attack --resume`` continues: an interruption (Ctrl-C, a
     closed terminal, a crash) loses at most the answer being typed. ``show_state`` is given
-    the game file's state as tables before the first question (``--game``)."""
+    the game file's state as tables before the first question (``--game``). ``whatif`` is
+    given, before a choice whose options change how the attack may end, each option's end
+    states (``frontends.whatif``)."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
     rewind = port if isinstance(port, RewindPort) else RewindPort(port, plan.dice)
     if resume:
         rewind.preload(resume)
+    if whatif is not None:
+        rewind.before_live = _whatif(plan, game, whatif)
     recorder = None
     if record is not None:
         from referee.record import Recorder
@@ -276,7 +367,6 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
     question at its default. With ``game``, the game's state is read (never written): a deck's
     remaining cards, markers already placed. See ``frontends.probe``."""
     from referee.core.options import from_folder, parse_assignments, resolve_options
-    from referee.frontends.probe import ProbePort, ProbeStop
     from referee.script import load_script
 
     info = find_ruleset(ruleset)
@@ -309,29 +399,48 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
         declaration = (validate_declaration(info, raw, file, text,
                                             base=Path(file).parent if script else None)
                        if raw is not None else None)
-    from referee.core.dice import KeyedDice
-
-    port = ProbePort(given, KeyedDice(seed if seed is not None else 1), file=file, text=text,
-                     flags=flags)
     state: Mapping[str, Any] = {}
     if game is not None:
         if not game.is_file():
             raise UsageError(Msg.of("odds.error.no_game", file=str(game)))
-        from referee.game import open_game
+        state = _game_state(info, game)
+    run = probe(info, resolve_options(info.option_specs(), overrides), declaration, given,
+                seed=seed, state=state, file=file, text=text, flags=flags)
+    if not run.records and require_dice:
+        from referee.frontends.display import answer_text
 
-        with open_game(game) as tx:
-            state = tx.state(info.id, info.implementation().state_model())
+        assumed = ", ".join(f"{q.id}={answer_text(q, v)}" for q, v in run.assumed) or "-"
+        raise UsageError(Msg.of("odds.error.no_dice", assumed=assumed))
+    return run
+
+
+def _game_state(info: RulesetInfo, game: Path) -> Mapping[str, Any]:
+    from referee.game import open_game
+
+    with open_game(game) as tx:
+        return tx.state(info.id, info.implementation().state_model())
+
+
+def probe(info: RulesetInfo, options: Options, declaration: Any | None,
+          answers: Mapping[str, Any], *, seed: int | None = None,
+          state: Mapping[str, Any] | None = None, file: str = "<odds>", text: str = "",
+          flags: Mapping[str, str] | None = None) -> OddsRun:
+    """Walk an attack without rolling (``frontends.probe``): ``answers`` by question id (in
+    script form), every other question at its default, to the first roll not answered; its
+    odds cover the rest of the attack. The declaration and state are copied: the walk
+    changes nothing."""
+    import copy
+
+    from referee.core.dice import KeyedDice
+    from referee.frontends.probe import ProbePort, ProbeStop
     from referee.rulesets.base import AttackContext
 
+    port = ProbePort(answers, KeyedDice(seed if seed is not None else 1), file=file,
+                     text=text, flags=flags)
     stopped = None
     try:
         info.implementation().attack(AttackContext(
-            port, resolve_options(info.option_specs(), overrides), declaration, state=state))
+            port, options, copy.deepcopy(declaration), state=copy.deepcopy(dict(state or {}))))
     except ProbeStop as stop:
         stopped = str(stop)
-    if not port.records and require_dice:
-        from referee.frontends.display import answer_text
-
-        assumed = ", ".join(f"{q.id}={answer_text(q, v)}" for q, v in port.assumed) or "-"
-        raise UsageError(Msg.of("odds.error.no_dice", assumed=assumed))
     return OddsRun(info.id, port.records, port.assumed, stopped, set(port.answers.used))

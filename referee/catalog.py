@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,39 @@ def current_language() -> str:
     return _lang
 
 
+OTHER = "other"  # CLDR's category every language has: the last form of a selector
+_SELECTOR = re.compile(r"\{(\w+):([^{}|]*(?:\|[^{}|]*)+)\}")
+
+
+@functools.cache
+def _plural_rule(lang: str) -> Callable[[Any], str]:
+    """The CLDR plural category of a number in ``lang`` (``one``, ``few``, ``many``,
+    ``other``...), by Babel's plural rules over the rules the catalogue holds."""
+    from babel.plural import to_python
+
+    prefix = "plural.rules."
+    catalogue_of = _lazy(lang)
+    rules = {k[len(prefix):]: v for k, v in catalogue_of.messages.items() if k.startswith(prefix)}
+    return to_python(rules)
+
+
+def _plural_forms(template: str, params: dict[str, Any], lang: str) -> str:
+    """``{count:hit|hits}`` as the form the number ``count`` takes in ``lang`` (the forms in
+    the order of ``plural.forms``: one|other in English, one|few|many|other in Russian)."""
+    found = _lazy(lang).get("plural.forms") or _lazy(DEFAULT_LANG).get("plural.forms")
+    order = (found or "").split() or [OTHER]
+
+    def form(match: re.Match[str]) -> str:
+        forms = match.group(2).split("|")
+        value = params.get(match.group(1))
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return forms[-1]
+        category = _plural_rule(lang)(abs(value))
+        return forms[order.index(category)] if category in order[:len(forms)] else forms[-1]
+
+    return _SELECTOR.sub(form, template)
+
+
 def render(value: Any, lang: str | None = None) -> str:
     """Text of a ``Msg`` (or a plain value) in ``lang`` (default: the current language)."""
     if not isinstance(value, Msg):
@@ -112,6 +147,8 @@ def render(value: Any, lang: str | None = None) -> str:
             raise KeyError(f"message id {value.id!r} is not in the catalogue")
         return value.id
     params = {k: render(v, lang) if isinstance(v, Msg) else v for k, v in value.params}
+    if "|" in template:
+        template = _plural_forms(template, params, lang)
     return template.format(**params)
 
 

@@ -62,9 +62,9 @@ def split_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 
 def load_app(lang: str) -> typer.Typer:
-    """The Typer app with its help texts in ``lang`` (``referee.cli`` and the
-    ``referee.cli_*`` command modules are loaded again when they were built in another
-    language), and ``lang`` as the language of everything the commands show."""
+    """The Typer app with its help texts in ``lang`` (the modules of ``referee.cli`` are
+    loaded again when they were built in another language), and ``lang`` as the language of
+    everything the commands show."""
     set_language(lang)
     chrome = sys.modules.get("referee.help_chrome")
     if lang != DEFAULT_LANG or (chrome is not None and chrome.applied):
@@ -75,14 +75,20 @@ def load_app(lang: str) -> typer.Typer:
     if cli is None:
         cli = importlib.import_module("referee.cli")
     elif not str(cli.app.info.help).startswith(t("cli.help")):  # built in another language
-        for name in sorted(m for m in sys.modules if m.startswith("referee.cli_")):
+        for name in cli.MODULES:  # the shared options first, then the app, then commands
             importlib.reload(sys.modules[name])
         cli = importlib.reload(cli)
     app: typer.Typer = cli.app
     note = t("cli.lang.note")
     if isinstance(app.info.help, str) and not app.info.help.endswith(note):
         app.info.help = f"{app.info.help}\n\n{note}"
+    # the usage line's words ("[OPTIONS]", "COMMAND [ARGS]...") in the language too
+    for info in (app.info, app.registered_callback):
+        if info is not None:
+            info.options_metavar = t("cli.chrome.options_metavar")
+            info.subcommand_metavar = t("cli.chrome.command_metavar")
     for command in app.registered_commands:
+        command.options_metavar = t("cli.chrome.options_metavar")
         if isinstance(command.help, str) and not command.help.endswith(note):
             command.help = f"{command.help}\n\n{note}"
     return app

@@ -68,6 +68,29 @@ def translate() -> None:
     original = getattr(decorators, "help_option", None)
     if original is not None and not getattr(original, "referee_translated", False):
         decorators.help_option = _translated_help_option(original)
+    _completion_help()
+
+
+def _completion_help() -> None:
+    """The help of Typer's --install-completion and --show-completion: the defaults of the
+    placeholder functions Typer reads them from."""
+    try:
+        from typer import completion
+    except ImportError:  # pragma: no cover
+        return
+    ids = {"--install-completion": "cli.chrome.install_completion",
+           "--show-completion": "cli.chrome.show_completion"}
+    for name in ("_install_completion_placeholder_function",
+                 "_install_completion_no_auto_placeholder_function"):
+        function = getattr(completion, name, None)
+        for default in getattr(function, "__defaults__", None) or ():
+            decls = getattr(default, "param_decls", None) or ()
+            key = next((d for d in decls if d in ids), None)
+            if key is None and hasattr(default, "help"):
+                key = ("--install-completion" if "install" in str(default.help).lower()
+                       else "--show-completion")
+            if key is not None and hasattr(default, "help"):
+                default.help = t(ids[key])
 
 
 def _translated_help_option(original: Callable[[list[str]], Any]) -> Callable[..., Any]:

@@ -439,7 +439,9 @@ def test_cli_refuses_a_record_destination_that_cannot_be_written_before_asking(
         tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for bad in (fifo, tmp_path, tmp_path / "missing" / "rec.toml"):
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(tmp_path / "loop.toml")  # a symlink to itself: a loop
+    for bad in (fifo, tmp_path, tmp_path / "missing" / "rec.toml", loop):
         code, out = _cli(["attack", "epic", "--seed", "1", "--record", str(bad)], TO_HIT)
         assert code == 2, out
         assert "cannot write the recording" in out
@@ -493,3 +495,58 @@ def test_the_table_shows_the_odds_in_brief_unless_asked_for_in_full() -> None:
     assert "chance  or more" not in brief and "chance  or more" in full
     assert "How the attack may end:" in full and "Odds:" not in none
     assert brief.split("Working")[1] == full.split("Working")[1] == none.split("Working")[1]
+
+
+# --- the what-if at the moment of choice ------------------------------------------------------
+
+def test_a_whatif_choice_shows_each_options_end_states_from_the_answers_so_far() -> None:
+    from referee.frontends.whatif import WhatIf
+
+    plan = api.plan_attack("epic", seed=1, declaration=load_script(
+        SCRIPTS / "epic-crossfire.toml").declaration)
+    shown: list[list[str]] = []
+    walked: list[dict[str, Any]] = []
+
+    def walk(answers: Any) -> Any:
+        walked.append(dict(answers))
+        return api.probe(plan.info, plan.options, plan.declaration, answers, seed=plan.seed)
+
+    whatif = WhatIf(walk, shown.append)
+    cover = ConfirmQuestion(id="cover.ap", text=TEXT, whatif=True)
+    whatif(cover, [("action", "advance")])
+    assert walked == [{"action": "advance", "cover.ap": True},
+                      {"action": "advance", "cover.ap": False}]
+    lines = shown[0]
+    assert lines[0].strip() == "How the attack may end with each answer (Green Platoon (invented)):"
+    yes, no = (line.strip() for line in lines[1:])
+    assert yes.startswith("Yes: ") and no.startswith("No: ")
+    assert yes.split(": ", 1)[1] != no.split(": ", 1)[1]  # the answer changes the end
+    assert len(yes.split(" · ")) <= 3
+    # a question not marked is asked as it is, with nothing walked
+    whatif(ConfirmQuestion(id="cover.ap", text=TEXT), [("action", "advance")])
+    assert len(shown) == 1 and len(walked) == 2
+
+
+def test_a_whatif_is_shown_at_the_table_before_the_choice(monkeypatch: Any,
+                                                          tmp_path: Path) -> None:
+    import referee.rulesets.epic.firing as firing
+    from referee.script import Script, dump_script
+
+    real = firing.ConfirmQuestion
+
+    def marked(**kwargs: Any) -> Any:  # the cover question, marked as the rulesets mark it
+        return real(**kwargs, whatif=kwargs.get("id", "").startswith("cover."))
+
+    monkeypatch.setattr(firing, "ConfirmQuestion", marked)
+    declaration = tmp_path / "crossfire.toml"
+    declaration.write_text(dump_script(Script(
+        path=str(declaration), ruleset="epic",
+        declaration=load_script(SCRIPTS / "epic-crossfire.toml").declaration)), "utf-8")
+    args = ["attack", "epic", "--declaration", str(declaration), "--seed", "1"]
+    _, out = _cli(args, ["Advance", "Yes"])  # the keys end at the roll: enough here
+    before, _, after = out.partition("? AP:")
+    assert "How the attack may end with each answer (Green Platoon" in before
+    assert "    Yes: " in before and "    No: " in before
+    assert "with each answer" not in after
+    _, quiet = _cli([*args, "--no-odds"], ["Advance", "Yes"])
+    assert "with each answer" not in quiet

@@ -50,9 +50,14 @@ def test_dynamic_ids_resolve_for_every_data_value() -> None:
 
 @pytest.mark.parametrize("lang", available_languages())
 def test_every_entry_formats_with_its_own_fields(lang: str) -> None:
+    from referee.catalog import _plural_forms
+
     for msg_id, template in catalogue(lang).items():
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-        assert isinstance(template.format(**{f: "x" for f in fields}), str), msg_id
+        for value in ("x", 1, 3, 5):  # a plural selector takes a form for each number
+            params = dict.fromkeys(fields, value)
+            shown = _plural_forms(template, params, lang).format(**params)
+            assert isinstance(shown, str), msg_id
 
 
 def test_nested_messages_render_inside_their_parents() -> None:

@@ -32,15 +32,18 @@ TRANSLATIONS = [lang for lang in available_languages() if lang != DEFAULT_LANG]
 
 
 def ids(file: Path) -> dict[str, str]:
+    """A catalogue file's messages (the plural rules are each language's own data: their
+    categories differ from language to language)."""
     out: dict[str, str] = {}
     _flatten("", load_toml(file), out)
-    return out
+    return {k: v for k, v in out.items() if not k.startswith("plural.rules.")}
 
 
 def fields(template: str) -> list[tuple[str, str, str | None]]:
-    """The replacement fields of a template, with their format spec and conversion."""
-    return sorted((name, spec or "", conv) for _, name, spec, conv
-                  in string.Formatter().parse(template) if name is not None)
+    """The replacement fields of a template, with their format spec and conversion; a plural
+    selector (``{count:hit|hits}``) counts as its number's field, whatever its forms."""
+    return sorted({(name, "" if "|" in (spec or "") else spec or "", conv) for _, name, spec, conv
+                   in string.Formatter().parse(template) if name is not None})
 
 
 def pairs(lang: str) -> list[tuple[Path, Path]]:
@@ -212,7 +215,7 @@ def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
 
 
 @pytest.mark.parametrize(("argv", "russian"), [
-    (["attack"], "Не хватает аргумента 'ruleset'."),
+    (["attack"], "Не хватает аргумента 'RULESET'."),
     (["attack", "epic", "--dice", "foo"], "'foo' — не одно из: 'typed', 'auto'."),
     (["attack", "epic", "--seed"], "Опции '--seed' нужно значение."),
     (["rulesets", "extra"], "Лишние аргументы (extra)"),
@@ -228,3 +231,43 @@ def test_an_unknown_typer_message_is_left_as_it_is() -> None:
 
     assert reword_usage_error("Something Typer never said before") == \
         "Something Typer never said before"
+
+
+# --- plural forms (CLDR rules through Babel) ---------------------------------------------------
+
+SELECTOR = re.compile(r"\{(\w+):([^{}|]*(?:\|[^{}|]*)+)\}")
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_the_catalogues_plural_rules_are_cldrs_as_babel_has_them(lang: str) -> None:
+    from babel import Locale
+
+    rules = {k.removeprefix("plural.rules."): v for k, v in catalogue(lang).items()
+             if k.startswith("plural.rules.")}
+    cldr = Locale.parse(lang).plural_form
+    assert rules == cldr.rules
+    forms = catalogue(lang)["plural.forms"].split()
+    assert set(forms) == set(cldr.tags) | {"other"} and forms[-1] == "other"
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_every_plural_selector_gives_every_form_of_its_language(lang: str) -> None:
+    forms = len(catalogue(lang)["plural.forms"].split())
+    wrong = [(i, m.group(0)) for i, text in catalogue(lang).items()
+             for m in SELECTOR.finditer(text) if len(m.group(2).split("|")) != forms]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("lang", "numbers", "shown"), [
+    ("en", (0, 1, 2, 21), ["0 hits", "1 hit", "2 hits", "21 hits"]),
+    ("ru", (0, 1, 2, 5, 11, 21, 22, 111),
+     ["0 попаданий", "1 попадание", "2 попадания", "5 попаданий", "11 попаданий",
+      "21 попадание", "22 попадания", "111 попаданий"]),
+])
+def test_a_plural_selector_takes_the_form_cldr_gives_the_number(lang: str, numbers: tuple[int, ...],
+                                                                  shown: list[str]) -> None:
+    from referee.catalog import _plural_forms
+
+    template = {"en": "{n} {n:hit|hits}",
+                "ru": "{n} {n:попадание|попадания|попаданий|попадания}"}[lang]
+    assert [_plural_forms(template, {"n": n}, lang).format(n=n) for n in numbers] == shown

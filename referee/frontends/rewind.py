@@ -65,6 +65,8 @@ class RewindPort:
         self.say = say
         self.checkpoints = list(checkpoints)
         self.on_change: Callable[[list[Given]], None] | None = None
+        # shown before a question is asked live, with the answers before it (the what-if)
+        self.before_live: Callable[[Question, list[tuple[str, Any]]], None] | None = None
         self.given: list[Given] = []
         self.previous: dict[str, Any] = {}  # answers taken back, by question id
         self._marks: list[list[Any]] = []  # the checkpoints before each given answer
@@ -140,6 +142,8 @@ class RewindPort:
                 self._position += 1
                 return value
         marks = [c.checkpoint() for c in self.checkpoints]
+        if self.before_live is not None:
+            self.before_live(question, self.answers())
         while True:
             try:
                 value = self.inner.ask(question)

@@ -164,6 +164,42 @@ def brief_lines(report: OddsReport, clause: str | None = None) -> list[str]:
     return lines + states
 
 
+def whatif_lines(rows: Sequence[tuple[str, Sequence[EndState]]], most: int) -> list[str]:
+    """Each option of a choice with its end states on one line, before the choice: the
+    ``most`` states the options change most (by how far apart their values are), the same
+    states for every option."""
+    values: dict[Msg, list[float]] = {}
+    kinds: dict[Msg, EndState] = {}
+    for _, states in rows:
+        for state in states:
+            values.setdefault(state.label, []).append(float(state.value))
+            kinds.setdefault(state.label, state)
+    spread = {label: max(v) - min(v) for label, v in values.items() if len(v) == len(rows)}
+    chosen = sorted(spread, key=lambda label: -spread[label])[:most]
+    if not chosen:
+        return []
+    # the states' common subject ("Green Platoon: ...") is said once, in the heading
+    texts = {label: render(label) for label in chosen}
+    subject = _common_subject(list(texts.values()))
+    heading = render(Msg.of("odds.whatif.before_choice"))
+    lines = ["  " + (f"{heading[:-1]} ({subject}):" if subject else heading)]
+    for option, states in rows:
+        by_label = {s.label: s for s in states}
+        shown = " · ".join(end_state_text(by_label[label]).strip()[len(subject) + 2 if subject
+                                                                  else 0:]
+                           for label in chosen if label in by_label)
+        lines.append(f"    {option}: {shown}")
+    return lines
+
+
+def _common_subject(labels: Sequence[str]) -> str:
+    """The part before ": " that every label starts with ("" when they differ)."""
+    subjects = {label.partition(": ")[0] for label in labels if ": " in label}
+    if len(subjects) == 1 and all(": " in label for label in labels):
+        return subjects.pop()
+    return ""
+
+
 def after_line(record: OddsRecord) -> str:
     """How lucky the roll was."""
     report, actual = record.report, record.actual

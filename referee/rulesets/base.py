@@ -16,10 +16,12 @@ if TYPE_CHECKING:
 
 
 class LookupFlag(NamedTuple):
-    """A flag a lookup table accepts after its key (``--cover``), as data."""
+    """A flag a lookup table accepts (``--cover``, ``--hindrance 3``), as data: ``value``
+    when it takes one (the word after it, or ``--name=VALUE``)."""
 
     name: str
     help: Msg
+    value: bool = False
 
 
 class LookupTable(NamedTuple):

@@ -20,21 +20,24 @@ MAX_RANGE = 36
 ODDS_SPAN = 10
 
 
+ITALY_BLANK = LookupFlag("italy-sniper-blank", Msg.of("cc.flag.italy_sniper_blank"), value=True)
+
+
 def lookup_tables() -> tuple[LookupTable, ...]:
     return (
         LookupTable("targeting", Msg.of("cc.lookup.targeting.title"),
                     Msg.of("cc.lookup.targeting.key"),
-                    (LookupFlag("hindrance", Msg.of("cc.flag.hindrance")),)),
+                    (LookupFlag("hindrance", Msg.of("cc.flag.hindrance"), value=True),)),
         LookupTable("fire-odds", Msg.of("cc.lookup.fire_odds.title"),
                     Msg.of("cc.lookup.fire_odds.key")),
         LookupTable("triggers", Msg.of("cc.lookup.triggers.title"),
                     Msg.of("cc.lookup.triggers.key"),
-                    (LookupFlag("edition", Msg.of("cc.flag.edition")),
-                     LookupFlag("italy-sniper-blank", Msg.of("cc.flag.italy_sniper_blank")))),
+                    (LookupFlag("edition", Msg.of("cc.flag.edition"), value=True),
+                     ITALY_BLANK)),
         LookupTable("deck", Msg.of("cc.lookup.deck.title"), Msg.of("cc.lookup.deck.key"),
-                    (LookupFlag("seed", Msg.of("cc.flag.seed")),
-                     LookupFlag("edition", Msg.of("cc.flag.edition")),
-                     LookupFlag("italy-sniper-blank", Msg.of("cc.flag.italy_sniper_blank")))),
+                    (LookupFlag("seed", Msg.of("cc.flag.seed"), value=True),
+                     LookupFlag("edition", Msg.of("cc.flag.edition"), value=True),
+                     ITALY_BLANK)),
     )
 
 

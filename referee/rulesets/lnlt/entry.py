@@ -30,16 +30,9 @@ def _signed(word: str) -> int | None:
 
 @dataclass(frozen=True, kw_only=True)
 class ModsEntry(EntryQuestion):
-    """The DRM then the TM: ``0 0``, ``+1 2``, ``-1 -1``. Its ``default`` is a value (what
-    Enter gives), as every other question's, for the ports that answer with defaults."""
-
-    @property
-    def default(self) -> Any:
-        return None if self.default_value is None else self.parse(self.default_value)
+    """The DRM then the TM: ``0 0``, ``+1 2``, ``-1 -1``."""
 
     def accept(self, raw: Any) -> Any:
-        if isinstance(raw, Mods):  # a value already read: a default, an answer given back
-            return raw
         if isinstance(raw, (list, tuple)) and len(raw) == 2:  # a script's [1, 2]
             raw = " ".join(map(str, raw))
         return super().accept(raw)

@@ -21,7 +21,7 @@ def lookup_tables() -> tuple[LookupTable, ...]:
     return (
         LookupTable("ops-complete", Msg.of("lnlt.lookup.ops.title"),
                     Msg.of("lnlt.lookup.ops.key", rows=", ".join(OPS_ROWS)),
-                    (LookupFlag("fp", Msg.of("lnlt.flag.fp")),
+                    (LookupFlag("fp", Msg.of("lnlt.flag.fp"), value=True),
                      LookupFlag("moved", Msg.of("lnlt.flag.moved")))),
         LookupTable("phase-end", Msg.of("lnlt.lookup.end.title"),
                     Msg.of("lnlt.lookup.end.key")),

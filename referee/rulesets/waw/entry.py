@@ -66,19 +66,10 @@ def vocabulary() -> Vocabulary:
 
 @dataclass(frozen=True, kw_only=True)
 class Line(EntryQuestion):
-    """A compact line whose ``default`` is its value (what Enter gives), not its text: the
-    ports that take a question's default as its answer (a script with ``use_defaults``, the
-    odds' walk) get a value as from every other question. A value already read (a default,
-    an answer given back) is taken as it is; a script's whole number (``hex = 712``,
-    ``units = 3``) is read as its text."""
-
-    @property
-    def default(self) -> Any:
-        return None if self.default_value is None else self.parse(self.default_value)
+    """A compact line that also reads a script's whole number as its text (``hex = 712``,
+    ``units = 3``, ``firepower = 5``: the answers of before)."""
 
     def accept(self, raw: Any) -> Any:
-        if isinstance(raw, (HexLine, RatingLine, UnitsLine)):
-            return raw
         if isinstance(raw, int) and not isinstance(raw, bool):
             raw = str(raw)
         return super().accept(raw)

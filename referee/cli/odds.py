@@ -8,28 +8,40 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import render, t
-from referee.cli import GameOpt, JsonFlag, SeedOpt, _console, _env, _guarded, _print_json
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
+    DeclarationOpt,
+    GameOpt,
+    JsonFlag,
+    OptionOpt,
+    RulesetArg,
+    SeedOpt,
+    _console,
+    _env,
+    _print_json,
+    file_option,
+    helped,
+)
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
 ListOpt = list[str] | None
 
 
+@app.command("odds", help=helped("odds"))
 def odds(ctx: typer.Context,
-         ruleset: Annotated[str, typer.Argument(help=t("cli.arg.ruleset"))],
-         script: Annotated[Path | None, typer.Option("--script", help=t("cli.odds.script"),
-                                                     readable=False)] = None,
-         declaration: Annotated[Path | None, typer.Option(
-             "--declaration", help=t("cli.opt.declaration"), readable=False)] = None,
-         option: Annotated[ListOpt, typer.Option("--option", "-o",
-                                                 help=t("cli.opt.option"))] = None,
-         answer: Annotated[ListOpt, typer.Option("--answer", "-a",
+         ruleset: RulesetArg,
+         script: Annotated[Path | None, file_option("--script", "cli.odds.script")] = None,
+         declaration: DeclarationOpt = None,
+         option: OptionOpt = None,
+         answer: Annotated[ListOpt, typer.Option("--answer", "-a", metavar="ID=VALUE",
                                                  help=t("cli.odds.answer"))] = None,
-         vs: Annotated[ListOpt, typer.Option("--vs", help=t("cli.odds.vs"))] = None,
-         vs_option: Annotated[ListOpt, typer.Option("--vs-option",
+         vs: Annotated[ListOpt, typer.Option("--vs", metavar="ID=VALUE",
+                                             help=t("cli.odds.vs"))] = None,
+         vs_option: Annotated[ListOpt, typer.Option("--vs-option", metavar="NAME=VALUE",
                                                     help=t("cli.odds.vs_option"))] = None,
-         vs_declaration: Annotated[Path | None, typer.Option(
-             "--vs-declaration", help=t("cli.odds.vs_declaration"), readable=False)] = None,
+         vs_declaration: Annotated[Path | None, file_option(
+             "--vs-declaration", "cli.odds.vs_declaration")] = None,
          seed: SeedOpt = None,
          game: GameOpt = None,
          json_: JsonFlag = False) -> None:

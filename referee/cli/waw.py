@@ -5,7 +5,7 @@ the marker-removal phase (Smoke 2 to Smoke 1, Smoke 1 and Chemical Strike remove
 The phase rolls no dice (W-6, W-7, W-8 age or remove markers by the calendar), so there are no
 odds to show: ``--no-odds`` is taken, like on every command that may show odds, and changes
 nothing here.
-Registered in ``referee.cli`` with one line; heavy imports stay inside the function.
+Heavy imports stay inside the function.
 """
 
 from __future__ import annotations
@@ -16,14 +16,22 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import NoOddsFlag, _console, _env, _guarded, _print_json
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
+    NoOddsFlag,
+    _console,
+    _env,
+    _print_json,
+    file_option,
+    helped,
+)
 
 RULESET = "world-at-war"
 
 
+@app.command("waw-markers", help=helped("waw_markers"))
 def markers(ctx: typer.Context,
-            game: Annotated[Path, typer.Option("--game", help=t("cli.opt.game"),
-                                               readable=False)],
+            game: Annotated[Path, file_option("--game", "cli.opt.game")],
             phase: Annotated[bool, typer.Option("--phase",
                                                 help=t("cli.waw_markers.opt.phase"))] = False,
             clear: Annotated[bool, typer.Option("--clear",

@@ -2,7 +2,7 @@
 
 The phase lives in a game file: every impulse is one transaction, so a phase stopped at any
 point (Ctrl-C, the end of the evening) resumes at the impulse it was on. Registered in
-``referee.cli`` with one line; the heavy imports stay inside the command.
+``referee.cli``; the heavy imports stay inside the command.
 """
 
 from __future__ import annotations
@@ -13,17 +13,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli import (
+from referee.cli import complete
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
     DiceMode,
     NoOddsFlag,
     OddsMode,
     OddsOpt,
+    OptionOpt,
     SeedOpt,
     _console,
     _env,
-    _guarded,
     _odds_mode,
     _print_json,
+    _prompt_console,
+    file_option,
+    helped,
 )
 
 if TYPE_CHECKING:
@@ -36,24 +41,22 @@ if TYPE_CHECKING:
 STATE_OPTIONS = "options"
 
 
+@app.command("phase", help=helped("phase"))
 def phase(ctx: typer.Context,
-          ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"))],
-          game: Annotated[Path, typer.Option("--game", help=t("cli.phase.opt.game"),
-                                             readable=False)],
-          roster: Annotated[Path | None, typer.Option(
-              "--roster", help=t("cli.phase.opt.roster"), readable=False)] = None,
-          dct: Annotated[Path | None, typer.Option("--dct", help=t("cli.phase.opt.dct"),
-                                                   readable=False)] = None,
+          ruleset: Annotated[str, typer.Argument(help=t("cli.phase.arg.ruleset"), metavar="RULESET",
+                                                     autocompletion=complete.rulesets)],
+          game: Annotated[Path, file_option("--game", "cli.phase.opt.game")],
+          roster: Annotated[Path | None, file_option("--roster", "cli.phase.opt.roster")] = None,
+          dct: Annotated[Path | None, file_option("--dct", "cli.phase.opt.dct")] = None,
           impulses: Annotated[int | None, typer.Option(
-              "--impulses", min=1, help=t("cli.phase.opt.impulses"))] = None,
+              "--impulses", metavar="N", min=1, help=t("cli.phase.opt.impulses"))] = None,
           show: Annotated[bool, typer.Option("--show", help=t("cli.phase.opt.show"))] = False,
           restart: Annotated[bool, typer.Option("--restart",
                                                 help=t("cli.phase.opt.restart"))] = False,
           dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
           DiceMode.typed,
           seed: SeedOpt = None,
-          option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                           help=t("cli.opt.option"))] = None,
+          option: OptionOpt = None,
           odds: OddsOpt = OddsMode.compact,
           no_odds: NoOddsFlag = False,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
@@ -71,7 +74,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            odds: OddsMode = OddsMode.compact) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
-    from referee.cli import _announce, _odds_records, _prompt_console, _terminal_port
+    from referee.cli.table import _announce, _odds_records, _terminal_port
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options

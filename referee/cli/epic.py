@@ -3,7 +3,7 @@
 With ``--roster`` the formations come from a roster file and the referee asks only the
 situation (Blast markers, range and line of fire, distances, terrain), the choices and the
 dice; without it, the weapons and the target's units are asked first. Heavy imports stay
-inside the command, as in ``referee.cli``.
+inside the command.
 """
 
 from __future__ import annotations
@@ -14,35 +14,38 @@ from typing import Annotated
 import typer
 
 from referee.catalog import t
-from referee.cli import (
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
     DiceMode,
     GameOpt,
     JsonFlag,
     NoOddsFlag,
     OddsMode,
     OddsOpt,
+    OptionOpt,
+    RecordOpt,
     SeedOpt,
-    _announce,
     _env,
-    _guarded,
     _odds_mode,
-    _play,
-    _terminal_port,
+    file_option,
+    helped,
 )
+from referee.cli.table import _announce, _play, _terminal_port
 
 
+@app.command("epic-shoot", help=helped("epic_shoot"))
 def epic_shoot(ctx: typer.Context,
-               firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"))],
-               target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"))],
-               roster: Annotated[Path | None, typer.Option(
-                   "--roster", help=t("cli.epic_shoot.roster"), readable=False)] = None,
+               firing: Annotated[str, typer.Argument(help=t("cli.epic_shoot.firing"),
+                                                                   metavar="FIRING")],
+               target: Annotated[str, typer.Argument(help=t("cli.epic_shoot.target"),
+                                                                   metavar="TARGET")],
+               roster: Annotated[Path | None,
+                                 file_option("--roster", "cli.epic_shoot.roster")] = None,
                dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
                DiceMode.typed,
                seed: SeedOpt = None,
-               record: Annotated[Path | None, typer.Option("--record", help=t("cli.opt.record"),
-                                                           dir_okay=False)] = None,
-               option: Annotated[list[str] | None, typer.Option(
-                   "--option", "-o", help=t("cli.opt.option"))] = None,
+               record: RecordOpt = None,
+               option: OptionOpt = None,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,

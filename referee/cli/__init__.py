@@ -1,0 +1,40 @@
+"""The ``referee`` command line: thin Typer commands over the documented Python API
+(``referee.api``).
+
+Imports point one way: ``app`` (the Typer app, the error guard, the one-command app that
+keeps start-up fast) and ``shared`` (options, consoles) import no command; ``table`` (an
+attack at the table) imports ``shared``; each command module imports those and registers its
+commands on ``app``; this package imports the command modules and puts the commands in the
+order ``--help`` lists them (``ORDER``). Typer, the standard library and referee's light
+modules only: rich, questionary, pydantic and the resolvers load inside the commands that
+need them, so ``referee --help`` and ``referee lookup`` start fast. Help texts are rendered
+when the modules are imported: ``referee.entry`` loads them again, in ``MODULES`` order, for
+another language.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from referee.cli import attack, basic, epic, lnlt, odds, waw  # noqa: F401  (registration)
+from referee.cli.app import _app_for, app, app_for, main
+
+MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.table", "referee.cli.basic",
+           "referee.cli.attack", "referee.cli.epic", "referee.cli.waw", "referee.cli.lnlt",
+           "referee.cli.odds")
+"""The package's modules in the order they are loaded again for another language."""
+
+ORDER = ("rulesets", "lookup", "options", "attack", "run", "epic-shoot", "waw-markers", "phase",
+         "odds")
+"""The commands in the order ``--help`` lists them (imports are sorted by name, not by this)."""
+
+
+def _name(command: typer.models.CommandInfo) -> str:
+    callback = command.callback.__name__ if command.callback else ""
+    return command.name or callback.replace("_", "-")
+
+
+app.registered_commands.sort(key=lambda c: ORDER.index(_name(c)) if _name(c) in ORDER
+                             else len(ORDER))
+
+__all__ = ["MODULES", "ORDER", "_app_for", "app", "app_for", "main"]

@@ -1,0 +1,103 @@
+"""``referee rulesets`` and ``referee lookup``: what there is, and the rule tables."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from referee.catalog import render, t
+from referee.cli import complete
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
+    JsonFlag,
+    RulesetArg,
+    _console,
+    _env,
+    _print_json,
+    helped,
+)
+from referee.core.text import Msg
+from referee.rulesets import find_ruleset
+
+
+@app.command(help=helped("rulesets"))
+def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
+    from referee.rulesets import all_rulesets
+
+    env = _env(ctx)
+    with _guarded(env):
+        infos = all_rulesets()
+        if json_:
+            _print_json(env, [{"id": i.id, "aliases": list(i.aliases), "name": render(i.name),
+                               "edition": render(i.edition), "covers": render(i.covers),
+                               "available": list(i.available), "tables": list(i.tables)}
+                              for i in infos])
+            return
+        from referee.core.table import Table
+        from referee.render.console import print_table
+
+        rows = tuple((i.id, ", ".join(i.aliases), i.name, i.edition, i.covers,
+                      ", ".join(i.available) or Msg.of("rulesets.coming"))
+                     for i in infos)
+        print_table(_console(env), Table(Msg.of("rulesets.title"),
+                                         tuple(Msg.of(f"rulesets.col.{c}") for c in
+                                               ("id", "aliases", "game", "edition", "covers",
+                                                "available")), rows))
+
+
+@app.command(help=helped("lookup"),
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def lookup(ctx: typer.Context,
+           ruleset: RulesetArg,
+           table: Annotated[str | None, typer.Argument(help=t("cli.arg.table"), metavar="TABLE",
+                                                        autocompletion=complete.tables)] = None,
+           key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"), metavar="KEY")] = None,
+           json_: JsonFlag = False) -> None:
+    from referee.api import lookup as do_lookup
+    from referee.api import lookup_tables
+
+    env = _env(ctx)
+    with _guarded(env):
+        # the table's own flags (--cover, --defence 2) may come anywhere after the ruleset;
+        # the ruleset checks them and refuses what it does not take
+        from referee.api import lookup_words
+
+        words = [w for w in (table, key, *ctx.args) if w is not None]
+        table, key, args = lookup_words(ruleset, words)
+        if table is None and not args:
+            result = lookup_tables(ruleset)
+        elif table is None:
+            from referee.core.errors import UsageError
+
+            raise UsageError(Msg.of("error.lookup_flags_need_table", flags=" ".join(args)))
+        else:
+            result = do_lookup(ruleset, table, key, args)
+        if json_:
+            from referee.render.json_out import table_json
+
+            _print_json(env, table_json(result))
+            return
+        from referee.render.console import print_table
+
+        print_table(_console(env), result)
+
+
+
+
+@app.command(help=helped("options"))
+def options(ctx: typer.Context,
+            ruleset: RulesetArg,
+            json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env):
+        if json_:
+            info = find_ruleset(ruleset)
+            _print_json(env, {"schema_version": 1, "ruleset": info.id,
+                              "options": api.ruleset_options(ruleset)})
+            return
+        from referee.render.console import print_table
+
+        print_table(_console(env), api.options_table(ruleset))

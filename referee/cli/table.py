@@ -1,0 +1,160 @@
+"""An attack at the table: the port it asks through (the terminal's prompts, automatic dice,
+the odds, going back), what it shows before and after (the game's state, the what-if, the
+result), for ``attack``, ``epic-shoot`` and ``phase``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TextIO, cast
+
+from referee.catalog import render
+from referee.cli.shared import OddsMode, _console, _print_json, _prompt_console
+from referee.context import Environment
+from referee.core.errors import NoTerminalError
+from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from referee.core.dice import KeyedDice
+
+
+def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> None:
+    """Resolve at the table and show the result (also when the record could not be written
+    at the end: the outcome first, then the error). With a game file, its state comes first,
+    where the questions are asked."""
+    from referee import api
+
+    def show_state(tables: Any) -> None:
+        from referee.render.console import print_table
+
+        if not json_ or env.prompts_apart:
+            for table in tables:
+                print_table(_prompt_console(env), table)
+
+    try:
+        result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
+                          **play)
+    except api.RecordWriteError as err:
+        _show_result(env, err.result, plan.seed, json_, port)
+        raise
+    _show_result(env, result, plan.seed, json_, port)
+
+
+def _announce(env: Environment, seed: int, json_: bool) -> None:
+    if not json_:
+        from referee.render.console import print_message
+
+        print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
+
+
+def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
+                   json_: bool, odds: OddsMode = OddsMode.compact) -> Any:
+    """The port an attack at the table asks: the terminal's prompts (or a test's port), the
+    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
+    from referee.frontends.rewind import RewindPort
+    from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
+    from referee.render.console import print_message, print_table, show_answer
+
+    console = _prompt_console(env)
+    # JSON on the screen the questions are asked on: nothing besides the prompts
+    quiet = json_ and not env.prompts_apart
+    interactive = None
+    port: Any
+    if env.port_factory is not None:
+        port = env.port_factory(dice)
+        if not quiet:
+            port = EchoPort(port, lambda q, v: show_answer(console, q, v))
+    elif env.stdin_isatty:
+        from referee.frontends.interactive import InteractivePort
+
+        output = None
+        if env.prompts_apart:
+            from prompt_toolkit.output import create_output
+
+            output = create_output(stdout=cast("TextIO", env.prompt_stream))
+        port = interactive = InteractivePort(dice, say=lambda text: print_message(console, text),
+                                             output=output)
+    else:
+        raise NoTerminalError(Msg.of("error.no_terminal"))
+    if not quiet:
+        def show_tables(tables: Any) -> None:
+            for table in tables:
+                print_table(console, table)
+
+        port = ShowPort(port, show_tables)  # the proposal a question asks about, first
+    if auto_dice:
+        def on_roll(question: Any, value: Any) -> None:
+            if not quiet:
+                show_answer(console, question, value)
+
+        port = AutoDicePort(port, dice, on_roll=on_roll)
+    checkpoints = []
+    # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
+    if odds != OddsMode.none:
+        from referee.frontends.odds import OddsPort
+
+        def show(lines: list[str]) -> None:
+            for line in lines:
+                print_message(console, line, style="dim")
+
+        # outside the auto dice, so that the odds come before the roll is shown
+        port = OddsPort(port, show=None if quiet else show, full=odds == OddsMode.full)
+        checkpoints.append(port)
+    rewind = RewindPort(port, dice, say=lambda msg: print_message(console, msg),
+                        checkpoints=checkpoints)
+    if interactive is not None:
+        interactive.table = rewind
+    return rewind
+
+
+def _whatif_show(env: Environment, port: Any) -> Any:
+    """Where each option's end states are shown before a choice: where the odds are shown
+    (none with --odds none, nor with JSON on the screen of the questions)."""
+    if not _shows_odds(port):
+        return None
+    from referee.render.console import print_message
+
+    def show(lines: list[str]) -> None:
+        for line in lines:
+            print_message(_prompt_console(env), line, style="dim")
+
+    return show
+
+
+def _shows_odds(port: Any) -> bool:
+    """Whether the table shows odds (an ``OddsPort`` that shows them, under the rewind)."""
+    while port is not None:
+        if hasattr(port, "records"):
+            return getattr(port, "show", None) is not None
+        port = getattr(port, "inner", None)
+    return False
+
+
+def _odds_records(port: Any) -> list[Any]:
+    """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
+    while port is not None:
+        if hasattr(port, "records"):
+            return list(port.records)
+        port = getattr(port, "inner", None)
+    return []
+
+
+def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: Any = None,
+                 *, odds_after: bool = False) -> None:
+    records = _odds_records(port)
+    if json_:
+        from referee.render.json_out import result_json
+
+        extra: dict[str, Any] = {"seed": seed}
+        if records:
+            extra["odds"] = [r.to_json(render) for r in records]
+        _print_json(env, result_json(result, extra))
+        return
+    from referee.render.console import print_lines, print_result
+
+    console = _console(env)
+    print_result(console, result)
+    if odds_after and records:
+        from referee.render.odds import records_lines
+
+        print_lines(console, records_lines(records))
+
+
