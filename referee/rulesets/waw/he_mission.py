@@ -76,7 +76,8 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
         return Rating(asset.firepower, asset.hit_number, asset.name)
     if decl.firepower is None and decl.hit_number is None and data.artillery:
         picked = port.ask(ChoiceQuestion(
-            id="artillery", text=Msg.of("waw.q.artillery"),
+            id="artillery", text=Msg.of("waw.q.artillery" if decl.roster is None
+                                        else "waw.q.artillery_roster"),
             choices=(*(Choice(a.id, Msg.of("waw.choice.artillery", name=a.name,
                                            firepower=a.firepower, hit=a.hit_number))
                        for a in data.artillery),
