@@ -103,20 +103,21 @@ def _fow_typed() -> Case:
 
 
 def _lnlt_fire() -> Case:
-    answers: dict[str, Any] = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
-                               "i1.fire.C4.target": "D4"}
+    # "Fire from C4" activates C4 and fires; the only firer and the only target are not
+    # asked; the DRM and TM come in one line (Enter: 0 0), both opposed dice in one answer
+    answers: dict[str, Any] = {"i1.do": "fire:C4"}
     return Case("lnlt-fire", "referee phase lnlt with a roster: one squad fires at a hex of one "
                 "unit, from the choice of activation to the last damage check",
                 ["phase", "lnlt", "--roster", str(FIXTURES / "lnlt-fire.toml"), "--seed", "1",
                  "--impulses", "1"], answers,
-                lambda q: "1" if q.id.endswith(".defence") else "5", game=True)
+                lambda q: "5 1" if q.id.endswith(".opposed") else "5", game=True)
 
 
 def _waw_he() -> Case:
-    answers: dict[str, Any] = {"mission": "he", "hex": "0712", "units": 3,
-                               "firepower": 5, "hit-number": 4, "terrain-defence": 1}
-    for i, kind in enumerate(("infantry", "infantry", "combat-vehicle"), 1):
-        answers |= {f"unit.{i}.kind": kind}
+    # the hex with its terrain's infantry defence bonus, the units in one line, the mission's
+    # firepower and hit number in one line
+    answers: dict[str, Any] = {"mission": "he", "hex": "0712 1", "units": "2 inf, cv",
+                               "firepower": "5 4+"}
     return Case("waw-he", "referee attack waw: HE on a hex of 3 units, ratings typed (no data "
                 "file), typed dice", ["attack", "waw", "--seed", "1"], answers,
                 _faces(hit=5, save=6))

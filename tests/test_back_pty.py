@@ -218,7 +218,7 @@ def test_waw_back_from_the_target_hex_and_from_the_attack_dice(spawn):
     s.child.send(ENTER)
     s.expect("Target hex")
     s.child.sendline("712")
-    s.expect("How many units are in the target hex")
+    s.expect("Units in the target hex")
     s.child.sendline("1")
     s.expect("Unit 1: what kind of unit?")
     s.child.send(ENTER)  # infantry

@@ -39,11 +39,7 @@ RICH_STYLE = re.compile(r"^(bold |dim |italic )?(red|green|blue|cyan|yellow|mage
 REGEX = re.compile(r"\\[(sdw]")
 
 # (file, the offending literal text) -> why it stays. Each is a finding for its owner.
-KNOWN = {
-    ("referee/rulesets/waw/ask.py", "unit "):
-        "World at War: the default name of a unit asked at the table ('unit 1'); the name "
-        "also makes the question ids (effect.unit-1.first), as for Epic's weapons.",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def python_files() -> list[Path]:

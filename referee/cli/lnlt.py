@@ -26,6 +26,7 @@ from referee.cli.shared import (
     _env,
     _odds_mode,
     _print_json,
+    _prompt_console,
     file_option,
     helped,
 )
@@ -128,6 +129,11 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                               odds=odds, game=play)
         seen = 0
         _announce(env, chosen_seed, json_, play)
+        if roster is None and (not json_ or env.prompts_apart):  # resuming: the phase first
+            from referee.render.console import print_table
+
+            for view in info.implementation().state_view(saved):
+                print_table(_prompt_console(env), view)
         count = 0
         while impulses is None or count < impulses:
             # read, then ask with the file unlocked (another command may use the game file
