@@ -301,17 +301,28 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
 
 
 def _whatif(plan: AttackPlan, game: Path | None, show: Callable[[list[str]], None]) -> Any:
-    """The what-if before a choice: each option walked on by ``probe`` from the answers so
-    far (the game's state read once, when first needed)."""
-    from referee.frontends.whatif import WhatIf
-
+    """The what-if before a choice of an attack (the game's state read once, when first
+    needed)."""
     state: list[Mapping[str, Any]] = []
 
-    def walk(answers: Mapping[str, Any]) -> OddsRun:
+    def state_now() -> Mapping[str, Any]:
         if not state:
             state.append(_game_state(plan.info, game) if game is not None else {})
-        return probe(plan.info, plan.options, plan.declaration, answers, seed=plan.seed,
-                     state=state[0])
+        return state[0]
+
+    return whatif(plan.info, plan.options, plan.declaration, state_now, show, seed=plan.seed)
+
+
+def whatif(info: RulesetInfo, options: Options, declaration: Any | None,
+           state: Callable[[], Mapping[str, Any]], show: Callable[[list[str]], None], *,
+           seed: int | None = None) -> Any:
+    """The what-if before a choice (``frontends.whatif``): each option walked on by
+    ``probe`` from the answers so far, from ``state()`` (the state the attack, or the impulse
+    of a phase, started from)."""
+    from referee.frontends.whatif import WhatIf
+
+    def walk(answers: Mapping[str, Any]) -> OddsRun:
+        return probe(info, options, declaration, answers, seed=seed, state=state())
 
     return WhatIf(walk, show)
 

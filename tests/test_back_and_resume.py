@@ -549,3 +549,51 @@ def test_a_whatif_is_shown_at_the_table_before_the_choice(tmp_path: Path) -> Non
     assert "with each answer" not in after
     _, quiet = _cli([*args, "--no-odds"], ["Advance", "Yes"])
     assert "with each answer" not in quiet
+
+
+def test_a_whatif_leaves_out_an_option_the_walk_cannot_follow_and_a_choice_that_changes_nothing(
+        ) -> None:
+    from fractions import Fraction
+
+    from referee.core.errors import UsageError
+    from referee.frontends.whatif import WhatIf
+    from referee.odds.report import EndState, Kind
+
+    def run(chance: str) -> Any:
+        state = EndState(Msg.of("epic.q.weapons"), Fraction(chance), Kind.CHANCE)
+        report = type("Report", (), {"end_states": (state,)})()
+        return type("Run", (), {"records": [type("Record", (), {"report": report})()]})()
+
+    def walk(answers: Any) -> Any:
+        if answers["pick"] == "c":
+            raise UsageError(Msg.of("odds.error.no_dice_either"))  # needs the player
+        return run({"a": "1/2", "b": "1/3"}[answers["pick"]])
+
+    pick = ChoiceQuestion(id="pick", text=TEXT, whatif=True,
+                          choices=(Choice("a", "A"), Choice("b", "B"), Choice("c", "C")))
+    lines = WhatIf(walk, print).lines(pick, [])
+    assert [line.split(":")[0].strip() for line in lines[1:]] == ["A", "B"]
+    same = WhatIf(lambda answers: run("1/2"), print).lines(pick, [])
+    assert same == []
+
+
+def test_the_lnlt_phase_shows_a_whatif_at_a_marked_choice(tmp_path: Path) -> None:
+    roster = tmp_path / "two.toml"
+    roster.write_text(
+        'sides = ["Grey", "Red"]\ninitiative = "Grey"\nadjacent = { C4 = ["D4"] }\n'
+        + "".join(f'[[units]]\nid = "{i}"\nname = "{n}"\nside = "{s}"\nhex = "{h}"\n'
+                  f'kind = "mmc"\nifp = {f}\nmorale = {m}\n'
+                  for i, n, s, h, f, m in (("able", "Able squad", "Grey", "C4", 1, 6),
+                                           ("baker", "Baker squad", "Grey", "C4", 3, 5),
+                                           ("pawn", "Pawn squad", "Red", "D4", 1, 5))),
+        encoding="utf-8")
+    out = io.StringIO()
+    env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, port_factory=lambda d:
+                      AnswerPort({"i1.do": "fire:C4"}, d, use_defaults=True,
+                                 roll_missing_dice=True))
+    CliRunner().invoke(app, ["phase", "lnlt", "--roster", str(roster), "--game",
+                             str(tmp_path / "g.sqlite"), "--impulses", "1", "--seed", "3"],
+                       obj=env, catch_exceptions=False)
+    shown = out.getvalue()
+    before, _, _ = shown.partition("? Which unit leads the fire")
+    assert "How the attack may end with each answer" in before.split("Who fires")[-1]

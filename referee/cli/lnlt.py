@@ -73,7 +73,10 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            odds: OddsMode = OddsMode.compact) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
     ``referee attack``; with --json each impulse's odds are in its record."""
-    from referee.cli.table import _announce, _odds_records, _terminal_port
+    import functools
+
+    from referee import api
+    from referee.cli.table import _announce, _odds_records, _terminal_port, _whatif_show
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
@@ -128,6 +131,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         port = _terminal_port(env, keyed, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=odds, game=play)
         seen = 0
+        shows_whatif = _whatif_show(env, port)
         _announce(env, chosen_seed, json_, play)
         if roster is None and (not json_ or env.prompts_apart):  # resuming: the phase first
             from referee.render.console import print_table
@@ -147,6 +151,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
             port.reset()
+            if shows_whatif is not None:  # each option of a marked choice, from this impulse
+                port.before_live = api.whatif(info, options, roster,
+                                              functools.partial(dict, state), shows_whatif)
             phase, log = resolve(port, impulse(roster, state, options))
             result = engine.impulse_result(phase, log, options)
             history.complete(result, [(g.question_id, g.value) for g in port.given],

@@ -47,13 +47,17 @@ class WhatIf:
         return []
 
     def lines(self, question: Question, given: Sequence[tuple[str, Any]]) -> list[str]:
+        from referee.core.errors import RefereeError
         from referee.frontends.display import answer_text
         from referee.render.odds import whatif_lines
 
         answered = dict(given)
         rows = []
         for value in self.options(question):
-            run = self.probe({**answered, question.id: question.to_script(value)})
+            try:
+                run = self.probe({**answered, question.id: question.to_script(value)})
+            except RefereeError:  # an option the walk cannot follow without the player
+                continue          # (a question after it has no default): left out alone
             if run.records:
                 rows.append((answer_text(question, value), run.records[0].report.end_states))
         if len(rows) < 2:

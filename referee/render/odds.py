@@ -177,7 +177,9 @@ def whatif_lines(rows: Sequence[tuple[str, Sequence[EndState]]], most: int) -> l
             values.setdefault(state.label, []).append(float(state.value))
             kinds.setdefault(state.label, state)
     spread = {label: max(v) - min(v) for label, v in values.items() if len(v) == len(rows)}
-    chosen = sorted(spread, key=lambda label: -spread[label])[:most]
+    # the states the options change, most first (a choice that changes none says nothing)
+    chosen = sorted((label for label in spread if spread[label] > 0),
+                    key=lambda label: -spread[label])[:most]
     if not chosen:
         return []
     # the states' common subject ("Green Platoon: ...") is said once, in the heading
