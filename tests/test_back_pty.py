@@ -371,3 +371,30 @@ def test_text_piped_to_tee_is_a_clean_log(tmp_path):
     assert "+---" in text  # plain tables, no box drawing
     shown = strip_ansi(s.child.before or "")
     assert "Traceback" not in shown
+
+
+def test_lnlt_back_in_an_impulse_from_the_second_question_and_from_the_dice(spawn, tmp_path):
+    game = tmp_path / "g.sqlite"
+    s = Session(spawn("phase", "lnlt", "--game", str(game), "--roster",
+                      "benchmarks/questions/lnlt-fire.toml", "--seed", "3", "--impulses", "1"))
+    s.expect("Impulse 1, Grey: activate units or pass?")
+    s.expect("Fire from C4")
+    s.child.send("Fire" + ENTER)  # typed to filter the list: fire from C4
+    s.expect("Direct Fire Table modifiers")
+    s.expect(BACK_HINT)
+    s.child.sendline("<")  # back to the impulse's first question
+    s.expect("Impulse 1, Grey: activate units or pass?")
+    s.child.send(ENTER)  # the previous answer is under the pointer
+    s.expect("Direct Fire Table modifiers")
+    s.child.sendline("1 0")
+    s.expect("Opposed roll")
+    s.child.sendline("<")  # from the dice back to the modifiers
+    s.expect("Direct Fire Table modifiers")
+    s.expect("Enter for +1 0")  # the line as given, written back
+    s.child.sendline("0 0")
+    s.expect("Opposed roll")
+    s.child.sendline("5 1")
+    while s.child.expect_exact(["Damage-check die", "Damage Check Table?", "Outcome:"]) != 2:
+        s.child.sendline("4" if "die" in (s.child.after or "") else "")
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
