@@ -53,7 +53,7 @@ def test_the_installed_wheel_answers_a_lookup(wheel: Path, tmp_path: Path) -> No
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = ("import referee.data as d, referee.api as a; "
-            "print(d.data_root()); print(a.lookup('epic', 'to-hit', '8').rows[0][0])")
+            "print(d.data_root()); print(a.lookup('epic', 'to-hit', '8').rows[0][0].text)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60, env={"PYTHONPATH": str(site), "PATH": ""})
     assert proc.returncode == 0, proc.stderr
