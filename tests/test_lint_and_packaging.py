@@ -45,6 +45,10 @@ def test_the_wheel_carries_ruleset_data_and_catalogues(wheel: Path) -> None:
     assert "referee/_rulesets/epic-armageddon/tables.toml" in names
     assert "referee/locale/en.toml" in names
     assert "referee/locale/en/epic.toml" in names
+    from referee.schemas import KINDS
+
+    for kind in KINDS:  # the JSON Schemas of the documents --json prints
+        assert f"referee/schemas/{kind}.schema.json" in names
     assert not any(n.startswith(("tests/", "rulesets/")) for n in names)
 
 
