@@ -57,31 +57,24 @@ def _faces(hit: int, save: int) -> Callable[[Any], str]:
 
 
 def _epic_typed() -> Case:
+    # one line a group of alike units: 4 AP4+ shots, 2 AT4+ shots; 2 infantry 6+ in woods,
+    # 4 more in the open, 2 armoured vehicles 4+; all in range and line of fire
     answers: dict[str, Any] = {
         "attack-kind": "whole", "firing-name": "Grey Company", "target-name": "Red Company",
-        "weapons": 2, "weapon.1.shots": 4, "weapon.1.ap": "4", "weapon.1.at": "none",
-        "weapon.2.shots": 2, "weapon.2.ap": "none", "weapon.2.at": "4", "target-units": 8,
+        "firing.1": "4 ap4", "firing.2": "2 at4",
+        "target.1": "2 inf 6+ woods 15", "target.2": "4 inf 6+ 20", "target.3": "2 av 4+ 25",
         "action": "advance"}
-    for i in range(1, 9):
-        infantry = i <= 6
-        answers |= {f"target.{i}.type": "INF" if infantry else "AV",
-                    f"target.{i}.armour": "6" if infantry else "4",
-                    f"situation.unit-{i}.in-range": True,
-                    f"situation.unit-{i}.distance": 10 + i,
-                    f"situation.unit-{i}.terrain": "woods" if i <= 2 else "open"}
     return Case("epic-typed", "referee attack epic, no roster: weapons 4 shots AP4+ and 2 shots "
                 "AT4+ at 8 units (6 infantry 6+, 2 armoured vehicles 4+), 2 in woods, Advance",
                 ["attack", "epic", "--seed", "1"], answers, _faces(hit=5, save=1))
 
 
 def _epic_roster() -> Case:
-    answers: dict[str, Any] = {"action": "advance", "fire-type.missile-launcher": "ap"}
-    for unit in ("trooper-1", "trooper-2", "trooper-3", "rocket-team"):
-        answers |= {f"shooter.{unit}.in-range": True, f"shooter.{unit}.distance": 20}
-    for n, unit in enumerate(("rifleman-1", "rifleman-2", "rifleman-3", "rifleman-4",
-                              "carrier-1", "carrier-2")):
-        answers |= {f"situation.{unit}.in-range": True, f"situation.{unit}.distance": 20 + n,
-                    f"situation.{unit}.terrain": "open"}
+    # the roster knows the units, their saves and their weapons' ranges: the table gives
+    # where they stand, a line a formation
+    answers: dict[str, Any] = {"action": "advance", "fire-type.missile-launcher": "ap",
+                               "situation.grey-company-invented": "20",
+                               "situation.red-hill-company-invented": "4 20, 2 25"}
     return Case("epic-roster", "referee epic-shoot with a roster: 4 firing units, 6 target units",
                 ["epic-shoot", "Grey Company (invented)", "Red Hill Company (invented)",
                  "--roster", str(FIXTURES / "epic-roster.toml"), "--seed", "1"],
@@ -89,49 +82,42 @@ def _epic_roster() -> Case:
 
 
 def _cc_typed() -> Case:
+    # the squad (FP 5, Range 6) and the team with its light MG (FP 3, Range 8, as one piece
+    # since this case began), both 3 hexes away; the US units' Morale 7 and 6, cover 1
     answers: dict[str, Any] = {
-        "attacker": "germany", "defender": "america", "pieces": 2,
-        "piece.1.fp": 5, "piece.1.range": 6, "piece.1.distance": 3, "piece.1.hindrance": 0,
-        "piece.2.fp": 3, "piece.2.range": 8, "piece.2.distance": 3, "piece.2.hindrance": 0,
-        "command": 0, "bonus": 0, "cover": 1, "units": 2,
-        "unit.1.broken": False, "unit.1.morale": 7, "unit.1.suppressed": False,
-        "unit.1.moving": False,
-        "unit.2.broken": False, "unit.2.morale": 6, "unit.2.suppressed": False,
-        "unit.2.moving": False}
+        "attacker": "germany", "defender": "america", "piece.1": "squad 5 6 3",
+        "piece.2": "team 3 8 3", "situation": "cover 1", "unit.1": "7", "unit.2": "6"}
     return Case("cc-typed", "referee attack cc, no declaration: a squad and a team with a "
                 "light MG in one hex fire at two units in one hex; typed Fate cards",
                 ["attack", "cc", "--seed", "1"], answers, lambda q: "4 5")
 
 
 def _fow_typed() -> Case:
-    answers: dict[str, Any] = {"hitting": 2, "defending": 5, "allocation": "proposed"}
-    for i, hits in ((1, 3), (2, 2)):
-        answers |= {f"hitting.{i}.hits": hits,
-                    f"hitting.{i}.reaches": ["d1", "d2", "d3", "d4", "d5"]}
-    kinds = ["infantry", "infantry", "infantry", "gun", "tank"]
-    for i, kind in enumerate(kinds, 1):
-        answers |= {f"defending.{i}.type": kind}
-    answers |= {"defending.5.status": "bailed-out", "defending.5.top": 1}
+    # a line a group of identical teams; every hitting team reaches every defending team
+    answers: dict[str, Any] = {"defending.1": "3 inf", "defending.2": "gun",
+                               "defending.3": "tank bailed top 1",
+                               "hitting.1": "3 hits", "hitting.2": "2 hits"}
     return Case("fow-typed", "referee attack fow: 2 hitting teams (3 and 2 hits), 5 defending "
                 "teams (3 infantry, a gun, a bailed-out tank); the defender accepts the "
                 "proposal", ["attack", "fow", "--seed", "1"], answers, _faces(hit=4, save=4))
 
 
 def _lnlt_fire() -> Case:
-    answers: dict[str, Any] = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "fire:C4",
-                               "i1.fire.C4.target": "D4"}
+    # "Fire from C4" activates C4 and fires; the only firer and the only target are not
+    # asked; the DRM and TM come in one line (Enter: 0 0), both opposed dice in one answer
+    answers: dict[str, Any] = {"i1.do": "fire:C4"}
     return Case("lnlt-fire", "referee phase lnlt with a roster: one squad fires at a hex of one "
                 "unit, from the choice of activation to the last damage check",
                 ["phase", "lnlt", "--roster", str(FIXTURES / "lnlt-fire.toml"), "--seed", "1",
                  "--impulses", "1"], answers,
-                lambda q: "1" if q.id.endswith(".defence") else "5", game=True)
+                lambda q: "5 1" if q.id.endswith(".opposed") else "5", game=True)
 
 
 def _waw_he() -> Case:
-    answers: dict[str, Any] = {"mission": "he", "hex": "0712", "units": 3,
-                               "firepower": 5, "hit-number": 4, "terrain-defence": 1}
-    for i, kind in enumerate(("infantry", "infantry", "combat-vehicle"), 1):
-        answers |= {f"unit.{i}.kind": kind}
+    # the hex with its terrain's infantry defence bonus, the units in one line, the mission's
+    # firepower and hit number in one line
+    answers: dict[str, Any] = {"mission": "he", "hex": "0712 1", "units": "2 inf, cv",
+                               "firepower": "5 4+"}
     return Case("waw-he", "referee attack waw: HE on a hex of 3 units, ratings typed (no data "
                 "file), typed dice", ["attack", "waw", "--seed", "1"], answers,
                 _faces(hit=5, save=6))

@@ -7,12 +7,19 @@ Shown(value=8, text='8+')
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.core.errors import RefereeError, ScriptError, UnknownIdError, UsageError
+from referee.core.errors import (
+    GameFileError,
+    RefereeError,
+    ScriptError,
+    UnknownIdError,
+    UsageError,
+)
 from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.rulesets import RulesetInfo, find_ruleset
@@ -21,6 +28,7 @@ if TYPE_CHECKING:
     from referee.core.options import Options
     from referee.core.port import Port
     from referee.core.result import Result
+    from referee.game.record import GamePlay
 
 # The attack side (dice, options, ports, results) is imported inside the functions that use
 # it, so that a lookup starts without it.
@@ -123,27 +131,50 @@ def lookup(ruleset: str, table: str, key: str | None = None,
 
 @dataclass
 class AttackPlan:
-    """Everything fixed before the first question: ruleset, options, declaration, seed."""
+    """Everything fixed before the first question: ruleset, options, declaration, seed.
+    In a game made by ``game new`` (``game``), the dice come from the game's secret seed and
+    the entry's number, and ``seed`` is ``None``."""
 
     info: RulesetInfo
     options: Options
-    seed: int
+    seed: int | None
     declaration: Any | None = None
     declaration_raw: Mapping[str, Any] | None = None
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
+    game: GamePlay | None = None
 
     def __post_init__(self) -> None:
         from referee.core.dice import KeyedDice, usable_seed
 
-        self.dice = KeyedDice(usable_seed(self.seed))
+        if self.game is not None and self.game.committed:
+            self.dice = self.game.dice()
+        else:
+            assert self.seed is not None
+            self.dice = KeyedDice(usable_seed(self.seed))
+
+
+def _game_seed(game: Path | None, seed: int | None) -> tuple[GamePlay | None, int | None]:
+    """The game entry to be played (``None``: no game file) and the seed to roll from: none
+    in a game made by ``game new``, whose dice come from its own seed."""
+    from referee.core.dice import new_seed
+
+    play = None
+    if game is not None:
+        from referee.game.record import prepare
+
+        play = prepare(game, seed_given=seed is not None)
+        if play.committed:
+            return play, None
+    return play, seed if seed is not None else new_seed()
 
 
 def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str] = (),
                 declaration_file: Path | None = None,
-                declaration: Mapping[str, Any] | None = None) -> AttackPlan:
+                declaration: Mapping[str, Any] | None = None,
+                game: Path | None = None) -> AttackPlan:
     """Prepare an attack: ``options`` as ``NAME=VALUE``; the declaration from a file (its
-    ``[declaration]`` table) or given directly; no declaration means it is asked for."""
-    from referee.core.dice import new_seed
+    ``[declaration]`` table) or given directly; no declaration means it is asked for. With
+    ``game``, the attack is the game file's next entry (see ``AttackPlan``)."""
     from referee.core.options import parse_assignments, resolve_options
     from referee.session import validate_declaration
 
@@ -158,8 +189,8 @@ def plan_attack(ruleset: str, *, seed: int | None = None, options: Sequence[str]
         raw = declaration
         validated = (validate_declaration(info, raw, "<declaration>")
                      if raw is not None else None)
-    return AttackPlan(info, opts, seed if seed is not None else new_seed(), validated, raw,
-                      overrides)
+    play, chosen = _game_seed(game, seed)
+    return AttackPlan(info, opts, chosen, validated, raw, overrides, play)
 
 
 def load_declaration(info: RulesetInfo, path: Path) -> tuple[Mapping[str, Any], Any]:
@@ -182,11 +213,11 @@ def load_declaration(info: RulesetInfo, path: Path) -> tuple[Mapping[str, Any], 
 
 
 def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
-                auto_dice: bool = False) -> tuple[AttackPlan, Any]:
+                auto_dice: bool = False, game: Path | None = None) -> tuple[AttackPlan, Any]:
     """Prepare a scripted run: the plan and the strict port that answers from the script.
     Dice the script does not give are an error, unless ``auto_dice`` or the script's
-    ``roll_missing_dice = true`` let the seed roll them."""
-    from referee.core.dice import new_seed
+    ``roll_missing_dice = true`` let the seed roll them (in a game made by ``game new``, the
+    game's dice roll them)."""
     from referee.core.options import (
         OptionValueError,
         from_folder,
@@ -219,9 +250,11 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     validated = (validate_declaration(info, script.declaration, script.path, script.text,
                                       base=Path(script.path).parent)
                  if script.declaration is not None else None)
-    chosen = seed if seed is not None else script.seed
-    plan = AttackPlan(info, opts, chosen if chosen is not None else new_seed(), validated,
-                      script.declaration, overrides)
+    # a script's own seed gives way to the game's dice; --seed is refused in a game
+    play, chosen = _game_seed(game, seed)
+    if chosen is not None and seed is None and script.seed is not None:
+        chosen = script.seed
+    plan = AttackPlan(info, opts, chosen, validated, script.declaration, overrides, play)
     port = AnswerPort(script.answers, plan.dice, file=script.path, text=script.text,
                       use_defaults=script.use_defaults,
                       roll_missing_dice=script.roll_missing_dice or auto_dice)
@@ -246,16 +279,26 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
     if recorded.id != info.id:
         raise ScriptError(script.path, where(script.text, ["ruleset"]),
                           Msg.of("script.expected.same_ruleset", ruleset=info.id))
-    if script.seed is None:
-        raise ScriptError(script.path, "seed", Msg.of("script.expected.resume_seed"))
     # as in ``plan_script``: paths in the record start at its folder
     folder = Path(script.path).parent
+    play = None
+    if script.game is not None:  # an attack of a game made by ``game new``
+        from referee.game.record import prepare
+
+        game = Path(os.path.normpath(folder / script.game))
+        play = prepare(game)
+        if not play.committed or play.number != script.attack:
+            raise GameFileError(Msg.of("game.error.resume_moved", file=str(game),
+                                       record=script.path, attack=script.attack or "?"))
+    elif script.seed is None:
+        raise ScriptError(script.path, "seed", Msg.of("script.expected.resume_seed"))
     overrides = from_folder(info.option_specs(), script.options, str(folder))
     opts = resolve_options(info.option_specs(), overrides)
     validated = (validate_declaration(info, script.declaration, script.path, script.text,
                                       base=folder)
                  if script.declaration is not None else None)
-    plan = AttackPlan(info, opts, script.seed, validated, script.declaration, overrides)
+    plan = AttackPlan(info, opts, None if play else script.seed, validated,
+                      script.declaration, overrides, play)
     return plan, list(script.answers.items())
 
 
@@ -288,7 +331,8 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
          record: Path | None = None, command: str = "attack",
          resume: Sequence[tuple[str, Any]] = (),
          show_state: Callable[[Sequence[Table]], None] | None = None,
-         whatif: Callable[[list[str]], None] | None = None) -> Result:
+         whatif: Callable[[list[str]], None] | None = None,
+         ask_sides: bool = False) -> Result:
     """Resolve the attack through ``port``, going back as often as the player asks (see
     ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
     ``record``, every answer is written at once (atomically) as a script that ``referee run``
@@ -296,11 +340,14 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     closed terminal, a crash) loses at most the answer being typed. ``show_state`` is given
     the game file's state as tables before the first question (``--game``). ``whatif`` is
     given, before a choice whose options change how the attack may end, each option's end
-    states (``frontends.whatif``)."""
+    states (``frontends.whatif``). The game file's entry keeps the rolls, the sides
+    (``ask_sides``: a formation's side not known yet is asked at the table) and what resolves
+    the attack again (``referee.game.record``)."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
     rewind = port if isinstance(port, RewindPort) else RewindPort(port, plan.dice)
+    history = _history(plan, rewind, ask_sides) if game is not None else None
     if resume:
         rewind.preload(resume)
     if whatif is not None:
@@ -320,7 +367,8 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
         rewind.on_change = after_each_answer
     try:
         result = run_attack(plan.info, rewind, plan.options, plan.declaration, game=game,
-                            seed=plan.seed, command=command, show_state=show_state)
+                            seed=plan.seed, command=command, show_state=show_state,
+                            history=history)
         finish = getattr(rewind.inner, "finish", None)
         if finish is not None:
             finish()
@@ -333,6 +381,22 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
         if failed is not None:
             raise RecordWriteError(failed, result)
     return result
+
+
+def _history(plan: AttackPlan, rewind: Any, ask_sides: bool) -> Any:
+    """The game-file part of the attack's log entry (``referee.game.record.History``)."""
+    from referee.game.record import History, ask_at_table, attack_replay, odds_records, roster_sides
+
+    history = History(plan.info.id, play=plan.game,
+                      known_sides=roster_sides(plan.info.id, plan.declaration),
+                      ask=ask_at_table(rewind.inner) if ask_sides else None)
+
+    def collect() -> tuple[Any, Any, Any]:
+        given = [(g.question_id, g.value) for g in rewind.given]
+        return given, odds_records(rewind), attack_replay(plan, rewind.answers())
+
+    history.collect = collect
+    return history
 
 
 def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,
@@ -417,9 +481,10 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
 
 
 def _game_state(info: RulesetInfo, game: Path) -> Mapping[str, Any]:
-    from referee.game import open_game
+    """A game file's state of the ruleset, read only (never migrated nor written)."""
+    from referee.game import read_game
 
-    with open_game(game) as tx:
+    with read_game(game) as tx:
         return tx.state(info.id, info.implementation().state_model())
 
 

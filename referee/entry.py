@@ -91,6 +91,17 @@ def load_app(lang: str) -> typer.Typer:
         command.options_metavar = t("cli.chrome.options_metavar")
         if isinstance(command.help, str) and not command.help.endswith(note):
             command.help = f"{command.help}\n\n{note}"
+    for group in app.registered_groups:  # referee game ...: the group and its commands
+        group.options_metavar = t("cli.chrome.options_metavar")
+        group.subcommand_metavar = t("cli.chrome.command_metavar")
+        sub = group.typer_instance
+        if sub is not None:
+            for info in (sub.info, sub.registered_callback):
+                if info is not None:
+                    info.options_metavar = t("cli.chrome.options_metavar")
+                    info.subcommand_metavar = t("cli.chrome.command_metavar")
+            for command in sub.registered_commands:
+                command.options_metavar = t("cli.chrome.options_metavar")
     return app
 
 

@@ -41,9 +41,14 @@ class Recorder:
         # a file an option names is found from the record's folder when it is replayed
         options = to_folder(plan.info.option_specs(), plan.option_overrides,
                             str(self.path.parent))
+        game = attack = None
+        if plan.game is not None and plan.game.committed:  # the game's seed stays secret
+            game = os.path.relpath(plan.game.file, self.path.parent)
+            attack = plan.game.number
         script = Script(path=str(self.path), ruleset=plan.info.id, seed=plan.seed,
                         options=options, declaration=plan.declaration_raw,
-                        answers=dict(answers), roll_missing_dice=complete)
+                        answers=dict(answers), roll_missing_dice=complete, game=game,
+                        attack=attack)
         comment = render(Msg.of("record.header" if complete else "record.header_partial",
                                 file=str(self.path), ruleset=plan.info.id))
         try:

@@ -20,7 +20,7 @@ from referee.core.text import Msg
 from referee.files import read_toml, where
 
 SCRIPT_KEYS = {"ruleset": "text", "title": "text", "seed": "int", "use_defaults": "bool",
-               "roll_missing_dice": "bool",
+               "roll_missing_dice": "bool", "game": "text", "attack": "int",
                "options": "table", "declaration": "table", "answers": "table"}
 
 
@@ -36,6 +36,10 @@ class Script:
     declaration: Mapping[str, Any] | None = None
     answers: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
+    # a record of an attack in a game made by ``game new``: the game file (from the record's
+    # folder) and the attack's number there, which key its dice (the seed stays secret)
+    game: str | None = None
+    attack: int | None = None
 
 
 def load_script(path: str | Path) -> Script:
@@ -63,7 +67,8 @@ def load_script(path: str | Path) -> Script:
                   seed=raw.get("seed"), use_defaults=raw.get("use_defaults", False),
                   roll_missing_dice=raw.get("roll_missing_dice", False),
                   options=raw.get("options", {}), declaration=raw.get("declaration"),
-                  answers=raw.get("answers", {}), text=text)
+                  answers=raw.get("answers", {}), text=text, game=raw.get("game"),
+                  attack=raw.get("attack"))
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -123,6 +128,9 @@ def dump_script(script: Script, comment: str = "") -> str:
         lines.append(f"title = {_string(script.title)}")
     if script.seed is not None:
         lines.append(f"seed = {script.seed}")
+    if script.game is not None:
+        lines.append(f"game = {_string(script.game)}")
+        lines.append(f"attack = {script.attack}")
     if script.use_defaults:
         lines.append("use_defaults = true")
     if script.roll_missing_dice:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.core.options import Options
 from referee.core.port import Port, resolve
@@ -17,6 +17,9 @@ from referee.core.result import Result, Table
 from referee.core.text import Msg
 from referee.rulesets import RulesetInfo
 from referee.rulesets.base import AttackContext
+
+if TYPE_CHECKING:
+    from referee.game.record import History
 
 
 def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
@@ -35,10 +38,12 @@ def validate_declaration(info: RulesetInfo, raw: Mapping[str, Any], file: str,
 def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any | None,
                *, game: Path | None = None, seed: int | None = None,
                command: str = "attack",
-               show_state: Callable[[Sequence[Table]], None] | None = None) -> Result:
+               show_state: Callable[[Sequence[Table]], None] | None = None,
+               history: History | None = None) -> Result:
     """Resolve one attack through ``port`` (again from its start whenever the player goes
     back: ``core.port.resolve``), keeping the game file when there is one. ``show_state``
-    is given the game's state as tables before the first question."""
+    is given the game's state as tables before the first question; ``history`` completes
+    the log entry (its number, rolls, sides and replay: ``referee.game.record``)."""
     module = info.implementation()
     state: Mapping[str, Any] = {}
     revision = None
@@ -48,6 +53,8 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
         # read, then ask with the file unlocked, then write only if nobody wrote meanwhile
         with open_game(game) as tx:
             state, revision = tx.state(info.id, module.state_model()), tx.revision
+            if history is not None:
+                history.check(tx)
         if show_state is not None:
             tables = module.state_view(state)
             if tables:
@@ -64,10 +71,15 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
     from referee.core.errors import GameFileError
     from referee.game import open_game
 
+    if history is not None:
+        history.finish(result)  # may ask a formation's side: before the file is locked
     with open_game(game) as tx:
         if tx.revision != revision:
             raise GameFileError(Msg.of("error.game_changed", file=str(game)))
         if result.state_updates:
             tx.update_state(info.id, result.state_updates)
-        tx.append_log(info.id, command, result.to_json(), seed)
+        if history is not None:
+            history.store(tx, command, result, seed)
+        else:
+            tx.append_log(info.id, command, result.to_json(), seed)
     return result

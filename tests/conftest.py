@@ -64,6 +64,25 @@ def spawn():
             child.close(force=True)
 
 
+@pytest.fixture
+def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Games made in the test draw this secret seed (else drawn by ``secrets``)."""
+    from tests.game_helpers import FIXED_SEED, fixed_seed
+
+    fixed_seed(monkeypatch)
+    return FIXED_SEED
+
+
+@pytest.fixture
+def game(tmp_path: Path, game_seed: str) -> Path:
+    """A new game file: sides Grey and Red, the opponent's text "owls at dusk"."""
+    from tests.game_helpers import new_game
+
+    path = tmp_path / "night.sqlite"
+    new_game(path, "--opponent-seed", "owls at dusk")
+    return path
+
+
 def values(row: tuple) -> tuple:
     """A table row's values (a cell with a value of its own, ``Shown``, as that value)."""
     from referee.core.table import Shown

@@ -190,11 +190,11 @@ def test_cc_back_from_the_fire_card_to_the_base_piece(spawn):
 def test_fow_back_from_a_save_to_the_results_question(spawn):
     s = Session(spawn("attack", "fow", "--declaration",
                       "transcripts/scripts/declarations/fow-odds.toml", "--seed", "4"))
-    s.expect("The defender allocates 4 hit(s): how?")
+    s.expect("Defender: accept the referee's allocation of 4 hit(s) shown above?")
     s.child.send(ENTER)  # the referee's proposal
     s.expect("Every hit is allocated. Results?")
     s.child.send("<")  # back to the first question
-    s.expect("The defender allocates 4 hit(s): how?")
+    s.expect("Defender: accept the referee's allocation of 4 hit(s) shown above?")
     s.child.send(ENTER)
     s.expect("Every hit is allocated. Results?")
     s.child.send(DOWN + ENTER)  # apply the unverified V3 reading
@@ -218,7 +218,7 @@ def test_waw_back_from_the_target_hex_and_from_the_attack_dice(spawn):
     s.child.send(ENTER)
     s.expect("Target hex")
     s.child.sendline("712")
-    s.expect("How many units are in the target hex")
+    s.expect("Units in the target hex")
     s.child.sendline("1")
     s.expect("Unit 1: what kind of unit?")
     s.child.send(ENTER)  # infantry

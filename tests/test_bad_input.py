@@ -693,12 +693,26 @@ def test_a_game_file_is_intact_after_kill_9_at_any_moment(tmp_path: Path) -> Non
     game = tmp_path / "game.sqlite"
     script = str(SCRIPTS / "waw-example-5-smoke.toml")
     rng = random.Random(9)
+    def written() -> int:
+        if not game.exists():
+            return 0
+        try:
+            with sqlite3.connect(game, timeout=0.05) as probe:
+                return int(probe.execute("SELECT count(*) FROM log").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+
     for _ in range(3):
         child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, script, str(game)],
                                  cwd=ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, text=True)
         assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        time.sleep(rng.uniform(0.2, 0.6))
+        # a loaded machine writes slowly: let this writer write once, then kill it at a
+        # random moment of its next attacks (so that the kill meets it writing)
+        before, deadline = written(), time.monotonic() + 30
+        while written() == before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0.0, 0.3))
         child.send_signal(signal.SIGKILL)
         child.wait(10)
         conn = sqlite3.connect(game)

@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import ENTER, ROOT, TIMEOUT, Session, child_env
+from tests.pty_support import ENTER, ROOT, TIMEOUT, Session, child_env, squash
 
 pytestmark = [
     pytest.mark.pty,
@@ -90,3 +90,74 @@ def test_CX8_a_drawn_card_is_recorded_as_its_values_and_replays(spawn, tmp_path)
     fire_step = next(st for st in steps if st["clause"] == "C-3")  # type: ignore[union-attr]
     assert fire_step["data"]["source"] == "rolled"
     assert fire_step["data"]["card"].startswith(f"{drawn['rolled'][0]}-{drawn['rolled'][1]}")
+
+
+# --- the typed-in fire group (issue 14): compact lines, early refusal, type-to-filter ---------
+
+
+def _play(s: Session, steps: list[tuple[str, str]]) -> None:
+    """Wait for each text, then type what follows it (``ENTER`` alone: the default)."""
+    for shown, typed in steps:
+        s.expect(shown)
+        s.child.send(typed)
+
+
+@pytest.mark.clause("C-6")
+@pytest.mark.clause("C-14")
+def test_C6_C14_compact_lines_at_a_terminal_a_piece_refused_as_typed_and_typed_again(
+        spawn, tmp_path):
+    record = tmp_path / "typed.toml"
+    s = Session(spawn("attack", "cc", "--seed", "3", "--record", str(record)))
+    _play(s, [
+        ("Which side fires?", "brit"),  # type-to-filter: only British is left
+        ("British", ENTER),
+        ("Whose units are in the target hex?", "germ" + ENTER),
+        ("Fire group: piece 1?", ""), ("e.g. 'squad 5 6 3'", "squad 5 5 3" + ENTER),
+        ("Fire group: piece 2?", "team 4 2 3" + ENTER),
+        ("team cannot reach the target hex: 3 hexes, Range with Command 2 (C-6): "
+         "not in the group", ""),
+        # his Command brings the team in range (example B)
+        ("Fire group: piece 2?", "Sgt leader 1" + ENTER),
+        ("Fire group: piece 3?", "team 4 2 3" + ENTER),
+        ("Fire group: piece 4?", ""), ("Enter for -", ENTER),
+        ("FP from actions and terrain, and the target hex's cover?", ENTER),  # cover 0
+        ("Target hex: unit 1?", "2x 7" + ENTER),
+        ("Target hex: unit 3?", ENTER),
+        (Q_BASE, ""), ("squad (FP 6)", ENTER),
+        ("Fire roll: draw from the British Fate deck (FP 7)", "2 3" + ENTER),
+        ("Which unit makes its defence roll next?", ENTER),
+        ("Defence roll for unit 1 (Morale 7)", "1 3" + ENTER),
+        ("Defence roll for unit 2 (Morale 7)", "5 6" + ENTER),
+        ("Outcome: Attack total 12. unit 1: broken; unit 2: no effect", "")])
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
+    script = tomllib.loads(record.read_text(encoding="utf-8"))
+    assert {k: v for k, v in script["answers"].items() if k.startswith(("piece", "unit"))} == {
+        "piece.1": "squad 5 5 3", "piece.2": "Sgt leader 1", "piece.3": "team 4 2 3",
+        "piece.4": "-", "unit.1": "2x 7", "unit.2": "-"}
+    assert _replay(record)["outcome"]["data"]["attack_total"] == 12  # type: ignore[index]
+
+
+@pytest.mark.clause("C-7")
+def test_C7_in_russian_lines_in_russian_words_a_white_band_weapon_refused_in_a_group(spawn):
+    s = Session(spawn("--lang", "ru", "attack", "cc", "--seed", "3"))
+    _play(s, [
+        ("Какая сторона стреляет?", "фран"),  # Cyrillic letters filter the list too
+        ("Франция", ENTER),
+        ("Чьи подразделения в гексе цели?", "итал" + ENTER),
+        ("Огневая Группа: фишка 1?", ""),
+        ("например 'отделение 5 6 3'", "отделение 5 6 3 с пулемёт 2 8" + ENTER),
+        ("Огневая Группа: фишка 3?", "миномёт 6 12 3 белая" + ENTER),
+        ("миномёт — Вооружение с белой полосой: всегда стреляет в одиночку, никогда в "
+         "группе (C-7): в группу не входит", ""),
+        ("Огневая Группа: фишка 3?", ENTER),  # - : the group is the squad and its MG
+        ("ОМ от Действий и местности и Укрытие гекса цели?", "укрытие 1" + ENTER),
+        ("Гекс цели: подразделение 1?", "отделение 7" + ENTER),
+        ("Гекс цели: подразделение 2?", ENTER),
+        ("Какая фишка — базовая в Огневой Группе?", ENTER),
+        ("Бросок на Стрельбу", "5 6" + ENTER),
+        ("Бросок на Защиту, отделение (Мораль 8)", "1 3" + ENTER),
+        ("Итог: Сумма Атаки 17. отделение: сломлено", "")])
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
+    assert "отделение 5 6 3 с пулемёт 2 8" in squash(s.text)  # written back in Russian

@@ -192,16 +192,13 @@ def test_E20_overwatch_ended_in_the_game_file_is_refused(tmp_path: Path) -> None
 # 6. the whole attack at the table asks the special rules and crossfire
 def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     answers = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
-               "weapons": 1, "weapon.1.shots": 1, "weapon.1.ap": "4", "weapon.1.at": "none",
-               "weapon.1.rules": ["macro"], "target-units": 1, "target.1.type": "INF",
-               "target.1.armour": "4", "target.1.saves": ["invulnerable"], "crossfire": 2,
+               "markers.grey-company-invented": 0, "firing.1": "ap4 mw", "firing.2": "-",
+               "target.1": "inf 4+ inv 10", "target.2": "-", "crossfire": 2,
                "markers.red-hill-battery-invented": 0, "action": "advance",
-               "situation.unit-1.in-range": True, "situation.unit-1.distance": 10,
-               "situation.unit-1.terrain": "open", "to-hit.weapon-1": [6],
-               "save.mw.unit-1.invulnerable": [1]}
+               "to-hit.weapon-1": [6], "save.mw.unit-1.invulnerable": [1]}
     r = api.attack("epic", answers)
     assert r.outcome_data["hits"] == {"mw": 1}
-    assert r.outcome_data["casualties"] == ["Unit 1"]
+    assert r.outcome_data["casualties"] == ["unit-1"]
     assert r.outcome_data["markers_added"] == 1 + 1 + 2  # under fire, kill, 2 crossfire
     plan = api.plan_attack("epic", seed=1)
     from referee.frontends.wrappers import RecordingPort
@@ -209,7 +206,7 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     ids = list(port.answers)
-    assert ids.index("weapon.1.rules") < ids.index("target.1.saves") < ids.index("crossfire")
+    assert ids.index("firing.1") < ids.index("target.1") < ids.index("crossfire")
 
 
 # 7. repeated lookup flags

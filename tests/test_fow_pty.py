@@ -5,6 +5,7 @@ hit with the arrow keys among the legal teams only (F-1)."""
 from __future__ import annotations
 
 import sys
+import tomllib
 
 import pytest
 
@@ -18,7 +19,7 @@ pytestmark = [
 
 DECLARATION = "transcripts/scripts/fow-example-1.toml"
 MODES = ["accept the referee's proposal", "choose hit by hit", "type a complete allocation"]
-Q_MODE = "The defender allocates 3 hit(s): how?"
+Q_MODE = "Defender: accept the referee's allocation of 3 hit(s) shown above?"
 Q_TEAMS = "Type the team for each of the 3 hit(s)"
 Q_RESULTS = "Every hit is allocated. Results?"
 
@@ -59,3 +60,81 @@ def test_F1_hit_by_hit_offers_only_legal_teams(spawn) -> None:
     assert s.finish() == 0
     flat = " ".join(s.text.split())
     assert "hit 3: only Infantry B keeps a legal allocation possible" in flat
+
+
+# --- the declaration typed at the table (issue 14) -----------------------------------------
+
+def _typed_defenders(s: Session, lines: list[str], refused: str, why: str) -> None:
+    s.child.sendline(refused)
+    s.expect(why)  # refused at once, with the part that is wrong; asked again
+    for line in lines:
+        s.child.sendline(line)
+    s.child.send(ENTER)  # no more defending teams
+
+
+@pytest.mark.clause("F-6")
+def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_question(
+        spawn, tmp_path) -> None:
+    record = tmp_path / "rec.toml"
+    s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record)))
+    s.expect("Defending teams: a team or a group of identical teams (D1 on)")
+    _typed_defenders(s, ["3 inf", "gun", "tank bailed top 1"], "inf top 1",
+                     "'top 1': only tanks and transports have Top armour (F-6)")
+    s.expect("Names of the defending teams, in order")
+    s.child.send(ENTER)  # the default labels
+    s.expect("Hitting teams: a team or a group of identical teams (H1 on)")
+    s.child.sendline("3 hits d9")
+    s.expect("'d9': not a number of hits")
+    s.child.sendline("3 hits")
+    s.child.sendline("2 hits")
+    s.expect("Next hitting team or group (H3 on)")
+    s.child.send(ENTER)
+    s.expect("Names of the hitting teams, in order")
+    s.child.send(ENTER)
+    s.expect("The referee's proposal [F-3]")
+    s.expect("Defender: accept the referee's allocation of 5 hit(s) shown above?")
+    s.child.send(ENTER)  # one Enter accepts it
+    s.expect(Q_RESULTS)
+    s.child.send("unver")  # type-to-filter: only the unverified reading is left
+    s.child.send(ENTER)
+    s.expect("Top armour save for Tank D5")
+    s.child.sendline("4")
+    s.expect("Outcome: 5 hit(s) allocated to 5 team(s); 0 ignored")
+    assert s.finish() == 0
+    shown = s.text
+    assert "Traceback" not in shown
+    proposal = shown.index("The referee's proposal")
+    assert proposal < shown.index("Defender: accept the referee's allocation")
+    script = tomllib.loads(record.read_text(encoding="utf-8"))
+    assert script["answers"]["defending.3"] == "tank bailed top 1"
+    assert script["answers"]["hitting.1"] == "3 hits all"
+    assert script["answers"]["results"] == "unverified"
+
+
+def test_compact_lines_in_russian_refused_in_russian_and_type_to_filter(spawn) -> None:
+    s = Session(spawn("--lang", "ru", "attack", "fow", "--seed", "1"))
+    s.expect("Обороняющиеся отделения: одно отделение или группа одинаковых (начиная с D1)")
+    _typed_defenders(s, ["3 пехота", "орудие", "танк покинут верх 1"], "пехота покинут",
+                     "«покинут»: Застрявшей или Покинутой бывает только техника")
+    s.expect("Имена обороняющихся отделений, по порядку")
+    s.child.sendline("Стрелки 1, Стрелки 2, -, ПТО, Пантера")
+    s.expect("Атакующие отделения: одно отделение или группа одинаковых (начиная с H1)")
+    s.child.sendline("2x2 поп.")
+    s.child.sendline("1 попадание")
+    s.expect("Следующее атакующее отделение или группа (начиная с H4)")
+    s.child.send(ENTER)
+    s.expect("Имена атакующих отделений, по порядку")
+    s.child.send(ENTER)
+    s.expect("Предложение судьи [F-3]")
+    s.expect("Обороняющийся: принять показанное выше распределение попаданий (5)?")
+    s.child.send("целиком")  # a Russian label filters the list
+    s.child.send(ENTER)
+    s.expect("Введите отделение для каждого попадания (5)")
+    s.child.sendline("d1 d2 d3 d4 d5")
+    s.expect("Все попадания распределены. Результаты?")
+    s.child.send(ENTER)
+    s.expect("Итог: попаданий 5 распределено на отделения (5); не учтено 0")
+    assert s.finish() == 0
+    flat = " ".join(s.text.split())
+    assert "Traceback" not in flat
+    assert "Пантера" in flat and "Пехота D3" in flat and "Пехота H1" in flat

@@ -50,7 +50,7 @@ def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(GameFileError), open_game(path):
         pass
-    assert SCHEMA_VERSION == 1
+    assert SCHEMA_VERSION == 2
 
 
 def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:

@@ -39,22 +39,7 @@ RICH_STYLE = re.compile(r"^(bold |dim |italic )?(red|green|blue|cyan|yellow|mage
 REGEX = re.compile(r"\\[(sdw]")
 
 # (file, the offending literal text) -> why it stays. Each is a finding for its owner.
-KNOWN = {
-    ("referee/rulesets/epic/attack.py", "weapon "):
-        "Epic: the default name of a weapon asked at the table ('weapon 1'); the name also "
-        "makes the question ids (to-hit.weapon-1), so a translated name needs a separate "
-        "display label: left to the Epic owner (wt-epic is changing this file).",
-    ("referee/rulesets/epic/attack.py", "Unit "):
-        "Epic: the default name of a target unit asked at the table ('Unit 1'), as above.",
-    ("referee/rulesets/waw/ask.py", "unit "):
-        "World at War: the default name of a unit asked at the table ('unit 1'); the name "
-        "also makes the question ids (effect.unit-1.first), as for Epic's weapons.",
-    ("referee/rulesets/cc/ask.py", "piece "):
-        "Combat Commander: the default name of a firing piece asked at the table ('piece 1'), "
-        "also its id in the declaration.",
-    ("referee/rulesets/cc/ask.py", "unit "):
-        "Combat Commander: the default name of a target unit asked at the table ('unit 1').",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def python_files() -> list[Path]:

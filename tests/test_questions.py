@@ -131,3 +131,15 @@ def test_an_entry_question_reads_typed_and_scripted_lines_the_same_way() -> None
     assert answer_text(q, ((2, "av"),)) == "2 av"
     assert typed_text(q, q.default) == "1 inf"
     assert "1 inf" in hint(q)
+
+
+def test_a_count_of_successes_is_offered_only_where_it_is_meant() -> None:
+    """'=N' is offered where the rule needs only how many dice made the target (C-/E-/W-
+    rolls to hit, saves, cancellations), and says what N counts; never for a sum."""
+    from referee.frontends.display import hint
+
+    count = DiceQuestion(id="save", text=Msg.of("epic.q.weapons"),
+                         spec=DiceSpec(count=3, target=4, count_only=True))
+    faces = DiceQuestion(id="sum", text=Msg.of("epic.q.weapons"), spec=DiceSpec(count=2))
+    assert "=N" in hint(count) and "4+" in hint(count) and "hits" not in hint(count)
+    assert "=N" not in hint(faces)

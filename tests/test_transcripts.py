@@ -29,10 +29,9 @@ CASES = [(path, i) for path in transcript_files(ROOT)
                          ids=[f"{p.relative_to(ROOT)}#{i + 1}" for p, i in CASES])
 def test_transcript_replays(path: Path, index: int, root: Path,
                             request: pytest.FixtureRequest) -> None:
-    if request.config.getoption("--update-transcripts"):
-        if index == 0:
-            update(path)
-    elif index == 0:
+    if request.config.getoption("--update-transcripts") and index == 0:
+        update(path)  # replays every command; the checks below start afresh again
+    if index == 0:
         fresh_game_files(path.read_text(encoding="utf-8"))
     cmd = commands(path.read_text(encoding="utf-8"))[index]
     expected, actual = normalise(cmd.expected), normalise(replay(cmd))

@@ -30,7 +30,7 @@ def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, t
     s.child.send(ENTER)  # HE is the first choice and the default
     s.expect("Target hex")
     s.child.sendline("712")
-    s.expect("How many units are in the target hex")
+    s.expect("Units in the target hex")
     s.child.sendline("2")
     s.expect("Unit 1: what kind of unit?")
     s.child.send(UP + ENTER)  # combat vehicle, one above the default
@@ -49,7 +49,7 @@ def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, t
     s.expect("9 is not a face of a d6")
     s.expect("Roll the HE attack: 5 dice, 4+ hits")
     s.child.sendline("4 5 6 1 2")
-    s.expect("Infantry defence value")
+    s.expect("Infantry defence bonus of the target hex")
     s.child.sendline("1")
     s.expect("Owner: roll terrain defence: 1 dice, each 5+ cancels a hit")
     s.child.sendline("5")
@@ -88,3 +88,74 @@ def test_W6_smoke_at_the_terminal_then_the_marker_phase(spawn, tmp_path):
         s = Session(spawn("waw-markers", "--game", str(game), "--phase"))
         s.expect(expected)
         assert s.finish() == 0
+
+
+@pytest.mark.clause("W-2")
+def test_W2_W3_compact_lines_at_the_terminal_refuse_early_and_lists_filter(spawn):
+    """The hex with its defence bonus, the units and the ratings in one line each; a wrong
+    part is refused at once with its reason and the same question stays open; typing at a
+    list filters it."""
+    s = Session(spawn("attack", "waw", "--seed", "4"))
+    s.expect("Which artillery mission?")
+    s.child.send(ENTER)
+    s.expect("Target hex, and its terrain's infantry defence bonus if you know it?")
+    s.child.sendline("0712 x")
+    s.expect("'x': the infantry defence bonus is a whole number from 0 to 10")
+    s.child.sendline("0712 1")
+    s.expect("Units in the target hex")
+    s.child.sendline("2 inf tnak")
+    s.expect("'tnak' in '2 inf tnak': not a count, kind or state")
+    s.child.sendline("2 inf, cv")
+    s.expect("Mission firepower and hit number")
+    s.child.sendline("5 9+")
+    s.expect("'9+': the hit number is from 1+ to 6+")
+    s.child.sendline("5 4+")
+    s.expect("Roll the HE attack: 5 dice, 4+ hits")
+    s.child.sendline("5 5 5 5 5")
+    s.expect("Owner: roll terrain defence: 1 dice")
+    s.child.sendline("6")
+    s.expect("Roll a d3 to pick who takes the hit")
+    s.child.sendline("3")
+    s.expect("What does a first HE hit do to unit 1")
+    s.child.send("disorg")  # the list keeps "disorganized"
+    s.child.send(ENTER)
+    s.expect("What does a first HE hit do to unit 2")
+    s.child.send(ENTER)
+    s.expect("Outcome: 4 net hit(s) on hex 0712")
+    assert s.finish() == 0
+    shown = s.text
+    assert "Traceback" not in shown
+    assert "unit 1: 1 hit(s): good order → disorganized" in shown
+
+
+@pytest.mark.clause("W-3")
+def test_W3_compact_lines_in_russian_with_russian_labels(spawn):
+    s = Session(spawn("--lang", "ru", "attack", "waw", "--seed", "4"))
+    s.expect("Какая артиллерийская задача?")
+    s.child.send("ОФ")
+    s.child.send(ENTER)
+    s.expect("Гекс цели и, если знаете, пехотный защитный бонус его местности?")
+    s.child.sendline("0712 1")
+    s.expect("Подразделения в гексе цели")
+    s.child.sendline("2 пех, бм тнак")
+    s.expect("«тнак» в «бм тнак»: это не число, не вид и не состояние")
+    s.child.sendline("2 пех, бм")
+    s.expect("Огневая мощь и значение попадания задачи")
+    s.child.sendline("5 4+")
+    s.expect("Бросок атаки ОФ: кубиков 5, попадание на 4+")
+    s.child.sendline("5 5 5 5 5")
+    s.expect("Владелец: бросок защиты местности")
+    s.child.sendline("6")
+    s.expect("Бросьте d3")
+    s.child.sendline("3")
+    s.expect("подразделение 1: что с ним делает первое попадание ОФ")
+    s.child.send("дезорг")
+    s.child.send(ENTER)
+    s.expect("подразделение 2: что с ним делает первое попадание ОФ")
+    s.child.send(ENTER)
+    s.expect("0712")
+    assert s.finish() == 0
+    shown = s.text
+    assert "Traceback" not in shown
+    assert "2 пех, бм" in shown  # the answered line, in the words typed
+    assert "unit 1" not in shown

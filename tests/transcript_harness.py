@@ -101,7 +101,7 @@ def _replay(command: Command, args: list[str], lang: str,
             result.exit_code)
 
 
-GAME_FILE = re.compile(r"--game /tmp/(referee-[\w.-]+)")
+GAME_FILE = re.compile(r"--game /tmp/(referee-[\w.-]+)|/tmp/(referee-[\w.-]+\.sqlite)")
 SHOWN_GAME_DIR = "/tmp/"
 # Game files live in a folder of this test run's own, so that runs side by side (two
 # checkouts, CI and a developer) never share one; transcripts show them under /tmp/.
@@ -111,9 +111,46 @@ atexit.register(shutil.rmtree, GAME_DIR, True)
 
 def fresh_game_files(text: str) -> None:
     """Game files that a transcript keeps between its commands are named
-    ``/tmp/referee-<name>``; each replay of the transcript starts without them."""
-    for name in set(GAME_FILE.findall(text)):
-        (GAME_DIR / name).unlink(missing_ok=True)
+    ``/tmp/referee-<name>``; each replay of the transcript starts without them, and with the
+    transcripts' clock and game seeds at their start (so times and commitments repeat)."""
+    for found in GAME_FILE.findall(text):
+        for name in filter(None, found):
+            (GAME_DIR / name).unlink(missing_ok=True)
+    _TRANSCRIPT_TIME[0] = _TRANSCRIPT_SEED[0] = 0
+
+
+# A game's log keeps the time of each entry and ``game new`` draws a secret seed: in
+# transcripts, a clock that ticks one minute a call from a fixed evening and seeds drawn
+# from a fixed sequence, both started again by ``fresh_game_files``.
+_TRANSCRIPT_TIME = [0]
+_TRANSCRIPT_SEED = [0]
+
+
+def _transcript_clock() -> str:
+    import datetime
+
+    start = datetime.datetime(2025, 3, 14, 19, 0, tzinfo=datetime.UTC)
+    _TRANSCRIPT_TIME[0] += 1
+    return (start + datetime.timedelta(minutes=_TRANSCRIPT_TIME[0])).isoformat(
+        timespec="seconds")
+
+
+def _transcript_seed() -> str:
+    import hashlib
+
+    _TRANSCRIPT_SEED[0] += 1
+    return hashlib.sha256(f"transcript game {_TRANSCRIPT_SEED[0]}".encode()).hexdigest()[:32]
+
+
+def _fixed_game_time_and_seeds() -> None:
+    import referee.game
+    import referee.game.seed
+
+    referee.game.clock = _transcript_clock
+    referee.game.seed.draw_secret = _transcript_seed
+
+
+_fixed_game_time_and_seeds()
 
 
 def normalise(text: str) -> str:

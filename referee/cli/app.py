@@ -200,6 +200,12 @@ def app_for(argv: list[str]) -> typer.Typer:
     if any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
         return app
     name = next((a for a in argv if not a.startswith("-")), None)
+    for group in app.registered_groups:
+        if name is not None and name == group.name:
+            single = _new_app()
+            single.registered_callback = app.registered_callback
+            single.registered_groups = [group]
+            return single
     for info in app.registered_commands:
         callback_name = info.callback.__name__ if info.callback else ""
         if name is not None and name == (info.name or callback_name.replace("_", "-")):

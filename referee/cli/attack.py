@@ -57,18 +57,20 @@ def attack(ctx: typer.Context,
                 raise UsageError(Msg.of("error.resume_fixed"))
             plan, answers = api.plan_resume(ruleset, resume)
             record = record or resume  # the record goes on in the file it came from
+            if plan.game is not None:  # an attack of a game: the record names its file
+                game = plan.game.file
         elif roster is not None:
             if declaration is not None:
                 raise UsageError(Msg.of("error.roster_or_declaration"))
             # the pieces come from the roster; the ruleset asks which of them take part
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration={"roster": str(roster)})
+                                   declaration={"roster": str(roster)}, game=game)
         else:
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration_file=declaration)
+                                   declaration_file=declaration, game=game)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds))
-        _announce(env, plan.seed, json_)
+                              odds=_odds_mode(odds, no_odds), game=plan.game)
+        _announce(env, plan.seed, json_, plan.game)
         if resume is not None:
             from referee.render.console import print_message
 
@@ -100,7 +102,7 @@ def run(ctx: typer.Context,
     env = _env(ctx)
     with _guarded(env, json_):
         plan, port = api.plan_script(file, seed=seed, options=option or [],
-                                     auto_dice=dice is DiceMode.auto)
+                                     auto_dice=dice is DiceMode.auto, game=game)
         if not no_odds:
             from referee.frontends.odds import OddsPort
 
@@ -108,6 +110,6 @@ def run(ctx: typer.Context,
         result = api.play(plan, port, game=game, command="run")
         _show_result(env, result, plan.seed, json_, port, odds_after=True)
         if plan.dice.rolled:  # the seed matters only when the program rolled dice
-            _announce(env, plan.seed, json_)
+            _announce(env, plan.seed, json_, plan.game)
 
 

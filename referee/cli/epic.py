@@ -60,13 +60,13 @@ def epic_shoot(ctx: typer.Context,
         else:
             declaration["by_hand"] = True
         plan = api.plan_attack("epic", seed=seed, options=option or [],
-                               declaration=declaration)
+                               declaration=declaration, game=game)
         from referee.rulesets.epic.declaration import ShootingDeclaration
         from referee.rulesets.epic.roster import with_roster
 
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds))
-        _announce(env, plan.seed, json_)
+                              odds=_odds_mode(odds, no_odds), game=plan.game)
+        _announce(env, plan.seed, json_, plan.game)
         _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")

@@ -26,15 +26,15 @@ from referee.cli.shared import (
     _env,
     _odds_mode,
     _print_json,
+    _prompt_console,
     file_option,
     helped,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     from referee.context import Environment
-    from referee.core.result import Result, StepLog
+    from referee.core.result import Result
     from referee.rulesets.lnlt.roster import DamageTable, Roster
 
 STATE_OPTIONS = "options"
@@ -80,6 +80,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     from referee.core.port import resolve
     from referee.core.text import Msg
     from referee.game import open_game
+    from referee.game.replay import impulse
     from referee.rulesets import find_ruleset
     from referee.rulesets.lnlt import play as engine
 
@@ -94,8 +95,15 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         if roster is None:
             raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
         roster.damage_table = table
-    chosen_seed = seed if seed is not None else new_seed()
-    keyed = KeyedDice(usable_seed(chosen_seed))
+    from referee.game.record import History, ask_at_table, odds_records, prepare
+
+    play = prepare(game, seed_given=seed is not None)
+    chosen_seed: int | None = None
+    if play.committed:  # a game made by ``game new``: each impulse's dice are the game's
+        keyed = play.dice()
+    else:
+        chosen_seed = seed if seed is not None else new_seed()
+        keyed = KeyedDice(usable_seed(chosen_seed))
     played: list[Result] = []
     played_odds: list[list[Any]] = []
     model = info.implementation().state_model()
@@ -118,32 +126,46 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         raise UsageError(Msg.of("lnlt.error.no_roster"))
     if not show:
         port = _terminal_port(env, keyed, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=odds)
+                              odds=odds, game=play)
         seen = 0
-        _announce(env, chosen_seed, json_)
+        _announce(env, chosen_seed, json_, play)
+        if roster is None and (not json_ or env.prompts_apart):  # resuming: the phase first
+            from referee.render.console import print_table
+
+            for view in info.implementation().state_view(saved):
+                print_table(_prompt_console(env), view)
         count = 0
         while impulses is None or count < impulses:
             # read, then ask with the file unlocked (another command may use the game file
             # meanwhile), then write only if nobody wrote in between, as an attack does
+            history = History(info.id, ask=ask_at_table(port.inner))
             with open_game(game) as tx:
                 state, revision = tx.state(info.id, model), tx.revision
+                history.check(tx)
+                keyed.attack = tx.next_number() if play.committed else keyed.attack
             kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
             port.reset()
-            phase, log = resolve(port, _impulse(roster, state, options))
+            phase, log = resolve(port, impulse(roster, state, options))
             result = engine.impulse_result(phase, log, options)
+            history.complete(result, [(g.question_id, g.value) for g in port.given],
+                             odds_records(port)[seen:],
+                             {"kind": "phase", "options": kept, "answers": port.answers(),
+                              "roster": roster.model_dump(mode="json")
+                              if roster is not None else None})
             with open_game(game) as tx:
                 if tx.revision != revision:
                     raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
-                tx.append_log(info.id, "phase", result.to_json(), chosen_seed)
+                history.store(tx, "phase", result, chosen_seed)
             roster = None
+            play.typed_then.clear()  # only the first impulse can redo an undone one
             played.append(result)
+            records = _odds_records(port)
             if json_:
-                records = _odds_records(port)
                 played_odds.append(records[seen:])
-                seen = len(records)
+            seen = len(records)
             if not json_:
                 _print_steps(env, result)
             count += 1
@@ -168,28 +190,6 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     for summary_table in final.tables:
         print_table(console, summary_table)
     print_message(console, Msg.of("result.outcome", outcome=final.outcome))
-
-
-def _impulse(roster: Roster | None, state: Any,
-             options: Any) -> Callable[[Any], tuple[Any, StepLog]]:
-    """One impulse, from the roster (the first) or the state the game file holds: played
-    again from there when the player goes back (a fresh copy each time)."""
-    from referee.core.result import StepLog
-    from referee.rulesets.lnlt import play as engine
-
-    def impulse(port: Any) -> tuple[Any, StepLog]:
-        log = StepLog()
-        kept = engine.load_state(state) if roster is None else None
-        if roster is not None:
-            phase = engine.begin(roster.model_copy(deep=True), port, log)
-        else:
-            assert kept is not None  # the loop plays a phase the file holds, not ended
-            phase = kept
-        if not phase.ended:
-            engine.play(phase, port, options, log, 1)
-        return phase, log
-
-    return impulse
 
 
 def _print_steps(env: Environment, result: Result) -> None:

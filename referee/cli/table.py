@@ -30,27 +30,34 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
 
     try:
         result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
-                          **play)
+                          ask_sides=True, **play)
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise
     _show_result(env, result, plan.seed, json_, port)
 
 
-def _announce(env: Environment, seed: int, json_: bool) -> None:
+def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
+    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
+    dice the game's secret seed rolls."""
     if not json_:
         from referee.render.console import print_message
 
-        print_message(_console(env), Msg.of("run.seed", seed=seed), style="dim")
+        msg = (Msg.of("game.announce", number=game.number,
+                      commitment=game.info.commitment[:16])
+               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        print_message(_console(env), msg, style="dim")
 
 
 def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: OddsMode = OddsMode.compact) -> Any:
+                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None) -> Any:
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
-    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost)."""
+    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost).
+    In a game (``game``: a ``GamePlay``), the dice typed in the undone attack this one
+    redoes are shown again before their question."""
     from referee.frontends.rewind import RewindPort
-    from referee.frontends.wrappers import AutoDicePort, EchoPort
-    from referee.render.console import print_message, show_answer
+    from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
+    from referee.render.console import print_message, print_table, show_answer
 
     console = _prompt_console(env)
     # JSON on the screen the questions are asked on: nothing besides the prompts
@@ -73,6 +80,12 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                                              output=output)
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
+    if not quiet:
+        def show_tables(tables: Any) -> None:
+            for table in tables:
+                print_table(console, table)
+
+        port = ShowPort(port, show_tables)  # the proposal a question asks about, first
     if auto_dice:
         def on_roll(question: Any, value: Any) -> None:
             if not quiet:
@@ -80,6 +93,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
 
         port = AutoDicePort(port, dice, on_roll=on_roll)
     checkpoints = []
+    if game is not None and game.typed_then:
+        from referee.game.record import TypedThenPort
+
+        port = TypedThenPort(port, game.typed_then,
+                             None if quiet else lambda msg: print_message(console, msg))
     # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
     if odds != OddsMode.none:
         from referee.frontends.odds import OddsPort
@@ -133,11 +151,13 @@ def _odds_port(port: Any) -> Any:
 
 def _odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
-    found = _odds_port(port)
-    return [] if found is None else list(found.records)
+    from referee.game.record import odds_records
+
+    return odds_records(port)
 
 
-def _show_result(env: Environment, result: Any, seed: int, json_: bool, port: Any = None,
+def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
+                 port: Any = None,
                  *, odds_after: bool = False) -> None:
     records = _odds_records(port)
     if json_:

@@ -53,7 +53,8 @@ def markers(ctx: typer.Context,
             if clear:
                 state.update(mk.clear(state))
                 tx.update_state(RULESET, state)
-                tx.append_log(RULESET, "waw-markers --clear", {"cleared": True})
+                tx.append_log(RULESET, "waw-markers --clear", {"cleared": True},
+                              replay={"kind": "waw-markers", "action": "clear"})
             if phase:
                 changes, updates = mk.removal_phase(state)
                 state.update(updates)
@@ -61,7 +62,8 @@ def markers(ctx: typer.Context,
                 tx.append_log(RULESET, "waw-markers --phase",
                               {"phase": updates["phases"],
                                "changes": [{"marker": c.marker.to_state(), "after": c.after}
-                                           for c in changes]})
+                                           for c in changes]},
+                              replay={"kind": "waw-markers", "action": "phase"})
         now = mk.markers(state)
         phases = int(state.get("phases", 0))
         if json_:

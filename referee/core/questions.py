@@ -22,6 +22,7 @@ from referee.core.dice import (
 )
 from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
+from referee.core.table import Table
 from referee.core.text import Msg
 from referee.core.words import NO_WORDS, YES_WORDS, whole_number
 
@@ -41,6 +42,9 @@ class Question:
     clause: str | None = None
     rule: Msg | None = None
     help: Msg | None = None
+    # what the player reads before answering (the proposal a question asks about): the
+    # table front end shows these tables first
+    shows: tuple[Table, ...] = field(default=(), compare=False)
 
     kind = "question"
 

@@ -155,8 +155,11 @@ def hint(question: Question, default: Any = None) -> str:
     elif isinstance(question, DiceQuestion) and question.hint_msg is not None:
         parts.append(render(question.hint_msg))
     elif isinstance(question, DiceQuestion):
-        key = "dice.hint.count_ok" if question.spec.count_only else "dice.hint.faces"
-        parts.append(render(Msg.of(key)))
+        spec = question.spec
+        if spec.count_only and spec.target is not None:  # a count of successes is meant
+            parts.append(render(Msg.of("dice.hint.count_ok", target=spec.target)))
+        else:
+            parts.append(render(Msg.of("dice.hint.faces")))
     elif isinstance(question, EntryQuestion) and question.hint_msg is not None:
         parts.append(render(question.hint_msg))
     if shown and not isinstance(question, DiceQuestion):

@@ -6,12 +6,13 @@ seed, asks the rest at the terminal, and keeps every answer for ``--record``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.core.dice import KeyedDice
 from referee.core.port import GoBack, Port, roll_question
 from referee.core.questions import DiceQuestion, Question
+from referee.core.table import Table
 
 
 class AutoDicePort:
@@ -33,6 +34,20 @@ class AutoDicePort:
             if self.on_roll:
                 self.on_roll(question, value)
             return value
+        return self.inner.ask(question)
+
+
+class ShowPort:
+    """Shows what a question asks about (``Question.shows``: the proposal to accept or not)
+    before the question is put to the player."""
+
+    def __init__(self, inner: Port, show: Callable[[Sequence[Table]], None]) -> None:
+        self.inner = inner
+        self.show = show
+
+    def ask(self, question: Question) -> Any:
+        if question.shows:
+            self.show(question.shows)
         return self.inner.ask(question)
 
 

@@ -4,6 +4,7 @@ and in a file (block characters; no colour needed to read them)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -139,6 +140,7 @@ def report_lines(report: OddsReport, clause: str | None = None) -> list[str]:
     return lines
 
 
+WHATIF_WIDTH = 78  # what-if lines fold to fit an 80-column terminal
 BRIEF_STATES = 3  # end states shown before a roll at the table, unless --odds full
 
 
@@ -188,7 +190,10 @@ def whatif_lines(rows: Sequence[tuple[str, Sequence[EndState]]], most: int) -> l
         shown = " · ".join(end_state_text(by_label[label]).strip()[len(subject) + 2 if subject
                                                                   else 0:]
                            for label in chosen if label in by_label)
-        lines.append(f"    {option}: {shown}")
+        # a long line goes on under itself, after the option (any terminal is this wide)
+        lines += textwrap.wrap(f"    {option}: {shown}", WHATIF_WIDTH,
+                               subsequent_indent=" " * 8,
+                               break_long_words=False, break_on_hyphens=False)
     return lines
 
 

@@ -9,6 +9,7 @@ from referee.rulesets.base import LazyRuleset
 from referee.rulesets.cc.deck import RULESET_ID
 
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.cc.lookup",
-                      declaration="referee.rulesets.cc.declaration:FireDeclaration",
+                      declaration="referee.rulesets.cc.declaration:Declaration",
                       resolver="referee.rulesets.cc.attack:attack",
-                      state="referee.rulesets.cc.saved:SavedState")
+                      state="referee.rulesets.cc.saved:SavedState",
+                      state_view="referee.rulesets.cc.view:deck_tables")

@@ -1,69 +1,124 @@
-"""A fire attack without a script: the declaration is asked, one piece at a time.
+"""A fire attack without a script: the declaration typed at the table, one line a piece.
 
-Kept short on purpose: one firing piece or a group in one hex, plus the target hex's units.
-Groups over several hexes, leaders and weapons carried by units come from ``--declaration``.
+The sides; then the fire group, a line for each piece (or identical pieces): a unit with the
+weapons it carries, a leader, a white-band weapon, in one hex or several (``@B4``), each new
+hex linked to one entered before it (C-6); a piece that cannot join the group is refused as it
+is entered (``entry.PieceQuestion``). Then the attack's FP bonuses and the target hex's cover
+(one line), and the target hex's units, a line each. ``-`` or Enter ends a list.
 """
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
+from referee.core.options import Options
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, NumberQuestion
+from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.cc.deck import NATIONS
-from referee.rulesets.cc.declaration import FireDeclaration
+from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
+from referee.rulesets.cc.entry import (
+    DONE,
+    NationQuestion,
+    PieceLine,
+    PieceQuestion,
+    Situation,
+    SituationQuestion,
+    UnitLine,
+    UnitQuestion,
+    format_situation,
+    line_pieces,
+    line_units,
+)
+
+UNNAMED_HEX = "*"  # the firing hex of the lines before the first ``@HEX``
+NOT_NEXT = "-"  # the answer: the new hex touches none of the hexes before it
 
 
-def _number(port: Port, qid: str, text: Msg, low: int, high: int, default: int,
-            clause: str | None = None) -> int:
-    value: int = port.ask(NumberQuestion(id=qid, text=text, minimum=low, maximum=high,
-                                         default_value=default, clause=clause))
-    return value
+class Asked(NamedTuple):
+    """The declaration the table gave, and what was inferred on the way (message, clause),
+    for the working."""
+
+    declaration: FireDeclaration
+    inferred: list[tuple[Msg, str]]
 
 
-def ask_declaration(port: Port) -> FireDeclaration:
+def hex_label(hex_name: str) -> Msg | str:
+    return Msg.of("cc.label.firing_hex") if hex_name == UNNAMED_HEX else hex_name
+
+
+def ask_sides(port: Port) -> tuple[str, str]:
     nations = tuple(Choice(n, Msg.of(f"cc.nation.{n}")) for n in NATIONS)
-    attacker = port.ask(ChoiceQuestion(id="attacker", text=Msg.of("cc.q.attacker"),
-                                       choices=nations, default_value="germany"))
+    attacker: str = port.ask(NationQuestion(id="attacker", text=Msg.of("cc.q.attacker"),
+                                            choices=nations, default_value="germany"))
     defenders = tuple(c for c in nations if c.value != attacker)
-    defender = port.ask(ChoiceQuestion(id="defender", text=Msg.of("cc.q.defender"),
-                                       choices=defenders, default_value=defenders[0].value))
-    count = _number(port, "pieces", Msg.of("cc.q.pieces"), 1, 12, 1, "C-6")
-    firing = []
-    for i in range(1, count + 1):
-        heavy = count == 1 and port.ask(ConfirmQuestion(
-            id=f"piece.{i}.white-band", text=Msg.of("cc.q.white_band", n=i), clause="C-7"))
-        firing.append({
-            "name": f"piece {i}", "hex": "A1", "kind": "weapon" if heavy else "unit",
-            "white_band": heavy,
-            "fp": _number(port, f"piece.{i}.fp", Msg.of("cc.q.fp", n=i), 0, 30, 5),
-            "range": _number(port, f"piece.{i}.range", Msg.of("cc.q.range", n=i), 0, 40, 5),
-            "distance": _number(port, f"piece.{i}.distance", Msg.of("cc.q.distance", n=i),
-                                0, 40, 1, "C-6"),
-            "hindrance": _number(port, f"piece.{i}.hindrance", Msg.of("cc.q.hindrance", n=i),
-                                 0, 20, 0, "C-9")})
-    command = _number(port, "command", Msg.of("cc.q.command"), 0, 5, 0, "C-14")
-    if command:
-        firing.append({"name": "leader", "kind": "leader", "hex": "A1", "command": command,
-                       "fires": False})
-    bonus = _number(port, "bonus", Msg.of("cc.q.bonus"), -10, 10, 0, "C-9")
-    cover = _number(port, "cover", Msg.of("cc.q.cover"), -5, 10, 0, "C-4")
-    units = _number(port, "units", Msg.of("cc.q.units"), 1, 12, 1, "C-12")
-    target = []
-    for i in range(1, units + 1):
-        broken = port.ask(ConfirmQuestion(id=f"unit.{i}.broken",
-                                          text=Msg.of("cc.q.unit_broken", n=i)))
-        target.append({
-            "name": f"unit {i}",
-            "morale": _number(port, f"unit.{i}.morale", Msg.of("cc.q.morale", n=i, side=Msg.of(
-                "cc.word.broken_side" if broken else "cc.word.good_side")), 0, 15, 7, "C-4"),
-            "broken": broken,
-            "suppressed": port.ask(ConfirmQuestion(id=f"unit.{i}.suppressed",
-                                                   text=Msg.of("cc.q.unit_suppressed", n=i))),
-            "moving": port.ask(ConfirmQuestion(id=f"unit.{i}.moving", clause="C-5",
-                                               text=Msg.of("cc.q.unit_moving", n=i)))})
-        if broken:
-            target[-1]["broken_morale"] = target[-1]["morale"]
-    return FireDeclaration.model_validate({
-        "attacker": attacker, "defender": defender, "target_hex": "target", "cover": cover,
-        "firing": firing, "target": target,
-        "bonuses": [{"source": "other", "fp": bonus}] if bonus else []})
+    defender: str = port.ask(NationQuestion(id="defender", text=Msg.of("cc.q.defender"),
+                                            choices=defenders,
+                                            default_value=defenders[0].value))
+    return attacker, defender
+
+
+def ask_link(port: Port, qid: str, new: str, before: list[str],
+             label: Any = hex_label) -> str | None:
+    """C-6: which hex already in the group the new hex ``new`` is next to (``None``: none,
+    its pieces do not join). Hexes are entered so that each touches one before it: any
+    chain of hexes can be entered so."""
+    choices = tuple(Choice(h, Msg.of("cc.choice.next_to", hex=label(h))) for h in before)
+    answer: str = port.ask(ChoiceQuestion(
+        id=qid, clause="C-6", text=Msg.of("cc.q.next_to", hex=label(new)),
+        choices=(*choices, Choice(NOT_NEXT, Msg.of("cc.choice.not_next_to"))),
+        default_value=before[-1]))
+    return None if answer == NOT_NEXT else answer
+
+
+def ask_declaration(port: Port, options: Options) -> Asked:
+    attacker, defender = ask_sides(port)
+    inferred: list[tuple[Msg, str]] = []
+    firing: list[dict[str, Any]] = []
+    adjacent: list[list[str]] = []
+    hexes: list[str] = []
+    current = UNNAMED_HEX
+    line = 0
+    while True:
+        line += 1
+        number = len(firing) + 1
+        piece = port.ask(PieceQuestion(
+            id=f"piece.{line}", clause="C-6", number=number, hex=current,
+            text=Msg.of("cc.q.piece", n=number),
+            group=tuple(FiringPiece.model_validate(p) for p in firing), rules=options,
+            default_value=None if line == 1 else DONE,
+            hint_msg=Msg.of("cc.hint.piece" if line == 1 else "cc.hint.piece_more")))
+        if not isinstance(piece, PieceLine):
+            break
+        where = piece.hex or current
+        if where not in hexes and hexes:
+            link = ask_link(port, f"next-to.{line}", where, hexes)
+            if link is None:
+                inferred.append((Msg.of("cc.step.not_linked", hex=hex_label(where)), "C-6"))
+                continue
+            adjacent.append([link, where])
+        if where not in hexes:
+            hexes.append(where)
+        current = where
+        firing += line_pieces(piece, number, where)
+    situation: Situation = port.ask(SituationQuestion(
+        id="situation", clause="C-9", text=Msg.of("cc.q.situation"),
+        group=tuple(FiringPiece.model_validate(p) for p in firing), rules=options,
+        default_value=format_situation(Situation()), hint_msg=Msg.of("cc.hint.situation")))
+    target: list[dict[str, Any]] = []
+    line = 0
+    while True:
+        line += 1
+        number = len(target) + 1
+        unit = port.ask(UnitQuestion(
+            id=f"unit.{line}", clause="C-4", number=number,
+            text=Msg.of("cc.q.unit", n=number),
+            default_value=None if line == 1 else DONE,
+            hint_msg=Msg.of("cc.hint.unit" if line == 1 else "cc.hint.unit_more")))
+        if not isinstance(unit, UnitLine):
+            break
+        target += line_units(unit, number)
+    return Asked(FireDeclaration.model_validate({
+        "attacker": attacker, "defender": defender, "target_hex": situation.target_hex,
+        "cover": situation.cover, "firing": firing, "adjacent": adjacent, "target": target,
+        "bonuses": [{"source": s, "fp": fp} for s, fp in situation.bonuses]}), inferred)

@@ -18,7 +18,14 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import RULESET_ID, FateCard, FateCardQuestion, VirtualDecks
-from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece, TargetUnit
+from referee.rulesets.cc.declaration import (
+    Declaration,
+    FireDeclaration,
+    FiringPiece,
+    RosterDeclaration,
+    TargetUnit,
+)
+from referee.rulesets.cc.labels import joined
 from referee.rulesets.cc.legality import command_skips, hex_command, hex_leaders, refusal
 
 
@@ -106,35 +113,45 @@ def _default_order(units: list[TargetUnit]) -> list[TargetUnit]:
 
 def _unit_facts(state: UnitState) -> dict[str, Any]:
     u = state.unit
-    return {"key": u.key, "name": u.name, "kind": u.kind, "morale": u.morale,
+    return {"key": u.key, "name": u.label, "kind": u.kind, "morale": u.morale,
             "broken_morale": u.broken_morale, "command": u.command, "broken": state.broken,
             "suppressed": state.suppressed, "moving": u.moving}
 
 
-def _declaration(ctx: AttackContext) -> FireDeclaration:
+def _declaration(ctx: AttackContext) -> tuple[FireDeclaration, list[tuple[Msg, str]]]:
+    """The declaration (from a file, a roster and the table, or the table alone) and what
+    the table inferred instead of asking (message, clause), for the working."""
     if isinstance(ctx.declaration, FireDeclaration):
-        return ctx.declaration
+        return ctx.declaration, []
+    if isinstance(ctx.declaration, RosterDeclaration):
+        from referee.rulesets.cc.roster_ask import ask_from_roster
+
+        return ask_from_roster(ctx.port, ctx.declaration, ctx.options)
     if ctx.declaration is not None:
-        return FireDeclaration.model_validate(ctx.declaration)
+        declared = Declaration.model_validate(ctx.declaration)
+        return _declaration(ctx._replace(declaration=declared))
     from referee.rulesets.cc.ask import ask_declaration
 
-    return ask_declaration(ctx.port)
+    return ask_declaration(ctx.port, ctx.options)
 
 
 def attack(ctx: AttackContext) -> Result:
-    decl = _declaration(ctx)
+    decl, inferred = _declaration(ctx)
     decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
                          ctx.options["deck-file"],
                          {"italy-sniper-blank": ctx.options["italy-sniper-blank"]})
     a = Attack(ctx, decl, decks, StepLog())
     shooters = decl.shooters
-    a.log.input(Msg.of("cc.step.declared", attacker=_nation(decl.attacker),
-                       pieces=", ".join(p.name for p in shooters), target=decl.target_hex,
-                       units=", ".join(u.name for u in decl.target)), "C-2")
+    declared = "cc.step.declared" if decl.target_hex is not None else "cc.step.declared_unnamed"
+    a.log.input(Msg.of(declared, attacker=_nation(decl.attacker),
+                       pieces=joined(p.label for p in shooters), target=decl.target_label,
+                       units=joined(u.label for u in decl.target)), "C-2")
     a.log.input(Msg.of("cc.step.edition", edition=Msg.of(f"cc.edition.{decks.edition.id}")),
                 "C-X8")
     if ctx.options["deck-file"]:
         a.log.input(Msg.of("cc.step.deck_file", file=ctx.options["deck-file"]), "C-X8")
+    for text, clause in inferred:
+        a.log.note(text, clause)
     for nation in dict.fromkeys((decl.attacker, decl.defender)):
         reading = decks.edition.reading(nation)
         if reading is not None:
@@ -153,11 +170,13 @@ def attack(ctx: AttackContext) -> Result:
         return _result(a, Msg.of("cc.outcome.refused", reason=reason),
                        {"allowed": False, "fp": fp})
     if ordnance and not _targeting(a, shooters[0], hindrance_left, fp):
-        return _result(a, Msg.of("cc.outcome.missed", target=decl.target_hex),
+        missed = "cc.outcome.missed" if decl.target_hex is not None \
+            else "cc.outcome.missed_unnamed"
+        return _result(a, Msg.of(missed, target=decl.target_label),
                        {"allowed": True, "hit": False, "fp": fp})
     card = a.draw("fire", decl.attacker, Msg.of("cc.q.fire", nation=_nation(decl.attacker),
                                                 fp=fp), "C-10", "fire", fp=fp,
-                  weapons=tuple(p.name for p in shooters if p.kind == "weapon"),
+                  weapons=tuple(p.label for p in shooters if p.kind == "weapon"),
                   **a.initial_plan())
     total = fp + card.total
     a.log.roll(Msg.of("cc.step.fire_roll", card=a.card_text(card), fp=fp, roll=card.total,
@@ -169,20 +188,23 @@ def attack(ctx: AttackContext) -> Result:
     units = _trigger(a, card, shooters)
     gone = [u for u in decl.target if u.key not in {k.key for k in units}]
     rows, results = _defence(a, units, total)
-    results.update({u.name: ar.Result.ELIMINATED.value for u in gone})
+    results.update({u.key: ar.Result.ELIMINATED.value for u in gone})
     if rows:
         a.log.table(Msg.of("cc.table.defence", attack=total),
                     [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll",
                                                        "total", "versus", "result")],
                     rows, clause="C-12")
     summary: Msg | str = "-"
-    for name, res in results.items():
-        part = Msg.of("cc.outcome.unit", unit=name, result=Msg.of(f"cc.result.{res}"))
+    by_key = {u.key: u for u in decl.target}
+    for key, res in results.items():
+        part = Msg.of("cc.outcome.unit", unit=by_key[key].label,
+                      result=Msg.of(f"cc.result.{res}"))
         summary = part if summary == "-" else Msg.of("cc.outcome.join", a=summary, b=part)
     a.log.outcome(Msg.of("cc.step.done", count=len(results)), "C-12")
     return _result(a, Msg.of("cc.outcome.resolved", total=total, results=summary),
                    {"allowed": True, "hit": True, "fp": fp, "attack_total": total,
-                    "trigger": card.trigger or None, "results": results})
+                    "trigger": card.trigger or None,
+                    "results": {by_key[k].data_name: r for k, r in results.items()}})
 
 
 def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[int, int]:
@@ -193,32 +215,32 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
     included = a.option("declared-fp-includes-command")
 
     def modified(p: FiringPiece) -> int:
-        return p.fp if included else p.fp + hex_command(decl, p, a.ctx.options)
+        return p.fp if included else p.fp + hex_command(decl.firing, p, a.ctx.options)
 
     base = shooters[0]
     if len(shooters) > 1:
         ranked = sorted(shooters, key=lambda p: -modified(p))
         base_key = a.port.ask(ChoiceQuestion(
-            id="base", text=Msg.of("cc.q.base"), clause="C-8",
-            choices=tuple(Choice(p.key, Msg.of("cc.choice.base", piece=p.name,
+            id="base", text=Msg.of("cc.q.base"), clause="C-8", whatif=True,
+            choices=tuple(Choice(p.key, Msg.of("cc.choice.base", piece=p.label,
                                                fp=modified(p))) for p in ranked),
             default_value=ranked[0].key))
         base = next(p for p in shooters if p.key == base_key)
-    command = 0 if included else hex_command(decl, base, a.ctx.options)
+    command = 0 if included else hex_command(decl.firing, base, a.ctx.options)
     if ordnance and command_skips(base, a.ctx.options):
-        for leader in hex_leaders(decl, base, a.ctx.options):
-            log.note(Msg.of("cc.step.ordnance_no_command", piece=base.name,
-                            leader=leader.name), "C-14")
+        for leader in hex_leaders(decl.firing, base, a.ctx.options):
+            log.note(Msg.of("cc.step.ordnance_no_command", piece=base.label,
+                            leader=leader.label), "C-14")
     fp = base.fp
     alone = "alone" if len(shooters) == 1 else "base"
-    rows.append((Msg.of(f"cc.fp.{alone}", piece=base.name), "C-8", base.fp, fp))
-    log.input(Msg.of(f"cc.step.{alone}", piece=base.name, fp=base.fp), "C-8", fp=base.fp)
+    rows.append((Msg.of(f"cc.fp.{alone}", piece=base.label), "C-8", base.fp, fp))
+    log.input(Msg.of(f"cc.step.{alone}", piece=base.label, fp=base.fp), "C-8", fp=base.fp)
     if included:
         log.warning(Msg.of("cc.step.fp_includes_command"), "C-X1")
     if command:
         fp += command
-        rows.append((Msg.of("cc.fp.command", piece=base.name), "C-14", _signed(command), fp))
-        log.modifier(Msg.of("cc.step.command", piece=base.name, command=command, fp=fp),
+        rows.append((Msg.of("cc.fp.command", piece=base.label), "C-14", _signed(command), fp))
+        log.modifier(Msg.of("cc.step.command", piece=base.label, command=command, fp=fp),
                      "C-14", command=command)
     others = len(shooters) - 1
     if others:
@@ -251,9 +273,9 @@ def _targeting(a: Attack, piece: FiringPiece, hindrance: int, fp: int) -> bool:
     """C-1: ordnance must hit the hex first: product less hindrance above the range."""
     decl = a.decl
     card = a.draw("targeting", decl.attacker,
-                  Msg.of("cc.q.targeting", piece=piece.name, distance=piece.distance,
+                  Msg.of("cc.q.targeting", piece=piece.label, distance=piece.distance,
                          hindrance=hindrance, nation=_nation(decl.attacker)), "C-1",
-                  "targeting", piece=piece.name, distance=piece.distance, hindrance=hindrance,
+                  "targeting", piece=piece.label, distance=piece.distance, hindrance=hindrance,
                   fp=fp, **a.initial_plan())
     product = card.product
     hit = ar.targeting_hits(product, hindrance, piece.distance)
@@ -284,9 +306,9 @@ def _trigger(a: Attack, card: FateCard, shooters: list[FiringPiece]) -> list[Tar
     units = list(a.decl.target)
     rows: list[tuple[Any, ...]] = []
     if card.trigger == "jammed":
-        weapons = [p.name for p in shooters if p.kind == "weapon"]
-        text = Msg.of("cc.step.jammed", weapons=", ".join(weapons) or "-")
-        a.log.outcome(text, "C-11", broken_weapons=weapons)
+        weapons = [p for p in shooters if p.kind == "weapon"]
+        text = Msg.of("cc.step.jammed", weapons=joined((p.label for p in weapons), "-"))
+        a.log.outcome(text, "C-11", broken_weapons=[p.name or p.key for p in weapons])
         rows.append((card.label(), "C-11", text))
     elif card.trigger == "event":
         a.log.note(Msg.of("cc.step.event"), "C-13")
@@ -313,11 +335,11 @@ def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
             legal.append("broken")
         legal.append("eliminated")
         effect = a.port.ask(ChoiceQuestion(
-            id=f"event.{u.key}", text=Msg.of("cc.q.event", unit=u.name), clause="C-13",
+            id=f"event.{u.key}", text=Msg.of("cc.q.event", unit=u.label), clause="C-13",
             choices=tuple(Choice(v, Msg.of(f"cc.event.{v}")) for v in legal),
             default_value="none"))
         if effect != "none":
-            a.log.input(Msg.of("cc.step.event_effect", unit=u.name,
+            a.log.input(Msg.of("cc.step.event_effect", unit=u.label,
                                effect=Msg.of(f"cc.event.{effect}")), "C-13", unit=u.key,
                         effect=effect)
         if effect == "suppressed":
@@ -362,13 +384,13 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
         if len(todo) > 1:
             key = a.port.ask(ChoiceQuestion(
                 id=f"defence-order.{n}", text=Msg.of("cc.q.order"), clause="C-12",
-                choices=tuple(Choice(u.key, u.name) for u in todo), default_value=todo[0].key))
+                choices=tuple(Choice(u.key, u.label) for u in todo), default_value=todo[0].key))
             unit = next(u for u in todo if u.key == key)
         todo.remove(unit)
         state = states[unit.key]
         morale, parts = _morale(a, states, state)
         card = a.draw(f"defence.{unit.key}", deck_of,
-                      Msg.of("cc.q.defence", unit=unit.name, morale=morale,
+                      Msg.of("cc.q.defence", unit=unit.label, morale=morale,
                              nation=_nation(deck_of)), "C-4", "defence", attack=total,
                       morale=morale, unit=unit.key,
                       **a.plan(list(states.values()), [unit.key, *(u.key for u in todo)]))
@@ -377,10 +399,10 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
                                    suppressed=state.suppressed,
                                    suppressed_tie=a.option("suppressed-tie"))
         if defence == total and state.suppressed and not unit.moving:
-            log.warning(Msg.of("cc.step.suppressed_tie", unit=unit.name,
+            log.warning(Msg.of("cc.step.suppressed_tie", unit=unit.label,
                                reading=a.option("suppressed-tie")), "C-X4")
         clause = "C-5"
-        log.roll(Msg.of("cc.step.defence", unit=unit.name, morale=morale, parts=parts,
+        log.roll(Msg.of("cc.step.defence", unit=unit.label, morale=morale, parts=parts,
                         card=a.card_text(card), roll=card.total, total=defence, attack=total,
                         result=Msg.of(f"cc.result.{result}")), clause, unit=unit.key,
                  morale=morale, defence_total=defence, result=result.value)
@@ -388,16 +410,16 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
         if result is ar.Result.BROKEN:
             states[unit.key] = replace(state, broken=True)
             if unit.kind == "leader":
-                log.note(Msg.of("cc.step.command_lost", unit=unit.name), "C-12")
+                log.note(Msg.of("cc.step.command_lost", unit=unit.label), "C-12")
         elif result is ar.Result.SUPPRESSED:
             states[unit.key] = replace(state, suppressed=True)
         elif result is ar.Result.ELIMINATED:
             states[unit.key] = replace(state, broken=True)
             _eliminated(a, unit)
-        rows.append((unit.name, Msg.of("cc.col.morale_parts", morale=morale, parts=parts),
+        rows.append((unit.label, Msg.of("cc.col.morale_parts", morale=morale, parts=parts),
                      a.card_text(card), card.total, defence, total,
                      Msg.of(f"cc.result.{result}")))
-        results[unit.name] = result.value
+        results[unit.key] = result.value
     return rows, results
 
 
@@ -406,7 +428,7 @@ def _morale(a: Attack, states: dict[str, UnitState], state: UnitState) -> tuple[
     unit = state.unit
     printed = ar.printed_morale(unit.morale, unit.broken_morale, state.broken)
     if state.broken and unit.broken_morale is None:
-        a.log.warning(Msg.of("cc.step.no_broken_morale", unit=unit.name), "C-4")
+        a.log.warning(Msg.of("cc.step.no_broken_morale", unit=unit.label), "C-4")
     parts = Msg.of("cc.morale.printed", value=printed)
     morale = printed
     if a.decl.cover:
@@ -417,7 +439,7 @@ def _morale(a: Attack, states: dict[str, UnitState], state: UnitState) -> tuple[
         morale += command
         parts = Msg.of("cc.morale.command", before=parts, value=_signed(command))
         if unit.kind == "leader" and not state.broken and unit.command == command:
-            a.log.warning(Msg.of("cc.step.self_command", unit=unit.name), "C-14")
+            a.log.warning(Msg.of("cc.step.self_command", unit=unit.label), "C-14")
     if state.suppressed:
         morale -= 1
         parts = Msg.of("cc.morale.suppressed", before=parts)
@@ -429,8 +451,8 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
     vp = unit.vp
     if vp is None:
         vp = a.port.ask(NumberQuestion(id=f"vp.{unit.key}", clause="C-14", minimum=0,
-                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.name)))
-    a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.name, vp=vp,
+                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.label)))
+    a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.label, vp=vp,
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 
 

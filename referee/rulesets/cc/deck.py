@@ -300,6 +300,15 @@ class FateCardQuestion(DiceQuestion):
             return ROLL
         assert isinstance(card, FateCard)
         if self.composition is not None and card.key not in self.composition:
+            dice = card_key((card.faces[0], card.faces[1])) if card.faces else ""
+            shown = sorted({parse_key(k)[1] for k in self.composition
+                            if k.partition(":")[0] == dice} - {""})
+            if not card.trigger and shown:
+                # the dice are right, the trigger was left out: say how to type it
+                a, b = dice.split("-")
+                raise AnswerError(Msg.of("cc.error.card_trigger_missing", dice=dice,
+                                         nation=Msg.of(f"cc.nation.{self.nation}"),
+                                         typed=", ".join(f"'{a} {b} {t}'" for t in shown)))
             raise AnswerError(Msg.of("cc.error.card_not_in_deck", card=card.key,
                                      nation=Msg.of(f"cc.nation.{self.nation}"),
                                      edition=self.edition_id))

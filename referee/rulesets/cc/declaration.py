@@ -8,19 +8,42 @@ player's cards and the terrain give; the target hex with its units. Geometry is 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
-from referee.rulesets.fields import Name
+from referee.core.text import Msg
+from referee.rulesets.cc.words import nation_value
+from referee.rulesets.fields import FilePath, Name
 
-Nation = Literal["germany", "america", "russia", "britain", "france", "italy"]
+if TYPE_CHECKING:
+    from referee.rulesets.cc.roster import Roster
+
+# a nation by any of its words (``german``, ``germans``, ``немцы``): stored as its id
+Nation = Annotated[Literal["germany", "america", "russia", "britain", "france", "italy"],
+                   BeforeValidator(nation_value)]
 
 
 def piece_key(name: str) -> str:
-    """A stable id for question ids: ``"Rifle squad L8"`` becomes ``rifle-squad-l8``."""
-    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "piece"
+    """A stable id for question ids: ``"Rifle squad L8"`` becomes ``rifle-squad-l8``; names
+    in any alphabet keep their letters (``"Стрелки"``: ``стрелки``)."""
+    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "piece"
+
+
+def _numbered(name: str | None, number: int | None) -> None:
+    if name is None and number is None:
+        raise PydanticCustomError("cc.decl.no_name", "give the piece a name")
 
 
 class _Model(BaseModel):
@@ -28,7 +51,10 @@ class _Model(BaseModel):
 
 
 class FiringPiece(_Model):
-    name: Name
+    name: Name | None = Field(default=None, description="left out: the piece's number names it")
+    number: int | None = Field(default=None, ge=1, le=99,
+                               description="typed at the table: its place in the group "
+                                           "(its id piece-N, and its label without a name)")
     kind: Literal["unit", "weapon", "leader"] = "unit"
     hex: Name
     fp: int = Field(default=0, ge=0, le=30, description="printed FP on its current side")
@@ -54,6 +80,7 @@ class FiringPiece(_Model):
 
     @model_validator(mode="after")
     def _white_band_is_a_weapon(self) -> FiringPiece:
+        _numbered(self.name, self.number)
         if self.white_band and self.kind != "weapon":
             raise PydanticCustomError("cc.decl.white_band_weapon",
                                       "only a weapon has a white band")
@@ -61,7 +88,18 @@ class FiringPiece(_Model):
 
     @property
     def key(self) -> str:
-        return piece_key(self.name)
+        """Its id in question ids: by its number when typed at the table (whatever name it
+        was given), else by its name."""
+        if self.number is not None:
+            return f"piece-{self.number}"
+        return piece_key(self.name or "")
+
+    @property
+    def label(self) -> Msg | str:
+        """What the player reads: its name, or ``piece 3`` (``leader 3``, ``weapon 3``)."""
+        if self.name is not None:
+            return self.name
+        return Msg.of(f"cc.label.{self.kind}", n=self.number)
 
 
 class FpBonus(_Model):
@@ -70,7 +108,10 @@ class FpBonus(_Model):
 
 
 class TargetUnit(_Model):
-    name: Name
+    name: Name | None = Field(default=None, description="left out: the unit's number names it")
+    number: int | None = Field(default=None, ge=1, le=99,
+                               description="typed at the table: its place in the hex "
+                                           "(its id unit-N, and its label without a name)")
     kind: Literal["unit", "leader"] = "unit"
     morale: int = Field(ge=0, le=15)
     broken_morale: int | None = Field(default=None, ge=0, le=15)
@@ -80,15 +121,34 @@ class TargetUnit(_Model):
     moving: bool = Field(default=False, description="activated for Move (e.g. under Op Fire)")
     vp: int | None = Field(default=None, ge=0, le=20, description="VP if eliminated [7.1]")
 
+    @model_validator(mode="after")
+    def _named(self) -> TargetUnit:
+        _numbered(self.name, self.number)
+        return self
+
     @property
     def key(self) -> str:
-        return piece_key(self.name)
+        if self.number is not None:
+            return f"unit-{self.number}"
+        return piece_key(self.name or "")
+
+    @property
+    def label(self) -> Msg | str:
+        if self.name is not None:
+            return self.name
+        return Msg.of(f"cc.label.target_{self.kind}", n=self.number)
+
+    @property
+    def data_name(self) -> str:
+        """Its name in the outcome's data: the name, or its id when it has none."""
+        return self.name if self.name is not None else self.key
 
 
 class FireDeclaration(_Model):
     attacker: Nation
     defender: Nation
-    target_hex: Name
+    target_hex: Name | None = Field(default=None,
+                                    description="left out: shown as the target hex")
     cover: int = Field(default=0, ge=-5, le=10, description="the target hex's cover (T78.3)")
     firing: list[FiringPiece] = Field(min_length=1, max_length=20)
     adjacent: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
@@ -116,7 +176,7 @@ class FireDeclaration(_Model):
             for piece in group:
                 if piece.key in seen:
                     raise PydanticCustomError("cc.decl.same_name", "two pieces named {name}",
-                                              {"name": piece.name})
+                                              {"name": piece.name or piece.key})
                 seen.add(piece.key)
         if self.attacker == self.defender:
             raise PydanticCustomError("cc.decl.same_side", "attacker and defender are one")
@@ -127,3 +187,45 @@ class FireDeclaration(_Model):
     @property
     def shooters(self) -> list[FiringPiece]:
         return [p for p in self.firing if p.fires]
+
+    @property
+    def target_label(self) -> Msg | str:
+        """The target hex as the player reads it: its name, or ``the target hex``."""
+        return self.target_hex if self.target_hex is not None else Msg.of("cc.label.target")
+
+
+class RosterDeclaration(_Model):
+    """``referee attack cc --roster FILE``, or ``roster = FILE`` alone in a script's
+    declaration: the pieces come from the roster (read and checked here, before any
+    question); the table asks which hexes fire at which hex, who joins, and the situation."""
+
+    roster: FilePath = Field(description="a Combat Commander roster file")
+    _loaded: Any = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _read(self) -> RosterDeclaration:
+        from referee.rulesets.cc.roster import load_roster
+
+        self._loaded = load_roster(self.roster)
+        return self
+
+    @property
+    def loaded(self) -> Roster:
+        from referee.rulesets.cc.roster import Roster
+
+        assert isinstance(self._loaded, Roster)
+        return self._loaded
+
+
+class Declaration:
+    """What a script's ``[declaration]``, ``--declaration`` or ``--roster`` give a CC attack:
+    a whole fire declaration, or a roster alone (the model a declaration is validated by)."""
+
+    @staticmethod
+    def model_validate(raw: Any, *, strict: bool | None = None,
+                       context: dict[str, Any] | None = None
+                       ) -> FireDeclaration | RosterDeclaration:
+        model: type[FireDeclaration] | type[RosterDeclaration] = (
+            RosterDeclaration if isinstance(raw, Mapping) and "roster" in raw
+            else FireDeclaration)
+        return model.model_validate(raw, strict=strict, context=context)

@@ -126,8 +126,9 @@ def _edition(flags: dict[str, str]) -> DeckEdition:
 
 def _nation_deck(ed: DeckEdition, key: str) -> tuple[str, tuple[str, ...]]:
     from referee.rulesets.cc.deck import NATIONS
+    from referee.rulesets.cc.words import nation_of
 
-    nation = key.casefold()
+    nation = nation_of(key) or key.casefold()  # also 'german', 'germans', 'немцы'
     if nation not in NATIONS:
         raise UsageError(Msg.of("cc.error.unknown_nation", given=key, known=", ".join(NATIONS)))
     deck = ed.composition(nation)

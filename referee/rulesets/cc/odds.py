@@ -29,6 +29,7 @@ from referee.odds.work import add as counted
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc import odds_walk
 from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
+from referee.rulesets.cc.labels import joined
 from referee.rulesets.cc.odds_draws import DeckRun, classes, distribution, shuffled
 
 EXACT_WORK = 25_000
@@ -54,7 +55,7 @@ Result = ar.Result
 @dataclass(frozen=True)
 class Unit:
     key: str
-    name: str
+    name: Msg | str
     kind: str
     morale: int
     broken_morale: int | None
@@ -392,12 +393,12 @@ def _notes(plan: Plan, attacker: DeckRun | None, fire_ahead: bool) -> tuple[Msg,
     if fire_ahead:
         notes.append(Msg.of("cc.odds.note.event"))
     if len(plan.order) > 1:
-        names = ", ".join(plan.units[k].name for k in plan.order)
+        names = joined(plan.units[k].name for k in plan.order)
         notes.append(Msg.of("cc.odds.note.order", order=names))
     return tuple(notes)
 
 
-def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: int, fp: int,
+def targeting(question: DiceQuestion, *, piece: Msg | str, distance: int, hindrance: int, fp: int,
               units: Sequence[Mapping[str, Any]], order: Sequence[str],
               rules: Mapping[str, Any], defence: Mapping[str, Any]) -> OddsReport:
     """C-1: the product of the two dice, and whether it hits; then the rest of the attack."""
@@ -416,7 +417,7 @@ def targeting(question: DiceQuestion, *, piece: str, distance: int, hindrance: i
                       notes=_notes(plan, attacker, True))
 
 
-def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
+def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[Msg | str],
          units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
          defence: Mapping[str, Any]) -> OddsReport:
     """C-3, C-10, C-11, C-13: the attack total, the fire card's triggers, then each unit."""
@@ -433,7 +434,7 @@ def fire(question: DiceQuestion, *, fp: int, weapons: Sequence[str],
     states = lazy_end_states(ends, plan, Stage(attacker, fp), question.id)
     notes = _notes(plan, attacker, True)
     if weapons and attacker.known:
-        notes += (Msg.of("cc.odds.note.jammed", weapons=", ".join(weapons)),)
+        notes += (Msg.of("cc.odds.note.jammed", weapons=joined(weapons)),)
     return OddsReport(Msg.of("cc.odds.title.fire", fp=fp), Msg.of("cc.odds.unit.attack"),
                       dist, functools.partial(_plus, fp), states, notes=notes)
 

@@ -11,4 +11,5 @@ from referee.rulesets.epic.tables import RULESET_ID
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.epic.lookup",
                       declaration="referee.rulesets.epic.declaration:ShootingDeclaration",
                       resolver="referee.rulesets.epic.attack:attack",
-                      state="referee.rulesets.epic.saved:SavedState")
+                      state="referee.rulesets.epic.saved:SavedState",
+                      state_view="referee.rulesets.epic.view:state_view")

@@ -28,6 +28,11 @@ class Target:
     in_range: bool = True
     in_mw_range: bool = True
     in_cover: bool = False
+    label: Msg | str | None = None  # what a player reads (None: the name)
+
+    @property
+    def shown(self) -> Msg | str:
+        return self.name if self.label is None else self.label
 
 
 @dataclass(frozen=True)
@@ -82,19 +87,19 @@ def refusal(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
         return None
     fire = Msg.of(f"epic.fire.{hit.fire}")
     if proposed.type not in tables().allocation[hit.fire]:
-        return Msg.of("epic.refuse.type", unit=proposed.name, type=proposed.type, fire=fire)
+        return Msg.of("epic.refuse.type", unit=proposed.shown, type=proposed.type, fire=fire)
     if not (proposed.in_mw_range if hit.macro else proposed.in_range):
         return Msg.of("epic.refuse.range" if not hit.macro else "epic.refuse.mw_range",
-                      unit=proposed.name)
+                      unit=proposed.shown)
     if not hit.cover_ok and proposed.in_cover:
-        return Msg.of("epic.refuse.cover", unit=proposed.name, fire=fire)
+        return Msg.of("epic.refuse.cover", unit=proposed.shown, fire=fire)
     pool = eligible(units, hit)
     fewest = min(taken.get(u.key, 0) for u in pool)
     if taken.get(proposed.key, 0) > fewest:
         other = next(u for u in pool if taken.get(u.key, 0) == fewest)
-        return Msg.of("epic.refuse.even", unit=proposed.name, held=taken.get(proposed.key, 0),
-                      other=other.name, other_held=fewest)
-    return Msg.of("epic.refuse.front", unit=proposed.name, other=legal[0].name,
+        return Msg.of("epic.refuse.even", unit=proposed.shown, held=taken.get(proposed.key, 0),
+                      other=other.shown, other_held=fewest)
+    return Msg.of("epic.refuse.front", unit=proposed.shown, other=legal[0].shown,
                   distance=_cm(legal[0].distance), own=_cm(proposed.distance))
 
 

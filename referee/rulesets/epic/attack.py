@@ -18,20 +18,17 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
-    MultiChoiceQuestion,
     NumberQuestion,
-    TextQuestion,
 )
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon
+from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
 from referee.rulesets.epic.tables import RULESET_ID, tables
 from referee.rulesets.epic.tohit import HitPlan, hit_plan, required_roll
 
 FIRE_TYPES = ("ap", "at")
 MAX_WEAPON_TYPES = 12
-MAX_TARGET_UNITS = 30
 TO_HIT_VALUES = tuple(range(2, 7))
 
 
@@ -48,12 +45,9 @@ def _rule(section: str) -> Msg:
     return Msg.of(f"epic.rule.{section}")
 
 
-WEAPON_RULES = ("macro", "disrupt", "ignore_cover")
-SAVE_RULES = ("reinforced", "invulnerable")
-
-
-def ask_declaration(port: Port, special: bool = False) -> ShootingDeclaration:
-    """Build the declaration from questions, for an attack without a script or roster."""
+def ask_declaration(port: Port) -> ShootingDeclaration:
+    """The weapons of the roll to hit alone, asked one by one (the whole attack at the table
+    takes compact lines instead: ``typed``)."""
     count = port.ask(NumberQuestion(id="weapons", text=Msg.of("epic.q.weapons"), minimum=1,
                                     maximum=MAX_WEAPON_TYPES, default_value=1))
     weapons = []
@@ -71,52 +65,10 @@ def ask_declaration(port: Port, special: bool = False) -> ShootingDeclaration:
         at = port.ask(ChoiceQuestion(id=f"weapon.{i}.at", text=Msg.of("epic.q.weapon_at", n=i),
                                      choices=at_choices, default_value=at_choices[0].value,
                                      clause="E-7"))
-        rules: tuple[str, ...] = ()
-        if special:  # the whole attack: MW (E-12), disrupt (E-13), ignore cover (section 3)
-            rules = tuple(port.ask(MultiChoiceQuestion(
-                id=f"weapon.{i}.rules", text=Msg.of("epic.q.weapon_rules", n=i),
-                choices=tuple(Choice(r.replace("_", "-"), Msg.of(f"epic.choice.{r}"))
-                              for r in WEAPON_RULES), clause="E-12")))
-        weapons.append(Weapon(name=f"weapon {i}", shots=shots,
+        weapons.append(Weapon(name=f"weapon-{i}", number=i, shots=shots,
                               ap=None if ap == "none" else int(ap),
-                              at=None if at == "none" else int(at),
-                              macro="macro" in rules, disrupt="disrupt" in rules,
-                              ignore_cover="ignore-cover" in rules))
+                              at=None if at == "none" else int(at)))
     return ShootingDeclaration(weapons=weapons)
-
-
-def ask_formations(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
-    """The weapons and the target formation's units, asked at the table (no roster)."""
-    weapons = ask_declaration(port, special=True).weapons
-    count = port.ask(NumberQuestion(id="target-units", minimum=1, maximum=MAX_TARGET_UNITS,
-                                    default_value=1, clause="E-10",
-                                    text=Msg.of("epic.q.target_units", target=decl.target)))
-    units = []
-    saves = tuple(Choice(str(v), f"{v}+") for v in range(2, 7))
-    for i in range(1, count + 1):
-        kind = port.ask(ChoiceQuestion(
-            id=f"target.{i}.type", clause="E-10", default_value="INF",
-            text=Msg.of("epic.q.target_type", n=i),
-            choices=tuple(Choice(k, Msg.of(f"epic.unit_type.{k}")) for k in ("INF", "LV", "AV"))))
-        armour = port.ask(ChoiceQuestion(
-            id=f"target.{i}.armour", clause="E-11", default_value="none",
-            text=Msg.of("epic.q.target_armour", n=i),
-            choices=(Choice("none", Msg.of("epic.choice.none")), *saves)))
-        saves_ = port.ask(MultiChoiceQuestion(
-            id=f"target.{i}.saves", clause="E-11", text=Msg.of("epic.q.target_saves", n=i),
-            choices=tuple(Choice(r, Msg.of(f"epic.choice.{r}")) for r in SAVE_RULES)))
-        units.append(TargetUnit(name=f"Unit {i}", type=kind,
-                                armour=None if armour == "none" else int(armour),
-                                reinforced="reinforced" in saves_,
-                                invulnerable="invulnerable" in saves_))
-    update: dict[str, object] = {"weapons": weapons, "target_units": units}
-    if not decl.crossfire:  # brief section 3, E-11 and E-13
-        update["crossfire"] = int(port.ask(NumberQuestion(
-            id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
-            text=Msg.of("epic.q.crossfire", target=decl.target))))
-    from referee.rulesets.epic.roster import revalidate
-
-    return revalidate(decl, update)
 
 
 def choose_fire_type(port: Port, w: Weapon, log: StepLog) -> tuple[str, int]:
@@ -124,12 +76,12 @@ def choose_fire_type(port: Port, w: Weapon, log: StepLog) -> tuple[str, int]:
     with one value fires as that. Returns the fire type and its to-hit value."""
     if w.ap is not None and w.at is not None:
         fire = port.ask(ChoiceQuestion(
-            id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.name,
+            id=f"fire-type.{w.key}", text=Msg.of("epic.q.fire_type", weapon=w.label,
                                                   ap=w.ap, at=w.at),
             choices=(Choice("ap", Msg.of("epic.fire.ap_value", value=w.ap)),
                      Choice("at", Msg.of("epic.fire.at_value", value=w.at))),
-            default_value="ap", clause="E-7", rule=_rule("to_hit")))
-        log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.name,
+            default_value="ap", clause="E-7", rule=_rule("to_hit"), whatif=True))
+        log.input(Msg.of("epic.step.fire_type_chosen", weapon=w.label,
                          fire=Msg.of(f"epic.fire.{fire}")), "E-7", weapon=w.key, fire=fire)
     else:
         fire = "ap" if w.ap is not None else "at"
@@ -157,7 +109,7 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
     """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown). ``rest``
     (``ShotsRest``, ``BarrageRest``) is what the odds know of the rest of the attack."""
     qid = qid or f"to-hit.{w.key}"
-    name = label or w.name
+    name = label or w.label
     fail = (tables().natural_fail,)
     if plan.mode == "impossible":
         log.outcome(Msg.of("epic.step.impossible", weapon=name, need=plan.need), "E-9")
@@ -208,19 +160,20 @@ def attack(ctx: AttackContext) -> Result:
                      Choice("to-hit", Msg.of("epic.kind.to_hit"))),
             default_value="whole")) == "whole":
         # the whole attack at the table: name the formations, then the rest is asked
-        firing_name = port.ask(TextQuestion(id="firing-name", clause="E-1",
-                                            text=Msg.of("epic.q.firing_name")))
-        target_name = port.ask(TextQuestion(id="target-name", clause="E-1",
-                                            text=Msg.of("epic.q.target_name")))
+        from referee.rulesets.epic.typed import ask_names
+
+        firing_name, target_name = ask_names(port)
         decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
     else:
         decl = ask_declaration(port)
     if decl.full:
-        from referee.rulesets.epic.roster import with_roster
+        from referee.rulesets.epic.roster import who_takes_part, with_roster
 
-        decl = with_roster(decl)
+        decl = with_roster(who_takes_part(port, decl))
         if decl.by_hand and not decl.weapons:
-            decl = ask_formations(port, decl)
+            from referee.rulesets.epic.typed import ask_formations
+
+            decl = ask_formations(ctx, decl)
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
 
@@ -267,7 +220,7 @@ def attack(ctx: AttackContext) -> Result:
     for shot in _choose_fire_types(port, decl, log):
         need = required_roll(shot.to_hit, modifier)
         plan = hit_plan(need)
-        log.input(Msg.of("epic.step.need", weapon=shot.weapon.name,
+        log.input(Msg.of("epic.step.need", weapon=shot.weapon.label,
                          fire=Msg.of(f"epic.fire.{shot.fire_type}"), to_hit=shot.to_hit,
                          modifier=f"{modifier:+d}", need=need_text(plan)),
                   "E-9" if plan.mode != "direct" else "E-8",
@@ -275,7 +228,7 @@ def attack(ctx: AttackContext) -> Result:
         got, dice_shown = _roll_to_hit(port, shot, plan, log)
         hits[shot.fire_type] += got
         by_weapon[shot.weapon.key] = got
-        rows.append((shot.weapon.name, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
+        rows.append((shot.weapon.label, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
                      f"{shot.to_hit}+", tuple(mod_parts) or "-", need_text(plan),
                      dice_shown, got))
     log.table(Msg.of("epic.table.shots", firing=firing, target=target),

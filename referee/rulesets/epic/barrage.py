@@ -14,12 +14,21 @@ from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger, allocate, roll_saves
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, weapon_key
 from referee.rulesets.epic.firing import weapon_list, who_may_fire
-from referee.rulesets.epic.formations import Defender, defender, formation_state
+from referee.rulesets.epic.formations import (
+    Defender,
+    FormationState,
+    defender,
+    formation_label,
+    formation_state,
+    listing,
+)
 from referee.rulesets.epic.shooting import (
+    _run,
     choose_action,
     close_formation,
     epic_result,
     go_on_overwatch,
+    target_places,
 )
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
@@ -52,22 +61,26 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing_name = decl.firing or "-"
     # without declared units there is nobody to suppress: the firing markers are not asked
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
-    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
-    log.input(Msg.of("epic.step.declared_barrage", firing=firing_name,
-                     target=decl.target or "-"), "E-15")
-    action = choose_action(port, decl, firing, log)
-    if action is not None and action.id == "overwatch" and decl.overwatch is None:
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
+                             formation_label(firing_name))
+    target_label = formation_label(decl.target or "-")
+    log.input(Msg.of("epic.step.declared_barrage", firing=firing.shown,
+                     target=target_label), "E-15")
+    aimed = FormationState(decl.target or "-", 0, False, label=target_label)
+    taken = choose_action(port, decl, firing, aimed, log)
+    action = taken.action
+    if action is not None and action.id == "overwatch" and not taken.fires_on_overwatch:
         return go_on_overwatch(ctx, log, firing)
     if action is None or not action.may_shoot:
         if action is not None:
             log.outcome(Msg.of("epic.step.may_not_shoot",
-                               action=Msg.of(f"epic.action.{action.id}"), firing=firing_name),
+                               action=Msg.of(f"epic.action.{action.id}"), firing=firing.shown),
                         "E-2")
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     fire_units = who_may_fire(port, decl, firing, options, log)
     weapons = [w for _, ws in fire_units for w in ws if w.barrage is not None]
     if not weapons:
-        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing_name), "E-15")
+        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing.shown), "E-15")
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     points = sum(w.barrage or 0 for w in weapons)
     log.input(Msg.of("epic.step.barrage_points", points=points,
@@ -105,10 +118,10 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     states: dict[str, Any] = {}
     summary: list[Msg] = []
     data: dict[str, Any] = {"shot": True, "barrage_points": points, "formations": {}}
-    for index, (name, markers, broken, units, crossfire) in enumerate(formations):
+    for name, markers, broken, units, crossfire in formations:
         res = _one_formation(ctx, log, name, markers, broken, units, row, extra, action.modifier,
                              macro, crossfire, options, need_text, roll_hits,
-                             primary=index == 0, disrupt=disrupt, ignore_cover=ignore_cover)
+                             disrupt=disrupt, ignore_cover=ignore_cover)
         if res is None:
             continue
         state, fdata = res
@@ -117,7 +130,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         outcome_state = ("epic.state.broken" if state.broken else
                          "epic.state.destroyed" if not fdata["units_left"] else
                          "epic.state.steady")  # E-14: a wiped-out formation is destroyed
-        summary.append(Msg.of("epic.outcome.formation", target=name, killed=len(fdata[
+        summary.append(Msg.of("epic.outcome.formation", target=formation_label(name),
+                              killed=len(fdata[
             "casualties"]), markers=state.blast_markers, state=Msg.of(outcome_state)))
     joined: Msg | str = "-"
     for m in summary:
@@ -130,27 +144,30 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
                    broken: bool,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
                    macro: bool, declared_crossfire: int | None, options: dict[str, Any],
-                   need_text: Any, roll_hits: Any, primary: bool = True,
+                   need_text: Any, roll_hits: Any,
                    disrupt: bool = False,
                    ignore_cover: bool = False) -> tuple[Any, dict[str, Any]] | None:
     port, t = ctx.port, tables()
-    state = formation_state(ctx.state, name, markers, broken, log, port)
+    state = formation_state(ctx.state, name, markers, broken, log, port, formation_label(name))
     fkey = weapon_key(name)
-    alive = [defender(port, u, i, barrage=True, formation_key=None if primary else fkey)
-             for i, u in enumerate(units) if u.name not in state.destroyed]
+    standing = [u for u in units if not state.lost(u.name)]
+    places = target_places(port, standing, state, barrage=True)
+    alive = [defender(u, i, places.get(u.key, (None, None))[1], barrage=True,
+                      group=_run(state, places.get(u.key)))
+             for i, u in enumerate(units) if not state.lost(u.name)]
     under = [d for d in alive if d.under_template]
     if not under:
-        log.note(Msg.of("epic.barrage.none_under", formation=name), "E-15")
+        log.note(Msg.of("epic.barrage.none_under", formation=state.shown), "E-15")
         return None
     crossfire = declared_crossfire
     if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
         crossfire = int(port.ask(NumberQuestion(
             id=f"crossfire.{fkey}", minimum=0, maximum=9, default_value=0, clause="E-13",
-            text=Msg.of("epic.q.crossfire", target=name))))
+            text=Msg.of("epic.q.crossfire", target=state.shown))))
     if crossfire:
-        log.input(Msg.of("epic.step.crossfire", target=name, count=crossfire), "E-13",
+        log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",
                   crossfire=crossfire)
-    ledger = MarkerLedger(name, state.blast_markers, state.broken, log=log)
+    ledger = MarkerLedger(state.shown, state.blast_markers, state.broken, log=log)
     ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
     ledger.add(extra, Msg.of("epic.bm.barrage_extra", count=extra), "E-19")
     # E-17: one die per unit under the templates, AP against infantry (and light vehicles,
@@ -166,7 +183,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
 
     facts = AttackFacts(tuple(alive), ledger.before, ledger.broken_at_start, crossfire,
                         tuple(sorted(options.items())), barrage=True, disrupt_all=disrupt,
-                        name=name)
+                        name=state.shown)
     planned = []
     for (fire, cover), members in groups.items():
         value = row.ap if fire == "ap" else row.at
@@ -177,7 +194,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         hit = Hit(HitKind("mw" if macro else fire), "barrage", disrupt, ignore_cover)
         planned.append((fire, cover, members, value, mod, plan, order, hit))
     for i, (fire, cover, members, value, mod, plan, order, hit) in enumerate(planned):
-        label = Msg.of("epic.barrage.group", formation=name, fire=Msg.of(f"epic.fire.{fire}"),
+        label = Msg.of("epic.barrage.group", formation=state.shown,
+                       fire=Msg.of(f"epic.fire.{fire}"),
                        cover=Msg.of("epic.barrage.in_cover" if cover else "epic.barrage.open"))
         qid = f"barrage.{fkey}.{fire}" + (".cover" if cover else "")
         dummy = Weapon(name=qid, ap=value)
@@ -193,8 +211,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
             alloc.hits_on.setdefault(d.key, []).append(hit)
             alloc.record.append((hit.kind.fire, d.key))
         rows.append((label, len(members), f"{value}+", f"{mod:+d}", need_text(plan), shown,
-                     ", ".join(d.name for d in hit_units) or "-"))
-    log.table(Msg.of("epic.table.barrage_hits", formation=name),
+                     listing([d.shown for d in hit_units])))
+    log.table(Msg.of("epic.table.barrage_hits", formation=state.shown),
               [Msg.of(f"epic.col.{c}") for c in ("group", "units", "to_hit", "modifiers",
                                                  "need", "dice", "hit_units")], rows,
               clause="E-17")
@@ -206,17 +224,17 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     report = roll_saves(port, log, under, alloc, fkey, crossfire > 0,
                         PhaseRest(facts, (), (), ledger.added + ledger.as_hits))
     if report.rows:
-        log.table(Msg.of("epic.table.saves", target=name),
+        log.table(Msg.of("epic.table.saves", target=state.shown),
                   [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
                                                      "clause")], report.rows, clause="E-11")
     casualties = list(report.destroyed)
     for i, key in enumerate(casualties):
         unit = next(u for u in under if u.key == key)
-        log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
+        log.outcome(Msg.of("epic.step.destroyed", unit=unit.shown), "E-11", unit=key)
         if not disrupt:
-            ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
+            ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.shown), "E-13")
         if i == 0 and crossfire:  # each crossfiring formation adds its marker
-            ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.name,
+            ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
                                          count=crossfire), "E-13")
     if ledger.as_hits:
         survivors = [u for u in alive if u.key not in casualties]
@@ -226,7 +244,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         for key in extra_alloc.hits_on:
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed_no_save",
-                               unit=next(u.name for u in alive if u.key == key)), "E-13")
+                               unit=next(u.shown for u in alive if u.key == key)), "E-13")
     is_broken, killed, left = close_formation(log, state, ledger, alive, casualties, "E-19")
     names = {u.key: u.name for u in alive}
     return state, {"casualties": killed, "markers_added": ledger.added,

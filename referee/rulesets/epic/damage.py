@@ -3,8 +3,9 @@ ledger. The legal options come from ``allocation``; the save arithmetic from ``s
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +34,7 @@ from referee.rulesets.epic.tables import tables
 @dataclass(frozen=True)
 class Hit:
     kind: HitKind
-    weapon: str
+    weapon: Msg | str  # the weapon as a player reads it
     disrupt: bool = False
     ignore_cover: bool = False
 
@@ -66,7 +67,7 @@ class Allocation:
 
 
 def _label(u: Target, held: int) -> Msg:
-    return Msg.of("epic.choice.unit", unit=u.name, type=u.type, distance=f"{u.distance:g}",
+    return Msg.of("epic.choice.unit", unit=u.shown, type=u.type, distance=f"{u.distance:g}",
                   held=held)
 
 
@@ -82,7 +83,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
     if (options.get("mixed-allocation") == "ask-defender"
             and needs_order_choice(targets, kinds)):
         first = port.ask(ChoiceQuestion(
-            id=f"allocate.{phase}.order", clause="E-X7", default_value="at",
+            id=f"allocate.{phase}.order", clause="E-X7", default_value="at", whatif=True,
             text=Msg.of("epic.q.allocation_order"),
             choices=(Choice("at", Msg.of("epic.choice.at_first")),
                      Choice("ap", Msg.of("epic.choice.ap_first")))))
@@ -109,13 +110,18 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
                 out.rows.append((n, fire, hit.weapon, "-", Msg.of("epic.why.no_target"),
                                  "E-10"))
                 continue
+            alike = len(legal) > 1 and _all_alike(units, legal, out.hits_on)
             if len(legal) == 1:
                 chosen = legal[0]
                 why = forced_reason(targets, kind, taken, chosen, pool)
+            elif alike:  # E-X6: nothing tells them apart, so there is nothing to choose
+                chosen = legal[0]
+                why = Msg.of("epic.why.alike", count=len(legal))
             else:
                 others = [u for u in targets if u not in legal]
                 value = port.ask(AllocationQuestion(
                     id=f"allocate.{phase}.{n}", clause="E-10", default_value=legal[0].key,
+                    whatif=True,
                     text=Msg.of("epic.q.allocate", n=n, fire=fire, who=who),
                     choices=tuple(Choice(u.key, _label(u, taken.get(u.key, 0)))
                                   for u in legal),
@@ -126,11 +132,28 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
             taken[chosen.key] = taken.get(chosen.key, 0) + 1
             out.hits_on.setdefault(chosen.key, []).append(hit)
             out.record.append((kind.fire, chosen.key))
-            out.rows.append((n, fire, hit.weapon, chosen.name, why,
+            out.rows.append((n, fire, hit.weapon, chosen.shown, why,
                              "E-12" if kind.macro else "E-10"))
     if out.wasted:
         log.outcome(Msg.of("epic.step.wasted", count=out.wasted), "E-10", wasted=out.wasted)
     return out
+
+
+def _all_alike(units: Sequence[Defender], legal: Sequence[Target],
+               hits_on: dict[str, list[Hit]]) -> bool:
+    """The units that may take the next hit are alike (one group, nothing to tell them
+    apart) and hold the same hits so far: whichever takes it, the attack goes the same."""
+    by_key = {d.key: d for d in units}
+    first = by_key[legal[0].key]
+    held = _effects(hits_on.get(first.key, []))
+    return all(first.alike(by_key[u.key]) and _effects(hits_on.get(u.key, [])) == held
+               for u in legal[1:])
+
+
+def _effects(hits: Sequence[Hit]) -> Counter[Hit]:
+    """What hits do to the unit that takes them (their kind, disrupt, ignore cover), the
+    weapon that scored them aside."""
+    return Counter(replace(h, weapon="") for h in hits)
 
 
 @dataclass
@@ -179,21 +202,27 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
                                                         for s, _ in groups.values()):
             # brief section 3: fortified, so its saves are not worsened; the formation
             # still takes crossfire's extra Blast marker (E-13)
-            log.note(Msg.of("epic.step.fortified_crossfire", unit=unit.name), "E-11",
+            log.note(Msg.of("epic.step.fortified_crossfire", unit=unit.shown), "E-11",
                      unit=unit.key)
     odds = _SaveOdds(rest, units, allocation, grouped, t.invulnerable_save)
+    batches = _batches(units, allocation, grouped)
     for unit in units:
-        if unit.key not in grouped:
+        if unit.key not in grouped or batches.get(unit.key) == ():
+            continue
+        batch = batches.get(unit.key)
+        if batch:
+            _roll_batch(port, log, batch, grouped[unit.key][0][0], phase, odds, report,
+                        rest is not None)
             continue
         groups_ = grouped[unit.key]
-        odds.unit, odds.failed = unit, 0
+        odds.unit, odds.failed, odds.label = unit, 0, None
         for i, (save, count) in enumerate(groups_, 1):
             qid = f"save.{phase}.{unit.key}" + (f".{i}" if len(groups_) > 1 else "")
             odds.index = i - 1
             failed, shown = _roll_one(port, log, unit, save, count, qid, t.invulnerable_save,
                                       odds.ref if rest is not None else None)
             odds.failed += failed
-            report.rows.append((unit.name, count, _save_text(save), shown,
+            report.rows.append((unit.shown, count, _save_text(save), shown,
                                 Msg.of("epic.col.saved_count", saved=count - failed,
                                        failed=failed), "E-12" if save.source == "macro"
                                 else "E-11"))
@@ -201,6 +230,64 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
         if odds.failed:
             report.destroyed.append(unit.key)
     return report
+
+
+def _batches(units: Sequence[Defender], allocation: Allocation,
+             grouped: dict[str, list[tuple[Save, int]]]) -> dict[str, tuple[Defender, ...]]:
+    """Alike units (one group, nothing to tell them apart) that each hold one and the same
+    hit and roll a plain save (no re-roll, no invulnerable save): their saves are rolled
+    together, a die a unit, as players do. Keyed by each unit: the first of a batch gives the
+    batch, the others ``()``; a unit rolled on its own is absent."""
+    def plain(u: Defender) -> bool:
+        chain = grouped.get(u.key, [])
+        return (len(chain) == 1 and chain[0][1] == 1 and chain[0][0].need is not None
+                and not chain[0][0].reroll and not chain[0][0].invulnerable)
+
+    out: dict[str, tuple[Defender, ...]] = {}
+    for i, u in enumerate(units):
+        if u.key in out or not plain(u) or u.group is None:
+            continue
+        held = _effects(allocation.hits_on[u.key])
+        batch = [u] + [v for v in units[i + 1:] if v.key not in out and plain(v)
+                       and u.alike(v) and _effects(allocation.hits_on[v.key]) == held]
+        if len(batch) > 1:
+            out[u.key] = tuple(batch)
+            out.update({v.key: () for v in batch[1:]})
+    return out
+
+
+def _roll_batch(port: Port, log: StepLog, batch: tuple[Defender, ...], save: Save, phase: str,
+                odds: _SaveOdds, report: SaveReport, with_odds: bool) -> None:
+    """E-11 for alike units with one hit each: one die a unit, rolled together. Alike, so
+    which of them fail changes nothing: the dice are read in the order the units are listed
+    (a count of saves alone: the first listed fail)."""
+    assert save.need is not None
+    first, last = batch[0], batch[-1]
+    label = Msg.of("epic.units.batch", first=first.shown, last=last.shown, count=len(batch))
+    odds.unit, odds.failed, odds.index, odds.label = first, 0, 0, label
+    qid = f"save.{phase}.{first.key}..{last.key}"
+    roll = port.ask(DiceQuestion(
+        id=qid, spec=DiceSpec(count=len(batch), target=save.need, count_only=True),
+        clause="E-11", text=Msg.of("epic.q.save_batch", first=first.shown, last=last.shown,
+                                   count=len(batch), need=save.need),
+        odds=odds.ref("save", 1) if with_odds else None))
+    failed = len(batch) - roll.successes
+    if roll.faces is not None:
+        lost = [u for u, face in zip(batch, roll.faces, strict=True) if face < save.need]
+    else:
+        lost = list(batch[:failed])
+    log.roll(Msg.of("epic.step.save", unit=label, need=save.need, faces=_faces(roll),
+                    source=Msg.of(f"dice.source.{roll.source}"), failed=failed), "E-11",
+             question=qid, faces=roll.faces, need=save.need, failed=failed)
+    report.rows.append((label, len(batch), _save_text(save),
+                        (Msg.of("epic.dice.save", faces=_faces(roll)),),
+                        Msg.of("epic.col.saved_count", saved=len(batch) - failed,
+                               failed=failed), "E-11"))
+    for u in batch:
+        gone = u in lost
+        odds.known[u.key] = Fraction(0 if gone else 1)
+        if gone:
+            report.destroyed.append(u.key)
 
 
 class _SaveOdds:
@@ -220,12 +307,14 @@ class _SaveOdds:
             for u in units if grouped.get(u.key))
         self.known: dict[str, Fraction] = {}
         self.unit: Defender | None = None
+        self.label: Msg | None = None  # several alike units rolled together
         self.failed = 0
         self.index = 0
 
     def ref(self, stage: str, count: int) -> OddsRef:
         assert self.unit is not None
-        return OddsRef.to("referee.rulesets.epic.odds:save", unit=self.unit.name,
+        return OddsRef.to("referee.rulesets.epic.odds:save",
+                          unit=self.unit.shown if self.label is None else self.label,
                           stage=stage, rest=self.rest,
                           saves=(self.groups, tuple(self.known.items()), self.unit.key,
                                  self.failed, self.index, count, self.invulnerable))
@@ -243,37 +332,37 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
     if save.need is not None:
         roll = port.ask(DiceQuestion(id=qid, spec=DiceSpec(count=count, target=save.need,
                                                            count_only=True),
-                                     clause=clause, text=Msg.of("epic.q.save", unit=unit.name,
+                                     clause=clause, text=Msg.of("epic.q.save", unit=unit.shown,
                                                                 count=count, need=save.need),
                                      odds=ref("save", count)))
         failed = count - roll.successes
         shown.append(Msg.of("epic.dice.save", faces=_faces(roll)))
-        log.roll(Msg.of("epic.step.save", unit=unit.name, need=save.need, faces=_faces(roll),
+        log.roll(Msg.of("epic.step.save", unit=unit.shown, need=save.need, faces=_faces(roll),
                         source=Msg.of(f"dice.source.{roll.source}"), failed=failed), clause,
                  question=qid, faces=roll.faces, need=save.need, failed=failed)
         if failed and save.reroll:
             again = port.ask(DiceQuestion(
                 id=f"{qid}.reroll", spec=DiceSpec(count=failed, target=save.need,
                                                   count_only=True), clause="E-11",
-                text=Msg.of("epic.q.reroll", unit=unit.name, count=failed, need=save.need),
+                text=Msg.of("epic.q.reroll", unit=unit.shown, count=failed, need=save.need),
                 odds=ref("reroll", failed)))
             failed -= again.successes
             shown.append(Msg.of("epic.dice.reroll", faces=_faces(again)))
-            log.roll(Msg.of("epic.step.reroll", unit=unit.name, faces=_faces(again),
+            log.roll(Msg.of("epic.step.reroll", unit=unit.shown, faces=_faces(again),
                             failed=failed), "E-11", question=f"{qid}.reroll",
                      faces=again.faces, failed=failed)
     else:
-        log.outcome(Msg.of("epic.step.no_save", unit=unit.name, count=count,
+        log.outcome(Msg.of("epic.step.no_save", unit=unit.shown, count=count,
                            why=_save_text(save)), clause)
     if failed and save.invulnerable:
         inv = port.ask(DiceQuestion(
             id=f"{qid}.invulnerable", spec=DiceSpec(count=failed, target=invulnerable,
                                                     count_only=True), clause="E-11",
-            text=Msg.of("epic.q.invulnerable", unit=unit.name, count=failed,
+            text=Msg.of("epic.q.invulnerable", unit=unit.shown, count=failed,
                         need=invulnerable), odds=ref("invulnerable", failed)))
         failed -= inv.successes
         shown.append(Msg.of("epic.dice.invulnerable", faces=_faces(inv)))
-        log.roll(Msg.of("epic.step.invulnerable", unit=unit.name, faces=_faces(inv),
+        log.roll(Msg.of("epic.step.invulnerable", unit=unit.shown, faces=_faces(inv),
                         failed=failed), "E-11", question=f"{qid}.invulnerable",
                  faces=inv.faces, failed=failed)
     return failed, tuple(shown) or "-"
@@ -289,7 +378,7 @@ def _faces(roll: Any) -> str:
 class MarkerLedger:
     """Blast markers on a formation: before, each added with its reason, after (E-13)."""
 
-    name: str
+    name: Msg | str  # the formation, as a player reads it
     before: int
     broken_at_start: bool = False
     rows: list[tuple[Any, ...]] = field(default_factory=list)

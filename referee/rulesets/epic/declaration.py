@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from referee.core.text import Msg
 from referee.rulesets.fields import FilePath, Name
 
 MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
@@ -36,6 +37,14 @@ def weapon_key(name: str) -> str:
     return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "weapon"  # any alphabet
 
 
+
+
+def shown(name: str, number: int | None, kind: str) -> Msg | str:
+    """What a player reads for a unit or weapon: its name, or for one numbered at the table
+    ``Unit 3`` in the player's language (the name, ``unit-3``, keys the question ids)."""
+    return name if number is None else Msg.of(f"epic.default.{kind}", n=number)
+
+
 class Weapon(BaseModel):
     model_config = MODEL_CONFIG
 
@@ -49,6 +58,14 @@ class Weapon(BaseModel):
     disrupt: bool = Field(default=False, description="a Blast marker per hit (E-13)")
     ignore_cover: bool = Field(default=False, description="ignores cover (brief section 3)")
     arc: ArcId = Field(default="all", description="fire arc (E-3)")
+    range: float | None = Field(default=None, gt=0, le=500,
+                                description="range in cm: a unit farther from the target "
+                                            "does not fire it (E-2); left out: whether it "
+                                            "reaches is asked with the line of fire")
+    number: int | None = Field(default=None, ge=1,
+                               description="entered at the table without a name: its number, "
+                                           "shown as 'Unit 3' in the player's language; the "
+                                           "name stays the key of question ids")
 
     @model_validator(mode="after")
     def _has_a_value(self) -> Weapon:
@@ -62,6 +79,10 @@ class Weapon(BaseModel):
     @property
     def key(self) -> str:
         return weapon_key(self.name)
+
+    @property
+    def label(self) -> Msg | str:
+        return shown(self.name, self.number, "weapon")
 
 
 class FiringUnit(BaseModel):
@@ -77,10 +98,22 @@ class FiringUnit(BaseModel):
     in_range: bool | None = Field(default=None, description="range and LOF to a target unit")
     bearing: float | None = Field(default=None, ge=0, lt=360,
                                   description="degrees of the target from the unit's facing")
+    number: int | None = Field(default=None, ge=1,
+                               description="entered at the table without a name: its number, "
+                                           "shown as 'Unit 3' in the player's language; the "
+                                           "name stays the key of question ids")
+    group: str | None = Field(default=None,
+                              description="firing units entered together as alike (one line "
+                                          "at the table): of several equally far, which is "
+                                          "suppressed is not asked")
 
     @property
     def key(self) -> str:
         return weapon_key(self.name)
+
+    @property
+    def label(self) -> Msg | str:
+        return shown(self.name, self.number, "shooter")
 
 
 class TargetUnit(BaseModel):
@@ -99,10 +132,22 @@ class TargetUnit(BaseModel):
     under_template: bool | None = Field(default=None, description="under a barrage template")
     reinforced: bool = False
     invulnerable: bool = False
+    number: int | None = Field(default=None, ge=1,
+                               description="entered at the table without a name: its number, "
+                                           "shown as 'Unit 3' in the player's language; the "
+                                           "name stays the key of question ids")
+    group: str | None = Field(default=None,
+                              description="units entered together as alike (one line at the "
+                                          "table): the hits that could go to any of them are "
+                                          "not asked, and their saves are rolled together")
 
     @property
     def key(self) -> str:
         return weapon_key(self.name)
+
+    @property
+    def label(self) -> Msg | str:
+        return shown(self.name, self.number, "unit")
 
 
 class OtherFormation(BaseModel):
@@ -162,6 +207,7 @@ class RosterFormation(BaseModel):
     name: Name
     weapons: list[Weapon] = Field(default_factory=list)
     units: list[RosterUnit] = Field(min_length=1, max_length=60)
+    side: Name | None = Field(default=None, description="its side in a game (referee game)")
 
 
 class Roster(BaseModel):
@@ -214,7 +260,8 @@ class ShootingDeclaration(BaseModel):
             if dup is not None:
                 raise PydanticCustomError("epic.decl.same_unit", "two units named {name}",
                                           {"name": dup})
-        if self.full and (self.firing is None or self.target is None):
+        # with a roster, formations left out are chosen from it at the table
+        if self.full and self.roster is None and (self.firing is None or self.target is None):
             raise PydanticCustomError("epic.decl.names", "name the firing and target formations")
         for u in self.firing_units:
             for name in u.weapons:

@@ -15,8 +15,18 @@ from referee.core.text import Msg
 from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.attack import choose_fire_type
 from referee.rulesets.epic.damage import Hit
-from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
-from referee.rulesets.epic.formations import Defender, FormationState, Shooter, shooter
+from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, Weapon, weapon_key
+from referee.rulesets.epic.entry import Needs, Place
+from referee.rulesets.epic.formations import (
+    Defender,
+    FormationState,
+    Shooter,
+    ask_places,
+    join,
+    listing,
+    shooter,
+    shooter_needs,
+)
 from referee.rulesets.epic.suppression import suppression
 from referee.rulesets.epic.tables import Action, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
@@ -46,61 +56,120 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
     t = tables()
     nearest = options.get("suppression-front") == "nearest-enemy"
     if not decl.firing_units:  # no units declared: every weapon fires as declared
-        log.note(Msg.of("epic.step.no_firing_units"), "E-4")
+        if decl.by_hand and firing.blast_markers == 0:
+            log.note(Msg.of("epic.step.no_markers", firing=firing.shown), "E-4")
+        else:
+            log.note(Msg.of("epic.step.no_firing_units"), "E-4")
         whole = Shooter("formation", "-", tuple(decl.weapons), 0, True, None)
         return [(whole, list(decl.weapons))]
+    present = [u for u in decl.firing_units if not firing.lost(u.name)]
+    carried = {u.key: tuple(decl.weapon(n) for n in u.weapons) for u in present}
+    places = _shooter_places(port, present, carried, firing, nearest)
+    # alike units: of one line at the table, or of one run of the formation's line
+    groups = {u.key: u.group if u.group is not None else
+              (f"{weapon_key(firing.name)}.{places[u.key][0]}" if u.key in places else None)
+              for u in present}
     able: list[tuple[Shooter, list[Weapon]]] = []
     rows: list[list[Any]] = []
-    for unit in decl.firing_units:
-        if unit.name in firing.destroyed:
-            continue
-        weapons = tuple(decl.weapon(n) for n in unit.weapons)
-        s = shooter(port, unit, weapons, nearest)
+    keys: list[str] = []
+    for unit in present:
+        weapons = carried[unit.key]
+        s = shooter(unit, weapons, nearest, places.get(unit.key, (0, None))[1])
         bearing = s.bearing if s.bearing is not None else 0.0
-        bearing_ok = [w for w in weapons if t.arc(w.arc).allows(bearing)]
+        reach = [w for w in weapons if w.range is None or s.distance is None
+                 or s.distance <= w.range]
+        if s.in_range and len(reach) < len(weapons):  # E-2: known from the roster's ranges
+            short = [w for w in weapons if w not in reach]
+            log.note(Msg.of("epic.step.beyond_weapon_range", unit=s.shown,
+                            distance=f"{s.distance:g}", weapons=weapon_list(short),
+                            range=f"{max(w.range or 0 for w in short):g}"), "E-2")
+        bearing_ok = [w for w in reach if t.arc(w.arc).allows(bearing)]
         if not s.in_range:
             status = Msg.of("epic.fire_status.out_of_range")
         elif not weapons:
             status = Msg.of("epic.fire_status.no_weapons")
+        elif not reach:
+            status = Msg.of("epic.fire_status.beyond_range")
         elif not bearing_ok:
             status = Msg.of("epic.fire_status.no_arc")
         else:
             status = Msg.of("epic.fire_status.able")
             able.append((s, bearing_ok))
-        rows.append([s.name, f"{s.distance:g}", Msg.of("word.yes" if s.in_range else "word.no"),
+        keys.append(s.key)
+        rows.append([s.shown, "-" if s.distance is None else f"{s.distance:g}",
+                     Msg.of("word.yes" if s.in_range else "word.no"),
                      weapon_list(bearing_ok), status])
     # E-4: one unit per Blast marker, from the back
-    sup = suppression([(s.key, s.distance) for s, _ in able], firing.blast_markers)
+    sup = suppression([(s.key, s.distance or 0.0) for s, _ in able], firing.blast_markers)
     if firing.blast_markers:
         log.input(Msg.of("epic.step.suppression", markers=firing.blast_markers,
                          count=len(sup.certain) + sup.from_tied), "E-4",
                   markers=firing.blast_markers)
     chosen: tuple[str, ...] = ()
-    if sup.from_tied and sup.from_tied < len(sup.tied):
-        names = {s.key: s.name for s, _ in able}
+    names = {s.key: s.shown for s, _ in able}
+    if sup.from_tied and sup.from_tied < len(sup.tied) and _alike(able, sup.tied, groups):
+        # E-4: the tied units are alike (one line, the same weapons): nothing to choose
+        chosen = sup.tied[:sup.from_tied]
+        log.input(Msg.of("epic.step.suppress_alike", units=listing([names[k] for k in chosen]),
+                         tied=listing([names[k] for k in sup.tied])), "E-4")
+    elif sup.from_tied and sup.from_tied < len(sup.tied):
         chosen = tuple(port.ask(MultiChoiceQuestion(
             id="suppress", clause="E-4", min_count=sup.from_tied, max_count=sup.from_tied,
             default_values=sup.tied[:sup.from_tied],
-            text=Msg.of("epic.q.suppress", count=sup.from_tied, firing=firing.name),
+            text=Msg.of("epic.q.suppress", count=sup.from_tied, firing=firing.shown),
             choices=tuple(Choice(k, names[k]) for k in sup.tied))))
-        log.input(Msg.of("epic.step.suppress_tie", units=", ".join(names[k] for k in chosen),
-                         tied=", ".join(names[k] for k in sup.tied)), "E-4")
+        log.input(Msg.of("epic.step.suppress_tie", units=listing([names[k] for k in chosen]),
+                         tied=listing([names[k] for k in sup.tied])), "E-4")
     elif sup.from_tied:
         chosen = sup.tied
     suppressed = set(sup.certain) | set(chosen)
-    for row in rows:
-        key = next((s.key for s, _ in able if s.name == row[0]), None)
+    for key, row in zip(keys, rows, strict=True):
         if key in suppressed:
             row[4] = Msg.of("epic.fire_status.suppressed")
-    log.table(Msg.of("epic.table.who_fires", firing=firing.name),
+    log.table(Msg.of("epic.table.who_fires", firing=firing.shown),
               [Msg.of(f"epic.col.{c}") for c in ("unit", "distance", "in_range", "weapons",
                                                  "status")], rows, clause="E-2")
     return [(s, ws) for s, ws in able if s.key not in suppressed]
 
 
-def weapon_list(weapons: list[Weapon]) -> str:
-    counts = Counter(w.name for w in weapons)
-    return ", ".join(n if c == 1 else f"{c} × {n}" for n, c in counts.items()) or "-"
+def _alike(able: list[tuple[Shooter, list[Weapon]]], tied: tuple[str, ...],
+           groups: dict[str, str | None]) -> bool:
+    """Equally far firing units of one group whose weapons that bear are the same."""
+    firing = {s.key: [w.key for w in ws] for s, ws in able}
+    first = tied[0]
+    return groups[first] is not None and all(
+        groups[k] == groups[first] and firing[k] == firing[first] for k in tied[1:])
+
+
+def _shooter_places(port: Port, units: list[FiringUnit], carried: dict[str, tuple[Weapon, ...]],
+                    firing: FormationState, nearest: bool) -> dict[str, tuple[int, Place]]:
+    """One line for the firing units whose situation the declaration (or roster) leaves
+    out: in line of fire or not (E-2), their distance when Blast markers may suppress some
+    (E-4) or their weapons have a range (E-2), their bearing for fire arcs (E-3)."""
+    needs = {u.key: shooter_needs(u, carried[u.key], nearest, firing.blast_markers)
+             for u in units}
+    asked = [u for u in units if any(needs[u.key])]
+    if not asked:
+        return {}
+    what = Needs(distance=any(needs[u.key][1] for u in asked),
+                 bearing=any(needs[u.key][2] for u in asked))
+    hint = "epic.hint.shooters_nearest" if nearest else "epic.hint.shooters"
+    labels = [u.label for u in asked]
+    places = ask_places(port, f"situation.{weapon_key(firing.name)}",
+                        Msg.of("epic.q.shooters", firing=firing.shown, units=join(labels),
+                               count=len(asked)),
+                        Msg.of(hint if what.distance or what.bearing
+                               else "epic.hint.shooters_lof"), labels, what)
+    return dict(zip((u.key for u in asked), places, strict=True))
+
+
+def weapon_list(weapons: list[Weapon]) -> Msg | str:
+    counts = Counter(w.key for w in weapons)
+    labels = {w.key: w.label for w in weapons}
+    return listing([labels[k] if c == 1 else
+                    (f"{c} × {labels[k]}" if isinstance(labels[k], str)
+                     else Msg.of("epic.list.times", count=c, weapon=labels[k]))
+                    for k, c in counts.items()])
 
 
 def pools(port: Port, fire_units: list[tuple[Shooter, list[Weapon]]], whole: bool,
@@ -140,7 +209,7 @@ def cover_choices(port: Port, pools: list[Pool], units: list[Defender],
             out[fire] = False
         else:
             out[fire] = bool(port.ask(ConfirmQuestion(
-                id=f"cover.{fire}", default_value=True, clause="E-8",
+                id=f"cover.{fire}", default_value=True, clause="E-8", whatif=True,
                 text=Msg.of("epic.q.take_cover", fire=Msg.of(f"epic.fire.{fire}"),
                             covered=len(covered), total=len(reach)))))
             log.input(Msg.of("epic.step.cover_taken" if out[fire] else "epic.step.cover_declined",
@@ -179,11 +248,11 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
         # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
         kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
                        or not any(d.target.in_cover for d in units))
-        hit = Hit(kind, pool.weapon.name, pool.weapon.disrupt, pool.weapon.ignore_cover)
+        hit = Hit(kind, pool.weapon.label, pool.weapon.disrupt, pool.weapon.ignore_cover)
         planned.append((pool, mods, mod, hit_plan(required_roll(pool.to_hit, mod)), hit))
     out = RolledHits([], [])
     for i, (pool, mods, mod, plan, hit) in enumerate(planned):
-        log.input(Msg.of("epic.step.need", weapon=pool.weapon.name,
+        log.input(Msg.of("epic.step.need", weapon=pool.weapon.label,
                          fire=Msg.of(f"epic.fire.{pool.fire}"), to_hit=pool.to_hit,
                          modifier=f"{mod:+d}", need=need_text(plan)),
                   "E-9" if plan.mode != "direct" else "E-8", weapon=pool.weapon.key,
@@ -199,6 +268,6 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
         out.hits += [hit] * got
         fire_label = Msg.of(f"epic.fire.{pool.fire}") if not pool.weapon.macro else \
             Msg.of("epic.fire.mw_of", fire=Msg.of(f"epic.fire.{pool.fire}"))
-        out.rows.append((pool.weapon.name, fire_label, pool.shots, f"{pool.to_hit}+",
+        out.rows.append((pool.weapon.label, fire_label, pool.shots, f"{pool.to_hit}+",
                          tuple(mods) or "-", need_text(plan), shown, got))
     return out

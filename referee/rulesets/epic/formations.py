@@ -1,22 +1,33 @@
 """The formations of an attack as the resolver works with them: declared units, the game
 file's carried-over state (Blast markers, casualties, broken), and the situation of each unit,
-asked at the table when the declaration leaves it out (decision 4: geometry is input)."""
+asked at the table when the declaration leaves it out (decision 4: geometry is input): one
+line for a formation, its units in their order (``entry.SituationEntry``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, NumberQuestion
+from referee.core.questions import NumberQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import Target
 from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon, weapon_key
+from referee.rulesets.epic.entry import Needs, Place, SituationEntry, each_unit
 from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500
+DEFAULT_NAMES = {"firing-formation": "epic.default.firing_name",
+                 "target-formation": "epic.default.target_name"}
+"""Formations not named at the table: the key (of the game file, of question ids) and the
+label a player reads, in the player's language."""
+
+
+def formation_label(name: str) -> Msg | str:
+    return Msg.of(DEFAULT_NAMES[name]) if name in DEFAULT_NAMES else name
 
 
 @dataclass(frozen=True)
@@ -24,9 +35,14 @@ class Shooter:
     key: str
     name: str
     weapons: tuple[Weapon, ...]
-    distance: float
+    distance: float | None  # None: not needed (no Blast marker, no weapon range)
     in_range: bool
     bearing: float | None
+    label: Msg | str | None = None
+
+    @property
+    def shown(self) -> Msg | str:
+        return self.name if self.label is None else self.label
 
 
 @dataclass(frozen=True)
@@ -40,6 +56,7 @@ class Defender:
     invulnerable: bool
     under_template: bool = True
     ignores_crossfire: bool = False  # in fortifications: no crossfire -1 to its saves (E-11)
+    group: str | None = None  # entered together as alike units (one line at the table)
 
     @property
     def key(self) -> str:
@@ -48,6 +65,23 @@ class Defender:
     @property
     def name(self) -> str:
         return self.target.name
+
+    @property
+    def shown(self) -> Msg | str:
+        return self.target.shown
+
+    def alike(self, other: Defender) -> bool:
+        """Units of one group that nothing tells apart: which of them takes a hit, or which
+        of them fails a save, changes nothing in the attack (E-X6)."""
+        if self.group is None or self.group != other.group:
+            return False
+        mine, theirs = self.target, other.target
+        return ((mine.type, mine.distance, mine.in_range, mine.in_mw_range, mine.in_cover,
+                 self.armour, self.cover_save, self.reinforced, self.invulnerable,
+                 self.under_template, self.ignores_crossfire)
+                == (theirs.type, theirs.distance, theirs.in_range, theirs.in_mw_range,
+                    theirs.in_cover, other.armour, other.cover_save, other.reinforced,
+                    other.invulnerable, other.under_template, other.ignores_crossfire))
 
 
 @dataclass
@@ -60,6 +94,15 @@ class FormationState:
     destroyed: list[str] = field(default_factory=list)
     on_overwatch: bool | None = None  # None: not recorded (E-20)
     from_game: bool = False
+    label: Msg | str | None = None  # what a player reads (None: the name)
+
+    @property
+    def shown(self) -> Msg | str:
+        return self.name if self.label is None else self.label
+
+    def lost(self, unit: str) -> bool:
+        """Is ``unit`` (a name) among the destroyed units? Names compare as their keys."""
+        return weapon_key(unit) in {weapon_key(d) for d in self.destroyed}
 
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"blast_markers": self.blast_markers, "broken": self.broken,
@@ -70,85 +113,129 @@ class FormationState:
 
 
 def formation_state(state: Mapping[str, Any], name: str, markers: int | None, broken: bool,
-                    log: StepLog, port: Port | None = None) -> FormationState:
+                    log: StepLog, port: Port | None = None,
+                    label: Msg | str | None = None) -> FormationState:
     """The game file's state when it knows the formation (E-14, issue 5), else the declared
     one; Blast markers left out of the declaration are asked."""
+    shown = name if label is None else label
     saved = state.get("formations", {}).get(name)
     if saved is None:
         if markers is None:
-            markers = 0 if port is None else int(port.ask(NumberQuestion(
-                id=f"markers.{weapon_key(name)}", minimum=0, maximum=99, default_value=0,
-                clause="E-4", text=Msg.of("epic.q.markers", formation=name))))
-        return FormationState(name, markers, broken)
+            markers = 0 if port is None else ask_markers(port, name, shown)
+        return FormationState(name, markers, broken, label=label)
     fs = FormationState(name, int(saved.get("blast_markers", 0)), bool(saved.get("broken")),
-                        list(saved.get("destroyed", [])), saved.get("overwatch"), True)
-    log.input(Msg.of("epic.step.from_game", formation=name, markers=fs.blast_markers,
+                        list(saved.get("destroyed", [])), saved.get("overwatch"), True,
+                        label=label)
+    log.input(Msg.of("epic.step.from_game", formation=shown, markers=fs.blast_markers,
                      destroyed=len(fs.destroyed),
                      broken=Msg.of("word.yes" if fs.broken else "word.no")), "E-14")
     return fs
 
 
-def _distance(port: Port, qid: str, unit: str, clause: str, text: str) -> float:
-    return float(port.ask(NumberQuestion(id=f"{qid}.distance",
-                                         text=Msg.of(text, unit=unit), minimum=0,
-                                         maximum=MAX_CM, clause=clause)))
+def ask_markers(port: Port, name: str, shown: Msg | str) -> int:
+    """The Blast markers on a formation the game file does not know (E-4, E-14)."""
+    return int(port.ask(NumberQuestion(
+        id=f"markers.{weapon_key(name)}", minimum=0, maximum=99, default_value=0,
+        clause="E-4", text=Msg.of("epic.q.markers", formation=shown))))
 
 
-def shooter(port: Port, unit: FiringUnit, weapons: tuple[Weapon, ...],
-            nearest_enemy: bool) -> Shooter:
-    """A firing unit with its situation (asked when not declared)."""
+def join(labels: Sequence[Msg | str]) -> Msg | str:
+    """Names as one text for a question (``Rifleman 1–4, Carrier 1–2``): a run of names that
+    differ only in their closing number, one after another, is written once."""
+    runs: list[list[Any]] = []
+    for label in labels:
+        m = re.fullmatch(r"(.*?)(\d+)", label) if isinstance(label, str) else None
+        last = runs[-1] if runs else None
+        if (m is not None and last is not None and last[0] == m.group(1)
+                and last[2] + 1 == int(m.group(2))):
+            last[2] = int(m.group(2))
+        elif m is not None:
+            runs.append([m.group(1), int(m.group(2)), int(m.group(2))])
+        else:
+            runs.append([label, None, None])
+    parts: list[Msg | str] = []
+    for prefix, low, high in runs:
+        if low is None:
+            parts.append(prefix)
+        else:
+            parts.append(f"{prefix}{low}" if low == high else f"{prefix}{low}–{high}")
+    return listing(parts)
+
+
+def listing(parts: Sequence[Msg | str]) -> Msg | str:
+    """Parts as one text, comma between them (``-``: none); names stay plain text."""
+    out: Msg | str = parts[0] if parts else "-"
+    for part in parts[1:]:
+        out = (f"{out}, {part}" if isinstance(out, str) and isinstance(part, str)
+               else Msg.of("epic.list.pair", first=out, then=part))
+    return out
+
+
+def ask_places(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg | str],
+               needs: Needs) -> list[tuple[int, Place]]:
+    """One line for where ``labels`` (a formation's units, in order) stand: for each unit,
+    the run it is in and its place."""
+    if not labels:
+        return []
+    optional = not (needs.distance or needs.bearing)
+    places = port.ask(SituationEntry(
+        id=qid, text=text, hint_msg=hint, count=len(labels),
+        needs=needs, default_value="all" if optional else None, clause="E-2"))
+    return each_unit(places)
+
+
+def shooter(unit: FiringUnit, weapons: tuple[Weapon, ...], nearest_enemy: bool,
+            place: Place | None) -> Shooter:
+    """A firing unit with its situation: as declared, else as its formation's line gave it."""
     in_range = unit.in_range
     if in_range is None:
-        in_range = bool(port.ask(ConfirmQuestion(
-            id=f"shooter.{unit.key}.in-range", default_value=True, clause="E-2",
-            text=Msg.of("epic.q.shooter_in_range", unit=unit.name))))
+        in_range = True if place is None else place.in_range
     distance = unit.nearest_enemy if nearest_enemy else unit.distance
-    if not in_range:  # a unit that cannot fire is neither suppressed nor arc-checked
-        return Shooter(unit.key, unit.name, weapons, distance or 0.0, False, unit.bearing)
-    if distance is None:
-        distance = _distance(port, f"shooter.{unit.key}", unit.name, "E-4",
-                             "epic.q.shooter_nearest" if nearest_enemy
-                             else "epic.q.shooter_distance")
-    bearing = unit.bearing
-    if bearing is None and any(w.arc != "all" for w in weapons):
-        bearing = float(port.ask(NumberQuestion(
-            id=f"shooter.{unit.key}.bearing", minimum=0, maximum=359, clause="E-3",
-            text=Msg.of("epic.q.bearing", unit=unit.name))))
-    return Shooter(unit.key, unit.name, weapons, distance, in_range, bearing)
+    if distance is None and place is not None:
+        distance = place.distance
+    bearing = unit.bearing if unit.bearing is not None else (
+        place.bearing if place is not None else None)
+    return Shooter(unit.key, unit.name, weapons, distance, in_range, bearing, unit.label)
 
 
-def defender(port: Port, unit: TargetUnit, order: int, *, barrage: bool = False,
-             overwatch_cover: bool = False, formation_key: str | None = None) -> Defender:
-    """A target unit with its situation (asked when not declared). Units of further
-    formations under a barrage have the formation in their question ids."""
+def shooter_needs(unit: FiringUnit, weapons: tuple[Weapon, ...], nearest_enemy: bool,
+                  markers: int) -> tuple[bool, bool, bool]:
+    """What the table must tell of a firing unit: whether it is in range and line of fire,
+    its distance (for suppression, E-4, or for its weapons' ranges, E-2), its bearing (for
+    fire arcs, E-3)."""
+    distance = unit.nearest_enemy if nearest_enemy else unit.distance
+    return (unit.in_range is None,
+            distance is None and (markers > 0 or any(w.range is not None for w in weapons)),
+            unit.bearing is None and any(w.arc != "all" for w in weapons))
+
+
+def target_needs(unit: TargetUnit, barrage: bool) -> bool:
+    return (unit.in_range is None or unit.distance is None or unit.terrain is None
+            or (barrage and unit.under_template is None))
+
+
+def defender(unit: TargetUnit, order: int, place: Place | None, *, barrage: bool = False,
+             overwatch_cover: bool = False, group: str | None = None) -> Defender:
+    """A target unit with its situation: as declared, else as its formation's line gave it
+    (``group``: the run of that line it is in, when the declaration names none)."""
     t = tables()
-    qid = f"situation.{unit.key}" if formation_key is None else \
-        f"situation.{formation_key}.{unit.key}"
     in_range = unit.in_range
     if in_range is None:
-        in_range = bool(port.ask(ConfirmQuestion(
-            id=f"{qid}.in-range", default_value=True, clause="E-10",
-            text=Msg.of("epic.q.target_in_range", unit=unit.name))))
+        in_range = True if place is None else place.in_range
     distance = unit.distance
     if distance is None:
-        distance = _distance(port, qid, unit.name, "E-10", "epic.q.target_distance")
-    terrain_id = unit.terrain
-    if terrain_id is None:
-        terrain_id = port.ask(ChoiceQuestion(
-            id=f"{qid}.terrain", clause="E-8", default_value="open",
-            text=Msg.of("epic.q.terrain", unit=unit.name),
-            choices=tuple(Choice(x.id, Msg.of(f"epic.terrain.{x.id}")) for x in t.terrain)))
-    terrain = t.terrain_of(str(terrain_id))
+        distance = place.distance if place is not None and place.distance is not None else 0.0
+    terrain_id = unit.terrain or (place.terrain if place is not None else None) or "open"
+    terrain = t.terrain_of(terrain_id)
     in_cover, cover_save = terrain.cover, terrain.save
     if overwatch_cover and unit.type == "INF" and terrain.id == "open":
         in_cover, cover_save = True, 5  # E-X9, NetEA: infantry on overwatch in the open
     under = True
     if barrage:
-        under = unit.under_template if unit.under_template is not None else bool(port.ask(
-            ConfirmQuestion(id=f"{qid}.under-template", default_value=True,
-                            clause="E-15", text=Msg.of("epic.q.under_template",
-                                                       unit=unit.name))))
+        under = unit.under_template if unit.under_template is not None else (
+            place.under and place.in_range if place is not None else True)
     mw = unit.in_mw_range if unit.in_mw_range is not None else in_range
     return Defender(Target(unit.key, unit.name, unit.type, distance, order, in_range, mw,
-                           in_cover), unit.armour, cover_save, unit.reinforced,
-                    unit.invulnerable, under, terrain.ignores_crossfire_save)
+                           in_cover, unit.label), unit.armour, cover_save, unit.reinforced,
+                    unit.invulnerable, under, terrain.ignores_crossfire_save,
+                    unit.group if unit.group is not None else group)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from referee.core.text import Msg
 from referee.rulesets.epic.damage import Hit
 from referee.rulesets.epic.formations import Defender
 
@@ -29,7 +30,7 @@ class AttackFacts:
     options: tuple[tuple[str, Any], ...] = ()
     barrage: bool = False
     disrupt_all: bool = False  # a barrage whose weapons all disrupt (E-17, E-13)
-    name: str = ""  # the target formation, as the end states name it
+    name: Msg | str = ""  # the target formation, as the end states name it
 
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)

@@ -3,12 +3,15 @@ fire now. The shooting itself is the normal attack at the triggering formation."
 
 from __future__ import annotations
 
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.epic.declaration import Overwatch
 from referee.rulesets.epic.tables import tables
 
 TRIGGERS = ("move", "disembark")
+EVENTS = ("move", "disembark", "shoot", "regroup", "teleport", "counter-charge")
 
 
 def trigger_problem(ow: Overwatch) -> Msg | None:
@@ -27,7 +30,31 @@ def trigger_problem(ow: Overwatch) -> Msg | None:
     return None
 
 
-def check_trigger(ow: Overwatch, firing: str, target: str, log: StepLog) -> bool:
+def ask_trigger(port: Port, firing: Msg | str, target: Msg | str) -> Overwatch:
+    """Overwatch fire at the table (E-20): what the enemy formation did, and for a move its
+    action and after which of its moves (asked only when the action makes more than one)."""
+    trigger = port.ask(ChoiceQuestion(
+        id="overwatch.trigger", clause="E-20", default_value="move",
+        text=Msg.of("epic.q.overwatch_trigger", firing=firing, target=target),
+        choices=tuple(Choice(e, Msg.of(f"epic.trigger.{e}")) for e in EVENTS)))
+    if trigger != "move":
+        return Overwatch(trigger=trigger)
+    moves = tables().moves
+    action = port.ask(ChoiceQuestion(
+        id="overwatch.enemy-action", clause="E-20", default_value="advance",
+        text=Msg.of("epic.q.overwatch_action", target=target),
+        choices=tuple(Choice(a, Msg.of(f"epic.action.{a}")) for a in moves)))
+    after = 1
+    if moves[action] > 1:
+        after = int(port.ask(NumberQuestion(
+            id="overwatch.after-move", clause="E-20", minimum=1, maximum=moves[action],
+            default_value=1, text=Msg.of("epic.q.overwatch_after", target=target,
+                                         moves=moves[action]))))
+    return Overwatch(trigger="move", enemy_action=action,
+                     after_move=after if moves[action] else None)
+
+
+def check_trigger(ow: Overwatch, firing: Msg | str, target: Msg | str, log: StepLog) -> bool:
     log.input(Msg.of("epic.step.overwatch", firing=firing, target=target,
                      trigger=Msg.of(f"epic.trigger.{ow.trigger}"),
                      action=ow.enemy_action or "-", after=ow.after_move or "-"), "E-20")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.errors import ScriptError
+from referee.core.port import Port
+from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
 from referee.files import read_toml, validate, validation_message, where
 from referee.rulesets.epic.declaration import (
@@ -63,6 +65,32 @@ def _find(roster: Roster, path: str, name: str | None) -> RosterFormation | None
     if name is None:
         return None
     return next((f for f in roster.formation if f.name.casefold() == name.casefold()), None)
+
+
+def who_takes_part(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
+    """A declaration that is a roster alone (``referee attack epic --roster FILE``): which
+    formation fires (one with weapons) and which it fires at (E-1), chosen from the roster;
+    where the roster leaves one choice only, it is taken without asking."""
+    if decl.roster is None or (decl.firing is not None and decl.target is not None):
+        return decl
+    roster = load_roster(decl.roster)
+    firing = decl.firing
+    if firing is None:
+        armed = [f.name for f in roster.formation if f.weapons] or [roster.formation[0].name]
+        firing = armed[0] if len(armed) == 1 else port.ask(ChoiceQuestion(
+            id="firing-name", clause="E-1", default_value=armed[0],
+            text=Msg.of("epic.q.firing_formation"),
+            choices=tuple(Choice(name, name) for name in armed)))
+    target = decl.target
+    if target is None:
+        others = [f.name for f in roster.formation if f.name != firing]
+        if not others:
+            raise ScriptError(decl.roster, "formation", Msg.of("epic.roster.no_target"))
+        target = others[0] if len(others) == 1 else port.ask(ChoiceQuestion(
+            id="target-name", clause="E-1", default_value=others[0],
+            text=Msg.of("epic.q.target_formation", firing=firing),
+            choices=tuple(Choice(name, name) for name in others)))
+    return decl.model_copy(update={"firing": firing, "target": target})
 
 
 def with_roster(decl: ShootingDeclaration) -> ShootingDeclaration:

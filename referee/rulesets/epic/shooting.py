@@ -10,7 +10,8 @@ broken formations from the brief's section 3. Pure: questions through the port, 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
@@ -25,13 +26,18 @@ from referee.rulesets.epic.damage import (
     allocate,
     roll_saves,
 )
-from referee.rulesets.epic.declaration import ShootingDeclaration
+from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon, weapon_key
+from referee.rulesets.epic.entry import Needs, Place
 from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_may_fire
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
+    ask_places,
     defender,
+    formation_label,
     formation_state,
+    join,
+    target_needs,
 )
 from referee.rulesets.epic.tables import RULESET_ID, Action, tables
 
@@ -46,36 +52,43 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     target_name = decl.target or "-"
     # without declared units there is nobody to suppress: the firing markers are not asked
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
-    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port)
+    firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
+                             formation_label(firing_name))
     target = formation_state(ctx.state, target_name, decl.target_blast_markers,
-                             decl.target_broken, log, port)
-    log.input(Msg.of("epic.step.declared_full", firing=firing_name, target=target_name), "E-1")
+                             decl.target_broken, log, port, formation_label(target_name))
+    log.input(Msg.of("epic.step.declared_full", firing=firing.shown, target=target.shown),
+              "E-1")
 
-    action = choose_action(port, decl, firing, log)
-    if action is not None and action.id == "overwatch" and decl.overwatch is None:
+    taken = choose_action(port, decl, firing, target, log)
+    action = taken.action
+    if action is not None and action.id == "overwatch" and not taken.fires_on_overwatch:
         return go_on_overwatch(ctx, log, firing)
     if action is None:
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
     if not action.may_shoot:
         log.outcome(Msg.of("epic.step.may_not_shoot", action=Msg.of(f"epic.action.{action.id}"),
-                           firing=firing_name), "E-2")
+                           firing=firing.shown), "E-2")
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
 
     # nothing left to shoot at: no marker, no dice
-    if decl.target_units and all(u.name in target.destroyed for u in decl.target_units):
-        log.outcome(Msg.of("epic.step.no_units_left", target=target_name), "E-6")
-        return epic_result(ctx, log, Msg.of("epic.outcome.no_units_left", target=target_name),
+    if decl.target_units and all(target.lost(u.name) for u in decl.target_units):
+        log.outcome(Msg.of("epic.step.no_units_left", target=target.shown), "E-6")
+        return epic_result(ctx, log, Msg.of("epic.outcome.no_units_left", target=target.shown),
                            {"shot": False, "units_left": 0}, {})
     fire_units = who_may_fire(port, decl, firing, options, log)
     if not fire_units:
         # E-6 (FAQ): nobody able to shoot places no Blast marker
-        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing_name), "E-6")
+        log.outcome(Msg.of("epic.step.nobody_fires", firing=firing.shown), "E-6")
         return epic_result(ctx, log, Msg.of("epic.outcome.no_shooting"), {"shot": False}, {})
 
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
-    units = [defender(port, u, i, overwatch_cover=overwatch_cover)
-             for i, u in enumerate(decl.target_units) if u.name not in target.destroyed]
-    ledger = MarkerLedger(target_name, target.blast_markers, target.broken, log=log)
+    standing = [u for u in decl.target_units if not target.lost(u.name)]
+    places = target_places(port, standing, target)
+    units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
+                      group=_run(target, places.get(u.key)))
+             for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
+    units = beyond_reach(units, [w for _, ws in fire_units for w in ws], log)
+    ledger = MarkerLedger(target.shown, target.blast_markers, target.broken, log=log)
     first_hit_rule = options.get("under-fire-marker") == "first-hit"
     if not first_hit_rule:  # E-6: under fire as soon as anyone can shoot, hits or not
         ledger.add(1, Msg.of("epic.bm.under_fire"), "E-6")
@@ -85,10 +98,10 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     from referee.rulesets.epic.oddsfacts import AttackFacts
 
     facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, decl.crossfire,
-                        tuple(sorted(options.items())), name=target_name)
+                        tuple(sorted(options.items())), name=target.shown)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
                       ledger.added + ledger.as_hits)
-    log.table(Msg.of("epic.table.shots", firing=firing_name, target=target_name),
+    log.table(Msg.of("epic.table.shots", firing=firing.shown, target=target.shown),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
               hits.rows, clause="E-8")
@@ -107,11 +120,12 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         if rows_:
             cols = (("hit", "fire", "weapon", "unit", "why", "clause") if table == "allocation"
                     else ("unit", "hits", "save", "dice", "result", "clause"))
-            log.table(Msg.of(f"epic.table.{table}", target=target_name),
+            log.table(Msg.of(f"epic.table.{table}", target=target.shown),
                       [Msg.of(f"epic.col.{c}") for c in cols], rows_, clause=clause)
     extra_states = None
-    if decl.overwatch is not None:  # E-20: having fired, it is no longer on overwatch
-        log.note(Msg.of("epic.overwatch.ended", firing=firing_name), "E-20")
+    if decl.overwatch is not None or taken.fires_on_overwatch:
+        # E-20: having fired, it is no longer on overwatch
+        log.note(Msg.of("epic.overwatch.ended", firing=firing.shown), "E-20")
         firing.on_overwatch = False
         extra_states = {firing_name: firing.to_state()}
     return finish(ctx, log, target, units, casualties, ledger, hits_list, record,
@@ -119,42 +133,110 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
                   extra_states=extra_states)
 
 
+def _run(formation: FormationState, place: tuple[int, Any] | None) -> str | None:
+    """The group of a unit placed by its formation's line: the run of the line it is in."""
+    return None if place is None else f"{weapon_key(formation.name)}.{place[0]}"
+
+
+def target_places(port: Port, units: list[TargetUnit], formation: FormationState,
+                  barrage: bool = False,
+                  qid: str | None = None) -> dict[str, tuple[int, Place]]:
+    """One line for the target units whose situation the declaration (or roster) leaves
+    out: in range and line of fire or not (E-10), the distance to the nearest attacker
+    (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15)."""
+    asked = [u for u in units if target_needs(u, barrage)]
+    if not asked:
+        return {}
+    labels = [u.label for u in asked]
+    needs = Needs(distance=any(u.distance is None for u in asked),
+                  terrain=any(u.terrain is None for u in asked), barrage=barrage)
+    places = ask_places(port, qid or f"situation.{weapon_key(formation.name)}",
+                        Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
+                               count=len(asked)),
+                        Msg.of("epic.hint.targets_barrage" if barrage else "epic.hint.targets"),
+                        labels, needs)
+    return {u.key: p for u, p in zip(asked, places, strict=True)}
+
+
+def beyond_reach(units: list[Defender], weapons: list[Weapon],
+                 log: StepLog) -> list[Defender]:
+    """E-10 from the weapons' ranges: a target unit farther from the nearest attacker than
+    the longest range of the weapons that fire is out of range of every one of them, so it
+    cannot be hit (nor by the macro-weapons, E-12, beyond the longest of theirs)."""
+    if not weapons or any(w.range is None for w in weapons):
+        return units
+    longest = max(w.range or 0.0 for w in weapons)
+    macro = [w.range or 0.0 for w in weapons if w.macro]
+    out = []
+    for d in units:
+        t = d.target
+        if t.in_range and t.distance > longest:
+            log.note(Msg.of("epic.step.beyond_reach", unit=d.shown, distance=f"{t.distance:g}",
+                            range=f"{longest:g}"), "E-10")
+            d = replace(d, target=replace(t, in_range=False, in_mw_range=False))
+        elif macro and t.in_mw_range and t.distance > max(macro):
+            log.note(Msg.of("epic.step.beyond_mw_reach", unit=d.shown,
+                            distance=f"{t.distance:g}", range=f"{max(macro):g}"), "E-12")
+            d = replace(d, target=replace(t, in_mw_range=False))
+        out.append(d)
+    return out
+
+
 def go_on_overwatch(ctx: AttackContext, log: StepLog, firing: FormationState) -> Result:
     """E-20: the Overwatch action taken now: no shot; the game file records it."""
-    log.outcome(Msg.of("epic.overwatch.goes_on", firing=firing.name), "E-20")
+    log.outcome(Msg.of("epic.overwatch.goes_on", firing=firing.shown), "E-20")
     firing.on_overwatch = True
-    return epic_result(ctx, log, Msg.of("epic.outcome.on_overwatch", firing=firing.name),
+    return epic_result(ctx, log, Msg.of("epic.outcome.on_overwatch", firing=firing.shown),
                        {"shot": False, "overwatch": True}, {firing.name: firing.to_state()})
 
 
+OVERWATCH_FIRE = "overwatch-fire"  # the action question's choice: fires on overwatch now
+
+
+class ActionTaken(NamedTuple):
+    """The firing formation's action; ``fires_on_overwatch``: it took the Overwatch action
+    earlier and fires now, at the formation that triggered it (E-20)."""
+
+    action: Action | None
+    fires_on_overwatch: bool = False
+
+
 def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
-            log: StepLog) -> Action | None:
+                  target: FormationState, log: StepLog) -> ActionTaken:
     t = tables()
-    if decl.overwatch is not None:
+    overwatch = decl.overwatch
+    if overwatch is None and not decl.takes_overwatch:
+        choices = [Choice(a.id, Msg.of(f"epic.action.{a.id}")) for a in t.actions]
+        choices.append(Choice(OVERWATCH_FIRE, Msg.of("epic.action.overwatch_fire")))
+        action_id = port.ask(ChoiceQuestion(
+            id="action", text=Msg.of("epic.q.action", firing=firing.shown),
+            choices=tuple(choices), default_value="advance", clause="E-8",
+            rule=_rule("to_hit")))
+        if action_id != OVERWATCH_FIRE:
+            action = t.action(action_id)
+            log.input(Msg.of("epic.step.action", action=Msg.of(f"epic.action.{action.id}")),
+                      "E-8", action=action.id)
+            if action.modifier:
+                log.modifier(Msg.of("epic.step.mod_action",
+                                    action=Msg.of(f"epic.action.{action.id}"),
+                                    value=f"{action.modifier:+d}"), "E-8", value=action.modifier)
+            return ActionTaken(action)
+        from referee.rulesets.epic.overwatch import ask_trigger
+
+        overwatch = ask_trigger(port, firing.shown, target.shown)
+    if overwatch is not None:
         from referee.rulesets.epic.overwatch import check_trigger
 
         if firing.from_game and firing.on_overwatch is False:
             # the game file knows its overwatch ended (it fired, or took another action)
-            log.outcome(Msg.of("epic.overwatch.not_on", firing=firing.name), "E-20")
-            return None
-        if not check_trigger(decl.overwatch, firing.name, decl.target or "-", log):
-            return None
-        return t.action("overwatch")
-    if decl.takes_overwatch:
-        log.input(Msg.of("epic.step.action", action=Msg.of("epic.action.overwatch")), "E-20",
-                  action="overwatch")
-        return t.action("overwatch")
-    action_id = port.ask(ChoiceQuestion(
-        id="action", text=Msg.of("epic.q.action", firing=firing.name),
-        choices=tuple(Choice(a.id, Msg.of(f"epic.action.{a.id}")) for a in t.actions),
-        default_value="advance", clause="E-8", rule=_rule("to_hit")))
-    action = t.action(action_id)
-    log.input(Msg.of("epic.step.action", action=Msg.of(f"epic.action.{action.id}")), "E-8",
-              action=action.id)
-    if action.modifier:
-        log.modifier(Msg.of("epic.step.mod_action", action=Msg.of(f"epic.action.{action.id}"),
-                            value=f"{action.modifier:+d}"), "E-8", value=action.modifier)
-    return action
+            log.outcome(Msg.of("epic.overwatch.not_on", firing=firing.shown), "E-20")
+            return ActionTaken(None)
+        if not check_trigger(overwatch, firing.shown, target.shown, log):
+            return ActionTaken(None)
+        return ActionTaken(t.action("overwatch"), True)
+    log.input(Msg.of("epic.step.action", action=Msg.of("epic.action.overwatch")), "E-20",
+              action="overwatch")
+    return ActionTaken(t.action("overwatch"))
 
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
@@ -201,11 +283,11 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             all_disrupt = all(h.disrupt for h in alloc.hits_on[key])
             first = not casualties
             casualties.append(key)
-            log.outcome(Msg.of("epic.step.destroyed", unit=unit.name), "E-11", unit=key)
+            log.outcome(Msg.of("epic.step.destroyed", unit=unit.shown), "E-11", unit=key)
             if not all_disrupt:
-                ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.name), "E-13")
+                ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.shown), "E-13")
             if first and crossfire:  # each crossfiring formation adds its marker
-                ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.name,
+                ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
                                              count=crossfire), "E-13")
     return casualties, alloc_rows, save_rows, record
 
@@ -248,7 +330,7 @@ def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualti
     for key in alloc.hits_on:
         unit = next(u for u in alive if u.key == key)
         dead.append(key)
-        log.outcome(Msg.of("epic.step.destroyed_no_save", unit=unit.name), "E-13", unit=key)
+        log.outcome(Msg.of("epic.step.destroyed_no_save", unit=unit.shown), "E-13", unit=key)
     return alloc.rows, dead
 
 
@@ -259,7 +341,7 @@ def finish(ctx: AttackContext, log: StepLog, target: FormationState, units: list
     """E-13 ledger table and E-14 break check, then the result and the game-file state."""
     broken, killed, left = close_formation(log, target, ledger, units, casualties, "E-13")
     hit_counts = Counter(h.kind.fire for h in hits)
-    outcome = Msg.of("epic.outcome.full", target=target.name, killed=len(casualties),
+    outcome = Msg.of("epic.outcome.full", target=target.shown, killed=len(casualties),
                      markers=ledger.after, state=Msg.of("epic.state.broken" if broken else
                                                         ("epic.state.destroyed" if not left
                                                          else "epic.state.steady")))
@@ -280,7 +362,7 @@ def close_formation(log: StepLog, target: FormationState, ledger: MarkerLedger,
     for a barrage), the E-14 break check and the formation's new state. Returns whether it
     broke, the names of the units destroyed and how many are left."""
     left = len([u for u in units if u.key not in casualties])
-    log.table(Msg.of("epic.table.markers", target=target.name),
+    log.table(Msg.of("epic.table.markers", target=target.shown),
               [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
               ledger.table_rows(), clause=clause)
     broken = break_check(log, target, ledger, left)
@@ -295,10 +377,10 @@ def close_formation(log: StepLog, target: FormationState, ledger: MarkerLedger,
 def break_check(log: StepLog, target: FormationState, ledger: MarkerLedger, alive: int) -> bool:
     """E-14: only now, after the whole attack: broken if markers >= units left."""
     if ledger.broken_at_start:
-        log.outcome(Msg.of("epic.step.still_broken", target=target.name), "E-14")
+        log.outcome(Msg.of("epic.step.still_broken", target=target.shown), "E-14")
         return True
     broken = alive > 0 and ledger.after >= alive
-    log.outcome(Msg.of("epic.step.break_check", target=target.name, markers=ledger.after,
+    log.outcome(Msg.of("epic.step.break_check", target=target.shown, markers=ledger.after,
                        units=alive, result=Msg.of("epic.state.broken" if broken else
                                                   ("epic.state.destroyed" if not alive
                                                    else "epic.state.steady"))), "E-14",

@@ -1,121 +1,200 @@
 """The declaration asked at the table, for an attack without a script or ``--declaration``.
 
-Teams get short ids (``d1``, ``d2``... defending; ``h1``, ``h2``... hitting); the geometry
-is answered as the players measure it (decision 4): which defending teams each hitting team
-reaches, which of those lie across impassable terrain, and where it fights from.
+A line at a time: the defending teams (a team or a group of identical ones: ``3 inf``,
+``tank bailed top 1``), their names, the hitting teams (``3 hits``, ``2 hits tank fa d1 d2``)
+and their names. Teams get short ids (``d1``, ``d2``... defending; ``h1``, ``h2``...
+hitting). The geometry is answered as the players measure it (decision 4): which defending
+teams each hitting team reaches, and only where it matters, where it fights from (a defending
+team in a building, F-10) and which of the teams it does not reach lie across impassable
+terrain (F-13). What the rules or the lines already fix is not asked: it is said in the
+working (``Asked.notes``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from referee.catalog import render
 from referee.core.port import Port
-from referee.core.questions import (
-    Choice,
-    ChoiceQuestion,
-    ConfirmQuestion,
-    MultiChoiceQuestion,
-    NumberQuestion,
-)
+from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
+from referee.rulesets.fow.entry import (
+    MAX_TEAMS,
+    DefenderEntry,
+    HitterEntry,
+    HitterLine,
+    NamesEntry,
+    done_line,
+)
 
-MAX_TEAMS = 25
 BUILDING = "building"
-TOP_VALUES = tuple(range(0, 10))
+SITUATIONS = ("open", "outside-at-opening", "inside-through-opening", "inside")
 
 
-def _choice(port: Port, qid: str, text: Msg, values: tuple[str, ...], prefix: str,
-            default: str, clause: str | None = None) -> str:
-    answer: str = port.ask(ChoiceQuestion(
-        id=qid, text=text, choices=tuple(Choice(v, Msg.of(f"{prefix}.{v}")) for v in values),
-        default_value=default, clause=clause))
-    return answer
+@dataclass(frozen=True)
+class Asked:
+    """The declaration asked at the table, and what was inferred instead of asked: each a
+    line of the working with its clause."""
+
+    declaration: AssaultDeclaration
+    notes: tuple[tuple[Msg, str], ...] = ()
 
 
-def _defender(port: Port, i: int) -> dict[str, Any]:
-    team: dict[str, Any] = {"id": f"d{i}", "name": f"D{i}"}
-    team["type"] = _choice(port, f"defending.{i}.type", Msg.of("fow.q.defender_type", n=i),
-                           ("infantry", "gun", "tank", "transport"), "fow.kind", "infantry")
-    if team["type"] in ("tank", "transport"):
-        team["status"] = _choice(port, f"defending.{i}.status",
-                                 Msg.of("fow.q.defender_status", n=i),
-                                 ("active", "bogged-down", "bailed-out"), "fow.status",
-                                 "active", "F-4")
-        top: str = port.ask(ChoiceQuestion(
-            id=f"defending.{i}.top", text=Msg.of("fow.q.defender_top", n=i),
-            choices=(Choice("none", Msg.of("fow.choice.unarmoured")),
-                     *(Choice(str(v), str(v)) for v in TOP_VALUES)),
-            default_value="none", clause="F-6"))
-        if top != "none":
-            team["top"] = int(top)
-    elif port.ask(ConfirmQuestion(id=f"defending.{i}.in-building",
-                                  text=Msg.of("fow.q.defender_building", n=i),
-                                  clause="F-10")):
-        team["building"] = BUILDING
-    return team
+def default_label(side: str, kind: str, team_id: str) -> str:
+    """A team's label when the players give no name, in the session's language."""
+    return render(Msg.of(f"fow.label.{side}.{kind}", id=team_id.upper()))
 
 
-def _teams_multi(port: Port, qid: str, text: Msg, ids: list[str], clause: str,
-                 least: int = 0) -> list[str]:
+def ask_names(port: Port, qid: str, text: Msg, teams: list[dict[str, Any]]) -> None:
+    defaults = tuple(t["name"] for t in teams)
+    names: tuple[str, ...] = port.ask(NamesEntry(
+        id=qid, text=text, defaults=defaults, hint_msg=Msg.of("fow.hint.names"),
+        default_value=", ".join(defaults)))
+    for team, name in zip(teams, names, strict=True):
+        team["name"] = name
+
+
+def _defenders(port: Port) -> list[dict[str, Any]]:
+    teams: list[dict[str, Any]] = []
+    k = 1
+    while len(teams) < MAX_TEAMS:
+        optional = k > 1
+        line = port.ask(DefenderEntry(
+            id=f"defending.{k}", room=MAX_TEAMS - len(teams), optional=optional,
+            text=Msg.of("fow.q.defenders_more" if optional else "fow.q.defenders",
+                        first=f"D{len(teams) + 1}"),
+            hint_msg=Msg.of("fow.hint.defenders"),
+            default_value=done_line() if optional else None))
+        if line is None:
+            break
+        for _ in range(line.count):
+            team_id = f"d{len(teams) + 1}"
+            team: dict[str, Any] = {"id": team_id, "type": line.type,
+                                    "name": default_label("defender", line.type, team_id)}
+            if line.status != "active":
+                team["status"] = line.status
+            if line.top is not None:
+                team["top"] = line.top
+            if line.building:
+                team["building"] = BUILDING
+            teams.append(team)
+        k += 1
+    return teams
+
+
+def _teams_multi(port: Port, qid: str, text: Msg, teams: Sequence[dict[str, Any]],
+                 clause: str) -> list[str]:
     picked: tuple[str, ...] = port.ask(MultiChoiceQuestion(
-        id=qid, text=text, choices=tuple(Choice(t, t.upper()) for t in ids),
-        min_count=least, clause=clause))
+        id=qid, text=text, choices=tuple(Choice(t["id"], t["name"]) for t in teams),
+        clause=clause))
     return list(picked)
 
 
-def _hitter(port: Port, i: int, defenders: list[dict[str, Any]],
-            transport_priority: bool) -> dict[str, Any]:
-    ids = [d["id"] for d in defenders]
-    team: dict[str, Any] = {"id": f"h{i}", "name": f"H{i}"}
-    team["type"] = _choice(port, f"hitting.{i}.type", Msg.of("fow.q.hitter_type", n=i),
-                           ("infantry", "gun", "tank", "tank-escort"), "fow.hitter",
-                           "infantry")
-    if team["type"] in ("tank", "tank-escort"):
-        team["fully_armoured"] = port.ask(ConfirmQuestion(
-            id=f"hitting.{i}.fully-armoured", text=Msg.of("fow.q.fully_armoured", n=i),
-            clause="F-11"))
-    team["hits"] = port.ask(NumberQuestion(id=f"hitting.{i}.hits",
-                                           text=Msg.of("fow.q.hits", n=i), minimum=0,
-                                           maximum=60, default_value=1))
-    kinds = ("none", "tank", "infantry", "gun") + (("transport",) if transport_priority
-                                                   else ())
-    priority = _choice(port, f"hitting.{i}.priority", Msg.of("fow.q.priority", n=i), kinds,
-                       "fow.priority", "none", "F-8")
-    if priority != "none":
-        team["priority"] = priority
-    situation = "open"
-    in_building = any(d.get("building") for d in defenders)
-    if team["type"] != "tank" and in_building:
-        situation = _choice(port, f"hitting.{i}.situation", Msg.of("fow.q.situation", n=i),
-                            ("open", "outside-at-opening", "inside-through-opening",
-                             "inside"), "fow.situation", "open", "F-10")
-    team["situation"] = situation
-    if situation in ("outside-at-opening", "inside"):
-        team["building"] = BUILDING
-        considered = [d["id"] for d in defenders if d.get("building")]
-    elif situation == "inside-through-opening":
-        team["near_opening"] = _teams_multi(port, f"hitting.{i}.near-opening",
-                                            Msg.of("fow.q.near_opening", n=i), ids, "F-10")
-        considered = team["near_opening"]
-    else:
-        team["reaches"] = _teams_multi(port, f"hitting.{i}.reaches",
-                                       Msg.of("fow.q.reaches", n=i), ids, "F-2")
-        considered = team["reaches"]
-    if considered:
-        team["impassable"] = _teams_multi(port, f"hitting.{i}.impassable",
-                                          Msg.of("fow.q.impassable", n=i), considered,
-                                          "F-13")
-    return team
+class Hitters:
+    """The hitting teams asked line by line, and what the lines let the referee infer."""
+
+    def __init__(self, port: Port, defenders: list[dict[str, Any]],
+                 transport_priority: bool) -> None:
+        self.port = port
+        self.defenders = defenders
+        self.ids = tuple(d["id"] for d in defenders)
+        self.buildings = any(d.get("building") for d in defenders)
+        self.transport_priority = transport_priority
+        self.every: list[str] = []  # hitting teams that reach every defending team
+        self.open_tanks: list[str] = []  # tanks, which fight from the open (F-11)
+
+    def hint(self) -> Msg:
+        # a team's id, and its name where the name does not hold the id already
+        shown = ", ".join(d["id"] if d["id"].upper() in d["name"] else f"{d['id']} {d['name']}"
+                          for d in self.defenders)
+        return Msg.of("fow.hint.hitters", teams=shown)
+
+    def ask_line(self, qid: str, text: Msg, *, room: int = 1, optional: bool = False,
+                 known_type: str | None = None, known_fa: bool = False) -> HitterLine | None:
+        line: HitterLine | None = self.port.ask(HitterEntry(
+            id=qid, text=text, team_ids=self.ids, room=room, optional=optional,
+            buildings=self.buildings, transport_priority=self.transport_priority,
+            known_type=known_type, known_fa=known_fa, hint_msg=self.hint(), clause="F-2",
+            default_value=done_line() if optional else None))
+        return line
+
+    def teams(self, qid: str, line: HitterLine, ids: list[str], label: str
+              ) -> dict[str, Any]:
+        """The declaration's fields of the teams of the line ``qid`` (the same for each),
+        asking only what the line leaves open."""
+        team: dict[str, Any] = {"type": line.type, "hits": line.hits}
+        if line.fully_armoured:
+            team["fully_armoured"] = True
+        if line.priority is not None:
+            team["priority"] = line.priority
+        situation = line.situation
+        if situation is None and line.type != "tank" and self.buildings:
+            situation = self.port.ask(ChoiceQuestion(
+                id=f"{qid}.situation", text=Msg.of("fow.q.situation", n=label),
+                choices=tuple(Choice(s, Msg.of(f"fow.situation.{s}")) for s in SITUATIONS),
+                default_value="open", clause="F-10"))
+        elif situation is None and line.type == "tank" and self.buildings:
+            self.open_tanks += ids
+        situation = situation or "open"
+        team["situation"] = situation
+        if situation in ("outside-at-opening", "inside"):
+            team["building"] = BUILDING  # F-10: the building decides whom it fights
+            return team
+        field = "near_opening" if situation == "inside-through-opening" else "reaches"
+        if line.reach is None:
+            team[field] = list(self.ids)
+            self.every += ids
+            return team
+        others = [d for d in self.defenders if d["id"] not in line.reach]
+        across = _teams_multi(self.port, f"{qid}.impassable",
+                              Msg.of("fow.q.impassable_others", n=label), others, "F-13")
+        team[field] = [t for t in self.ids if t in line.reach or t in across]
+        if across:
+            team["impassable"] = across
+        return team
+
+    def notes(self, names: dict[str, str]) -> list[tuple[Msg, str]]:
+        out: list[tuple[Msg, str]] = []
+        if self.every:
+            out.append((Msg.of("fow.inferred.every", hitters=_list(names, self.every)),
+                        "F-13"))
+        if not self.buildings:
+            out.append((Msg.of("fow.inferred.no_building"), "F-10"))
+        if self.open_tanks:
+            out.append((Msg.of("fow.inferred.tanks_open", hitters=_list(names, self.open_tanks)),
+                        "F-11"))
+        return out
 
 
-def ask_declaration(port: Port, transport_priority: bool = False) -> AssaultDeclaration:
-    count: int = port.ask(NumberQuestion(id="defending", text=Msg.of("fow.q.defending"),
-                                         minimum=1, maximum=MAX_TEAMS, default_value=2))
-    defenders = [_defender(port, i) for i in range(1, count + 1)]
-    hitters_count: int = port.ask(NumberQuestion(id="hitting", text=Msg.of("fow.q.hitting"),
-                                                 minimum=1, maximum=MAX_TEAMS,
-                                                 default_value=1))
-    hitters = [_hitter(port, i, defenders, transport_priority)
-               for i in range(1, hitters_count + 1)]
-    return AssaultDeclaration.model_validate({"defending": defenders, "hitting": hitters})
+def _list(names: dict[str, str], ids: list[str]) -> str:
+    return ", ".join(names[i] for i in ids)
+
+
+def ask_declaration(port: Port, transport_priority: bool = False) -> Asked:
+    defenders = _defenders(port)
+    ask_names(port, "defending.names", Msg.of("fow.q.defender_names"), defenders)
+    hitters = Hitters(port, defenders, transport_priority)
+    teams: list[dict[str, Any]] = []
+    k = 1
+    while len(teams) < MAX_TEAMS:
+        optional = k > 1
+        first = f"H{len(teams) + 1}"
+        line = hitters.ask_line(
+            f"hitting.{k}", Msg.of("fow.q.hitters_more" if optional else "fow.q.hitters",
+                                   first=first),
+            room=MAX_TEAMS - len(teams), optional=optional)
+        if line is None:
+            break
+        ids = [f"h{len(teams) + n}" for n in range(1, line.count + 1)]
+        label = first if line.count == 1 else f"{first}-{ids[-1].upper()}"
+        fields = hitters.teams(f"hitting.{k}", line, ids, label)
+        teams += [{"id": i, "name": default_label("hitter", line.type, i), **fields}
+                  for i in ids]
+        k += 1
+    ask_names(port, "hitting.names", Msg.of("fow.q.hitter_names"), teams)
+    decl = AssaultDeclaration.model_validate({"defending": defenders, "hitting": teams})
+    names = {h.id: h.label for h in decl.hitting}
+    return Asked(decl, tuple(hitters.notes(names)))

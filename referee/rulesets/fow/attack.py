@@ -15,6 +15,7 @@ from referee.core.errors import UsageError
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog
+from referee.core.table import Table
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import results
@@ -46,14 +47,24 @@ def readings(options: Mapping[str, Any]) -> tuple[Readings, EscortReadings]:
                            escorts_hit_vehicles=options["escorts-hit-vehicles"]))
 
 
-def _declaration(ctx: AttackContext) -> AssaultDeclaration:
-    if isinstance(ctx.declaration, AssaultDeclaration):
-        return ctx.declaration
-    if ctx.declaration is not None:
-        return AssaultDeclaration.model_validate(ctx.declaration)
+def _declaration(ctx: AttackContext) -> tuple[AssaultDeclaration, tuple[tuple[Msg, str], ...]]:
+    """The declaration, and what was inferred at the table instead of asked (a line of the
+    working each, with its clause)."""
+    decl = ctx.declaration
+    if decl is not None and not isinstance(decl, AssaultDeclaration):
+        decl = AssaultDeclaration.model_validate(decl)
+    transport_priority = bool(ctx.options["transport-priority"])
+    if decl is not None and decl.roster is not None:
+        from referee.rulesets.fow.roster import ask_from_roster
+
+        asked = ask_from_roster(ctx.port, decl, transport_priority)
+        return asked.declaration, asked.notes
+    if decl is not None:
+        return decl, ()
     from referee.rulesets.fow.ask import ask_declaration
 
-    return ask_declaration(ctx.port, bool(ctx.options["transport-priority"]))
+    asked = ask_declaration(ctx.port, transport_priority)
+    return asked.declaration, asked.notes
 
 
 def _log_reach(log: StepLog, problem: Problem, reach: Reach) -> None:
@@ -84,14 +95,16 @@ def _log_reach(log: StepLog, problem: Problem, reach: Reach) -> None:
         log.outcome(Msg.of("fow.step.eligible", hitter=h.label, teams=names), "F-9")
 
 
-def _choose(port: Port, allocator: Allocator, log: StepLog) -> dict[int, str]:
+def _choose(port: Port, allocator: Allocator, log: StepLog,
+            proposed: Table) -> dict[int, str]:
+    """The defender's allocation, asked with the referee's proposal shown first."""
     problem = allocator.problem
     proposal = allocator.proposal
     mode = port.ask(ChoiceQuestion(
         id="allocation", text=Msg.of("fow.q.allocation", hits=len(problem.hits)),
         choices=tuple(Choice(c, Msg.of(f"fow.allocation.mode.{c}"))
                       for c in ("proposed", "by-hit", "complete")),
-        default_value="proposed", clause="F-1"))
+        default_value="proposed", clause="F-1", shows=(proposed,), whatif=True))
     if mode == "proposed":
         log.input(Msg.of("fow.step.accepted"), "F-1")
         return dict(proposal)
@@ -153,38 +166,41 @@ def _note_readings(log: StepLog, problem: Problem, held: Mapping[str, int],
 
 def attack(ctx: AttackContext) -> Result:
     port, log = ctx.port, StepLog()
-    decl = _declaration(ctx)
+    decl, inferred = _declaration(ctx)
     order, escorts = readings(ctx.options.values)
     if not ctx.options["transport-priority"]:
         for h in decl.hitting:
             if h.priority == "transport":
                 raise UsageError(Msg.of("fow.error.transport_priority", hitter=h.label))
     problem, reaches, source = build(decl, order, escorts)
+    names = {r.hitter.id: r.hitter.label for r in reaches}
     attacker = decl.attacker or Msg.of("fow.default.attacker")
     defender = decl.defender or Msg.of("fow.default.defender")
     total = sum(h.hits for h in decl.hitting)
     log.input(Msg.of("fow.step.declared", attacker=attacker, defender=defender, hits=total,
                      hitters=len(decl.hitting), teams=len(decl.defending)), "F-1")
+    for text, clause in inferred:
+        log.note(text, clause)
     for reach in reaches:
         _log_reach(log, problem, reach)
 
     allocation: dict[int, str] = {}
     allocator = Allocator(problem)
+    columns = tuple(Msg.of(f"fow.col.{c}") for c in ("hit", "from", "to", "rule"))
+    rows: list[tuple[Any, ...]] = []
     if problem.hits:
         log.outcome(Msg.of("fow.step.proposal", teams=len(set(allocator.proposal.values())),
                            hits=len(problem.hits)), "F-3")
-        allocation = _choose(port, allocator, log)
+        rows = _rows(allocator, allocator.proposal, names, source)
+        allocation = _choose(port, allocator, log,
+                             Table(Msg.of("fow.table.proposal"), columns, tuple(rows), "F-3"))
         assert allocator.check(allocation) is None
+        if allocation != allocator.proposal:
+            rows = _rows(allocator, allocation, names, source)
     held = loads(allocation)
     _note_readings(log, problem, held, decl, ctx.options.values)
     log.outcome(Msg.of("fow.step.all_allocated", hits=len(allocation)), "F-7")
-
-    names = {r.hitter.id: r.hitter.label for r in reaches}
-    explanation = Explanation(allocator, allocation)
-    rows = [(n, names[source[n]], problem.team(allocation[n]).name, explanation.why(n))
-            for n in sorted(allocation)]
-    log.table(Msg.of("fow.table.allocation"),
-              [Msg.of(f"fow.col.{c}") for c in ("hit", "from", "to", "rule")], rows, "F-3")
+    log.table(Msg.of("fow.table.allocation"), columns, rows, "F-3")
     ignored_rows = []
     for reach in reaches:
         if reach.ignored:
@@ -221,6 +237,15 @@ def attack(ctx: AttackContext) -> Result:
                                 "effects": effects},
                   options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default)
+
+
+def _rows(allocator: Allocator, allocation: Mapping[int, str], names: Mapping[str, str],
+          source: Mapping[int, str]) -> list[tuple[Any, ...]]:
+    """The allocation table's rows: each hit, its hitting team, its team and why there."""
+    explanation = Explanation(allocator, allocation)
+    problem = allocator.problem
+    return [(n, names[source[n]], problem.team(allocation[n]).name, explanation.why(n))
+            for n in sorted(allocation)]
 
 
 def _tier(problem: Problem, team: Team) -> Msg:

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from referee.rulesets.fields import Name
+from referee.rulesets.fields import FilePath, Name
 
 DefenderType = Literal["tank", "infantry", "gun", "transport"]
 HitterType = Literal["tank", "tank-escort", "infantry", "gun"]
@@ -99,15 +99,27 @@ class HittingTeam(BaseModel):
 
 
 class AssaultDeclaration(BaseModel):
+    """The teams of one assault; or a roster alone (``roster``), whose teams are then asked
+    at the table: which of them hit, and what the roster cannot know."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     attacker: Name | None = None
     defender: Name | None = None
-    defending: list[DefendingTeam] = Field(min_length=1, max_length=60)
-    hitting: list[HittingTeam] = Field(min_length=1, max_length=60)
+    roster: FilePath | None = Field(default=None, description="a roster file of teams")
+    defending: list[DefendingTeam] = Field(default_factory=list, max_length=60)
+    hitting: list[HittingTeam] = Field(default_factory=list, max_length=60)
 
     @model_validator(mode="after")
     def _references(self) -> AssaultDeclaration:
+        if self.roster is not None:
+            if self.defending or self.hitting:
+                raise PydanticCustomError("fow.decl.roster_and_teams", "roster and teams")
+            return self
+        for field in ("defending", "hitting"):
+            if not getattr(self, field):
+                # as pydantic says it of an empty list, so that the message stays the same
+                raise _located((field,), "too_short", {"min_length": "1"}, "")
         ids = [d.id for d in self.defending]
         for i, d in enumerate(ids):
             if d in ids[:i]:

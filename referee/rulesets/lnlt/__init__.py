@@ -12,4 +12,5 @@ from referee.rulesets.lnlt.tables import RULESET_ID
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.lnlt.lookup",
                       declaration="referee.rulesets.lnlt.roster:Roster",
                       resolver="referee.rulesets.lnlt.play:attack",
-                      state="referee.rulesets.lnlt.saved:SavedState")
+                      state="referee.rulesets.lnlt.saved:SavedState",
+                      state_view="referee.rulesets.lnlt.view:state_view")

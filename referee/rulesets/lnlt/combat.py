@@ -24,6 +24,7 @@ from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
+from referee.rulesets.lnlt.entry import DRM_RANGE, TM_RANGE, Mods, ModsEntry
 from referee.rulesets.lnlt.firepower import FpBuild
 from referee.rulesets.lnlt.roster import DamageTable, Unit
 from referee.rulesets.lnlt.tables import tables
@@ -89,6 +90,32 @@ def target_facts(units: list[Unit], table: DamageTable | None) -> tuple[TargetFa
     return tuple(out)
 
 
+def _modifiers(port: Port, log: StepLog, prefix: str, target_hex: str, compact: bool,
+               tm_known: int | None, clause: str) -> tuple[int, int]:
+    """The DFT modifiers (DRM) and the target hex's terrain modifier (TM): the TM from the
+    roster's terrain where it says (only the DRM is asked), else both in one line (compact)
+    or one question each (as scripts written before answer them)."""
+    if tm_known is not None:
+        log.input(Msg.of("lnlt.step.tm_roster", hex=target_hex, tm=f"{tm_known:+d}"), clause,
+                  tm=tm_known)
+        drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
+                                      minimum=DRM_RANGE[0], maximum=DRM_RANGE[1],
+                                      default_value=0, clause="L-5"))
+        return int(drm), tm_known
+    if compact:
+        mods: Mods = port.ask(ModsEntry(
+            id=f"{prefix}.mods", text=Msg.of("lnlt.q.mods", hex=target_hex),
+            hint_msg=Msg.of("lnlt.hint.mods"), default_value="0 0", clause="L-5"))
+        return mods.drm, mods.tm
+    drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
+                                  minimum=DRM_RANGE[0], maximum=DRM_RANGE[1], default_value=0,
+                                  clause="L-5"))
+    tm = port.ask(NumberQuestion(id=f"{prefix}.tm", text=Msg.of("lnlt.q.tm", hex=target_hex),
+                                 minimum=TM_RANGE[0], maximum=TM_RANGE[1], default_value=0,
+                                 clause="L-5"))
+    return int(drm), int(tm)
+
+
 def _die(port: Port, qid: str, text: Msg, clause: str, odds: OddsRef) -> DiceRoll:
     return port.ask(DiceQuestion(id=qid, text=text, spec=DiceSpec(count=1), clause=clause,
                                  odds=odds))
@@ -108,37 +135,51 @@ def damage_order(targets: list[Unit]) -> list[Unit]:
 def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_hex: str,
                  build: FpBuild, help: LeaderHelp, targets: list[Unit],
                  table: DamageTable | None, clause: str,
-                 roster_ids: frozenset[str] = frozenset()) -> FireOutcome:
+                 roster_ids: frozenset[str] = frozenset(), compact: bool = False,
+                 tm_known: int | None = None) -> FireOutcome:
     """The opposed roll and the damage checks; ``roster_ids``: the ids already in use, so
-    that a Hero spawned here gets a new one."""
+    that a Hero spawned here gets a new one. ``compact`` (an activation begun with "Fire
+    from ..."): the DRM and TM in one line, both dice of the opposed roll in one answer;
+    ``tm_known``: the TM the roster's terrain gives the target hex (then not asked)."""
     t = tables()
-    drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
-                                  minimum=-10, maximum=10, default_value=0, clause="L-5"))
-    tm = port.ask(NumberQuestion(id=f"{prefix}.tm", text=Msg.of("lnlt.q.tm", hex=target_hex),
-                                 minimum=-5, maximum=10, default_value=0, clause="L-5"))
+    drm, tm = _modifiers(port, log, prefix, target_hex, compact, tm_known, clause)
     armour = [u.armor for u in targets if u.kind == "vehicle" and u.armor is not None]
     af = min(armour) if armour else 0
     order = damage_order(targets)
     facts = target_facts(order, table)
-    a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing), clause,
-                  OddsRef.to(f"{ODDS}:attack_odds", firing=firing, hex=target_hex,
-                             fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
-                             targets=facts))
-    attack = _face(a_roll) + build.total + help.lm + drm
-    d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
-                  clause, OddsRef.to(f"{ODDS}:defence_odds", hex=target_hex, attack=attack,
-                                     tm=tm, af=af, targets=facts))
-    defence = _face(d_roll) + tm + af
+    if compact:  # the opposed roll in one answer: the attacker's die, then the defender's
+        both = port.ask(DiceQuestion(
+            id=f"{prefix}.opposed", spec=DiceSpec(count=2), clause=clause,
+            text=Msg.of("lnlt.q.opposed", firing=firing, hex=target_hex),
+            hint_msg=Msg.of("lnlt.hint.opposed"),
+            odds=OddsRef.to(f"{ODDS}:opposed_odds", firing=firing, hex=target_hex,
+                            fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
+                            targets=facts)))
+        assert both.faces is not None
+        die_a, die_d = both.faces
+        attack = die_a + build.total + help.lm + drm
+    else:
+        a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing),
+                      clause, OddsRef.to(f"{ODDS}:attack_odds", firing=firing, hex=target_hex,
+                                         fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
+                                         targets=facts))
+        die_a = _face(a_roll)
+        attack = die_a + build.total + help.lm + drm
+        d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
+                      clause, OddsRef.to(f"{ODDS}:defence_odds", hex=target_hex,
+                                         attack=attack, tm=tm, af=af, targets=facts))
+        die_d = _face(d_roll)
+    defence = die_d + tm + af
     rows: list[tuple[object, ...]] = [
-        (Msg.of("lnlt.col.attack"), _face(a_roll), build.total, help.lm,
+        (Msg.of("lnlt.col.attack"), die_a, build.total, help.lm,
          f"{drm:+d}", attack),
-        (Msg.of("lnlt.col.defence"), _face(d_roll), "-", "-",
+        (Msg.of("lnlt.col.defence"), die_d, "-", "-",
          Msg.of("lnlt.opposed.defence_mods", tm=f"{tm:+d}", af=f"{af:+d}"), defence)]
     log.table(Msg.of("lnlt.table.opposed", firing=firing, hex=target_hex),
               [Msg.of(f"lnlt.col.{c}") for c in ("side", "die", "fp", "lm", "mods", "total")],
               rows, clause="L-5")
-    log.roll(Msg.of("lnlt.step.opposed", attack=attack, defence=defence, die_a=_face(a_roll),
-                    fp=build.total, lm=help.lm, drm=f"{drm:+d}", die_d=_face(d_roll),
+    log.roll(Msg.of("lnlt.step.opposed", attack=attack, defence=defence, die_a=die_a,
+                    fp=build.total, lm=help.lm, drm=f"{drm:+d}", die_d=die_d,
                     tm=f"{tm:+d}", af=f"{af:+d}"), clause, attack=attack, defence=defence)
     if attack <= defence:
         log.outcome(Msg.of("lnlt.step.no_effect", attack=attack, defence=defence), clause)

@@ -186,6 +186,26 @@ def attack_odds(question: DiceQuestion, *, firing: str, hex: str, fp: int, lm: i
                       ends, notes=notes)
 
 
+def _margin(shift: int, roll: DiceRoll) -> int:
+    """Attack minus defence of a two-die opposed roll (the attacker's die first)."""
+    assert roll.faces is not None
+    return roll.faces[0] - roll.faces[1] + shift
+
+
+def opposed_odds(question: DiceQuestion, *, firing: str, hex: str, fp: int, lm: int, drm: int,
+                 tm: int, af: int, targets: Sequence[TargetFacts]) -> OddsReport:
+    """Both dice of the opposed roll in one answer: attack minus defence (above 0: damage
+    checks), and how the whole fire may end."""
+    shift = fp + lm + drm - tm - af
+    margin = DIE + DIE.map(lambda d: -d)
+    margin = margin.map(lambda m: m + shift)
+    ends, notes = _fire(margin, targets, hex)
+    return OddsReport(Msg.of("lnlt.odds.opposed", firing=firing, fp=fp, lm=lm,
+                             drm=f"{drm:+d}", hex=hex, tm=f"{tm:+d}", af=f"{af:+d}"),
+                      Msg.of("lnlt.odds.unit.opposed"), margin,
+                      functools.partial(_margin, shift), ends, notes=notes)
+
+
 def defence_odds(question: DiceQuestion, *, hex: str, attack: int, tm: int, af: int,
                  targets: Sequence[TargetFacts]) -> OddsReport:
     """The defence die: the defence total, and the fire's end given the attack total."""

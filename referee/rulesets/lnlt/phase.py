@@ -88,26 +88,58 @@ def play_pass(state: PhaseState, log: StepLog, options: Options) -> None:
                                    passes=state.passes))
 
 
+def _fire_shortcuts(roster: Roster, side: str, free: list[Unit]) -> list[Choice]:
+    """L-1, L-3: "Fire from C4" for each hex whose free units may fire, when an enemy unit
+    is on the map: the hex is activated by the choice (declared before anything is done)."""
+    if not _enemy_hexes(roster, side):
+        return []
+    return [Choice(f"fire:{h}", Msg.of("lnlt.choice.fire_now", hex=h,
+                                       units=_list([u for u in units if _fires(u)])))
+            for h, units in sorted(by_hex(free).items()) if any(_fires(u) for u in units)]
+
+
+def _fire_refusals(roster: Roster, side: str, offered: set[str]) -> tuple[Refusal, ...]:
+    """Why "Fire from H" is not offered for a hex of the player's (a script naming it is
+    told): every unit there marked (L-8), or Shaken (L-5)."""
+    out = []
+    for h, units in sorted(by_hex(u for u in roster.scan() if u.side == side
+                                  and u.on_map).items()):
+        if f"fire:{h}" in offered:
+            continue
+        if all(u.markers for u in units):
+            out.append(Refusal(f"fire:{h}", "L-8", Msg.of("lnlt.why.all_marked", hex=h)))
+        elif shaken := [u for u in units if u.shaken and _armed(u)]:
+            out.append(Refusal(f"fire:{h}", "L-5", Msg.of("lnlt.why.shaken_fire",
+                                                           units=_names(shaken))))
+    return tuple(out)
+
+
 def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) -> None:
     """One impulse of the current player (L-1), then the turn passes to the other."""
     state.impulses += 1
     n, side = state.impulses, state.current
     free = activatable(state.roster, side)
-    choices = [Choice("pass", Msg.of("lnlt.choice.pass"))]
+    fire_now = _fire_shortcuts(state.roster, side, free)
+    choices = [*fire_now, Choice("pass", Msg.of("lnlt.choice.pass"))]
     if free:
-        choices.insert(0, Choice("activate", Msg.of("lnlt.choice.activate")))
-    refusals = () if free else (Refusal("activate", "L-2", Msg.of("lnlt.why.nothing_left",
-                                                                   side=side)),)
+        choices.insert(len(fire_now), Choice("activate", Msg.of("lnlt.choice.activate")))
+    refusals: tuple[Refusal, ...] = () if free else (
+        Refusal("activate", "L-2", Msg.of("lnlt.why.nothing_left", side=side)),)
+    refusals += _fire_refusals(state.roster, side, {c.value for c in fire_now})
     log.input(Msg.of("lnlt.step.impulse", n=n, side=side), "L-1", impulse=n, side=side)
     # the default is never Pass while something may act: a stray Enter must not end the
     # player's impulse (issue 18)
     what = port.ask(RuledChoice(id=f"i{n}.do", text=Msg.of("lnlt.q.do", side=side, n=n),
-                                choices=tuple(choices), default_value=choices[0].value,
-                                clause="L-1", refusals=refusals))
+                                choices=tuple(choices),
+                                default_value="activate" if free else "pass",
+                                clause="L-1", refusals=refusals,
+                                help=Msg.of("lnlt.help.do") if fire_now else None))
     if what == "pass":
         play_pass(state, log, options)
-    else:
+    elif what == "activate":
         Activation(state, port, options, log).play()
+    else:  # "fire:C4": activate C4 and fire from it, asking only what the roster cannot tell
+        Activation(state, port, options, log, compact=True).play(fire_from=what[5:])
     state.current = state.other(side)
     check_end(state, log)
 
@@ -120,6 +152,7 @@ class Activation:
     port: Port
     options: Options
     log: StepLog
+    compact: bool = False  # begun with "Fire from H": ask only what the roster cannot tell
     hexes: list[str] = field(default_factory=list)
     units: dict[str, Msg] = field(default_factory=dict)  # unit id -> how it was activated
     reach_leaders: list[str] = field(default_factory=list)
@@ -142,14 +175,16 @@ class Activation:
     def roster(self) -> Roster:
         return self.state.roster
 
-    def play(self) -> None:
-        self.declare()
-        self.act()
+    def play(self, fire_from: str | None = None) -> None:
+        """``fire_from``: the hex the player chose to fire from (the shortcut of the impulse
+        question): it is the activated hex, and its fire the first action."""
+        self.declare(fire_from)
+        self.act(fire_from)
         self.finish()
 
     # --- L-3, L-4, L-10: declaring the hexes ------------------------------------------------
 
-    def declare(self) -> None:
+    def declare(self, chosen: str | None = None) -> None:
         roster, side = self.roster, self.side
         free = by_hex(activatable(roster, side))
         own = sorted(free)  # L-3: the hexes holding a unit of his still unused
@@ -162,11 +197,15 @@ class Activation:
             why = (Msg.of("lnlt.why.all_marked", hex=h) if mine else
                    Msg.of("lnlt.why.no_own_unit", hex=h, side=side))
             refusals.append(Refusal(h, "L-8" if mine else "L-3", why))
-        first = self.port.ask(RuledChoice(
-            id=f"i{self.n}.hex", text=Msg.of("lnlt.q.hex", side=side),
-            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(free[h])))
-                          for h in own),
-            default_value=own[0], clause="L-3", refusals=tuple(refusals)))
+        if chosen is not None:
+            first = chosen
+            self.log.note(Msg.of("lnlt.step.fire_declares", hex=first), "L-3")
+        else:
+            first = self.port.ask(RuledChoice(
+                id=f"i{self.n}.hex", text=Msg.of("lnlt.q.hex", side=side),
+                choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(free[h])))
+                              for h in own),
+                default_value=own[0], clause="L-3", refusals=tuple(refusals)))
         units = activatable(roster, side, first)
         if roster.multi_level(first):
             units = self._own_building(first, units)
@@ -296,8 +335,11 @@ class Activation:
         unit = self.roster.unit(spot[1])
         return unit if "fired" not in unit.markers else None
 
-    def act(self) -> None:
+    def act(self, first_fire: str | None = None) -> None:
         k = 1
+        if first_fire is not None:
+            self.fire(first_fire)
+            k = 2
         while True:
             offered, refusals = [], []
             for h in dict.fromkeys([*self.hexes, *self.move_fire.values()]):
@@ -373,6 +415,9 @@ class Activation:
             self.log.note(Msg.of("lnlt.step.no_target"), "L-5")
             self.fired[hex_id] = "-"
             return
+        if not comps:  # "Fire from H" on a level of a building where nothing may fire
+            self.log.note(Msg.of("lnlt.step.none_fire", hex=hex_id), "L-5")
+            return
         chosen = self._choose_components(f"i{n}.fire.{hex_id}", comps, hex_id,
                                          _shaken_refusals(units, "L-5"))
         spotted_at = self.spotted.get(hex_id)
@@ -385,12 +430,18 @@ class Activation:
                                                    spotted=spotted_at[0],
                                                    units=_names(oc_firers)))
                         for h in enemy if h != spotted_at[0]]
-        target = self.port.ask(RuledChoice(
-            id=f"i{n}.fire.{hex_id}.target", text=Msg.of("lnlt.q.target", hex=hex_id),
-            choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
-                                           units=_list(enemies.get(h, []))))
-                          for h in legal),
-            default_value=legal[0], clause="L-5", refusals=tuple(refusals)))
+        if self.compact and len(legal) == 1:
+            target = legal[0]
+            self.log.note(Msg.of("lnlt.step.inferred_target", hex=target,
+                                 units=_names(enemies.get(target, []))),
+                          "L-14" if refusals else "L-5")
+        else:
+            target = self.port.ask(RuledChoice(
+                id=f"i{n}.fire.{hex_id}.target", text=Msg.of("lnlt.q.target", hex=hex_id),
+                choices=tuple(Choice(h, Msg.of("lnlt.label.hex", hex=h,
+                                               units=_list(enemies.get(h, []))))
+                              for h in legal),
+                default_value=legal[0], clause="L-5", refusals=tuple(refusals)))
         kind = FireKind.SPOTTED if (spotted_at and target == spotted_at[0]) else FireKind.NORMAL
         self.fired[hex_id] = target
         self._resolve(f"i{n}.fire.{hex_id}", chosen, hex_id, target, kind)
@@ -416,6 +467,13 @@ class Activation:
     def _choose_components(self, prefix: str, comps: list[Component],
                            hex_id: str, refusals: tuple[Refusal, ...] = ()
                            ) -> list[Component]:
+        if self.compact and len(comps) == 1:  # one unit, one weapon: nobody else may fire
+            only = comps[0]
+            firer: Msg | str = (only.unit.label if only.sw is None else
+                                Msg.of("lnlt.step.firer_sw", sw=only.sw.label,
+                                       unit=only.unit.label))
+            self.log.note(Msg.of("lnlt.step.inferred_with", hex=hex_id, firer=firer), "L-5")
+            return comps
         values = tuple(c.key for c in comps)
         default = tuple(c.key for c in comps if not c.oft)
         firing = tuple(c.key for c in comps if _lends_fp(c))
@@ -443,7 +501,8 @@ class Activation:
             lead = port.ask(RuledChoice(
                 id=f"{prefix}.lead", text=Msg.of("lnlt.q.lead"),
                 choices=tuple(Choice(u.id, _unit_label(u)) for u in ifp_units),
-                default_value=best.id, clause="L-5", help=Msg.of("lnlt.help.lead")))
+                default_value=best.id, clause="L-5", help=Msg.of("lnlt.help.lead"),
+                whatif=True))
         if target_moved is None:
             target_moved = any(m in tables().moved_target_markers
                                for u in targets for m in u.markers)
@@ -461,7 +520,8 @@ class Activation:
                              help=help_, targets=targets, table=roster.damage_table,
                              clause="L-12" if kind is FireKind.OP_FIRE else
                              ("L-14" if kind is FireKind.SPOTTED else "L-5"),
-                             roster_ids=frozenset(u.id for u in roster.units))
+                             roster_ids=frozenset(u.id for u in roster.units),
+                             compact=self.compact, tm_known=roster.terrain.get(target))
         roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,

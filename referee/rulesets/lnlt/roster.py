@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from referee.core import work
@@ -215,9 +222,33 @@ class Roster(BaseModel):
     turn: int = Field(default=1, ge=1, le=99)
     adjacent: dict[str, list[str]] = Field(default_factory=dict)
     hexes: list[str] = Field(default_factory=list)
+    # the terrain modifier of a hex's terrain, read off the players' terrain chart: a fire at
+    # a hex given here asks no TM (leave out hexes whose TM depends on the unit: a bunker)
+    terrain: dict[str, int] = Field(default_factory=dict)
     units: list[Unit] = Field(min_length=1, max_length=200)
     max_impulses: int | None = Field(default=None, ge=1, le=500)
     damage_table: DamageTable | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_file(cls, data: Any, info: ValidationInfo) -> Any:
+        """``{"roster": FILE}`` (``referee attack lnlt --roster FILE``, or a script whose
+        declaration names its roster): the roster that file holds, its keys at the top or a
+        script's ``[declaration]``, found from the declaring file's folder; a mistake in it
+        names that file and line."""
+        if not (isinstance(data, dict) and set(data) == {"roster"}
+                and isinstance(data["roster"], str)):
+            return data
+        from referee.files import read_toml, validate
+        from referee.rulesets.fields import _from_base
+
+        path = _from_base(data["roster"], info)
+        text, raw = read_toml(path)
+        prefix: list[str | int] = []
+        if isinstance(raw.get("declaration"), dict):
+            raw, prefix = raw["declaration"], ["declaration"]
+        roster: Roster = validate(cls, raw, path, text, prefix)
+        return roster.model_dump()
 
     @model_validator(mode="after")
     def _consistent(self) -> Roster:
@@ -240,6 +271,11 @@ class Roster(BaseModel):
         for hex_id, others in self.adjacent.items():
             for h in (hex_id, *others):
                 _check_id(h)
+        for hex_id, tm in self.terrain.items():
+            _check_id(hex_id)
+            if not -5 <= tm <= 10:
+                raise PydanticCustomError("lnlt.decl.terrain", "{hex}: a terrain modifier from "
+                                          "-5 to 10 (got {tm})", {"hex": hex_id, "tm": tm})
         return self
 
     def scan(self) -> list[Unit]:
@@ -266,6 +302,7 @@ class Roster(BaseModel):
         work.add("lnlt.adjacency-visits", len(self.adjacent))
         for h, others in self.adjacent.items():
             found += [h, *others]
+        found += list(self.terrain)
         return sorted(dict.fromkeys(found))
 
     def multi_level(self, hex_id: str) -> bool:

@@ -11,4 +11,5 @@ from referee.rulesets.waw.tables import RULESET_ID
 RULESET = LazyRuleset(RULESET_ID, lookups="referee.rulesets.waw.lookup",
                       declaration="referee.rulesets.waw.declaration:MissionDeclaration",
                       resolver="referee.rulesets.waw.attack:attack",
-                      state="referee.rulesets.waw.saved:SavedState")
+                      state="referee.rulesets.waw.saved:SavedState",
+                      state_view="referee.rulesets.waw.view:state_view")

@@ -1,19 +1,30 @@
 """Questions that build a mission declaration at the table (no script, or a partial one).
 
-Units asked at the table are named ``unit 1``, ``unit 2`` ...; a script names them itself.
+Units typed at the table without a name are ``unit 1``, ``unit 2`` ... in the player's
+language (ids ``unit-1``, ``unit-2``: the same in every language); a script names them itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
+from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
-from referee.rulesets.waw.declaration import MISSIONS, UNIT_KINDS, MissionDeclaration, Unit
+from referee.rulesets.waw.declaration import (
+    MISSIONS,
+    UNIT_KINDS,
+    MissionDeclaration,
+    Unit,
+    default_id,
+)
+from referee.rulesets.waw.entry import HexEntry, HexLine, UnitsEntry, UnitsLine
+from referee.rulesets.waw.tables import tables
+from referee.rulesets.waw.userdata import EMPTY, UserData
 
 MAX_UNITS = 12
-MAX_HEX = 9999
 STATUSES = ("good", "disorganized", "weakened", "weakened-disorganized")
 
 
@@ -24,39 +35,47 @@ def ask_mission(port: Port) -> str:
         default_value="he", clause="W-1", rule=Msg.of("waw.rule.missions"))))
 
 
-def ask_hex(port: Port) -> str:
-    number = port.ask(NumberQuestion(id="hex", text=Msg.of("waw.q.hex"), minimum=0,
-                                     maximum=MAX_HEX, rule=Msg.of("waw.rule.placement")))
-    return f"{number:04d}"  # hex numbers as printed on the map: 0712
+def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = None,
+            data: UserData = EMPTY) -> HexLine:
+    """The target hex (W-1, placement 8.0) and, for an HE mission whose terrain is not
+    declared, the hex's infantry defence bonus or terrain when the player types it there
+    (W-2: else it is asked once the attack has hits, as before)."""
+    takes = mission == "he" and (decl is None or (decl.terrain is None
+                                                  and decl.terrain_defence is None))
+    line: HexLine = port.ask(HexEntry(
+        id="hex", text=Msg.of("waw.q.hex_he" if takes else "waw.q.hex"),
+        hint_msg=Msg.of("waw.entry.hint.hex_he" if takes else "waw.entry.hint.hex"),
+        defence_most=tables().max_defence if takes else None,
+        terrains=tuple(x.id for x in data.terrain) if takes else (),
+        rule=Msg.of("waw.rule.placement")))
+    return line
 
 
-def ask_units(port: Port, mission: str) -> list[Unit]:
+def with_hex(decl: MissionDeclaration, line: HexLine) -> MissionDeclaration:
+    """The declaration with the hex typed at the table, and its terrain if typed with it."""
+    update: dict[str, Any] = {"hex": line.hex}
+    if line.defence is not None:
+        update["terrain_defence"] = line.defence
+    if line.terrain is not None:
+        update["terrain"] = line.terrain
+    return decl.model_copy(update=update)
+
+
+def ask_units(port: Port, mission: str, kept: Sequence[Unit] = ()) -> list[Unit]:
     """The units the mission affects: the target hex (HE), or the marker hex and its six
-    neighbours (chemical)."""
+    neighbours (chemical): in one line (``2 inf, cv dis``), or a count and then each unit
+    on its own (as before; scripts written then replay). ``kept``: the units a game file
+    keeps for the hex, with their states: Enter keeps them."""
     clause = "W-3" if mission == "he" else "W-8"
-    count = port.ask(NumberQuestion(id="units", text=Msg.of(f"waw.q.units_{mission}"),
-                                    minimum=1, maximum=MAX_UNITS, default_value=1,
-                                    clause=clause))
-    units: list[Unit] = []
-    for i in range(1, count + 1):
-        kind = port.ask(ChoiceQuestion(
-            id=f"unit.{i}.kind", text=Msg.of("waw.q.unit_kind", n=i),
-            choices=tuple(Choice(k, Msg.of(f"waw.kind.{k}")) for k in UNIT_KINDS),
-            default_value="infantry", clause="W-4"))
-        status = port.ask(ChoiceQuestion(
-            id=f"unit.{i}.status", text=Msg.of("waw.q.unit_status", n=i),
-            choices=tuple(Choice(s, Msg.of(f"waw.status.{s}")) for s in STATUSES),
-            default_value="good", clause="W-4"))
-        position: Any = "centre"
-        if mission == "chemical":
-            position = port.ask(ChoiceQuestion(
-                id=f"unit.{i}.position", text=Msg.of("waw.q.unit_position", n=i),
-                choices=(Choice("centre", Msg.of("waw.position.centre")),
-                         Choice("adjacent", Msg.of("waw.position.adjacent"))),
-                default_value="centre", clause="W-8"))
-        units.append(Unit(name=f"unit {i}", kind=kind, position=position,
-                          disorganized=status in ("disorganized", "weakened-disorganized"),
-                          weakened=status in ("weakened", "weakened-disorganized")))
+    entry = UnitsEntry(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
+                       positions=mission == "chemical", clause=clause,
+                       hint_msg=Msg.of(f"waw.entry.hint.units_{mission}"))
+    default = entry.format(UnitsLine(tuple(kept))) if kept else "1"
+    answer = port.ask(dataclasses.replace(entry, default_value=default))
+    if isinstance(answer, UnitsLine):
+        units = list(answer.units)
+    else:
+        units = [_one_unit(port, mission, i) for i in range(1, answer + 1)]
     if mission != "chemical":
         return units
     vehicles = [u for u in units if u.kind == "combat-vehicle"]
@@ -66,20 +85,33 @@ def ask_units(port: Port, mission: str) -> list[Unit]:
     for i, u in enumerate(units, 1):
         if u.kind == "infantry":
             ride = port.ask(ChoiceQuestion(
-                id=f"unit.{i}.mounted", text=Msg.of("waw.q.unit_mounted", unit=u.name),
+                id=f"unit.{i}.mounted", text=Msg.of("waw.q.unit_mounted", unit=u.label),
                 choices=(Choice("no", Msg.of("waw.choice.dismounted")),
-                         *(Choice(v.key, v.name) for v in vehicles)),
+                         *(Choice(v.key, v.label) for v in vehicles)),
                 default_value="no", clause="W-8"))
             if ride != "no":
-                u = u.model_copy(update={"mounted_in": next(v.name for v in vehicles
-                                                            if v.key == ride)})
+                vehicle = next(v for v in vehicles if v.key == ride)
+                u = u.model_copy(update={"mounted_in": vehicle.name or vehicle.key})
         out.append(u)
     return out
 
 
-def ask_declaration(port: Port) -> MissionDeclaration:
-    mission = ask_mission(port)
-    hex_label = ask_hex(port)
-    units = ask_units(port, mission) if mission in ("he", "chemical") else []
-    return MissionDeclaration.model_validate({"mission": mission, "hex": hex_label,
-                                              "units": units})
+def _one_unit(port: Port, mission: str, i: int) -> Unit:
+    kind = port.ask(ChoiceQuestion(
+        id=f"unit.{i}.kind", text=Msg.of("waw.q.unit_kind", n=i),
+        choices=tuple(Choice(k, Msg.of(f"waw.kind.{k}")) for k in UNIT_KINDS),
+        default_value="infantry", clause="W-4"))
+    status = port.ask(ChoiceQuestion(
+        id=f"unit.{i}.status", text=Msg.of("waw.q.unit_status", n=i),
+        choices=tuple(Choice(s, Msg.of(f"waw.status.{s}")) for s in STATUSES),
+        default_value="good", clause="W-4"))
+    position: Any = "centre"
+    if mission == "chemical":
+        position = port.ask(ChoiceQuestion(
+            id=f"unit.{i}.position", text=Msg.of("waw.q.unit_position", n=i),
+            choices=(Choice("centre", Msg.of("waw.position.centre")),
+                     Choice("adjacent", Msg.of("waw.position.adjacent"))),
+            default_value="centre", clause="W-8"))
+    return Unit(id=default_id(i), kind=kind, position=position,
+                disorganized=status in ("disorganized", "weakened-disorganized"),
+                weakened=status in ("weakened", "weakened-disorganized"))

@@ -1,6 +1,6 @@
 """The World at War artillery mission resolver: HE (W-1 to W-5), smoke (W-6), FASCAM (W-7)
 and chemical (W-8). Pure: it asks through the port and returns a ``Result`` whose
-``state_updates`` keep the markers in a game file."""
+``state_updates`` keep the markers and the units' states in a game file."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from typing import Any
 from referee.core.result import Result, StepLog
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
+from referee.rulesets.waw import kept as kp
 from referee.rulesets.waw import markers as mk
-from referee.rulesets.waw.ask import ask_declaration, ask_hex, ask_units
-from referee.rulesets.waw.declaration import MissionDeclaration
+from referee.rulesets.waw.declaration import Unit
+from referee.rulesets.waw.situation import Situation, situation
 from referee.rulesets.waw.tables import RULESET_ID, tables
 from referee.rulesets.waw.userdata import load_user_data
 
@@ -19,31 +20,22 @@ MARKER_OF = {"smoke": "smoke", "fascam": "mines", "chemical": "chemical"}
 CLAUSE_OF = {"he": "W-1", "smoke": "W-6", "fascam": "W-7", "chemical": "W-8"}
 
 
-def _declaration(ctx: AttackContext) -> MissionDeclaration:
-    if isinstance(ctx.declaration, MissionDeclaration):
-        decl = ctx.declaration
-    elif ctx.declaration is not None:
-        decl = MissionDeclaration.model_validate(ctx.declaration)
-    else:
-        return ask_declaration(ctx.port)
-    if decl.hex is None:
-        decl = decl.model_copy(update={"hex": ask_hex(ctx.port)})
-    if decl.mission in ("he", "chemical") and not decl.units:
-        decl = decl.model_copy(update={"units": ask_units(ctx.port, decl.mission)})
-    return decl
-
-
 def attack(ctx: AttackContext) -> Result:
     log = StepLog()
     data = load_user_data(str(ctx.options["data-file"]))
     if ctx.options["data-file"]:
         log.input(Msg.of("waw.step.data_file", file=ctx.options["data-file"]), "W-1")
-    decl = _declaration(ctx)
+    found = situation(ctx, data)
+    decl, data = found.decl, found.data
     hex_label = decl.hex or "?"
-    mission = decl.mission
+    mission = decl.mission or "he"
     log.input(Msg.of("waw.step.mission", mission=Msg.of(f"waw.mission.{mission}"),
                      hex=hex_label), CLAUSE_OF[mission], mission=mission, hex=hex_label)
     log.note(Msg.of("waw.step.placement_not_adjudicated"), CLAUSE_OF[mission])
+    if decl.roster is not None:
+        log.input(Msg.of("waw.step.roster", file=decl.roster), CLAUSE_OF[mission])
+    for text, clause in found.notes:
+        log.input(text, clause)
     outcome_data: dict[str, Any] = {"mission": mission, "hex": hex_label}
     updates: dict[str, Any] = {}
     if mission == "he":
@@ -54,6 +46,8 @@ def attack(ctx: AttackContext) -> Result:
                             hits=he.hits_by_unit, status=he.status_by_unit,
                             hq_rolls=he.hq_rolls)
         outcome = Msg.of("waw.outcome.he", net=he.net, hex=hex_label)
+        updates = kp.updates(ctx.state, {hex_label: [(u, he.status_by_unit[u.key])
+                                                     for u in decl.units]})
     else:
         if mission == "chemical":
             from referee.rulesets.waw.chemical import resolve_chemical
@@ -61,7 +55,9 @@ def attack(ctx: AttackContext) -> Result:
             chem = resolve_chemical(ctx.port, decl, data, log,
                                     str(ctx.options.values.get("chemical-hq", "exempt")))
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
-        marker, updates = _place(ctx, mission, hex_label, log)
+            updates = _chemical_units(ctx, found, chem.status_by_unit)
+        marker, placed = _place(ctx, mission, hex_label, log)
+        updates |= placed
         outcome_data["marker"] = marker.to_state()
         outcome = Msg.of(f"waw.outcome.{mission}", hex=hex_label,
                          marker=Msg.of(f"waw.marker.{marker.kind}", level=marker.level))
@@ -70,6 +66,22 @@ def attack(ctx: AttackContext) -> Result:
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data=outcome_data, options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default, state_updates=updates)
+
+
+def _chemical_units(ctx: AttackContext, found: Situation,
+                    status: dict[str, str]) -> dict[str, Any]:
+    """W-8: the states the strike leaves, kept by hex: the strike hex's units in place of
+    what it held, the roster's units around it in their own hexes; units typed as standing
+    around it have no hex the referee knows, so their states are not kept."""
+    decl = found.decl
+    centre = [(u, status[u.key]) for u in decl.units if found.unit_hex.get(u.key) == decl.hex]
+    around: dict[str, list[tuple[Unit, str]]] = {}
+    for u in decl.units:
+        where = found.unit_hex.get(u.key)
+        if where is not None and where != decl.hex:
+            around.setdefault(where, []).append((u, status[u.key]))
+    updates = kp.updates(ctx.state, {decl.hex or "?": centre})
+    return kp.updates({**ctx.state, **updates}, around, replace=False)
 
 
 def _place(ctx: AttackContext, mission: str, hex_label: str,

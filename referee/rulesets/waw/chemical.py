@@ -33,9 +33,12 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
     default); W-8 has the strike affect every unit of its hexes (checks)."""
     passed: dict[str, bool] = {}
     statuses: dict[str, str] = {}
-    rows = []
+    rows: dict[str, tuple[object, ...]] = {}
     riders = {u.key for u in decl.units if u.mounted_in is not None}
-    by_name = {u.name: u for u in decl.units}
+    vehicles = [u for u in decl.units if u.kind == "combat-vehicle"]
+
+    def vehicle_of(rider: Unit) -> Unit:
+        return next(v for v in vehicles if rider.rides_in(v))
 
     def weakened_again(unit: Unit) -> str:
         cell = data.soft_effects.weakened_again or tables().he_effects["soft"].weakened_again
@@ -43,7 +46,7 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             return cell
         answer = port.ask(ChoiceQuestion(
             id=f"effect.{unit.key}.weakened-again",
-            text=Msg.of("waw.q.effect_weakened_again", unit=unit.name),
+            text=Msg.of("waw.q.effect_weakened_again", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS if e != "weaken"),
             default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
         return str(answer)
@@ -54,44 +57,45 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
     for u in order:
         before = _status(u)
         if u.kind == "hq" and hq_reading == "exempt":
-            log.input(Msg.of("waw.step.chem_hq", unit=u.name), "W-5", unit=u.key)
+            log.input(Msg.of("waw.step.chem_hq", unit=u.label), "W-5", unit=u.key)
             statuses[u.key] = before.name
-            rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"),
-                         Msg.of("waw.morale.not_checked"), Msg.of(f"waw.status.{before.name}"),
-                         Msg.of(f"waw.status.{before.name}"), Msg.of("waw.why.chem_hq")))
+            rows[u.key] = (u.label, Msg.of(f"waw.kind.{u.kind}"),
+                           Msg.of("waw.morale.not_checked"), Msg.of(f"waw.status.{before.name}"),
+                           Msg.of(f"waw.status.{before.name}"), Msg.of("waw.why.chem_hq"))
             continue
         if u.mounted_in is not None:
-            ok = passed[by_name[u.mounted_in].key]
-            log.input(Msg.of("waw.step.rider", unit=u.name, vehicle=u.mounted_in,
+            vehicle = vehicle_of(u)
+            ok = passed[vehicle.key]
+            log.input(Msg.of("waw.step.rider", unit=u.label, vehicle=vehicle.label,
                              result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
                       "W-8", unit=u.key, passed=ok)
             after = before if ok else replace(before, disorganized=True)
             why = Msg.of("waw.why.chem_rider_pass" if ok else "waw.why.chem_rider_fail",
-                         vehicle=u.mounted_in)
+                         vehicle=vehicle.label)
         else:
             ok = bool(port.ask(ConfirmQuestion(
-                id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.name),
+                id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.label),
                 default_value=True, clause="W-8", rule=Msg.of("waw.rule.chemical"),
                 help=Msg.of("waw.help.morale"))))
-            log.input(Msg.of("waw.step.morale", unit=u.name,
+            log.input(Msg.of("waw.step.morale", unit=u.label,
                              result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
                       "W-8", unit=u.key, passed=ok)
             after, why = _outcome(port, u, before, ok, weakened_again)
         passed[u.key] = ok
         statuses[u.key] = after.name
         if after != before:
-            log.outcome(Msg.of("waw.step.chem_effect", unit=u.name,
+            log.outcome(Msg.of("waw.step.chem_effect", unit=u.label,
                                before=Msg.of(f"waw.status.{before.name}"),
                                after=Msg.of(f"waw.status.{after.name}")), "W-8",
                         unit=u.key, status=after.name)
-        rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"),
-                     Msg.of("waw.morale.passed" if ok else "waw.morale.failed"),
-                     Msg.of(f"waw.status.{before.name}"), Msg.of(f"waw.status.{after.name}"),
-                     why))
-    rows.sort(key=lambda r: [u.name for u in decl.units].index(str(r[0])))
+        rows[u.key] = (u.label, Msg.of(f"waw.kind.{u.kind}"),
+                       Msg.of("waw.morale.passed" if ok else "waw.morale.failed"),
+                       Msg.of(f"waw.status.{before.name}"), Msg.of(f"waw.status.{after.name}"),
+                       why)
     log.table(Msg.of("waw.table.chemical", hex=decl.hex or "?"),
               [Msg.of(f"waw.col.{c}") for c in ("unit", "kind", "morale", "before", "after",
-                                                 "why")], rows, "W-8")
+                                                 "why")], [rows[u.key] for u in decl.units],
+              "W-8")
     return ChemicalOutcome(passed, statuses)
 
 
@@ -110,7 +114,7 @@ def _outcome(port: Port, u: Unit, before: Status, ok: bool,
         return after, Msg.of("waw.why.chem_infantry")
     # unarmoured vehicles and HQs: the excerpt gives no outcome; the players' rules decide
     effect = port.ask(ChoiceQuestion(
-        id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.name),
+        id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.label),
         choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
         default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
     after, _ = apply_effect(before, str(effect), lambda cell: "none")

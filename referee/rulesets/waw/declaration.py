@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from referee.rulesets.fields import Name
+from referee.core.text import Msg
+from referee.rulesets.fields import FilePath, Name
 
 MISSIONS = ("he", "smoke", "fascam", "chemical")
 UNIT_KINDS = ("combat-vehicle", "infantry", "unarmoured-vehicle", "hq")
@@ -28,10 +29,22 @@ def unit_key(name: str) -> str:
     return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "unit"
 
 
+UNIT_ID = re.compile(r"^[^\W_][\w-]*$")
+DEFAULT_ID = re.compile(r"^unit-([0-9]+)$")
+
+
+def default_id(n: int) -> str:
+    """The id of the ``n``-th unit typed at the table without a name: ``unit-2``. The same in
+    every language (question ids are a contract); its label is the player's language's."""
+    return f"unit-{n}"
+
+
 class Unit(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: Name = Field(description="the unit as the players call it")
+    id: str | None = Field(default=None, description="a stable id for answers (default: from "
+                                                     "the name)")
+    name: Name | None = Field(default=None, description="the unit as the players call it")
     kind: UnitKind = Field(description="combat-vehicle, infantry, unarmoured-vehicle or hq")
     disorganized: bool = False
     weakened: bool = False
@@ -40,9 +53,36 @@ class Unit(BaseModel):
     position: Literal["centre", "adjacent"] = Field(
         default="centre", description="chemical: in the marker hex or one of its neighbours")
 
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str | None) -> str | None:
+        if value is not None and not UNIT_ID.match(value):
+            raise PydanticCustomError("waw.decl.bad_id", "expected letters, digits, - or _ "
+                                      "(got '{given}')", {"given": value})
+        return value
+
+    @model_validator(mode="after")
+    def _named(self) -> Unit:
+        if self.name is None and self.id is None:
+            raise PydanticCustomError("waw.decl.unnamed", "a unit needs a name or an id")
+        return self
+
     @property
     def key(self) -> str:
-        return unit_key(self.name)
+        return self.id if self.id is not None else unit_key(self.name or "")
+
+    @property
+    def label(self) -> Msg | str:
+        """The unit as shown: its name; a unit typed without one is "unit 2" in the player's
+        language (a ``Msg``), any other unnamed unit its id."""
+        if self.name is not None:
+            return self.name
+        default = DEFAULT_ID.match(self.key)
+        return Msg.of("waw.label.unit", n=int(default.group(1))) if default else self.key
+
+    def rides_in(self, vehicle: Unit) -> bool:
+        """Whether ``mounted_in`` names ``vehicle`` (by its name or its id)."""
+        return self.mounted_in is not None and self.mounted_in in (vehicle.name, vehicle.key)
 
     @property
     def soft(self) -> bool:
@@ -52,7 +92,10 @@ class Unit(BaseModel):
 class MissionDeclaration(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    mission: Mission
+    mission: Mission | None = Field(default=None, description="he, smoke, fascam or chemical "
+                                                              "(none: asked)")
+    roster: FilePath | None = Field(default=None, description="a roster file: the units, "
+                                                              "artillery and hexes")
     hex: Name | None = Field(default=None, description="the target hex's label")
     artillery: Name | None = Field(default=None,
                                   description="an artillery id from the data file")
@@ -69,19 +112,19 @@ class MissionDeclaration(BaseModel):
         for u in self.units:
             if u.key in seen:
                 raise PydanticCustomError("waw.decl.same_name", "two units named {name}",
-                                          {"name": u.name})
+                                          {"name": u.name or u.key})
             seen.add(u.key)
-        vehicles = {u.name for u in self.units if u.kind == "combat-vehicle"}
+        vehicles = [u for u in self.units if u.kind == "combat-vehicle"]
         for u in self.units:
             if u.mounted_in is not None and u.kind != "infantry":
                 raise PydanticCustomError("waw.decl.mounted_not_infantry",
                                           "only infantry rides in a vehicle: {name}",
-                                          {"name": u.name})
-            if u.mounted_in is not None and u.mounted_in not in vehicles:
+                                          {"name": u.name or u.key})
+            if u.mounted_in is not None and not any(u.rides_in(v) for v in vehicles):
                 raise PydanticCustomError("waw.decl.mounted_unknown",
                                           "{name} rides in {vehicle}, not a combat vehicle here",
-                                          {"name": u.name, "vehicle": u.mounted_in})
-        if self.mission != "he":
+                                          {"name": u.name or u.key, "vehicle": u.mounted_in})
+        if self.mission is not None and self.mission != "he":
             given = [f for f in ("artillery", "firepower", "hit_number", "terrain",
                                  "terrain_defence") if getattr(self, f) is not None]
             if given:

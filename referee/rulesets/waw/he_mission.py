@@ -20,6 +20,7 @@ from referee.core.questions import (
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
+from referee.rulesets.waw.entry import RatingEntry, RatingLine
 from referee.rulesets.waw.he import (
     Allocation,
     AskCell,
@@ -31,6 +32,7 @@ from referee.rulesets.waw.he import (
     net_hits,
     owner_picks,
 )
+from referee.rulesets.waw.labels import join
 from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
 
@@ -74,21 +76,28 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
         return Rating(asset.firepower, asset.hit_number, asset.name)
     if decl.firepower is None and decl.hit_number is None and data.artillery:
         picked = port.ask(ChoiceQuestion(
-            id="artillery", text=Msg.of("waw.q.artillery"),
+            id="artillery", text=Msg.of("waw.q.artillery" if decl.roster is None
+                                        else "waw.q.artillery_roster"),
             choices=(*(Choice(a.id, Msg.of("waw.choice.artillery", name=a.name,
                                            firepower=a.firepower, hit=a.hit_number))
                        for a in data.artillery),
                      Choice("other", Msg.of("waw.choice.other_rating"))),
-            default_value=data.artillery[0].id, clause="W-1", rule=_rule("he")))
+            default_value=data.artillery[0].id, clause="W-1", rule=_rule("he"),
+            whatif=True))
         asset = data.artillery_by_id(picked)
         if asset is not None:
             return Rating(asset.firepower, asset.hit_number, asset.name)
-    firepower = decl.firepower
+    firepower, hit_number = decl.firepower, decl.hit_number
+    if firepower is None and hit_number is None:  # one line for both (a script: 5, then 4)
+        line: RatingLine = port.ask(RatingEntry(
+            id="firepower", text=Msg.of("waw.q.rating"), max_firepower=t.max_firepower,
+            lowest_hit=t.lowest_hit_number, highest_hit=t.highest_hit_number,
+            hint_msg=Msg.of("waw.entry.hint.rating"), clause="W-1", rule=_rule("he")))
+        firepower, hit_number = line.firepower, line.hit_number
     if firepower is None:
         firepower = port.ask(NumberQuestion(id="firepower", text=Msg.of("waw.q.firepower"),
                                             minimum=1, maximum=t.max_firepower, clause="W-1",
                                             rule=_rule("he")))
-    hit_number = decl.hit_number
     if hit_number is None:
         hit_number = port.ask(NumberQuestion(
             id="hit-number", text=Msg.of("waw.q.hit_number"), minimum=t.lowest_hit_number,
@@ -120,7 +129,7 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
             choices=tuple(Choice(x.id, Msg.of("waw.choice.terrain", name=x.name,
                                               value=x.infantry_defence))
                           for x in data.terrain),
-            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he")))
+            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he"), whatif=True))
         terrain = data.terrain_by_id(picked)
         assert terrain is not None
         value, source = terrain.infantry_defence, terrain.name
@@ -143,7 +152,7 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
     return int(value)
 
 
-def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
+def _picker(port: Port, options: Options, names: dict[str, Msg | str], targets: int,
             log: StepLog, odds_facts: dict[str, object]) -> Pick:
     """W-3: who takes the hits of a round short of one hit per target."""
 
@@ -155,14 +164,15 @@ def _picker(port: Port, options: Options, names: dict[str, str], targets: int,
                 choices=tuple(Choice(c, names[c]) for c in candidates),
                 default_values=tuple(candidates)[:count], min_count=count, max_count=count,
                 clause="W-3", rule=_rule("he")))
-            log.input(Msg.of("waw.step.picked_owner", units=", ".join(names[c] for c in chosen),
+            log.input(Msg.of("waw.step.picked_owner", units=join([names[c] for c in chosen]),
                              round=round_no), "W-3")
             return list(chosen)
         left = list(candidates)
         chosen_list: list[str] = []
         for j in range(1, count + 1):
             spec = DiceSpec(count=1, sides=len(left))
-            legend = ", ".join(f"{i}={names[c]}" for i, c in enumerate(left, 1))
+            legend = join([Msg.of("waw.list.legend", n=i, unit=names[c])
+                           for i, c in enumerate(left, 1)])
             roll = port.ask(DiceQuestion(
                 id=f"pick.round-{round_no}.{j}", spec=spec,
                 text=Msg.of("waw.q.pick_random", sides=len(left), legend=legend),
@@ -194,12 +204,12 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
         legal = EFFECTS if cell == "first" else tuple(e for e in EFFECTS if e != "weaken")
         answer = port.ask(ChoiceQuestion(
             id=f"effect.{unit.key}.{cell.replace('_', '-')}",
-            text=Msg.of(f"waw.q.effect_{cell}", unit=unit.name),
+            text=Msg.of(f"waw.q.effect_{cell}", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in legal),
             default_value="none", clause="W-4", rule=_rule("he"),
             help=Msg.of("waw.help.effect_not_in_excerpt")))
         log.input(Msg.of("waw.step.effect_asked", cell=Msg.of(f"waw.cell.{cell}"),
-                         unit=unit.name, effect=Msg.of(f"waw.effect.{answer}")), "W-4")
+                         unit=unit.label, effect=Msg.of(f"waw.effect.{answer}")), "W-4")
         return str(answer)
 
     return ask
@@ -218,7 +228,7 @@ def unit_facts(u: Unit, data: UserData) -> dict[str, object]:
         if value == ASK:
             value = getattr(data.soft_effects, cell, None) or ASK
         cells[cell] = value
-    return {"key": u.key, "name": u.name, "soft": u.soft, "disorganized": u.disorganized,
+    return {"key": u.key, "name": u.label, "soft": u.soft, "disorganized": u.disorganized,
             "weakened": u.weakened, **cells}
 
 
@@ -245,16 +255,16 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
     hex_label = decl.hex or "?"
     hqs = [u for u in decl.units if u.kind == "hq"]
     targets = [u for u in decl.units if u.kind != "hq"]
-    names = {u.key: u.name for u in decl.units}
+    names = {u.key: u.label for u in decl.units}
     for hq in hqs:
-        log.input(Msg.of("waw.step.hq_not_target", unit=hq.name), "W-5")
+        log.input(Msg.of("waw.step.hq_not_target", unit=hq.label), "W-5")
     if not targets:
         log.outcome(Msg.of("waw.step.no_targets", hex=hex_label), "W-5")
         return HeOutcome(0, 0, 0, {}, {u.key: status_of(u).name for u in decl.units}, {})
 
     odds_facts: dict[str, object] = {
         "units": tuple(unit_facts(u, data) for u in targets),
-        "hqs": tuple(u.name for u in hqs),
+        "hqs": tuple(u.label for u in hqs),
         "spill": options["soft-with-armour"] == "spill-over"}
     owner = options["he-remainder"] == "owner"
     rating = ask_rating(port, decl, data)
@@ -334,11 +344,11 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         after, applied = he_effects(before, n, t.he_effects[kind_row], ask)
         statuses[u.key] = after.name
         why = _effect_why(u, n, applied, before)
-        rows.append((u.name, Msg.of(f"waw.kind.{u.kind}"), n,
+        rows.append((u.label, Msg.of(f"waw.kind.{u.kind}"), n,
                      Msg.of(f"waw.status.{before.name}"), Msg.of(f"waw.status.{after.name}"),
                      why))
         if n:
-            log.outcome(Msg.of("waw.step.effect", unit=u.name, hits=n,
+            log.outcome(Msg.of("waw.step.effect", unit=u.label, hits=n,
                                before=Msg.of(f"waw.status.{before.name}"),
                                after=Msg.of(f"waw.status.{after.name}")), "W-4",
                         unit=u.key, status=after.name)
@@ -347,16 +357,16 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
     someone_hit = any(hits_by_unit.values())
     for hq in hqs:
         if not someone_hit:
-            log.outcome(Msg.of("waw.step.hq_no_roll", unit=hq.name), "W-5")
+            log.outcome(Msg.of("waw.step.hq_no_roll", unit=hq.label), "W-5")
             statuses[hq.key] = status_of(hq).name
-            rows.append((hq.name, Msg.of("waw.kind.hq"), 0,
+            rows.append((hq.label, Msg.of("waw.kind.hq"), 0,
                          Msg.of(f"waw.status.{status_of(hq).name}"),
                          Msg.of(f"waw.status.{status_of(hq).name}"),
                          Msg.of("waw.why.hq_no_roll")))
             continue
-        log.note(Msg.of("waw.step.hq_roll", unit=hq.name), "W-5")
+        log.note(Msg.of("waw.step.hq_roll", unit=hq.label), "W-5")
         result = port.ask(ChoiceQuestion(
-            id=f"hq-roll.{hq.key}", text=Msg.of("waw.q.hq_roll", unit=hq.name),
+            id=f"hq-roll.{hq.key}", text=Msg.of("waw.q.hq_roll", unit=hq.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
             default_value="none", clause="W-5", rule=_rule("hq"),
             help=Msg.of("waw.help.hq_roll")))
@@ -364,11 +374,11 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         after, _ = he_effects(before, 1, _hq_row(str(result)), lambda cell: "none")
         hq_rolls[hq.key] = str(result)
         statuses[hq.key] = after.name
-        log.outcome(Msg.of("waw.step.hq_result", unit=hq.name,
+        log.outcome(Msg.of("waw.step.hq_result", unit=hq.label,
                            effect=Msg.of(f"waw.effect.{result}"),
                            after=Msg.of(f"waw.status.{after.name}")), "W-5",
                     unit=hq.key, status=after.name)
-        rows.append((hq.name, Msg.of("waw.kind.hq"), 0, Msg.of(f"waw.status.{before.name}"),
+        rows.append((hq.label, Msg.of("waw.kind.hq"), 0, Msg.of(f"waw.status.{before.name}"),
                      Msg.of(f"waw.status.{after.name}"),
                      Msg.of("waw.why.hq_roll", effect=Msg.of(f"waw.effect.{result}"))))
     log.table(Msg.of("waw.table.effects", hex=hex_label),

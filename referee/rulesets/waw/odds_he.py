@@ -167,7 +167,7 @@ def end_states(net: Dist, units: Sequence[UnitFacts], hqs: Sequence[str], spill:
 
 
 def _unit_states(unit: UnitFacts, hits: Dist, notes: list[Msg]) -> list[EndState]:
-    name = str(unit["name"])
+    name = unit["name"]
     out = [EndState(Msg.of("waw.odds.end.hit", unit=name), hits.at_least(1))]
     after: dict[str, Fraction] = {}
     for h, p in hits.items():
@@ -233,7 +233,7 @@ def pick(question: DiceQuestion, *, net: int, round_no: int, left: Sequence[str]
     short of one hit per target; every face equally likely; its outcome is the unit. End
     states: each unit's hits given the rounds before, ``chosen`` and ``to_pick`` more picks
     (this one included) among ``left``."""
-    names = {str(u["key"]): str(u["name"]) for u in units}
+    names = {str(u["key"]): u["name"] for u in units}
     dist = Dist({f: Fraction(1, len(left)) for f in range(1, len(left) + 1)})
     labels = {f: Msg.of("waw.odds.label.unit", unit=names[key])
               for f, key in enumerate(left, 1)}

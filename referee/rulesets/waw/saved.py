@@ -1,6 +1,7 @@
 """What a World at War game file keeps, as a model: the markers on the map (W-6, W-7, W-8),
-the next marker id and the marker-removal phases run (see ``markers``). A damaged or edited
-file is refused before any rule reads it (``referee.game``)."""
+the next marker id and the marker-removal phases run (see ``markers``), and the units each
+hex held after its last mission with the states the missions left them in (``kept``: W-4,
+W-8). A damaged or edited file is refused before any rule reads it (``referee.game``)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,21 @@ class SavedMarker(BaseModel):
     placed_after_phase: int = Field(default=0, ge=0)
 
 
+class SavedUnit(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    kind: Literal["combat-vehicle", "infantry", "unarmoured-vehicle", "hq"]
+    disorganized: bool = False
+    weakened: bool = False
+    eliminated: bool = False
+
+
 class SavedState(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     markers: list[SavedMarker] = Field(default_factory=list)
+    units: dict[str, list[SavedUnit]] = Field(default_factory=dict)
     next_marker: int = Field(default=1, ge=1)
     phases: int = Field(default=0, ge=0)

@@ -1,0 +1,239 @@
+"""``referee game ...``: the game as a whole, kept in one game file.
+
+``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every entry;
+``undo`` takes entries back (the next attack rolls the same program dice); ``report`` writes
+the battle report (Markdown, or one HTML page); ``follow`` is the opponent's view, read only;
+``reveal`` prints the seed at the end and ``verify`` recomputes every program die from it.
+Thin commands over ``referee.game_*``; registered on the app as one sub-app, and light at
+import like every command module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee.catalog import t
+from referee.cli.app import _guarded, app
+from referee.cli.shared import JsonFlag, _console, _env, _print_json, _prompt_console, helped
+
+if TYPE_CHECKING:
+    from referee.context import Environment
+    from referee.core.questions import Question
+
+game_app = typer.Typer(help=helped("game"), no_args_is_help=True, add_completion=False,
+                       context_settings={"help_option_names": ["-h", "--help"]})
+
+FileArg = Annotated[Path, typer.Argument(help=t("cli.game.arg.file"), readable=False,
+                                         metavar="FILE")]
+
+
+def _ask(env: Environment, question: Question, flag: str) -> Any:
+    """Ask one question at the terminal (a test's port in tests and transcripts: one port a
+    command, so that its answers come in order); with no terminal, a message naming the flag
+    that gives the answer instead."""
+    from referee.core.dice import KeyedDice
+    from referee.core.errors import NoTerminalError
+    from referee.core.text import Msg
+    from referee.frontends.wrappers import EchoPort
+    from referee.render.console import print_message, show_answer
+
+    port: Any = getattr(env, "_game_port", None)
+    if port is None:
+        console = _prompt_console(env)
+        if env.port_factory is not None:
+            port = EchoPort(env.port_factory(KeyedDice(0)),
+                            lambda q, v: show_answer(console, q, v))
+        elif env.stdin_isatty:
+            from referee.frontends.interactive import InteractivePort
+
+            port = InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
+        else:
+            raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
+        env._game_port = port  # type: ignore[attr-defined]
+    return port.ask(question)
+
+
+@game_app.command("new", help=helped("game.new"))
+def new(ctx: typer.Context, file: FileArg,
+        name: Annotated[str | None, typer.Option("--name", metavar="TEXT",
+                                                 help=t("cli.game.opt.name"))] = None,
+        side: Annotated[list[str] | None, typer.Option("--side", metavar="NAME",
+                                                       help=t("cli.game.opt.side"))] = None,
+        opponent_seed: Annotated[str | None, typer.Option(
+            "--opponent-seed", metavar="TEXT", help=t("cli.game.opt.opponent_seed"))] = None,
+        json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.core.errors import UsageError
+        from referee.core.questions import TextQuestion
+        from referee.core.text import Msg
+        from referee.game.seed import new_game
+
+        if file.exists():  # before any question
+            raise UsageError(Msg.of("game.error.exists", file=str(file)))
+        sides = list(side or [])
+        if len(sides) > 2 or len(sides) == 1:
+            raise UsageError(Msg.of("game.error.sides"))
+        if not sides:
+            sides = [_ask(env, TextQuestion(id=f"game.side.{i}",
+                                            text=Msg.of(f"game.q.side_name.{i}")), "--side")
+                     for i in (1, 2)]
+        info = new_game(file, name=name or file.stem, sides=sides, opponent=opponent_seed)
+        if json_:
+            _print_json(env, {"file": str(file), **info.public()})
+            return
+        from referee.render.console import print_message
+
+        console = _console(env)
+        print_message(console, Msg.of("game.new.made", name=info.name, file=str(file),
+                                      first=info.sides[0], second=info.sides[1]))
+        print_message(console, Msg.of("game.new.commitment", commitment=info.commitment))
+        if info.opponent:
+            print_message(console, Msg.of("game.new.opponent", text=info.opponent))
+        print_message(console, Msg.of("game.new.how", file=str(file)), style="dim")
+
+
+@game_app.command("log", help=helped("game.log"))
+def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.game.history import read_history
+        from referee.game.view import entry_json, entry_lines, header_lines
+
+        history, info = read_history(file)
+        if json_:
+            _print_json(env, {"file": str(file), "game": info.public() if info else None,
+                              "entries": [entry_json(e) for e in history.entries]})
+            return
+        from referee.render.console import print_lines
+
+        lines = header_lines(str(file), info, history.entries)
+        for entry in history.entries:
+            lines += entry_lines(entry)
+        print_lines(_console(env), lines)
+
+
+@game_app.command("undo", help=helped("game.undo"))
+def undo(ctx: typer.Context, file: FileArg,
+         to: Annotated[int | None, typer.Option("--to", metavar="N", min=0,
+                                                help=t("cli.game.opt.to"))] = None,
+         yes: Annotated[bool, typer.Option("--yes", help=t("cli.game.opt.yes"))] = False,
+         json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.core.questions import ConfirmQuestion
+        from referee.core.text import Msg
+        from referee.game.history import read_history
+        from referee.game.history import undo as take_back
+        from referee.game.view import entry_json, entry_title
+
+        if to is not None and not yes:
+            standing = read_history(file)[0].standing
+            after = [e for e in standing if (e.number or 0) > to]
+            if after and not _ask(env, ConfirmQuestion(
+                    id="game.undo.confirm", text=Msg.of("game.q.undo_to", to=to,
+                                                        count=len(after))), "--yes"):
+                from referee.render.console import print_message
+
+                print_message(_console(env), Msg.of("game.undo.kept", file=str(file)))
+                return
+        undone = take_back(file, to)
+        if json_:
+            _print_json(env, {"file": str(file), "undone": [entry_json(e) for e in undone]})
+            return
+        from referee.render.console import print_message
+
+        console = _console(env)
+        for entry in undone:
+            print_message(console, Msg.of("game.undo.done", number=entry.number,
+                                          title=entry_title(entry)))
+        print_message(console, Msg.of("game.undo.next", number=undone[-1].number),
+                      style="dim")
+
+
+@game_app.command("report", help=helped("game.report"))
+def report(ctx: typer.Context, file: FileArg,
+           html: Annotated[Path | None, typer.Option("--html", metavar="OUT",
+                                                     help=t("cli.game.opt.html"),
+                                                     readable=False)] = None) -> None:
+    env = _env(ctx)
+    with _guarded(env):
+        from referee.game.report import build_report, markdown, write_html
+
+        built = build_report(file)
+        if html is not None:
+            write_html(built, html)
+            from referee.core.text import Msg
+            from referee.render.console import print_message
+
+            print_message(_console(env), Msg.of("game.report.written", file=str(html)))
+            return
+        env.stdout.write(markdown(built))
+
+
+@game_app.command("follow", help=helped("game.follow"))
+def follow(ctx: typer.Context, file: FileArg,
+           interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", min=0.05,
+                                                   max=60,
+                                                   help=t("cli.game.opt.interval"))] = 0.5
+           ) -> None:
+    env = _env(ctx)
+    with _guarded(env):
+        from referee.game.follow import follow as watch
+
+        try:
+            watch(file, env, interval=interval)
+        except KeyboardInterrupt:
+            raise typer.Exit(0) from None  # Ctrl-C is how one stops watching
+
+
+@game_app.command("reveal", help=helped("game.reveal"))
+def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.core.text import Msg
+        from referee.game.seed import reveal as do_reveal
+
+        info = do_reveal(file)
+        if json_:
+            _print_json(env, {"file": str(file), **info.public()})
+            return
+        from referee.render.console import print_message
+
+        console = _console(env)
+        print_message(console, Msg.of("game.reveal.seed", seed=info.seed))
+        print_message(console, Msg.of("game.reveal.check", commitment=info.commitment,
+                                      file=str(file)), style="dim")
+
+
+@game_app.command("verify", help=helped("game.verify"))
+def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.core.text import Msg
+        from referee.game.verify import verify as check
+
+        found = check(file)
+        if found.program_rolls is not None:
+            msg = Msg.of("game.verify.match", count=found.program_rolls,
+                         entries=found.entries)
+        elif found.committed:
+            msg = Msg.of("game.verify.awaiting", entries=found.entries)
+        else:
+            msg = Msg.of("game.verify.no_seed", entries=found.entries)
+        if json_:
+            from referee.catalog import render
+
+            _print_json(env, {"file": str(file), "entries": found.entries,
+                              "program_rolls": found.program_rolls,
+                              "committed": found.committed, "message": render(msg)})
+            return
+        from referee.render.console import print_message
+
+        print_message(_console(env), msg)
+
+
+app.add_typer(game_app, name="game", help=helped("game"))

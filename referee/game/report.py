@@ -1,0 +1,287 @@
+"""The battle report (``game report``): each attack with its outcome and working in brief, and
+each side's luck: the mean percentile of its rolls (from the roller's side: 50 is an average
+roll, more is luckier), how many were above and below the median, its luckiest and unluckiest
+roll with their chances, and the units it destroyed against the odds' expectation where the
+odds know them. Markdown on standard output; with ``--html``, one self-contained page (inline
+CSS, an inline SVG chart of each side's luck over the game drawn by pygal, the page by
+Jinja2), both loaded only then. Undone entries are left out (they are in ``game log``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.catalog import render
+from referee.core.text import Msg
+from referee.game import LogEntry
+from referee.game.history import message
+
+
+@dataclass(frozen=True)
+class NotableRoll:
+    """A roll picked out of a side's rolls: where it was, its dice and its chance (of a roll
+    this good or better for the luckiest, this bad or worse for the unluckiest)."""
+
+    number: int
+    title: str
+    dice: str
+    luck: float
+    chance: float
+
+
+@dataclass
+class SideLuck:
+    side: str
+    lucks: list[float] = field(default_factory=list)  # each roll's percentile for its roller
+    luckiest: NotableRoll | None = None
+    unluckiest: NotableRoll | None = None
+    expected: float = 0.0  # units the odds expected this side's attacks to destroy
+    destroyed: int = 0  # ... and the units they destroyed
+    known_losses: int = 0  # attacks where both are known
+    series: list[tuple[int, float]] = field(default_factory=list)  # (roll in the game, mean)
+
+    @property
+    def mean(self) -> float | None:
+        return sum(self.lucks) / len(self.lucks) if self.lucks else None
+
+    @property
+    def above(self) -> int:
+        return sum(1 for x in self.lucks if x > 50)
+
+    @property
+    def below(self) -> int:
+        return sum(1 for x in self.lucks if x < 50)
+
+
+@dataclass(frozen=True)
+class Attack:
+    number: int
+    at: str
+    ruleset: str
+    command: str
+    title: str
+    attacker: str | None
+    defender: str | None
+    working: list[str]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Report:
+    file: str
+    name: str
+    sides: tuple[str, ...]
+    commitment: str | None
+    seed: str | None
+    attacks: list[Attack]
+    undone: int
+    luck: list[SideLuck]
+    rolls: int  # program and typed rolls counted for a side
+
+
+def _working(entry: LogEntry) -> list[str]:
+    """The working in brief: the rolls and what each step decided."""
+    out = []
+    for step in entry.entry.get("steps", []):
+        if isinstance(step, dict) and step.get("kind") in ("roll", "outcome"):
+            clause = f"[{step['clause']}] " if step.get("clause") else ""
+            out.append(clause + render(message(step.get("text"))))
+    return out
+
+
+def _roll_title(roll: Mapping[str, Any]) -> str:
+    title = roll.get("title")
+    return render(message(title)) if title is not None else str(roll.get("question"))
+
+
+def build_report(path: Path) -> Report:
+    from referee.game.history import read_history
+    from referee.game.luck import luck
+    from referee.game.record import shown_dice
+    from referee.game.view import entry_outcome, entry_title
+
+    history, info = read_history(path)
+    sides = tuple(info.sides) if info is not None else ()
+    by_side: dict[str, SideLuck] = {s: SideLuck(s) for s in sides}
+    unknown = render(Msg.of("game.report.side_unknown"))
+    attacks = []
+    counted = 0
+    for entry in history.standing:
+        about = entry.about
+        entry_sides: Mapping[str, Any] = about.get("sides") or {}
+        attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
+                              entry_title(entry), entry_sides.get("attacker"),
+                              entry_sides.get("defender"), _working(entry),
+                              entry_outcome(entry)))
+        for roll in entry.rolls:
+            pct, higher, by = roll.get("percentile"), roll.get("higher_is_better"), roll.get("by")
+            if not isinstance(pct, (int, float)) or not isinstance(higher, bool) or by is None:
+                continue
+            side = entry_sides.get(by) or unknown
+            record = by_side.setdefault(side, SideLuck(side))
+            value = luck(float(pct), higher)
+            record.lucks.append(value)
+            counted += 1
+            record.series.append((counted, sum(record.lucks) / len(record.lucks)))
+            better = roll.get("at_least" if higher else "at_most")
+            worse = roll.get("at_most" if higher else "at_least")
+            where = (entry.number or 0, _roll_title(roll), shown_dice(roll))
+            if record.luckiest is None or value > record.luckiest.luck:
+                record.luckiest = NotableRoll(*where, value, float(better or 0))
+            if record.unluckiest is None or value < record.unluckiest.luck:
+                record.unluckiest = NotableRoll(*where, value, float(worse or 0))
+        expected, destroyed = about.get("expected"), about.get("destroyed")
+        attacker = entry_sides.get("attacker")
+        if isinstance(expected, dict) and isinstance(destroyed, int) and attacker:
+            record = by_side.setdefault(attacker, SideLuck(attacker))
+            record.expected += float(expected.get("value", 0))
+            record.destroyed += destroyed
+            record.known_losses += 1
+    undone = sum(1 for e in history.entries if not e.standing)
+    return Report(str(path), info.name if info else path.stem, sides,
+                  info.commitment if info else None,
+                  info.seed if info is not None and info.revealed else None, attacks, undone,
+                  list(by_side.values()), counted)
+
+
+# --- text ------------------------------------------------------------------------------------
+
+def _pct(p: float) -> str:
+    value = p * 100
+    return "<0.1%" if 0 < value < 0.05 else f"{value:.1f}%"
+
+
+def _notable(roll: NotableRoll | None) -> str:
+    if roll is None:
+        return "-"
+    return render(Msg.of("game.report.notable", number=roll.number, title=roll.title,
+                         dice=roll.dice, luck=f"{roll.luck:.0f}", chance=_pct(roll.chance)))
+
+
+def luck_rows(report: Report) -> tuple[list[str], list[list[str]]]:
+    """The luck table: its headers and one row a side."""
+    headers = [render(Msg.of(f"game.report.col.{c}")) for c in
+               ("side", "rolls", "mean", "above", "below", "luckiest", "unluckiest",
+                "destroyed")]
+    rows = []
+    for side in report.luck:
+        mean = side.mean
+        destroyed = (render(Msg.of("game.report.destroyed", expected=f"{side.expected:.2f}",
+                                   actual=side.destroyed, attacks=side.known_losses))
+                     if side.known_losses else "-")
+        rows.append([side.side, str(len(side.lucks)), f"{mean:.0f}" if mean is not None else "-",
+                     str(side.above), str(side.below), _notable(side.luckiest),
+                     _notable(side.unluckiest), destroyed])
+    return headers, rows
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def header_lines(report: Report) -> list[str]:
+    out = [render(Msg.of("game.report.sides", first=report.sides[0], second=report.sides[1]))
+           if len(report.sides) == 2 else render(Msg.of("game.report.no_sides"))]
+    out.append(render(Msg.of("game.report.counts", file=report.file,
+                             attacks=len(report.attacks), undone=report.undone)))
+    if report.commitment is not None:
+        out.append(render(Msg.of("game.report.seed", commitment=report.commitment,
+                                 seed=report.seed or render(Msg.of("game.report.unrevealed")))))
+    return out
+
+
+def attack_heading(attack: Attack) -> str:
+    return render(Msg.of("game.report.attack", number=attack.number, title=attack.title))
+
+
+def attack_facts(attack: Attack) -> str:
+    facts = render(Msg.of("game.report.facts", ruleset=attack.ruleset, command=attack.command,
+                          at=attack.at[:16].replace("T", " ")))
+    if attack.attacker:
+        facts += "; " + render(Msg.of("game.report.by", attacker=attack.attacker,
+                                      defender=attack.defender or "?"))
+    return facts
+
+
+def markdown(report: Report) -> str:
+    lines = [f"# {render(Msg.of('game.report.title', name=report.name))}", ""]
+    lines += [" ".join(header_lines(report)), ""]
+    lines += [f"## {render(Msg.of('game.report.attacks'))}", ""]
+    for attack in report.attacks:
+        lines += [f"### {attack_heading(attack)}", "", f"*{attack_facts(attack)}*", ""]
+        lines += [f"- {w}" for w in attack.working]
+        lines += ["", render(Msg.of("game.report.outcome", outcome=attack.outcome)), ""]
+    lines += [f"## {render(Msg.of('game.report.luck'))}", ""]
+    headers, rows = luck_rows(report)
+    if rows:
+        lines.append("| " + " | ".join(headers) + " |")
+        lines.append("|" + "|".join(" --- " for _ in headers) + "|")
+        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+        lines.append("")
+    lines.append(render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
+    return "\n".join(lines) + "\n"
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+def chart_svg(report: Report) -> str | None:
+    """Each side's luck over the game: the mean percentile of its rolls so far, against the
+    rolls of the game; an inline SVG with no script and nothing fetched (pygal)."""
+    if not any(side.series for side in report.luck):
+        return None
+    import pygal
+
+    config = pygal.Config(js=[], disable_xml_declaration=True, width=800, height=360,
+                          range=(0, 100), show_dots=True, dots_size=3, explicit_size=True,
+                          title=render(Msg.of("game.report.chart_title")),
+                          x_title=render(Msg.of("game.report.chart_x")),
+                          y_title=render(Msg.of("game.report.chart_y")))
+    chart = pygal.XY(config)
+    for side in report.luck:
+        if side.series:
+            chart.add(side.side, [(float(x), round(y, 1)) for x, y in side.series])
+    chart.add(render(Msg.of("game.report.chart_median")),
+              [(1.0, 50.0), (float(max(report.rolls, 1)), 50.0)], stroke_style={"dasharray": "4"},
+              show_dots=False)
+    svg: str = chart.render(is_unicode=True)
+    # pygal always writes its settings as a script for its tooltips: the page runs nothing
+    return re.sub(r"<script\b[^>]*>.*?</script>", "", svg, flags=re.S)
+
+
+def html(report: Report) -> str:
+    import jinja2
+    from markupsafe import Markup
+
+    from referee.catalog import current_language
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"),
+                             autoescape=True, keep_trailing_newline=True)
+    template = env.get_template("report.html.j2")
+    headers, rows = luck_rows(report)
+    svg = chart_svg(report)
+    return template.render(
+        lang=current_language(), report=report, header=header_lines(report),
+        title=render(Msg.of("game.report.title", name=report.name)),
+        attacks_title=render(Msg.of("game.report.attacks")),
+        luck_title=render(Msg.of("game.report.luck")),
+        attacks=[(attack_heading(a), attack_facts(a), a.working,
+                  render(Msg.of("game.report.outcome", outcome=a.outcome)))
+                 for a in report.attacks],
+        headers=headers, rows=rows, chart=Markup(svg) if svg else None,
+        note=render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
+
+
+def write_html(report: Report, path: Path) -> None:
+    from referee.core.errors import UsageError
+
+    text = html(report)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(Msg.of("game.error.html", file=str(path),
+                                reason=err.strerror or str(err))) from None
+

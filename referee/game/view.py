@@ -1,0 +1,104 @@
+"""A game file's log as players read it (``game log``, ``game follow``): each entry's number,
+time, ruleset, command, title, outcome line, sides, and each roll with its dice, typed or
+rolled by the program, and its percentile; undone entries marked as such. As JSON (with the
+messages rendered in the chosen language) and as lines of text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.catalog import render
+from referee.core.text import Msg
+from referee.game import LogEntry
+from referee.game.history import message
+
+
+def _text(value: Any) -> str:
+    return render(message(value)) if value is not None else ""
+
+
+def entry_title(entry: LogEntry) -> str:
+    title = entry.about.get("title")
+    if title is None:  # an entry of format 1: its first step
+        steps = entry.entry.get("steps")
+        if isinstance(steps, list) and steps and isinstance(steps[0], dict):
+            title = steps[0].get("text")
+    return _text(title) or entry.command
+
+
+def entry_outcome(entry: LogEntry) -> str:
+    outcome = entry.entry.get("outcome")
+    if isinstance(outcome, dict):
+        return _text(outcome.get("text"))
+    return ""
+
+
+def source_word(roll: Mapping[str, Any]) -> str:
+    return render(Msg.of("game.source.typed" if roll.get("source") == "typed"
+                         else "game.source.program"))
+
+
+def roll_json(roll: Mapping[str, Any]) -> dict[str, Any]:
+    from referee.game.record import shown_dice
+
+    return {"question": roll.get("question"), "dice": roll.get("dice"),
+            "successes": roll.get("successes"), "shown": shown_dice(roll),
+            "source": roll.get("source"),
+            "by_program": roll.get("source") != "typed",
+            "title": _text(roll.get("title")) or None, "value": roll.get("value"),
+            "percentile": roll.get("percentile"), "by": roll.get("by")}
+
+
+def entry_json(entry: LogEntry) -> dict[str, Any]:
+    sides = entry.about.get("sides") or {}
+    return {"number": entry.number, "id": entry.id, "at": entry.at, "ruleset": entry.ruleset,
+            "command": entry.command, "title": entry_title(entry),
+            "outcome": entry_outcome(entry), "undone": entry.undone,
+            "attacker_side": sides.get("attacker"), "defender_side": sides.get("defender"),
+            "history": entry.has_history,
+            "rolls": [roll_json(r) for r in entry.rolls]}
+
+
+def _time(at: str) -> str:
+    """``2025-01-03T19:02:11+00:00`` as ``2025-01-03 19:02``."""
+    return at[:16].replace("T", " ")
+
+
+def entry_lines(entry: LogEntry) -> list[str]:
+    sides = entry.about.get("sides") or {}
+    head = render(Msg.of("game.log.entry", number=entry.number or "?", at=_time(entry.at),
+                         ruleset=entry.ruleset, command=entry.command,
+                         title=entry_title(entry)))
+    if sides.get("attacker"):
+        head += " " + render(Msg.of("game.log.sides", attacker=sides["attacker"],
+                                    defender=sides.get("defender") or "?"))
+    if entry.undone is not None:
+        head += " " + render(Msg.of("game.log.undone", at=_time(entry.undone)))
+    lines = [head]
+    if entry_outcome(entry):
+        lines.append("    " + render(Msg.of("game.log.outcome", outcome=entry_outcome(entry))))
+    if not entry.has_history:
+        lines.append("    " + render(Msg.of("game.log.no_history")))
+    for roll in entry.rolls:
+        from referee.game.record import shown_dice
+
+        pct = roll.get("percentile")
+        lines.append("    " + render(Msg.of(
+            "game.log.roll", question=roll.get("question"), dice=shown_dice(roll),
+            source=source_word(roll),
+            percentile=f"{pct:.0f}" if isinstance(pct, (int, float)) else "-")))
+    return lines
+
+
+def header_lines(file: str, info: Any, entries: Sequence[LogEntry]) -> list[str]:
+    undone = sum(1 for e in entries if not e.standing)
+    if info is None:
+        return [render(Msg.of("game.log.plain_header", file=file, entries=len(entries),
+                              undone=undone))]
+    out = [render(Msg.of("game.log.header", name=info.name, file=file, first=info.sides[0],
+                         second=info.sides[1], entries=len(entries), undone=undone)),
+           render(Msg.of("game.log.commitment", commitment=info.commitment))]
+    if info.revealed is not None:
+        out.append(render(Msg.of("game.log.revealed", seed=info.seed, at=_time(info.revealed))))
+    return out

@@ -1,0 +1,46 @@
+"""The words a player may type for Combat Commander (``rulesets/combat-commander/words.toml``):
+nations by name, adjective or the game's word for the side (``german``, ``germans``,
+``немцы``), and the keywords of the compact lines, in both languages."""
+
+from __future__ import annotations
+
+import functools
+
+from referee import data
+from referee.rulesets.cc.deck import NATIONS, RULESET_ID
+
+
+def fold(word: str) -> str:
+    """A word as it is compared: case-folded, ``ё`` read as ``е``."""
+    return word.strip().casefold().replace("ё", "е")
+
+
+@functools.cache
+def _table(section: str) -> dict[str, str]:
+    """word -> its entry, for one section of the words file."""
+    raw = data.load(RULESET_ID, "words")[section]
+    return {fold(w): name for name, words in raw.items() for w in [name, *words]}
+
+
+def nation_of(word: str) -> str | None:
+    """The nation (``germany``...) a word names, or ``None``."""
+    found = _table("nation").get(fold(word))
+    return found if found in NATIONS else None
+
+
+def keyword(word: str) -> str | None:
+    """The compact lines' keyword (``leader``, ``broken``, ``with``...) a word is, or ``None``."""
+    return _table("entry").get(fold(word))
+
+
+def bonus_of(word: str) -> str | None:
+    """The FP bonus (``down-hill``, ``sustained-fire``...) a word names, or ``None``."""
+    return _table("bonus").get(fold(word))
+
+
+def nation_value(value: object) -> object:
+    """A nation named in a file or an answer by any of its words becomes its id; anything
+    else is left for the model to refuse."""
+    if isinstance(value, str):
+        return nation_of(value) or value
+    return value

@@ -1,0 +1,169 @@
+"""The whole attack typed at the table, with no roster (issue 14): compact lines.
+
+The formations' names (optional: Enter keeps a label in the player's language), the firing
+formation's Blast markers (they decide whether its units' distances are needed: suppression,
+E-4), then a line for each group of alike firing units and their weapons (``4 ap4``), a line
+for each group of alike target units (``3 inf 6+ woods 30``), and the crossfire. The lines
+are read by ``entry``; here they become the declaration the resolvers take, the same value a
+script's declaration gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.core.port import Port
+from referee.core.questions import NumberQuestion
+from referee.core.text import Msg
+from referee.rulesets.base import AttackContext
+from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, TargetUnit, Weapon
+from referee.rulesets.epic.entry import (
+    FiringEntry,
+    FiringGroup,
+    GroupEntry,
+    NameEntry,
+    Profile,
+    TargetEntry,
+    UnitGroup,
+)
+from referee.rulesets.epic.formations import ask_markers, formation_label
+
+DEFAULT_FIRING, DEFAULT_TARGET = "firing-formation", "target-formation"
+
+
+def ask_names(port: Port) -> tuple[str, str]:
+    """E-1: the two formations, each named or left to its label (Enter)."""
+    firing = port.ask(NameEntry(id="firing-name", clause="E-1", default_value="-",
+                                text=Msg.of("epic.q.firing_name"),
+                                hint_msg=Msg.of("epic.hint.name",
+                                                label=formation_label(DEFAULT_FIRING))))
+    target = port.ask(NameEntry(id="target-name", clause="E-1", default_value="-",
+                                text=Msg.of("epic.q.target_name"),
+                                hint_msg=Msg.of("epic.hint.name",
+                                                label=formation_label(DEFAULT_TARGET))))
+    return firing or DEFAULT_FIRING, target or DEFAULT_TARGET
+
+
+def ask_formations(ctx: AttackContext, decl: ShootingDeclaration) -> ShootingDeclaration:
+    """The firing and the target formations, typed at the table (no roster)."""
+    port = ctx.port
+    firing = decl.firing or DEFAULT_FIRING
+    target = decl.target or DEFAULT_TARGET
+    markers = decl.firing_blast_markers
+    saved = ctx.state.get("formations", {}).get(firing)
+    if saved is not None:  # the game file knows them (shown when the attack starts)
+        markers = int(saved.get("blast_markers", 0))
+    elif markers is None:
+        markers = ask_markers(port, firing, formation_label(firing))
+    nearest = dict(ctx.options.values).get("suppression-front") == "nearest-enemy"
+    firing_groups = _firing_lines(port, formation_label(firing), markers > 0, nearest)
+    barrage = firing_groups[0].barrage
+    target_groups = _target_lines(port, formation_label(target), barrage)
+    update: dict[str, Any] = {"firing": firing, "target": target,
+                              **_firing(firing_groups, markers, nearest),
+                              "target_units": _targets(target_groups)}
+    if saved is None:
+        update["firing_blast_markers"] = markers
+    if not decl.crossfire:  # brief section 3, E-11 and E-13
+        update["crossfire"] = int(port.ask(NumberQuestion(
+            id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
+            text=Msg.of("epic.q.crossfire", target=formation_label(target)))))
+    from referee.rulesets.epic.roster import revalidate
+
+    return revalidate(decl, update)
+
+
+def _firing_lines(port: Port, firing: Msg | str, suppression: bool,
+                  nearest: bool) -> list[FiringGroup]:
+    """E-2 to E-7: a line for each group of alike firing units; their distances only when
+    Blast markers may suppress some (E-4)."""
+    hint = ("epic.hint.firing_nearest" if nearest else "epic.hint.firing_distance") \
+        if suppression else "epic.hint.firing"
+
+    def line(groups: list[FiringGroup]) -> FiringEntry:
+        return FiringEntry(
+            **_line_fields("firing", len(groups), firing, hint, groups), clause="E-7",
+            need_distance=suppression, barrage=groups[0].barrage if groups else None,
+            profiles=frozenset(p for g in groups for _, p in g.weapons))
+
+    return _lines(port, line)
+
+
+def _target_lines(port: Port, target: Msg | str, barrage: bool) -> list[UnitGroup]:
+    """E-10 and E-11: a line for each group of alike target units, with where they stand."""
+    hint = "epic.hint.target_barrage" if barrage else "epic.hint.target"
+
+    def line(groups: list[UnitGroup]) -> TargetEntry:
+        return TargetEntry(**_line_fields("target", len(groups), target, hint, groups),
+                           clause="E-10", barrage=barrage)
+
+    return _lines(port, line)
+
+
+def _line_fields(side: str, n: int, formation: Msg | str, hint: str,
+                 groups: list[Any]) -> dict[str, Any]:
+    """What the lines of one list share: the first asks, the next ones end on ``-``."""
+    return {"id": f"{side}.{n + 1}",
+            "text": Msg.of(f"epic.q.{side}_first" if not n else f"epic.q.{side}_more",
+                           **{side: formation}),
+            "hint_msg": Msg.of(hint if not n else "epic.hint.more"),
+            "default_value": None if not n else "-",
+            "previous": groups[-1] if groups else None,
+            "units_before": sum(g.count for g in groups)}
+
+
+def _lines(port: Port, question: Callable[[list[Any]], GroupEntry]) -> list[Any]:
+    groups: list[Any] = []
+    while line := port.ask(question(groups)):
+        groups += line
+    return groups
+
+
+def _weapons(groups: list[FiringGroup]) -> dict[Profile, Weapon]:
+    """One weapon for each profile the lines name, numbered in the order they come."""
+    profiles = list(dict.fromkeys(p for g in groups for _, p in g.weapons))
+    return {p: Weapon(name=f"weapon-{i}", number=i, ap=p.ap, at=p.at, barrage=p.barrage,
+                      macro=p.macro, disrupt=p.disrupt, ignore_cover=p.ignore_cover)
+            for i, p in enumerate(profiles, 1)}
+
+
+def _firing(groups: list[FiringGroup], markers: int, nearest: bool) -> dict[str, Any]:
+    """The weapons, and the firing units when they matter: with Blast markers (suppression,
+    E-4) or a barrage (its points are summed over the weapons that fire, E-16). Otherwise
+    every shot of a profile is one pool (E-7) and no unit is suppressed."""
+    weapons = _weapons(groups)
+    if markers == 0 and not groups[0].barrage and any(g.in_range for g in groups):
+        shots: dict[Profile, int] = {}
+        for g in groups:
+            if g.in_range:
+                for times, p in g.weapons:
+                    shots[p] = shots.get(p, 0) + g.count * times
+        return {"weapons": [w.model_copy(update={"shots": shots[p]})
+                            for p, w in weapons.items() if p in shots]}
+    units: list[FiringUnit] = []
+    for i, g in enumerate(groups, 1):
+        carried = [weapons[p].name for times, p in g.weapons for _ in range(times)]
+        for _ in range(g.count):
+            n = len(units) + 1
+            # the line's distance is what suppression counts from: to the target formation,
+            # or to the nearest enemy under option suppression-front=nearest-enemy
+            units.append(FiringUnit(name=f"shooter-{n}", number=n, group=f"line-{i}",
+                                    weapons=carried,
+                                    distance=g.distance, in_range=g.in_range,
+                                    nearest_enemy=g.distance if nearest else None))
+    return {"weapons": list(weapons.values()), "firing_units": units}
+
+
+def _targets(groups: list[UnitGroup]) -> list[TargetUnit]:
+    units: list[TargetUnit] = []
+    for i, g in enumerate(groups, 1):
+        for _ in range(g.count):
+            n = len(units) + 1
+            units.append(TargetUnit.model_validate({
+                "name": f"unit-{n}", "number": n, "group": f"line-{i}", "type": g.type,
+                "armour": g.armour, "terrain": g.terrain,
+                "distance": g.distance if g.distance is not None else 0.0,
+                "in_range": g.in_range, "under_template": g.under,
+                "reinforced": g.reinforced, "invulnerable": g.invulnerable}))
+    return units

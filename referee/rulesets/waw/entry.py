@@ -1,0 +1,380 @@
+"""The compact lines of a World at War mission at the table (issue 14): a question that says
+several things in one answer, read by the question itself (typed lines and scripts alike).
+
+* ``HexEntry`` (id ``hex``): the target hex, and for an HE mission the hex's infantry
+  defence bonus (or a terrain of the data file) when the player knows it: ``0712``,
+  ``0712 1``, ``0712 woods``.
+* ``UnitsEntry`` (id ``units``): the hex's units, identical ones counted once:
+  ``2 inf, cv dis, "Alpha" inf weak``.
+* ``RatingEntry`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
+
+Each keeps the id and the meaning of the question it replaces: a script written before holds
+``hex = 712``, ``units = 3`` and ``firepower = 5`` and replays unchanged (a bare count asks each
+unit as before, a bare firepower asks the hit number). The words of the lines are data
+(``rulesets/world-at-war/entry.toml``), in English and Russian; a line is written back in the
+language it was typed in.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from referee import data
+from referee.core.errors import AnswerError
+from referee.core.questions import EntryQuestion
+from referee.core.text import Msg
+from referee.rulesets.waw.declaration import DEFAULT_ID, Unit, default_id, unit_key
+from referee.rulesets.waw.tables import RULESET_ID
+
+LANGS = ("en", "ru")
+MAX_PHRASE = 3  # words of one vocabulary entry ("небронированная техника" is two)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    words: dict[str, tuple[str, str, str]]  # folded phrase -> (part, value, language)
+    first: dict[tuple[str, str, str], str]  # (part, value, language) -> the word written
+
+    def word(self, part: str, value: str, lang: str) -> str:
+        return self.first[(part, value, lang)]
+
+    def listed(self, part: str, lang: str) -> str:
+        """The first words of a part, for a hint or a refusal: ``inf, cv, uv, hq``."""
+        return ", ".join(w for (p, _, la), w in self.first.items() if p == part and la == lang)
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    raw = data.load(RULESET_ID, "entry")
+    words: dict[str, tuple[str, str, str]] = {}
+    first: dict[tuple[str, str, str], str] = {}
+    for part in ("kind", "state", "position"):
+        for value, by_lang in raw[part].items():
+            for lang in LANGS:
+                listed = by_lang[lang]
+                first[(part, value, lang)] = listed[0]
+                for w in listed:
+                    words.setdefault(w.casefold(), (part, value, lang))
+    for lang in LANGS:
+        for w in raw["filler"][lang]:
+            words.setdefault(w.casefold(), ("filler", "", lang))
+    return Vocabulary(words, first)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Line(EntryQuestion):
+    """A compact line that also reads a script's whole number as its text (``hex = 712``,
+    ``units = 3``, ``firepower = 5``: the answers of before)."""
+
+    def accept(self, raw: Any) -> Any:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            raw = str(raw)
+        return super().accept(raw)
+
+
+# --- the target hex -------------------------------------------------------------------------
+
+HEX_LABEL = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]*$")
+
+
+@dataclass(frozen=True)
+class HexLine:
+    hex: str
+    defence: int | None = None  # the infantry defence bonus of its terrain (HE)
+    terrain: str | None = None  # or a terrain id of the data file (HE)
+
+
+def hex_label(word: str) -> str:
+    """Hex numbers as printed on the map: ``712`` is ``0712``; other labels as typed."""
+    return f"{int(word):04d}" if word.isdigit() and len(word) <= 4 else word
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexEntry(Line):
+    """The target hex; with ``defence_most`` (an HE mission whose terrain is not declared)
+    it may name the hex's infantry defence bonus, or one of ``terrains`` (data file ids)."""
+
+    defence_most: int | None = None
+    terrains: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> HexLine:
+        words = text.split()
+        if not HEX_LABEL.match(words[0]):
+            raise AnswerError(Msg.of("waw.entry.error.hex", word=words[0]))
+        line = HexLine(hex_label(words[0]))
+        if len(words) == 1:
+            return line
+        if len(words) > 2:
+            raise AnswerError(Msg.of("waw.entry.error.hex_extra", word=words[2]))
+        word = words[1]
+        if self.defence_most is None:
+            raise AnswerError(Msg.of("waw.entry.error.hex_no_defence", word=word))
+        found = next((t for t in self.terrains if t.casefold() == word.casefold()), None)
+        if found is not None:
+            return HexLine(line.hex, terrain=found)
+        if not word.isdigit() or int(word) > self.defence_most:
+            key = "hex_terrain" if self.terrains else "hex_defence"
+            raise AnswerError(Msg.of(f"waw.entry.error.{key}", word=word,
+                                     most=self.defence_most, known=", ".join(self.terrains)))
+        return HexLine(line.hex, defence=int(word))
+
+    def format(self, value: HexLine) -> str:
+        extra = value.terrain if value.terrain is not None else value.defence
+        return value.hex if extra is None else f"{value.hex} {extra}"
+
+
+# --- the mission's ratings ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RatingLine:
+    firepower: int
+    hit_number: int | None = None  # None: asked next, as before
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingEntry(Line):
+    """The mission's firepower and hit number (``5 4+``; ``5/4``); the firepower alone (as
+    scripts wrote it before) leaves the hit number to its own question."""
+
+    max_firepower: int = 40
+    lowest_hit: int = 1
+    highest_hit: int = 6
+
+    def parse(self, text: str) -> RatingLine:
+        words = text.replace("/", " ").split()
+        fp_word = words[0]
+        if not fp_word.isdigit() or not 1 <= int(fp_word) <= self.max_firepower:
+            raise AnswerError(Msg.of("waw.entry.error.firepower", word=fp_word,
+                                     most=self.max_firepower))
+        if len(words) == 1:
+            return RatingLine(int(fp_word))
+        if len(words) > 2:
+            raise AnswerError(Msg.of("waw.entry.error.rating_extra", word=words[2]))
+        hit_word = words[1].removesuffix("+")
+        if not hit_word.isdigit() or not self.lowest_hit <= int(hit_word) <= self.highest_hit:
+            raise AnswerError(Msg.of("waw.entry.error.hit_number", word=words[1],
+                                     least=self.lowest_hit, most=self.highest_hit))
+        return RatingLine(int(fp_word), int(hit_word))
+
+    def format(self, value: RatingLine) -> str:
+        if value.hit_number is None:
+            return str(value.firepower)
+        return f"{value.firepower} {value.hit_number}+"
+
+
+# --- the units of the hex -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnitsLine:
+    """The units of one line, in order, and the language its words were typed in."""
+
+    units: tuple[Unit, ...]
+    lang: str = "en"
+
+
+TOKEN = re.compile(r'\s*(?:"(?P<q1>[^"]*)"|«(?P<q2>[^»]*)»|(?P<sep>[,;])'
+                   r'|(?P<word>[^\s,;"«»]+))')
+COUNT = re.compile(r"^(?:([0-9]+)[xх×]?|[xх×]([0-9]+))$")
+NUMBER = re.compile(r"^#([0-9]+)$")  # "#3": the unit typed before as unit 3
+
+
+def _groups(text: str) -> list[list[tuple[str, str]]]:
+    """The line's parts (between commas), each a list of (``word`` or ``name``, text)."""
+    groups: list[list[tuple[str, str]]] = [[]]
+    pos = 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            if text[pos:].strip():
+                raise AnswerError(Msg.of("waw.entry.error.quote"))
+            break
+        pos = m.end()
+        if m.group("sep"):
+            groups.append([])
+        elif m.group("word") is not None:
+            groups[-1].append(("word", m.group("word")))
+        else:
+            name = " ".join((m.group("q1") if m.group("q1") is not None
+                             else m.group("q2")).split())
+            if not name:
+                raise AnswerError(Msg.of("waw.entry.error.empty_name"))
+            groups[-1].append(("name", name))
+    return [g for g in groups if g]
+
+
+@dataclass
+class _Part:
+    text: str
+    count: int = 1
+    kind: str | None = None
+    states: set[str] | None = None
+    position: str = "centre"
+    name: str | None = None
+    counted: bool = False
+    number: int | None = None  # "#3": the unit that was "unit 3"
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitsEntry(Line):
+    """The units of the target hex in one line, or their count (as before: each unit is then
+    asked on its own). ``positions``: a chemical strike, whose units may stand in the six
+    hexes around (``adj``)."""
+
+    max_units: int = 12
+    positions: bool = False
+
+    def parse(self, text: str) -> int | UnitsLine:
+        if text.isdigit():
+            if not 1 <= int(text) <= self.max_units:
+                raise AnswerError(Msg.of("waw.entry.error.count", word=text,
+                                         most=self.max_units))
+            return int(text)
+        vocab = vocabulary()
+        langs: set[str] = set()
+        parts = [self._part(group, vocab, langs) for group in _groups(text)]
+        if not parts:
+            raise AnswerError(Msg.of("waw.entry.error.no_units"))
+        total = sum(p.count for p in parts)
+        if total > self.max_units:
+            raise AnswerError(Msg.of("waw.entry.error.too_many", count=total,
+                                     most=self.max_units))
+        units: list[Unit] = []
+        seen: set[str] = set()
+        claimed = {default_id(p.number) for p in parts if p.number is not None}
+        for p in parts:
+            for j in range(1, p.count + 1):
+                name = p.name if p.name is None or p.count == 1 else f"{p.name} {j}"
+                if name is not None:
+                    key = unit_key(name)
+                elif p.number is not None:
+                    key = default_id(p.number)
+                else:  # its place in the line, unless a "#n" or a name took that number
+                    n = len(units) + 1
+                    while default_id(n) in claimed | seen:
+                        n += 1
+                    key = default_id(n)
+                if key in seen:
+                    raise AnswerError(Msg.of("waw.entry.error.same_name", name=name or key))
+                seen.add(key)
+                states = p.states or set()
+                units.append(Unit(id=None if name is not None else key, name=name,
+                                  kind=p.kind, position=p.position,  # type: ignore[arg-type]
+                                  disorganized="disorganized" in states,
+                                  weakened="weakened" in states))
+        return UnitsLine(tuple(units), "ru" if langs == {"ru"} else "en")
+
+    def _part(self, group: list[tuple[str, str]], vocab: Vocabulary,
+              langs: set[str]) -> _Part:
+        text = " ".join(f'"{w}"' if how == "name" else w for how, w in group)
+        part = _Part(text)
+        i = 0
+        while i < len(group):
+            how, word = group[i]
+            if how == "name":
+                if part.name is not None:
+                    raise AnswerError(Msg.of("waw.entry.error.two_names", part=text))
+                part.name = word
+                i += 1
+                continue
+            number = NUMBER.match(word)
+            if number is not None and part.number is None and int(number.group(1)) >= 1:
+                part.number = int(number.group(1))
+                i += 1
+                continue
+            count = COUNT.match(word)
+            if count is not None:
+                if part.kind is not None or part.states is not None or part.counted:
+                    raise AnswerError(Msg.of("waw.entry.error.count_place", word=word,
+                                             part=text))
+                n = int(count.group(1) or count.group(2))
+                if not 1 <= n <= self.max_units:
+                    raise AnswerError(Msg.of("waw.entry.error.count", word=word,
+                                             most=self.max_units))
+                part.count, part.counted = n, True
+                i += 1
+                continue
+            found, width = self._phrase(group, i, vocab)
+            if found is None:
+                raise AnswerError(Msg.of("waw.entry.error.word", word=word, part=text,
+                                         kinds=Msg.of("waw.entry.kinds"),
+                                         states=Msg.of("waw.entry.states")))
+            kind_of, value, lang = found
+            langs.add(lang)
+            self._take(part, kind_of, value, word)
+            i += width
+        if part.kind is None:
+            raise AnswerError(Msg.of("waw.entry.error.no_kind", part=text,
+                                     kinds=Msg.of("waw.entry.kinds")))
+        if part.number is not None and (part.count > 1 or part.name is not None):
+            raise AnswerError(Msg.of("waw.entry.error.number", part=text))
+        return part
+
+    @staticmethod
+    def _phrase(group: list[tuple[str, str]], i: int,
+                vocab: Vocabulary) -> tuple[tuple[str, str, str] | None, int]:
+        """The longest vocabulary phrase starting at word ``i`` (words joined by hyphens)."""
+        for width in range(MAX_PHRASE, 0, -1):
+            chunk = group[i:i + width]
+            if len(chunk) < width or any(how != "word" for how, _ in chunk):
+                continue
+            phrase = "-".join(w for _, w in chunk).casefold()
+            if phrase in vocab.words:
+                return vocab.words[phrase], width
+        return None, 1
+
+    def _take(self, part: _Part, kind_of: str, value: str, word: str) -> None:
+        if kind_of == "kind":
+            if part.kind is not None:
+                raise AnswerError(Msg.of("waw.entry.error.two_kinds", part=part.text))
+            part.kind = value
+        elif kind_of == "state":
+            states = part.states if part.states is not None else set()
+            if (value == "good" and states - {"good"}) or (value != "good" and "good" in states):
+                raise AnswerError(Msg.of("waw.entry.error.good_and", part=part.text))
+            states.add(value)
+            part.states = states
+        elif kind_of == "position":
+            if not self.positions:
+                raise AnswerError(Msg.of("waw.entry.error.position", word=word))
+            part.position = value
+
+    def format(self, value: int | UnitsLine) -> str:
+        if isinstance(value, int):
+            return str(value)
+        vocab, lang = vocabulary(), value.lang
+        parts: list[str] = []
+        run: list[str] = []  # the words of the run of unnamed units being counted
+        count = 0
+
+        def flush() -> None:
+            if count:
+                parts.append(" ".join([str(count)] * (count > 1) + run))
+
+        for position, u in enumerate(value.units, 1):
+            words = [vocab.word("kind", u.kind, lang)]
+            words += [vocab.word("state", s, lang) for s, on in
+                      (("disorganized", u.disorganized), ("weakened", u.weakened)) if on]
+            if u.position != "centre":
+                words.append(vocab.word("position", u.position, lang))
+            number = DEFAULT_ID.match(u.key) if u.name is None else None
+            first = (_quoted(u.name) if u.name is not None else
+                     f"#{number.group(1)}" if number and int(number.group(1)) != position
+                     else None)
+            if first is not None:
+                flush()
+                count, run = 0, []
+                parts.append(" ".join([first, *words]))
+            elif words == run:
+                count += 1
+            else:
+                flush()
+                count, run = 1, words
+        flush()
+        return ", ".join(parts)
+
+
+def _quoted(name: str) -> str:
+    return f"«{name}»" if '"' in name else f'"{name}"'

@@ -1,0 +1,60 @@
+"""Unit states kept in a game file between missions (W-4, W-8), as Epic keeps its Blast
+markers: each hex's units after its last mission, with what the missions left them (good
+order, disorganized, weakened, eliminated). Read back when the next mission falls on the same
+hex: a typed mission offers them as its units line (Enter keeps them), a roster's units take
+their kept states, a declared unit whose state the script leaves out takes its own.
+
+State key (ruleset ``world-at-war``): ``units``, ``{hex: [{"id", "name", "kind",
+"disorganized", "weakened", "eliminated"}]}``. Pure functions over plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.rulesets.waw.declaration import Unit, unit_key
+
+STATE_KEY = "units"
+
+
+def kept(state: Mapping[str, Any], hex_id: str) -> list[dict[str, Any]]:
+    """The units the game file keeps for ``hex_id`` (eliminated ones included)."""
+    return [dict(u) for u in state.get(STATE_KEY, {}).get(hex_id, [])]
+
+
+def as_unit(saved: Mapping[str, Any]) -> Unit:
+    """A kept unit as a mission's unit, with the id and name it had: a unit typed without a
+    name keeps its id (its label "unit 2" in the player's language), one typed with a name
+    its name (the id follows from it), a roster's or a script's unit both."""
+    name, uid = saved.get("name"), str(saved["id"])
+    own_id = None if name is not None and unit_key(str(name)) == uid else uid
+    return Unit(id=own_id, name=name, kind=saved["kind"],
+                disorganized=bool(saved["disorganized"]), weakened=bool(saved["weakened"]))
+
+
+def standing(state: Mapping[str, Any], hex_id: str) -> list[Unit]:
+    """The kept units of the hex still on the map, as mission units."""
+    return [as_unit(u) for u in kept(state, hex_id) if not u.get("eliminated")]
+
+
+def saved_unit(unit: Unit, status: str) -> dict[str, Any]:
+    return {"id": unit.key, "name": unit.name, "kind": unit.kind,
+            "disorganized": status in ("disorganized", "weakened-disorganized"),
+            "weakened": status in ("weakened", "weakened-disorganized"),
+            "eliminated": status == "eliminated"}
+
+
+def updates(state: Mapping[str, Any], by_hex: Mapping[str, Sequence[tuple[Unit, str]]],
+            replace: bool = True) -> dict[str, Any]:
+    """The state updates that keep each hex's units after a mission (``(unit, status)``
+    pairs): the hex's list replaced (the mission's units are what it holds), or with
+    ``replace=False`` merged by id (a chemical strike's neighbour hexes)."""
+    units = {h: list(v) for h, v in state.get(STATE_KEY, {}).items()}
+    for hex_id, pairs in by_hex.items():
+        new = [saved_unit(u, status) for u, status in pairs]
+        if replace:
+            units[hex_id] = new
+        else:
+            ids = {n["id"] for n in new}
+            units[hex_id] = [u for u in units.get(hex_id, []) if u["id"] not in ids] + new
+    return {STATE_KEY: units}
