@@ -2,7 +2,7 @@
 
 >>> from referee import api
 >>> api.lookup("epic", "to-hit", "8").rows[0][0]
-'8+'
+Shown(value=8, text='8+')
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from referee.core.errors import (
     UnknownIdError,
     UsageError,
 )
-from referee.core.table import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.rulesets import RulesetInfo, find_ruleset
 
@@ -38,12 +38,14 @@ def lookup_tables(ruleset: str) -> Table:
     """The lookup tables a ruleset offers, as a table."""
     info = find_ruleset(ruleset)
     module = info.implementation()
-    rows = tuple((lt.id, lt.title, lt.key_help or "-",
-                  " ".join(f"--{f.name}" for f in lt.flags) or "-")
-                 for lt in module.lookup_tables())
+    rows = []
+    for lt in module.lookup_tables():
+        flags = [f"--{f.name}" for f in lt.flags]
+        rows.append((lt.id, lt.title, lt.key_help or Shown(None, "-"),
+                     Shown(flags, " ".join(flags) or "-")))
     return Table(Msg.of("lookup.tables_title", ruleset=info.name),
                  tuple(Msg.of(f"lookup.col.{c}") for c in ("table", "title", "key", "flags")),
-                 rows)
+                 tuple(rows))
 
 
 def ruleset_options(ruleset: str) -> list[dict[str, Any]]:

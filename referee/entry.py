@@ -120,7 +120,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                       known=", ".join(available_languages()))
                if given else Msg.of("error.lang_value", flag=LANG_FLAG,
                                     known="|".join(available_languages())))
-        sys.stderr.write(visible(t("error.prefix", message=render(msg))) + "\n")
+        from referee.cli.app import wants_json
+        from referee.render.json_out import dumps, error_json
+
+        if wants_json(args):
+            sys.stderr.write(dumps(error_json(ExitCode.USAGE, msg)) + "\n")
+        else:
+            sys.stderr.write(visible(t("error.prefix", message=render(msg))) + "\n")
         raise SystemExit(ExitCode.USAGE) from None
     load_app(lang or language_from_env())
     from referee.cli import _app_for

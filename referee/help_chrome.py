@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from referee.catalog import DEFAULT_LANG, catalogue, t
+from referee.catalog import DEFAULT_LANG, catalogue, render, t
+from referee.core.text import Msg
 
 # typer.rich_utils constant -> catalogue id
 CONSTANTS = {
@@ -123,16 +124,24 @@ def _pattern(template: str) -> re.Pattern[str]:
                               for i, p in enumerate(parts)) + r"\Z", re.S)
 
 
-def reword_usage_error(text: str) -> str:
-    """A Typer usage message in the current language (unchanged when none matches)."""
+def usage_message(text: str) -> Msg:
+    """A Typer usage message as a catalogue message: ``cli.usage.<kind>`` with the fields
+    read from Typer's English (``reason`` itself re-worded), else ``cli.usage.other`` with
+    the text as it is."""
     english = catalogue(DEFAULT_LANG)
     for key in USAGE_IDS:
         found = _pattern(english[f"cli.usage.{key}"]).match(text.strip())
         if found:
             fields = {k: reword_usage_error(v) if k == "reason" else v
                       for k, v in found.groupdict().items()}
-            return t(f"cli.usage.{key}", **fields)
-    return text
+            return Msg.of(f"cli.usage.{key}", **fields)
+    return Msg.of("cli.usage.other", message=text)
+
+
+def reword_usage_error(text: str) -> str:
+    """A Typer usage message in the current language (unchanged when none matches)."""
+    msg = usage_message(text)
+    return text if msg.id == "cli.usage.other" else render(msg)
 
 
 def _reworded_errors(original: Callable[[Any], None]) -> Callable[[Any], None]:

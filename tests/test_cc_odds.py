@@ -592,7 +592,12 @@ def test_whatif_as_json_compares_every_units_end_state() -> None:
                                       str(DECLS / "cc-odds-group.toml"), "--json"], obj=env)
     assert result.exit_code == 0, result.output
     data = json.loads(out.getvalue() + result.output)
-    rows = {row[0]: row[1:] for row in data["compare"][0]["rows"]}
+    shown = {row[0]: row[1:] for row in data["compare"][0]["rows_text"]}
     # alone FP 6, group FP 7, against Morale 6 +1 cover +1 Command: the brief's -2 and -1 rows
-    assert rows["US squad (invented): broken"][:2] == ["23.9%", "33.6%"]
-    assert data["a"]["odds"][0]["end_states"][4]["value"] == str(ar.fire_odds(-2)[0])
+    assert shown["US squad (invented): broken"][:2] == ["23.9%", "33.6%"]
+    broken = next(row for row in data["compare"][0]["rows"]
+                  if row["what"].get("label", {}).get("text") == "US squad (invented): broken")
+    assert broken["a"]["fraction"] == str(ar.fire_odds(-2)[0])
+    assert broken["b"]["fraction"] == str(ar.fire_odds(-1)[0])
+    assert data["a"]["odds"][0]["end_states"][4]["value"]["fraction"] == str(
+        ar.fire_odds(-2)[0])

@@ -51,7 +51,7 @@ def test_every_command_has_help_text(command: str) -> None:
 
 def test_rulesets_json_lists_ids_and_aliases_from_the_rules_readme() -> None:
     code, out, _ = invoke(["rulesets", "--json"])
-    data = {r["id"]: r for r in json.loads(out)}
+    data = {r["id"]: r for r in json.loads(out)["rulesets"]}
     assert code == 0
     assert data["epic-armageddon"]["aliases"] == ["epic", "ea"]
     assert data["combat-commander"]["aliases"] == ["cc", "cce"]
@@ -65,7 +65,8 @@ def test_rulesets_json_lists_ids_and_aliases_from_the_rules_readme() -> None:
 def test_lookup_by_id_or_alias(alias: str) -> None:
     code, out, _ = invoke(["lookup", alias, "to-hit", "8", "--json"])
     assert code == 0
-    assert json.loads(out)["rows"][0][1] == "a 6, then 5+ on a second die"
+    assert json.loads(out)["rows_text"][0][1] == "a 6, then 5+ on a second die"
+    assert json.loads(out)["ruleset"] == "epic-armageddon"
 
 
 def test_plain_output_without_a_terminal_or_with_no_color() -> None:

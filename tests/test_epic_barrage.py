@@ -7,6 +7,7 @@ import pytest
 
 from referee import api
 from referee.catalog import render
+from tests.conftest import texts, values
 from tests.epic_helpers import decl, funit, shoot, tunit
 
 HOWITZER = {"name": "Howitzer", "barrage": 3}
@@ -22,14 +23,15 @@ def battery(points: int, guns: int = 1, **extra: object) -> dict:
 
 @pytest.mark.clause("E-17")
 @pytest.mark.parametrize(("points", "row"), [
-    (1, (0, 0, "6+", "6+")), (2, (0, 0, "5+", "6+")), (3, (0, 0, "4+", "5+")),
-    (5, (1, 0, "4+", "5+")), (7, (1, 1, "4+", "5+")), (9, (2, 1, "4+", "5+")),
-    (12, (2, 2, "4+", "5+")), (15, (2, 3, "4+", "5+")), (18, (2, 4, "4+", "5+")),
-    (19, (2, 4, "4+", "5+"))])
+    (1, (0, 0, 6, 6)), (2, (0, 0, 5, 6)), (3, (0, 0, 4, 5)),
+    (5, (1, 0, 4, 5)), (7, (1, 1, 4, 5)), (9, (2, 1, 4, 5)),
+    (12, (2, 2, 4, 5)), (15, (2, 3, 4, 5)), (18, (2, 4, 4, 5)),
+    (19, (2, 4, 4, 5))])
 def test_E17_worked_example_4_barrage_table_rows(points: int, row: tuple) -> None:
     table = api.lookup("epic", "barrage", str(points))
     templates, markers, ap, at = row
-    assert table.rows[0][1:] == (templates, markers, 1 + markers, ap, at)
+    assert values(table.rows[0])[1:] == (templates, markers, 1 + markers, ap, at)
+    assert texts(table.rows[0])[4:] == (f"{ap}+", f"{at}+")
 
 
 @pytest.mark.clause("E-X5")

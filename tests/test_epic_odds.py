@@ -27,6 +27,7 @@ from referee.core.dice import DiceRoll, DiceSource, DiceSpec, KeyedDice
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
+from tests.conftest import texts, values
 from tests.epic_helpers import decl, tunit
 
 Outcome = tuple[int, bool, bool]  # units destroyed, broken, wiped out
@@ -517,12 +518,13 @@ def test_e8_whatif_sustained_fire_against_double_as_json() -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     a, b = data["a"]["odds"][0], data["b"]["odds"][0]
-    assert a["mean"] == "2" and b["mean"] == "6"  # 12 dice on 6+ against 12 on 4+
-    ends_a = {e["label"]: e for e in a["end_states"]}
-    ends_b = {e["label"]: e for e in b["end_states"]}
+    # 12 dice on 6+ against 12 on 4+
+    assert a["mean"]["fraction"] == "2" and b["mean"]["fraction"] == "6"
+    ends_a = {e["label"]["text"]: e for e in a["end_states"]}
+    ends_b = {e["label"]["text"]: e for e in b["end_states"]}
     label = "Green Company (invented): chance it is broken after the attack"
     assert ends_a[label]["exact"] and ends_b[label]["exact"]
-    assert float(ends_b[label]["value_float"]) > float(ends_a[label]["value_float"])
+    assert ends_b[label]["value"]["float"] > ends_a[label]["value"]["float"]
     rows = [row for table in data["compare"] for row in table["rows"]]
     assert any(label in json.dumps(row) for row in rows)
 
@@ -538,10 +540,11 @@ def test_e9_whatif_of_a_seven_plus_roll_compares_hits_not_sixes() -> None:
     tables = compare(base.records, other.records, Msg.of("odds.whatif.as_given"),
                      Msg.of("odds.whatif.as_given"))
     autogun = next(t for t in tables if "Autogun" in render(t.title))
-    labels = [render(row[0]) for row in autogun.rows]
+    labels = [texts(row)[0] for row in autogun.rows]
     assert labels == ["Autogun: expected hits (after any second roll)",
                       "Autogun: chance of at least one hit"]
-    assert autogun.rows[0][1:3] == ("0.50", "2.00")  # 6 × 1/12 against 6 × 2/6
+    assert texts(autogun.rows[0])[1:3] == ("0.50", "2.00")  # 6 × 1/12 against 6 × 2/6
+    assert values(autogun.rows[0])[1:3] == (Fraction(1, 2), 2)
 
 
 @pytest.mark.clause("E-10")

@@ -158,18 +158,23 @@ def test_E9_lookup_eight_says_six_then_five() -> None:
     table = api.lookup("epic", "to-hit", "8")
     from referee.render.json_out import table_json
 
-    row = table_json(table)["rows"][0]
-    assert row == ["8+", "a 6, then 5+ on a second die", "1/18", "5.6%"]
+    shown = table_json(table)
+    assert shown["rows_text"][0] == ["8+", "a 6, then 5+ on a second die", "1/18", "5.6%"]
+    assert shown["rows"][0]["need"] == 8
+    assert shown["rows"][0]["roll"] == {"mode": "two_stage", "target": 6, "then": 5}
+    assert shown["rows"][0]["chance"]["fraction"] == "1/18"
 
 
 @pytest.mark.clause("E-9")
 def test_E9_lookup_whole_table_two_to_ten() -> None:
     from referee.render.json_out import table_json
 
-    rows = table_json(api.lookup("epic", "to-hit"))["rows"]
-    assert [r[0] for r in rows] == [f"{n}+" for n in range(2, 11)]
-    assert [r[2] for r in rows] == ["5/6", "2/3", "1/2", "1/3", "1/6", "1/12", "1/18", "1/36",
-                                    "0"]
+    shown = table_json(api.lookup("epic", "to-hit"))
+    assert [r[0] for r in shown["rows_text"]] == [f"{n}+" for n in range(2, 11)]
+    assert [r["need"] for r in shown["rows"]] == list(range(2, 11))
+    assert [r["chance"]["fraction"] for r in shown["rows"]] == [
+        "5/6", "2/3", "1/2", "1/3", "1/6", "1/12", "1/18", "1/36", "0"]
+    assert [r[2] for r in shown["rows_text"]][-1] == "0"
 
 
 @pytest.mark.clause("E-8")
@@ -177,9 +182,9 @@ def test_E8_lookup_flags_apply_the_modifiers() -> None:
     from referee.render.json_out import table_json
 
     rows = table_json(api.lookup("epic", "to-hit", "5", ["--cover", "--double"]))["rows"]
-    assert rows[0][0] == "7+"
+    assert rows[0]["need"] == 7
     rows = table_json(api.lookup("epic", "to-hit", "4", ["--sustained-fire"]))["rows"]
-    assert rows[0][0] == "3+"
+    assert rows[0]["need"] == 3
     with pytest.raises(UsageError):
         api.lookup("epic", "to-hit", "5", ["--double", "--marshal"])  # one action only
     with pytest.raises(UsageError):

@@ -443,9 +443,10 @@ def test_lookup_allocation_rules() -> None:
     from referee.render.json_out import table_json
 
     rows = table_json(api.lookup("fow", "allocation-rules"))["rows"]
-    assert [r[1] for r in rows][:6] == ["F-2", "F-9", "F-10", "F-11", "F-12", "F-13"]
+    assert [r["clause"] for r in rows][:6] == ["F-2", "F-9", "F-10", "F-11", "F-12", "F-13"]
+    assert [r["order"] for r in rows] == list(range(1, len(rows) + 1))
     one = table_json(api.lookup("fow", "allocation-rules", "f-6"))["rows"]
-    assert len(one) == 1 and one[0][1] == "F-6"
+    assert len(one) == 1 and one[0]["clause"] == "F-6"
     with pytest.raises(UsageError):
         api.lookup("fow", "allocation-rules", "F-99")
 

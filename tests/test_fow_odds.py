@@ -307,15 +307,19 @@ def test_F1_the_defenders_choice_as_a_json_what_if() -> None:
     out = json.loads(proc.stdout)
 
     def destroyed(variant: str) -> dict[str, str]:
-        return {e["label"]: e["value"] for e in out[variant]["odds"][0]["end_states"]}
+        return {e["label"]["text"]: e["value"]["fraction"]
+                for e in out[variant]["odds"][0]["end_states"]}
 
     a, b = destroyed("a"), destroyed("b")
     car = "Armoured car destroyed (penetrating, firepower passed)"
     assert (a[car], b[car]) == ("1/6", "11/36")
     expected = "teams destroyed in this assault (expected)"
     assert (a[expected], b[expected]) == ("7/6", "47/36")
-    rows = {r[0]: r[1:] for r in out["compare"][0]["rows"]}
+    rows = {r[0]: r[1:] for r in out["compare"][0]["rows_text"]}
     assert rows[car] == ["16.7%", "30.6%", "+13.9"]
+    (values,) = [r for r in out["compare"][0]["rows"]
+                 if r["what"].get("label", {}).get("text") == car]
+    assert values["diff"]["fraction"] == "5/36"  # 11/36 - 1/6
 
 
 @pytest.mark.clause("F-7")

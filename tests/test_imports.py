@@ -37,6 +37,23 @@ def test_light_commands_load_no_heavy_module(argv: list[str]) -> None:
     assert marker == "HEAVY:", f"{argv} imported {marker[6:]}"
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["rulesets", "--json"],
+                                  ["lookup", "epic", "to-hit", "8", "--json"],
+                                  ["lookup", "epic", "--json"]])
+def test_json_output_never_loads_the_schema_models(argv: list[str]) -> None:
+    """The documents are plain data: the pydantic models of their schemas (and jsonschema)
+    are for the schema generator and the tests only."""
+    probe = PROBE.replace(repr(HEAVY), repr(("referee.schemas.models", "jsonschema")))
+    probe = probe.replace("m.split('.')[0] for m in sys.modules",
+                          "m if m.startswith('referee.') else m.split('.')[0] "
+                          "for m in sys.modules")
+    proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    marker = proc.stdout.strip().splitlines()[-1]
+    assert marker == "HEAVY:", f"{argv} imported {marker[6:]}"
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()

@@ -45,6 +45,10 @@ def test_the_wheel_carries_ruleset_data_and_catalogues(wheel: Path) -> None:
     assert "referee/_rulesets/epic-armageddon/tables.toml" in names
     assert "referee/locale/en.toml" in names
     assert "referee/locale/en/epic.toml" in names
+    from referee.schemas import KINDS
+
+    for kind in KINDS:  # the JSON Schemas of the documents --json prints
+        assert f"referee/schemas/{kind}.schema.json" in names
     assert not any(n.startswith(("tests/", "rulesets/")) for n in names)
 
 
@@ -53,7 +57,7 @@ def test_the_installed_wheel_answers_a_lookup(wheel: Path, tmp_path: Path) -> No
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = ("import referee.data as d, referee.api as a; "
-            "print(d.data_root()); print(a.lookup('epic', 'to-hit', '8').rows[0][0])")
+            "print(d.data_root()); print(a.lookup('epic', 'to-hit', '8').rows[0][0].text)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60, env={"PYTHONPATH": str(site), "PATH": ""})
     assert proc.returncode == 0, proc.stderr

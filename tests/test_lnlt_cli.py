@@ -80,10 +80,13 @@ def test_json_output_and_the_options_kept_with_the_phase(tmp_path: Path) -> None
                            "-o", "pass-count=forced-passes-ignored"], ["pass"])
     assert code == 0
     data = json.loads(out)
-    assert data["phase"]["non_default_options"] == ["pass-count"]
+    assert data["summary"]["non_default_options"] == ["pass-count"]
     assert data["impulses"][0]["outcome"]["data"]["passes"] == 1
+    assert data["seed"] == 1
     code, out, _ = invoke(["phase", "lnlt", "--game", str(game), "--show", "--json"])
-    assert json.loads(out)["phase"]["non_default_options"] == ["pass-count"]
+    shown = json.loads(out)
+    assert shown["summary"]["non_default_options"] == ["pass-count"]
+    assert shown["impulses"] == [] and shown["seed"] is None  # nothing rolled
 
 
 def test_damage_table_file_answers_the_results(tmp_path: Path) -> None:

@@ -30,8 +30,9 @@ from referee.odds.generic import plain, successes_dist, total_dist
 from referee.odds.report import EndState, Kind, LazyEndStates, OddsRecord, OddsReport
 from referee.odds.simulate import simulate, simulate_many
 from referee.odds.whatif import compare
+from referee.render.json_out import odds_json
 from referee.render.odds import chart_rows, pct, report_lines
-from tests.conftest import ROOT
+from tests.conftest import ROOT, texts, values
 from tests.test_cli import SCRIPT, invoke
 
 
@@ -203,10 +204,13 @@ def test_what_if_compares_the_same_roll_and_end_states_of_two_variants() -> None
 
     (table,) = compare([record(2)], [record(4)], Msg.of("odds.value", value="A"),
                        Msg.of("odds.value", value="B"))
-    by_label = next(r for r in table.rows if r[0] == label)
-    assert by_label[1:] == ("25.0%", "68.8%", "+43.8")  # 1/4 and 11/16
-    assert table.rows[0][1:] == ("1.00", "2.00", "+1.00")  # mean successes
-    assert table.rows[1][1:] == ("75.0%", "93.8%", "+18.8")  # 1 or more: 3/4 and 15/16
+    by_label = next(r for r in table.rows if values(r)[0].get("label") == label)
+    assert texts(by_label)[1:] == ("25.0%", "68.8%", "+43.8")  # 1/4 and 11/16
+    assert values(by_label)[1:] == (Fraction(1, 4), Fraction(11, 16), Fraction(7, 16))
+    assert texts(table.rows[0])[1:] == ("1.00", "2.00", "+1.00")  # mean successes
+    assert values(table.rows[0]) == ({"row": "mean"}, 1, 2, 1)
+    assert texts(table.rows[1])[1:] == ("75.0%", "93.8%", "+18.8")  # 1 or more: 3/4, 15/16
+    assert values(table.rows[1])[0] == {"row": "at_least", "k": 1}
 
 
 def test_run_shows_each_rolls_odds_after_the_result_unless_no_odds() -> None:
@@ -243,7 +247,8 @@ def test_json_carries_exact_distributions_that_sum_to_one() -> None:
     assert [o["question"] for o in odds] == ["to-hit.heavy-cannon", "to-hit.autogun",
                                              "to-hit.autogun.then"]
     for entry in odds:
-        assert sum(Fraction(d["p"]) for d in entry["distribution"]) == 1
+        assert sum(Fraction(d["p"]["fraction"]) for d in entry["distribution"]) == 1
+        assert all(d["at_least"]["fraction"] for d in entry["distribution"])
         assert entry["actual"]["value"] in [d["value"] for d in entry["distribution"]]
 
 
@@ -252,7 +257,8 @@ def test_odds_command_what_if_json_compares_two_actions() -> None:
                              "action=sustained-fire", "--json"])
     assert code == 0, err
     data = json.loads(out)
-    assert data["b"]["changes"] == "action=sustained-fire"
+    assert data["b"]["changes"]["answers"] == ["action=sustained-fire"]
+    assert data["b"]["changes_text"] == "action=sustained-fire"
     assert data["compare"] and data["a"]["odds"] and data["b"]["odds"]
 
 
@@ -334,7 +340,8 @@ def test_lazy_end_states_are_worked_out_once_and_only_when_read() -> None:
     assert report.end_labels == (label,) and len(states) == 1 and states
     assert calls == [] and not states.forced
     assert states[0].value == Fraction(1, 3) and list(states) == [states[0]]
-    assert report.to_json()["end_states"][0]["value"] == "1/3"
+    assert odds_json(OddsRecord("q", None, report))["end_states"][0]["value"] == {
+        "fraction": "1/3", "float": 0.333333}
     assert calls == [1] and states.forced and states == (EndState(label, Fraction(1, 3)),)
 
 
@@ -400,7 +407,8 @@ def test_what_if_pairs_rolls_by_id_then_by_place_and_shows_lone_rolls() -> None:
     assert got == [("save.car1", "save.car2"), ("save.tank", "save.tank"), ("extra", None)]
     tables = compare(a, b, Msg.of("odds.value", value="A"), Msg.of("odds.value", value="B"))
     assert tables[2].title.id == "odds.whatif.title_only_a"
-    assert all(row[2] == "-" and row[3] == "-" for row in tables[2].rows)
+    assert all(texts(row)[2:] == ("-", "-") and values(row)[2:] == (None, None)
+               for row in tables[2].rows)
     assert [t.title.id for t in compare([], b, Msg.of("odds.value", value="A"),
                                         Msg.of("odds.value", value="B"))] == \
         ["odds.whatif.title_only_b"] * 2
@@ -432,7 +440,7 @@ def test_what_if_keeps_end_states_of_one_label_apart_and_marks_notes_by_variant(
 
     a, b = rec(Fraction(1, 4), Fraction(1, 2), "a"), rec(Fraction(1, 3), Fraction(1, 2), "b")
     (table,) = compare([a], [b], Msg.of("odds.value", value="A"), Msg.of("odds.value", value="B"))
-    twins = [row[1:] for row in table.rows if row[0] == twin]
+    twins = [texts(row)[1:] for row in table.rows if values(row)[0].get("label") == twin]
     assert twins == [("25.0%", "33.3%", "+8.3"), ("50.0%", "50.0%", "+0.0")]
     assert [n.id for n in notes(a, b)] == ["odds.value", "odds.whatif.note_a",
                                            "odds.whatif.note_b"]
@@ -520,10 +528,11 @@ def test_what_if_marks_estimates_and_shows_the_undecided_thresholds() -> None:
 
     (table,) = compare([record(30)], [record(30, runs=1000)], Msg.of("odds.value", value="A"),
                        Msg.of("odds.value", value="B"))
-    ks = [int(row[0].kwargs["k"]) for row in table.rows[1:] if isinstance(row[0], Msg)]
+    ks = [values(row)[0]["k"] for row in table.rows[1:]]
     assert len(ks) == 8 and ks[0] <= 15 <= ks[-1]  # around the mean, not from 1 up
-    assert all(row[2].startswith("≈") and not row[1].startswith("≈") for row in table.rows)
-    assert all(row[3].startswith("≈") for row in table.rows)  # B − A: an estimate too
+    shown = [texts(row) for row in table.rows]
+    assert all(row[2].startswith("≈") and not row[1].startswith("≈") for row in shown)
+    assert all(row[3].startswith("≈") for row in shown)  # B − A: an estimate too
 
 
 def test_odds_refuses_a_bad_answer_value_naming_the_option_in_one_line() -> None:
@@ -583,7 +592,7 @@ def test_what_if_table_keeps_its_numbers_whole_at_an_80_column_terminal() -> Non
     text = out.getvalue()
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     for row in table.rows:
-        assert all(cell in text for cell in row[1:])
+        assert all(cell in text for cell in texts(row)[1:])
 
 
 def test_odds_refuses_an_answer_no_question_meets_instead_of_assuming_the_default() -> None:

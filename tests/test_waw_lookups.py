@@ -12,6 +12,7 @@ from referee import api
 from referee.catalog import render
 from referee.core.errors import UnknownIdError, UsageError
 from referee.rulesets.waw.odds import net_hit_distribution
+from tests.conftest import texts, values
 
 
 def enumerate_net(firepower: int, hit: int, defence: int) -> list[Fraction]:
@@ -36,8 +37,10 @@ def test_W1_he_odds_lookup_rows_and_title() -> None:
     table = api.lookup("waw", "he-odds", "2", ["4", "--defence", "1"])
     # 2 dice at 4+: 0/1/2 hits with 1/4, 1/2, 1/4; one defence die cancels on 5+ (1/3):
     # 0 net = 1/4 + 1/2 * 1/3; 1 net = 1/2 * 2/3 + 1/4 * 1/3; 2 net = 1/4 * 2/3
-    assert [r[1] for r in table.rows] == ["5/12", "5/12", "1/6"]
-    assert table.rows[0][3] == "100.0%"
+    assert [values(r)[1] for r in table.rows] == [Fraction(5, 12), Fraction(5, 12),
+                                                  Fraction(1, 6)]
+    assert [texts(r)[1] for r in table.rows] == ["5/12", "5/12", "1/6"]
+    assert values(table.rows[0])[3] == 1 and texts(table.rows[0])[3] == "100.0%"
     assert "Firepower 2 at 4+, 1 defence dice (5+ cancels)" in render(table.title)
     assert api.lookup("waw", "he-odds", "2", ["4+", "--defence=1"]).rows == table.rows
 
@@ -75,7 +78,8 @@ def test_W7_missions_table_names_every_mission_and_its_clauses() -> None:
 def test_W4_effects_lookup_shows_the_cells_left_open() -> None:
     table = api.lookup("waw", "effects")
     soft = table.rows[1]
-    assert "asked" in render(soft[1]) and render(soft[2]) == "weakened"
+    assert "asked" in texts(soft)[1] and texts(soft)[2] == "weakened"
+    assert values(soft)[1:] == ("ask", "weaken", "ask")  # the ids of the table's data
 
 
 @pytest.mark.parametrize("argv", [["lookup", "waw", "he-odds", "6", "5", "--defence", "2"],

@@ -19,6 +19,7 @@ from referee.context import Environment
 from referee.core.errors import ScriptError
 from referee.rulesets.waw import markers as mk
 from referee.rulesets.waw.smoke import smoke_fire
+from tests.conftest import texts, values
 
 
 def invoke(args: list[str]) -> tuple[int, str, str]:
@@ -72,7 +73,7 @@ def test_W6_worked_example_5_smoke_two_then_one_then_removed(tmp_path: Path) -> 
 @pytest.mark.clause("W-6")
 def test_W6_worked_example_5_adjacent_fire_into_smoke_needs_one_more() -> None:
     table = api.lookup("waw", "smoke-fire", "4", ["--adjacent"])
-    assert table.rows[0][3] == "5+"
+    assert texts(table.rows[0])[3] == "5+" and values(table.rows[0])[2:4] == (1, 5)
     v = smoke_fire(adjacent=True, advanced=False, into_neighbour=False)
     assert (v.blocked, v.penalty) == (False, 1)
 
@@ -83,7 +84,8 @@ def test_W6_blocks_sight_for_units_not_adjacent_unless_advanced() -> None:
     assert smoke_fire(adjacent=False, advanced=False, into_neighbour=True).blocked
     assert not smoke_fire(adjacent=False, advanced=True, into_neighbour=False).blocked
     table = api.lookup("waw", "smoke-fire", "4", [])
-    assert render(table.rows[0][1]) == "blocked"
+    assert texts(table.rows[0])[1] == "blocked"
+    assert values(table.rows[0])[1:4] == ("blocked", None, None)
 
 
 @pytest.mark.clause("W-6")
@@ -97,7 +99,7 @@ def test_W6_default_readings_and_their_options() -> None:
                       penalty_reading="all-fire").penalty == 1
     table = api.lookup("waw", "smoke-fire", "4",
                        ["--advanced", "--option", "smoke-penalty=all-fire"])
-    assert table.rows[0][3] == "5+"
+    assert texts(table.rows[0])[3] == "5+" and values(table.rows[0])[3] == 5
     assert "smoke-penalty=all-fire" in render(table.title)
 
 

@@ -56,31 +56,49 @@ def commands(text: str) -> list[Command]:
 
 def replay(command: Command) -> str:
     """Run one transcript command in-process and return its output as the transcript shows it."""
+    stdout, stderr, code = replay_apart(command, apart=False)
+    text = stdout + stderr
+    if code:
+        text += f"[exit {code}]\n"
+    return text
+
+
+def replay_apart(command: Command, *, apart: bool = True,
+                 lang: str | None = None) -> tuple[str, str, int]:
+    """Run one transcript command in-process: its standard output, its standard error (with
+    ``apart`` off, both in the first, as the transcript shows them) and its exit code;
+    ``lang``: in that language instead of the command line's."""
     argv = [a.replace(f"{SHOWN_GAME_DIR}referee-", f"{GAME_DIR}/referee-")
             for a in shlex.split(command.line)]
     assert argv[0] == "referee", f"transcripts run referee only, not {argv[0]!r}"
-    lang, args = split_lang(argv[1:])
+    given, args = split_lang(argv[1:])
+    lang = lang or given or DEFAULT_LANG
     try:
-        return _replay(command, args, lang or DEFAULT_LANG)
+        return _replay(command, args, lang, apart)
     finally:
-        if lang not in (None, DEFAULT_LANG):
+        if lang != DEFAULT_LANG:
             load_app(DEFAULT_LANG)
 
 
-def _replay(command: Command, args: list[str], lang: str) -> str:
+def _replay(command: Command, args: list[str], lang: str,
+            apart: bool) -> tuple[str, str, int]:
     app = load_app(lang)
     answers = [m.group(2) for m in map(PROMPT.match, command.expected.splitlines()) if m]
     stream = io.StringIO()
+    errors = io.StringIO() if apart else stream
     # a command whose transcript shows no questions runs as with no terminal at all
     factory = (lambda rng: SequencePort(answers, rng, shown=True)) if answers else None
-    env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream, stdin_isatty=False,
+    env = Environment(stdin=io.StringIO(), stdout=stream, stderr=errors, stdin_isatty=False,
                       stdout_isatty=False, color=False, port_factory=factory)
     result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False, prog_name="referee")
-    text = (stream.getvalue() + result.output).replace(f"{GAME_DIR}/referee-",
-                                                       f"{SHOWN_GAME_DIR}referee-")
-    if result.exit_code:
-        text += f"[exit {result.exit_code}]\n"
-    return text
+
+    def shown(text: str) -> str:
+        return text.replace(f"{GAME_DIR}/referee-", f"{SHOWN_GAME_DIR}referee-")
+
+    if not apart:
+        return shown(stream.getvalue() + result.output), "", result.exit_code
+    return (shown(stream.getvalue() + result.stdout), shown(errors.getvalue() + result.stderr),
+            result.exit_code)
 
 
 GAME_FILE = re.compile(r"--game /tmp/(referee-[\w.-]+)|/tmp/(referee-[\w.-]+\.sqlite)")

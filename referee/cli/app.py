@@ -4,11 +4,13 @@ this module imports none of them (imports point one way: commands to app, shared
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer._click.exceptions import ClickException
+from typer.core import TyperGroup
 
 from referee import __version__
 from referee.catalog import render, t
@@ -24,11 +26,55 @@ from referee.core.text import Msg, visible
 from referee.exit_codes import ExitCode
 
 
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON (``--json`` before any ``--``)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+class _Group(TyperGroup):
+    """The app's group: with ``--json`` on the command line, a command line Typer cannot
+    parse (an unknown option, a missing argument, a bad value) is reported as a JSON error
+    document too, with Typer's exit code (2)."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: Any = None, **extra: Any) -> Any:
+        as_json = wants_json(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except ClickException as error:
+            if not as_json:
+                raise
+            self._json_usage_error(extra.get("obj"), error)
+        ctx.meta["referee.json"] = as_json
+        return ctx
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ClickException as error:
+            if not ctx.meta.get("referee.json"):
+                raise
+            self._json_usage_error(ctx.find_root().obj, error)
+
+    @staticmethod
+    def _json_usage_error(obj: Any, error: ClickException) -> NoReturn:
+        from referee.help_chrome import usage_message
+
+        env = obj if isinstance(obj, Environment) else Environment.from_system()
+        _report(env, True, error.exit_code, usage_message(error.format_message()))
+        raise typer.Exit(error.exit_code)
+
+
 def _new_app(*, completion: bool = False) -> typer.Typer:
     """The whole app offers Typer's --install-completion and --show-completion; the app of
     one command does not (Typer's completion code would load at every start)."""
     return typer.Typer(help=t("cli.help"), no_args_is_help=True, add_completion=completion,
-                       context_settings={"help_option_names": ["-h", "--help"]})
+                       cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 def _types_as_words() -> None:
@@ -72,19 +118,26 @@ def _exit_code(error: RefereeError) -> ExitCode:
 
 
 @contextmanager
-def _guarded(env: Environment) -> Iterator[None]:
+def _guarded(env: Environment, json_: bool = False) -> Iterator[None]:
     """One place for errors and exit codes: a message and a code, never a traceback. A
     failure the referee did not foresee is a bug: one line and exit code 1 (with
-    ``REFEREE_DEBUG`` set, the traceback instead)."""
+    ``REFEREE_DEBUG`` set, the traceback instead). With ``json_`` (the command's ``--json``)
+    the error is one JSON document on standard error instead of the ``error: ...`` line
+    (the exit code is the same)."""
     try:
         yield
     except RefereeError as error:
-        env.stderr.write(visible(t("error.prefix", message=render(error.msg))) + "\n")
-        raise typer.Exit(_exit_code(error)) from None
+        code = _exit_code(error)
+        _report(env, json_, code, error.msg, error=error)
+        raise typer.Exit(code) from None
     except KeyboardInterrupt as interrupt:
-        env.stderr.write("\n" + t("error.interrupted") + "\n")
-        if isinstance(interrupt, Interrupted):
-            env.stderr.write(visible(render(interrupt.hint)) + "\n")
+        hint = interrupt.hint if isinstance(interrupt, Interrupted) else None
+        if json_:
+            _report(env, json_, ExitCode.INTERRUPTED, Msg.of("error.interrupted"), hint=hint)
+        else:
+            env.stderr.write("\n" + t("error.interrupted") + "\n")
+            if hint is not None:
+                env.stderr.write(visible(render(hint)) + "\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
     except (typer.Exit, typer.Abort, EOFError):
         raise
@@ -95,9 +148,21 @@ def _guarded(env: Environment) -> Iterator[None]:
             raise
         detail = str(error)
         detail = detail if len(detail) <= 200 else detail[:200] + "…"
-        env.stderr.write(visible(t("error.prefix", message=t(
-            "error.bug", kind=type(error).__name__, detail=detail))) + "\n")
+        _report(env, json_, ExitCode.ERROR,
+                Msg.of("error.bug", kind=type(error).__name__, detail=detail))
         raise typer.Exit(ExitCode.ERROR) from None
+
+
+def _report(env: Environment, json_: bool, code: int, msg: Msg,
+            error: RefereeError | None = None, hint: Msg | None = None) -> None:
+    """An error on standard error: ``error: MESSAGE``, or with ``json_`` its JSON
+    document (``referee.render.json_out.error_json``)."""
+    if json_:
+        from referee.render.json_out import dumps, error_json
+
+        env.stderr.write(dumps(error_json(code, msg, error, hint)) + "\n")
+    else:
+        env.stderr.write(visible(t("error.prefix", message=render(msg))) + "\n")
 
 
 class Interrupted(KeyboardInterrupt):

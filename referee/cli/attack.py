@@ -50,7 +50,7 @@ def attack(ctx: typer.Context,
     from referee import api
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         answers: list[tuple[str, Any]] = []
         if resume is not None:
             if seed is not None or option or declaration is not None or roster is not None:
@@ -100,7 +100,7 @@ def run(ctx: typer.Context,
     from referee import api
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         plan, port = api.plan_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto, game=game)
         if not no_odds:

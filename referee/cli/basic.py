@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from referee.catalog import render, t
+from referee.catalog import t
 from referee.cli import complete
 from referee.cli.app import _guarded, app
 from referee.cli.shared import (
@@ -26,13 +26,15 @@ def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
     from referee.rulesets import all_rulesets
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         infos = all_rulesets()
         if json_:
-            _print_json(env, [{"id": i.id, "aliases": list(i.aliases), "name": render(i.name),
-                               "edition": render(i.edition), "covers": render(i.covers),
-                               "available": list(i.available), "tables": list(i.tables)}
-                              for i in infos])
+            from referee.render.json_out import document, message
+
+            _print_json(env, document("rulesets", rulesets=[
+                {"id": i.id, "aliases": list(i.aliases), "name": message(i.name),
+                 "edition": message(i.edition), "covers": message(i.covers),
+                 "available": list(i.available), "tables": list(i.tables)} for i in infos]))
             return
         from referee.core.table import Table
         from referee.render.console import print_table
@@ -58,7 +60,7 @@ def lookup(ctx: typer.Context,
     from referee.api import lookup_tables
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         # the table's own flags (--cover, --defence 2) may come anywhere after the ruleset;
         # the ruleset checks them and refuses what it does not take
         from referee.api import lookup_words
@@ -74,9 +76,15 @@ def lookup(ctx: typer.Context,
         else:
             result = do_lookup(ruleset, table, key, args)
         if json_:
-            from referee.render.json_out import table_json
+            from referee.render.json_out import document, table_json
 
-            _print_json(env, table_json(result))
+            ruleset_id = find_ruleset(ruleset).id
+            if table is None:
+                _print_json(env, document("lookup-tables", ruleset=ruleset_id,
+                                          **table_json(result)))
+            else:
+                _print_json(env, document("lookup", ruleset=ruleset_id, table=table, key=key,
+                                          flags=args, **table_json(result)))
             return
         from referee.render.console import print_table
 
@@ -92,11 +100,13 @@ def options(ctx: typer.Context,
     from referee import api
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         if json_:
+            from referee.render.json_out import document
+
             info = find_ruleset(ruleset)
-            _print_json(env, {"schema_version": 1, "ruleset": info.id,
-                              "options": api.ruleset_options(ruleset)})
+            _print_json(env, document("options", ruleset=info.id,
+                                      options=api.ruleset_options(ruleset)))
             return
         from referee.render.console import print_table
 

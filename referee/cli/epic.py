@@ -53,7 +53,7 @@ def epic_shoot(ctx: typer.Context,
     from referee import api
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         declaration: dict[str, object] = {"firing": firing, "target": target}
         if roster is not None:
             declaration["roster"] = str(roster)

@@ -66,7 +66,7 @@ def new(ctx: typer.Context, file: FileArg,
             "--opponent-seed", metavar="TEXT", help=t("cli.game.opt.opponent_seed"))] = None,
         json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         from referee.core.errors import UsageError
         from referee.core.questions import TextQuestion
         from referee.core.text import Msg
@@ -99,7 +99,7 @@ def new(ctx: typer.Context, file: FileArg,
 @game_app.command("log", help=helped("game.log"))
 def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         from referee.game.history import read_history
         from referee.game.view import entry_json, entry_lines, header_lines
 
@@ -123,7 +123,7 @@ def undo(ctx: typer.Context, file: FileArg,
          yes: Annotated[bool, typer.Option("--yes", help=t("cli.game.opt.yes"))] = False,
          json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         from referee.core.questions import ConfirmQuestion
         from referee.core.text import Msg
         from referee.game.history import read_history
@@ -193,7 +193,7 @@ def follow(ctx: typer.Context, file: FileArg,
 @game_app.command("reveal", help=helped("game.reveal"))
 def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         from referee.core.text import Msg
         from referee.game.seed import reveal as do_reveal
 
@@ -212,7 +212,7 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
 @game_app.command("verify", help=helped("game.verify"))
 def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         from referee.core.text import Msg
         from referee.game.verify import verify as check
 

@@ -61,7 +61,7 @@ def phase(ctx: typer.Context,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
           ) -> None:
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
                option or [], json_, _odds_mode(odds, no_odds))
 
@@ -108,7 +108,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         chosen_seed = seed if seed is not None else new_seed()
         keyed = KeyedDice(usable_seed(chosen_seed))
     played: list[Result] = []
-    odds_json: list[list[dict[str, Any]]] = []
+    played_odds: list[list[Any]] = []
     model = info.implementation().state_model()
     with open_game(game) as tx:
         saved = tx.state(info.id, model)
@@ -171,9 +171,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             played.append(result)
             records = _odds_records(port)
             if json_:
-                from referee.catalog import render
-
-                odds_json.append([r.to_json(render) for r in records[seen:]])
+                played_odds.append(records[seen:])
             seen = len(records)
             if not json_:
                 _print_steps(env, result)
@@ -185,12 +183,13 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     final = engine.summary(state, resolve_options(info.option_specs(),
                                                   state.get(STATE_OPTIONS, {})))
     if json_:
-        from referee.render.json_out import result_json
+        from referee.render.json_out import document, result_json
 
-        impulses_json = [result_json(r, {"odds": o} if odds != OddsMode.none else None)
-                         for r, o in zip(played, odds_json, strict=True)]
-        _print_json(env, {"impulses": impulses_json,
-                          "phase": result_json(final, {"seed": chosen_seed})})
+        impulses_json = [result_json(r, o if odds != OddsMode.none else None)
+                         for r, o in zip(played, played_odds, strict=True)]
+        # with --show nothing is rolled: no seed to repeat (unless one was given)
+        _print_json(env, document("phase", ruleset=info.id, seed=seed if show else chosen_seed,
+                                  impulses=impulses_json, summary=result_json(final)))
         return
     from referee.render.console import print_message, print_table
 

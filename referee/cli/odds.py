@@ -48,7 +48,7 @@ def odds(ctx: typer.Context,
     from referee import api
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         whatif = bool(vs or vs_option or vs_declaration)
         base = api.odds(ruleset, script=script, declaration_file=declaration,
                         options=option or [], answers=answer or [], seed=seed, game=game,
@@ -69,8 +69,8 @@ def odds(ctx: typer.Context,
                 raise UsageError(Msg.of("odds.error.vs_unused", question=qid))
         if not base.records and not other.records:
             raise UsageError(Msg.of("odds.error.no_dice_either"))
-        _show_whatif(env, base, other, _changes(vs, vs_option, vs_declaration), json_,
-                     _changes(answer, option, None))
+        _show_whatif(env, base, other, _Changes(vs, vs_option, vs_declaration), json_,
+                     _Changes(answer, option, None))
 
 
 def _check_used(answers: ListOpt, answered: set[str]) -> None:
@@ -82,12 +82,26 @@ def _check_used(answers: ListOpt, answered: set[str]) -> None:
             raise UsageError(Msg.of("odds.error.answer_unused", question=qid))
 
 
-def _changes(vs: ListOpt, vs_option: ListOpt, vs_declaration: Path | None) -> str:
-    parts = [*(vs or []), *(render(Msg.of("odds.whatif.option", option=o))
-                            for o in vs_option or [])]
-    if vs_declaration is not None:
-        parts.append(render(Msg.of("odds.whatif.declaration", file=vs_declaration.name)))
-    return ", ".join(parts)
+class _Changes:
+    """What a variant of a what-if changes: answers (``--answer`` for A, ``--vs`` for B),
+    options, another declaration file."""
+
+    def __init__(self, answers: ListOpt, options: ListOpt, declaration: Path | None) -> None:
+        self.answers = list(answers or [])
+        self.options = list(options or [])
+        self.declaration = declaration
+
+    def text(self) -> str:
+        parts = [*self.answers, *(render(Msg.of("odds.whatif.option", option=o))
+                                  for o in self.options)]
+        if self.declaration is not None:
+            parts.append(render(Msg.of("odds.whatif.declaration",
+                                       file=self.declaration.name)))
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"answers": self.answers, "options": self.options,
+                "declaration": None if self.declaration is None else str(self.declaration)}
 
 
 def _assumed_rows(run: Any) -> list[tuple[str, str, str]]:
@@ -97,14 +111,19 @@ def _assumed_rows(run: Any) -> list[tuple[str, str, str]]:
 
 
 def _run_json(run: Any) -> dict[str, Any]:
-    return {"assumed": [{"question": q, "asked": text, "answer": a}
-                        for q, text, a in _assumed_rows(run)],
-            "odds": [r.to_json(render) for r in run.records], "stopped_at": run.stopped_at}
+    from referee.frontends.display import answer_text
+    from referee.render.json_out import odds_json, value
+
+    return {"assumed": [{"question": q.id, "text": render(q.text), "answer": value(v),
+                         "answer_text": answer_text(q, v)} for q, v in run.assumed],
+            "odds": [odds_json(r) for r in run.records], "stopped_at": run.stopped_at}
 
 
 def _show(env: Any, run: Any, json_: bool) -> None:
     if json_:
-        _print_json(env, {"ruleset": run.ruleset, **_run_json(run)})
+        from referee.render.json_out import document
+
+        _print_json(env, document("odds", ruleset=run.ruleset, **_run_json(run)))
         return
     from referee.core.table import Table
     from referee.render.console import print_message, print_table
@@ -127,20 +146,23 @@ def _show(env: Any, run: Any, json_: bool) -> None:
                       style="dim")
 
 
-def _show_whatif(env: Any, a: Any, b: Any, changes: str, json_: bool,
-                 base_changes: str = "") -> None:
+def _show_whatif(env: Any, a: Any, b: Any, changes: _Changes, json_: bool,
+                 base_changes: _Changes) -> None:
     from referee.odds.whatif import compare
 
-    label_a = Msg.of("odds.whatif.a", changes=base_changes or Msg.of("odds.whatif.as_given"))
-    label_b = Msg.of("odds.whatif.b", changes=changes)
+    label_a = Msg.of("odds.whatif.a", changes=base_changes.text() or
+                     Msg.of("odds.whatif.as_given"))
+    label_b = Msg.of("odds.whatif.b", changes=changes.text())
     tables = compare(a.records, b.records, label_a, label_b)
     if json_:
-        from referee.render.json_out import table_json
+        from referee.render.json_out import document, table_json
 
-        _print_json(env, {"ruleset": a.ruleset,
-                          "a": {"changes": base_changes, **_run_json(a)},
-                          "b": {"changes": changes, **_run_json(b)},
-                          "compare": [table_json(tb) for tb in tables]})
+        _print_json(env, document(
+            "whatif", ruleset=a.ruleset,
+            a={"changes": base_changes.to_json(), "changes_text": base_changes.text(),
+               **_run_json(a)},
+            b={"changes": changes.to_json(), "changes_text": changes.text(), **_run_json(b)},
+            compare=[table_json(tb) for tb in tables]))
         return
     from referee.odds.whatif import notes, pairs
     from referee.render.console import print_message, print_table

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from referee.catalog import render
 from referee.cli.shared import OddsMode, _console, _print_json, _prompt_console
 from referee.context import Environment
 from referee.core.errors import NoTerminalError
@@ -140,6 +139,16 @@ def _shows_odds(port: Any) -> bool:
     return False
 
 
+def _odds_port(port: Any) -> Any:
+    """The ``OddsPort`` under any recording wrapper (``None``: the odds are not worked out,
+    as with ``--no-odds``)."""
+    while port is not None:
+        if hasattr(port, "records"):
+            return port
+        port = getattr(port, "inner", None)
+    return None
+
+
 def _odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
     from referee.game.record import odds_records
@@ -152,12 +161,10 @@ def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
                  *, odds_after: bool = False) -> None:
     records = _odds_records(port)
     if json_:
-        from referee.render.json_out import result_json
+        from referee.render.json_out import document, result_json
 
-        extra: dict[str, Any] = {"seed": seed}
-        if records:
-            extra["odds"] = [r.to_json(render) for r in records]
-        _print_json(env, result_json(result, extra))
+        body = result_json(result, records if _odds_port(port) is not None else None)
+        _print_json(env, document("result", ruleset=body.pop("ruleset"), seed=seed, **body))
         return
     from referee.render.console import print_lines, print_result
 

@@ -46,7 +46,7 @@ def markers(ctx: typer.Context,
     from referee.rulesets.waw.saved import SavedState
 
     env = _env(ctx)
-    with _guarded(env):
+    with _guarded(env, json_):
         changes: list[mk.Change] = []
         with open_game(game) as tx:
             state: dict[str, Any] = tx.state(RULESET, SavedState)
@@ -67,9 +67,13 @@ def markers(ctx: typer.Context,
         now = mk.markers(state)
         phases = int(state.get("phases", 0))
         if json_:
-            _print_json(env, {"phases": phases, "markers": [m.to_state() for m in now],
-                              "changes": [{"marker": c.marker.to_state(), "after": c.after,
-                                           "clause": c.clause} for c in changes]})
+            from referee.render.json_out import document
+
+            _print_json(env, document("waw-markers", ruleset=RULESET, phases=phases,
+                                      markers=[m.to_state() for m in now],
+                                      changes=[{"marker": c.marker.to_state(),
+                                                "after": c.after, "clause": c.clause}
+                                               for c in changes]))
             return
         from referee.render.console import print_message, print_table
 

@@ -2,18 +2,50 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from referee.core.text import Msg, jsonable
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A cell with a value of its own and the text it shows: ``Shown(8, "8+")``,
+    ``Shown(Fraction(1, 18), "5.6%")``, ``Shown("double", Msg.of("epic.action.double"))``.
+    The console shows ``text`` (a string, a message, or a tuple of messages), JSON writes
+    ``value`` (a number, a Fraction, an id, None, or a list or mapping of these)."""
+
+    value: Any
+    text: Any
+
+
 class Table(NamedTuple):
+    """``keys``: the columns' English keys in JSON; by default the last part of each
+    column's message id (``epic.col.need`` -> ``need``)."""
+
     title: Msg
     columns: tuple[Msg, ...]
     rows: tuple[tuple[Any, ...], ...]
     clause: str | None = None
+    keys: tuple[str, ...] = ()
+
+    def column_keys(self) -> tuple[str, ...]:
+        if self.keys:
+            return self.keys
+        return tuple(column.id.rpartition(".")[2] for column in self.columns)
 
     def to_json(self) -> dict[str, Any]:
+        """The table as stored in a game file's log: messages as ids and parameters, a cell
+        with a value of its own as that value."""
         return {"title": jsonable(self.title), "clause": self.clause,
-                "columns": jsonable(self.columns), "rows": jsonable(self.rows)}
+                "columns": jsonable(self.columns),
+                "rows": [[_stored(cell) for cell in row] for row in self.rows]}
 
+
+def _stored(cell: Any) -> Any:
+    if isinstance(cell, Shown):
+        cell = cell.value
+    if isinstance(cell, Fraction):
+        return str(cell)
+    return jsonable(cell)

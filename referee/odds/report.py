@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from referee.core.dice import DiceRoll
-from referee.core.text import Msg, jsonable
+from referee.core.text import Msg
 from referee.odds.dist import Dist, wilson
 
 
@@ -45,11 +45,6 @@ class EndState:
             return wilson(float(self.value), self.runs)
         half = 1.959963984540054 * (self.spread or 0.0) / math.sqrt(self.runs)
         return float(self.value) - half, float(self.value) + half
-
-    def to_json(self, text: Callable[[Msg], Any] = jsonable) -> dict[str, Any]:
-        return {"label": text(self.label), "kind": self.kind.value,
-                "value": str(self.value), "value_float": round(float(self.value), 6),
-                "exact": self.exact, "runs": self.runs, "interval": self.interval()}
 
 
 class LazyEndStates(Sequence[EndState]):
@@ -158,19 +153,6 @@ class OddsReport:
         """The end states' labels, without working out lazy values."""
         return end_labels(self.end_states)
 
-    def to_json(self, text: Callable[[Msg], Any] = jsonable) -> dict[str, Any]:
-        return {"title": text(self.title), "unit": text(self.unit),
-                "exact": self.exact, "distribution_exact": self.dist.exact,
-                "runs": self.dist.runs,
-                "mean": str(self.dist.mean()), "mean_float": round(float(self.dist.mean()), 6),
-                "distribution": [{"value": k,
-                                  "label": text(self.labels[k]) if k in self.labels else None,
-                                  "p": str(v), "p_float": round(float(v), 6),
-                                  "at_least": round(float(self.dist.at_least(k)), 6)}
-                                 for k, v in self.dist.items()],
-                "end_states": [e.to_json(text) for e in self.end_states],
-                "notes": [text(n) for n in self.notes]}
-
 
 @dataclass(frozen=True)
 class OddsRecord:
@@ -185,14 +167,3 @@ class OddsRecord:
     @property
     def percentile(self) -> Fraction | None:
         return None if self.actual is None else self.report.dist.percentile(self.actual)
-
-    def to_json(self, text: Callable[[Msg], Any] = jsonable) -> dict[str, Any]:
-        out: dict[str, Any] = {"question": self.question, "clause": self.clause,
-                               **self.report.to_json(text)}
-        if self.actual is not None:
-            pct = self.percentile
-            assert pct is not None
-            out["actual"] = {"value": self.actual, "percentile": round(float(pct), 2),
-                             "at_least": round(float(self.report.dist.at_least(self.actual)), 6),
-                             "at_most": round(float(self.report.dist.at_most(self.actual)), 6)}
-        return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from referee.core.table import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsRecord
@@ -30,22 +30,25 @@ def _thresholds(a: OddsRecord, b: OddsRecord) -> list[int]:
     return ks[best:best + MOST_THRESHOLDS]
 
 
-def _cell(value: Fraction | None, kind: Kind, exact: bool) -> str:
+def _cell(value: Fraction | None, kind: Kind, exact: bool) -> Shown:
+    """A variant's value (``None``: the variant has no such roll or end state), shown as a
+    percentage or a number, marked ``≈`` when it is an estimate."""
     from referee.render.odds import number, pct
 
     if value is None:
-        return "-"
+        return Shown(None, "-")
     shown = pct(value) if kind is Kind.CHANCE else number(value)
-    return shown if exact else "≈" + shown
+    return Shown(value, shown if exact else "≈" + shown)
 
 
-def _diff(a: Fraction | None, b: Fraction | None, kind: Kind, exact: bool = True) -> str:
-    """B minus A; marked ``≈`` when either side is an estimate."""
+def _diff(a: Fraction | None, b: Fraction | None, kind: Kind, exact: bool = True) -> Shown:
+    """B minus A (shown in percentage points for a chance); marked ``≈`` when either side
+    is an estimate."""
     if a is None or b is None:
-        return "-"
+        return Shown(None, "-")
     d = float(b - a)
     shown = f"{d * 100:+.1f}" if kind is Kind.CHANCE else f"{d:+.2f}"
-    return shown if exact else "≈" + shown
+    return Shown(b - a, shown if exact else "≈" + shown)
 
 
 def _exact(*values: Dist | EndState | None) -> bool:
@@ -107,13 +110,14 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             label_b: Msg) -> list[Table]:
     """One table per roll (see ``pairs``): the mean, the chance of k or more, and every end
     state, for both variants and B minus A (in percentage points for chances); "-" where a
-    variant has no such roll or end state."""
+    variant has no such roll or end state. Each cell has its value (the row: ``{"row":
+    "at_least", "k": 3}``; a variant's: the exact number, or ``None``) and its text."""
     tables = []
     for ra, rb in pairs(a, b):
         either = ra or rb
         assert either is not None
         unit = either.report.unit
-        rows: list[tuple[Msg | str, str, str, str]] = []
+        rows: list[tuple[Shown, Shown, Shown, Shown]] = []
         # the same roll may count different things in the two variants (Epic: the 6s of a
         # 7+ roll against the hits of a direct roll): then only the end states compare
         same = ra is None or rb is None or ra.report.unit == rb.report.unit
@@ -121,7 +125,7 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
         db = rb.report.dist if rb else None
         if same:
             ma, mb = (da.mean() if da else None), (db.mean() if db else None)
-            rows.append((Msg.of("odds.whatif.mean", unit=unit),
+            rows.append((Shown({"row": "mean"}, Msg.of("odds.whatif.mean", unit=unit)),
                          _cell(ma, Kind.EXPECTED, da.exact if da else True),
                          _cell(mb, Kind.EXPECTED, db.exact if db else True),
                          _diff(ma, mb, Kind.EXPECTED, _exact(da, db))))
@@ -129,7 +133,8 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             for k in _thresholds(ra or either, rb or either):
                 pa = da.at_least(k) if da else None
                 pb = db.at_least(k) if db else None
-                rows.append((Msg.of("odds.whatif.at_least", k=k, unit=unit),
+                rows.append((Shown({"row": "at_least", "k": k},
+                                   Msg.of("odds.whatif.at_least", k=k, unit=unit)),
                              _cell(pa, Kind.CHANCE, da.exact if da else True),
                              _cell(pb, Kind.CHANCE, db.exact if db else True),
                              _diff(pa, pb, Kind.CHANCE, _exact(da, db))))
@@ -141,7 +146,8 @@ def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
             kind = (ea or eb).kind  # type: ignore[union-attr]
             va = ea.value if ea else None
             vb = eb.value if eb else None
-            rows.append((key[0], _cell(va, kind, ea.exact if ea else True),
+            what = {"row": "end_state", "kind": kind.value, "label": key[0]}
+            rows.append((Shown(what, key[0]), _cell(va, kind, ea.exact if ea else True),
                          _cell(vb, kind, eb.exact if eb else True),
                          _diff(va, vb, kind, _exact(ea, eb))))
         tables.append(Table(_title(ra, rb), (Msg.of("odds.whatif.col.what"), label_a, label_b,

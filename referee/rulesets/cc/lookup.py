@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.result import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
@@ -65,8 +65,8 @@ def _int(text: str, what: str, low: int, high: int) -> int:
     return value
 
 
-def _pct(chance: Fraction) -> str:
-    return f"{float(chance):.1%}"
+def _pct(chance: Fraction) -> Shown:
+    return Shown(chance, f"{float(chance):.1%}")
 
 
 def targeting(key: str | None, args: Sequence[str]) -> Table:
@@ -80,8 +80,9 @@ def targeting(key: str | None, args: Sequence[str]) -> Table:
     rows = []
     for distance in ranges:
         count, smallest = targeting_chance(distance, hindrance)
-        rows.append((distance, hindrance, f"{count}/36", _pct(Fraction(count, 36)),
-                     smallest if smallest is not None else Msg.of("cc.word.none")))
+        rows.append((distance, hindrance, Shown(count, f"{count}/36"),
+                     _pct(Fraction(count, 36)),
+                     smallest if smallest is not None else Shown(None, Msg.of("cc.word.none"))))
     return Table(Msg.of("cc.lookup.targeting.title"), columns, tuple(rows), "C-1")
 
 
@@ -96,7 +97,7 @@ def fire_odds(key: str | None, args: Sequence[str]) -> Table:
     rows = []
     for d in diffs:
         beats, tie = odds(d)
-        rows.append((f"{d:+d}", _pct(beats), _pct(tie), _pct(1 - beats - tie)))
+        rows.append((Shown(d, f"{d:+d}"), _pct(beats), _pct(tie), _pct(1 - beats - tie)))
     return Table(Msg.of("cc.lookup.fire_odds.title"), columns, tuple(rows), "C-5")
 
 
@@ -164,6 +165,7 @@ def deck(key: str | None, args: Sequence[str]) -> Table:
     keys = Counter(c.key for c in drawn)
     columns = (Msg.of("cc.col.first_die"),
                *(Msg.of("cc.col.second_die", die=b) for b in range(1, 7)))
+    column_keys = ("first_die", *(f"second_die_{b}" for b in range(1, 7)))
     rows = tuple((a, *(counts[(a, b)] for b in range(1, 7))) for a in range(1, 7))
     even = min(counts.values()) == max(counts.values())
     held = Counter(cards)
@@ -172,7 +174,7 @@ def deck(key: str | None, args: Sequence[str]) -> Table:
                    repeats=sum(1 for k, n in keys.items() if n > held[k]),
                    pairs=len(counts), low=min(counts.values()), high=max(counts.values()),
                    first=", ".join(c.key for c in drawn[:6]))
-    return Table(title, columns, rows, "C-10")
+    return Table(title, columns, rows, "C-10", column_keys)
 
 
 def triggers(key: str | None, args: Sequence[str]) -> Table:
@@ -183,16 +185,16 @@ def triggers(key: str | None, args: Sequence[str]) -> Table:
     edition_id = ed.id
     if key is None:
         columns = tuple(Msg.of(f"cc.col.{c}") for c in ("nation", *TRIGGERS, "none"))
-        rows = []
+        rows: list[tuple[object, ...]] = []
         for nation in NATIONS:
             deck = ed.composition(nation)
+            name = Shown(nation, Msg.of(f"cc.nation.{nation}"))
             if deck is None:
-                rows.append((Msg.of(f"cc.nation.{nation}"), *["-"] * 4,
-                             Msg.of("cc.word.not_bundled")))
+                rows.append((name, *[Shown(None, "-")] * 4,
+                             Shown(None, Msg.of("cc.word.not_bundled"))))
                 continue
             counts = Counter(parse_key(k)[1] for k in deck)
-            rows.append((Msg.of(f"cc.nation.{nation}"), *(counts[t] for t in TRIGGERS),
-                         counts[""]))
+            rows.append((name, *(counts[t] for t in TRIGGERS), counts[""]))
         return Table(Msg.of("cc.lookup.triggers.deck_title", edition=edition_id), columns,
                      tuple(rows), "C-X8")
     nation, cards = _nation_deck(ed, key)
@@ -202,8 +204,9 @@ def triggers(key: str | None, args: Sequence[str]) -> Table:
     for trig in TRIGGERS:
         dice = [parse_key(k)[0] for k in cards if parse_key(k)[1] == trig]
         shown = ", ".join(f"{a}-{b}" for a, b in dice)
-        rows.append((Msg.of(f"cc.trigger.{trig}"), len(dice),
-                     _pct(Fraction(len(dice), len(cards))), shown or "-",
+        rows.append((Shown(trig, Msg.of(f"cc.trigger.{trig}")), len(dice),
+                     _pct(Fraction(len(dice), len(cards))),
+                     Shown([[a, b] for a, b in dice], shown or "-"),
                      Msg.of(f"cc.effect.{trig}")))
     return Table(_deck_title(ed, nation, len(cards)), columns, tuple(rows), "C-10")
 

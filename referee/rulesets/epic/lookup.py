@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.table import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
@@ -65,8 +65,10 @@ def _how(plan: HitPlan) -> Msg:
 def _row(need: int) -> tuple[object, ...]:
     plan = hit_plan(need)
     chance = plan.chance
-    return (f"{need}+", _how(plan), f"{chance.numerator}/{chance.denominator}"
-            if chance else "0", f"{float(chance):.1%}")
+    roll = {"mode": plan.mode, "target": plan.target, "then": plan.then}
+    return (Shown(need, f"{need}+"), Shown(roll, _how(plan)),
+            Shown(chance, f"{chance.numerator}/{chance.denominator}" if chance else "0"),
+            Shown(chance, f"{float(chance):.1%}"))
 
 
 def to_hit(key: str | None, flags: Sequence[str]) -> Table:
@@ -92,23 +94,39 @@ def to_hit(key: str | None, flags: Sequence[str]) -> Table:
     return Table(title, columns, (_row(need),), "E-9" if need > 6 else "E-8")
 
 
+def _signed(number: int) -> Shown:
+    return Shown(number, f"{number:+d}")
+
+
+def _need(number: int) -> Shown:
+    return Shown(number, f"{number}+")
+
+
+def _yes_no(flag: bool) -> Shown:
+    return Shown(flag, Msg.of("word.yes" if flag else "word.no"))
+
+
 def modifiers_table() -> Table:
     t = tables()
-    rows = [(Msg.of("epic.mod.name.cover"), f"{t.cover_modifier:+d}", "E-8")]
-    rows += [(Msg.of(f"epic.action.{a.id}"), f"{a.modifier:+d}", "E-8")
+    def named(name: str) -> Shown:
+        return Shown(name, Msg.of(f"epic.mod.name.{name}"))
+
+    rows: list[tuple[Shown, Shown | int, str]] = [
+        (named("cover"), _signed(t.cover_modifier), "E-8")]
+    rows += [(Shown(a.id, Msg.of(f"epic.action.{a.id}")), _signed(a.modifier), "E-8")
              for a in t.actions if a.modifier]
-    rows += [(Msg.of("epic.mod.name.ignore_cover"), "0", "E-8"),
-             (Msg.of("epic.mod.name.crossfire"), f"{t.crossfire_save:+d}", "E-11"),
-             (Msg.of("epic.mod.name.save_limit"), f"{t.save_impossible_from}+", "E-11"),
-             (Msg.of("epic.mod.name.invulnerable"), f"{t.invulnerable_save}+", "E-11")]
+    rows += [(named("ignore_cover"), 0, "E-8"),
+             (named("crossfire"), _signed(t.crossfire_save), "E-11"),
+             (named("save_limit"), _need(t.save_impossible_from), "E-11"),
+             (named("invulnerable"), _need(t.invulnerable_save), "E-11")]
     return Table(Msg.of("epic.lookup.modifiers.title"),
                  (Msg.of("epic.col.modifier"), Msg.of("epic.col.value"),
                   Msg.of("epic.col.clause")), tuple(rows))
 
 
 def actions_table() -> Table:
-    rows = tuple((Msg.of(f"epic.action.{a.id}"), a.id, f"{a.modifier:+d}",
-                  Msg.of("word.yes" if a.may_shoot else "word.no")) for a in tables().actions)
+    rows = tuple((Msg.of(f"epic.action.{a.id}"), a.id, _signed(a.modifier),
+                  _yes_no(a.may_shoot)) for a in tables().actions)
     return Table(Msg.of("epic.lookup.actions.title"),
                  tuple(Msg.of(f"epic.col.{c}") for c in ("action", "id", "modifier",
                                                          "may_shoot")), rows)
@@ -124,8 +142,10 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
     cols = tuple(Msg.of(f"epic.col.{c}") for c in ("points", "templates", "extra_markers",
                                                   "all_markers", "ap", "at"))
     if key is None:
-        rows = tuple((f"{r.low}" if r.low == r.high else f"{r.low}-{r.high}", r.templates,
-                      r.markers, 1 + r.markers, f"{r.ap}+", f"{r.at}+") for r in t.barrage)
+        rows = tuple((Shown({"low": r.low, "high": r.high},
+                            f"{r.low}" if r.low == r.high else f"{r.low}-{r.high}"),
+                      r.templates, r.markers, 1 + r.markers, _need(r.ap), _need(r.at))
+                     for r in t.barrage)
         return Table(Msg.of("epic.lookup.barrage.title"), cols, rows, "E-17")
     points = whole_number(key.strip())
     if points is None or points < 1:
@@ -138,22 +158,26 @@ def barrage_table(key: str | None, flags: Sequence[str]) -> Table:
         title = Msg.of("epic.lookup.barrage.over", points=points, highest=t.barrage_highest)
         clause = "E-X5"
     extra = extra_markers(row, {})
-    return Table(title, cols, ((points, row.templates, extra, 1 + extra, f"{row.ap}+",
-                                f"{row.at}+"),), clause)
+    return Table(title, cols, ((Shown({"low": points, "high": points}, str(points)),
+                                row.templates, extra, 1 + extra, _need(row.ap),
+                                _need(row.at)),), clause)
 
 
 def cover_saves_table() -> Table:
-    rows = tuple((x.id, Msg.of("word.yes" if x.cover else "word.no"),
-                  f"{x.save}+" if x.save else "-") for x in tables().terrain)
+    rows = tuple((x.id, _yes_no(x.cover), _need(x.save) if x.save else Shown(None, "-"))
+                 for x in tables().terrain)
     return Table(Msg.of("epic.lookup.cover_saves.title"),
                  tuple(Msg.of(f"epic.col.{c}") for c in ("terrain", "cover", "cover_save")),
                  rows, "E-11")
 
 
 def fire_arcs_table() -> Table:
-    rows = tuple((a.id, Msg.of("epic.arc.all_round") if a.half_width >= 180 else
-                  f"{(a.centre - a.half_width) % 360}°-{(a.centre + a.half_width) % 360}°",
-                  f"{2 * a.half_width}°") for a in tables().arcs)
+    def bearings(low: int, high: int) -> Shown:
+        return Shown({"from": low, "to": high}, f"{low}°-{high}°")
+
+    rows = tuple((a.id, Shown(None, Msg.of("epic.arc.all_round")) if a.half_width >= 180 else
+                  bearings((a.centre - a.half_width) % 360, (a.centre + a.half_width) % 360),
+                  Shown(2 * a.half_width, f"{2 * a.half_width}°")) for a in tables().arcs)
     return Table(Msg.of("epic.lookup.fire_arcs.title"),
                  tuple(Msg.of(f"epic.col.{c}") for c in ("arc", "bearings", "width")), rows,
                  "E-3")

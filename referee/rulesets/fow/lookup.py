@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from referee import data
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.result import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.rulesets.base import LookupTable
 
@@ -22,8 +22,9 @@ def lookup_tables() -> tuple[LookupTable, ...]:
 def allocation_rules(key: str | None) -> Table:
     steps = data.load(RULESET_ID, "allocation-rules")["step"]
     columns = tuple(Msg.of(f"fow.col.{c}") for c in ("order", "clause", "kind", "applies"))
-    rows = tuple((s["order"], s["clause"], Msg.of(f"fow.lookup.kind.{s['kind']}"),
-                  Msg.of(f"fow.lookup.step.{s['id']}")) for s in steps)
+    rows = tuple((s["order"], s["clause"],
+                  Shown(s["kind"], Msg.of(f"fow.lookup.kind.{s['kind']}")),
+                  Shown(s["id"], Msg.of(f"fow.lookup.step.{s['id']}"))) for s in steps)
     if key is None:
         return Table(Msg.of("fow.lookup.rules.title"), columns, rows)
     wanted = key.strip().upper()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.result import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
@@ -47,7 +47,8 @@ CLAUSES = {"ifp": "L-12", "mg": "L-13", "flamethrower": "L-13", "oft": "L-13",
 
 def _row(row: str) -> tuple[object, ...]:
     t = tables()
-    return (Msg.of(f"lnlt.lookup.ops.row.{row}"), Msg.of(f"lnlt.lookup.ops.normal.{row}"),
+    return (Shown(row, Msg.of(f"lnlt.lookup.ops.row.{row}")),
+            Msg.of(f"lnlt.lookup.ops.normal.{row}"),
             Msg.of(f"lnlt.lookup.ops.ops.{row}", ifp=f"{t.ops_mmc_ifp:+d}",
                    drm=f"{t.ops_oft_drm:+d}"), CLAUSES[row])
 
@@ -106,7 +107,8 @@ def _fp_row(key: str, fp: int, moved: bool) -> Table:
                                                                   "result"))
     return Table(Msg.of("lnlt.lookup.ops.fp_title", row=Msg.of(f"lnlt.lookup.ops.row.{key}"),
                         fp=fp, result=value),
-                 columns, ((Msg.of(f"lnlt.lookup.ops.row.{key}"), fp, tuple(steps), value),),
+                 columns, ((Shown(key, Msg.of(f"lnlt.lookup.ops.row.{key}")), fp, tuple(steps),
+                            value),),
                  CLAUSES[key])
 
 
@@ -116,7 +118,7 @@ def phase_end(key: str | None, args: Sequence[str]) -> Table:
     columns = tuple(Msg.of(f"lnlt.lookup.end.col.{c}") for c in ("when", "then", "clause"))
     need = tables().consecutive_passes
     if key is None:
-        rows = tuple((Msg.of(f"lnlt.lookup.end.row.{r}.when", need=need),
+        rows = tuple((Shown(r, Msg.of(f"lnlt.lookup.end.row.{r}.when", need=need)),
                       Msg.of(f"lnlt.lookup.end.row.{r}.then", need=need), clause)
                      for r, clause in (("all-used", "L-2"), ("passes", "L-2"),
                                        ("reset", "L-X1"), ("alternate", "L-1")))
@@ -125,7 +127,7 @@ def phase_end(key: str | None, args: Sequence[str]) -> Table:
     if passes is None or not 0 <= passes <= 99:
         raise UsageError(Msg.of("lnlt.error.passes_key", given=key))
     ends = passes >= need
-    row = (Msg.of("lnlt.lookup.end.passes_when", passes=passes),
-           Msg.of("lnlt.lookup.end.ends" if ends else "lnlt.lookup.end.goes_on",
-                  left=need - passes), "L-2")
+    row = (Shown(passes, Msg.of("lnlt.lookup.end.passes_when", passes=passes)),
+           Shown(ends, Msg.of("lnlt.lookup.end.ends" if ends else "lnlt.lookup.end.goes_on",
+                              left=need - passes)), "L-2")
     return Table(Msg.of("lnlt.lookup.end.title"), columns, (row,), "L-2")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from referee.core.errors import UnknownIdError, UsageError
-from referee.core.table import Table
+from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.core.words import whole_number
 from referee.rulesets.base import LookupFlag, LookupTable
@@ -75,8 +75,12 @@ def _split(args: Sequence[str], flags: set[str],
     return words, seen
 
 
-def _chance(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}" if p not in (0, 1) else str(int(p))
+def _chance(p: Fraction) -> Shown:
+    return Shown(p, f"{p.numerator}/{p.denominator}" if p not in (0, 1) else str(int(p)))
+
+
+def _pct(p: Fraction) -> Shown:
+    return Shown(p, f"{float(p):.1%}")
 
 
 def he_odds(key: str | None, args: Sequence[str]) -> Table:
@@ -95,7 +99,7 @@ def he_odds(key: str | None, args: Sequence[str]) -> Table:
     rows = []
     at_least = Fraction(1)
     for k, p in enumerate(dist):
-        rows.append((k, _chance(p), f"{float(p):.1%}", f"{float(at_least):.1%}"))
+        rows.append((k, _chance(p), _pct(p), _pct(at_least)))
         at_least -= p
     title = Msg.of("waw.lookup.he_odds.row_title", fp=fp, hit=hit, defence=defence,
                    cancel=t.defence_cancel_on, mean=f"{float(mean):.2f}")
@@ -120,13 +124,16 @@ def smoke_fire_table(key: str | None, args: Sequence[str]) -> Table:
                          into_neighbour="neighbour" in flags,
                          neighbours=opts["smoke-neighbours"],
                          penalty_reading=opts["smoke-penalty"], penalty=t.smoke_penalty)
-    need: int | Msg = Msg.of("waw.smoke.no_fire") if verdict.blocked else hit + verdict.penalty
-    if not verdict.blocked and hit + verdict.penalty > 6:
-        need = Msg.of("waw.smoke.cannot_hit", need=hit + verdict.penalty)
+    total = hit + verdict.penalty
+    need = (Shown(None, Msg.of("waw.smoke.no_fire")) if verdict.blocked else
+            Shown(total, Msg.of("waw.smoke.cannot_hit", need=total)) if total > 6 else
+            Shown(total, f"{total}+"))
     readings = ", ".join(f"{n}={opts[n]}" for n in ("smoke-neighbours", "smoke-penalty"))
-    row = (f"{hit}+", Msg.of("waw.smoke.blocked" if verdict.blocked else "waw.smoke.open"),
-           "-" if verdict.blocked else f"+{verdict.penalty}",
-           need if isinstance(need, Msg) else f"{need}+", Msg.of(f"waw.smoke.why.{verdict.why}"))
+    sight = "blocked" if verdict.blocked else "open"
+    row = (Shown(hit, f"{hit}+"), Shown(sight, Msg.of(f"waw.smoke.{sight}")),
+           Shown(None, "-") if verdict.blocked else Shown(verdict.penalty,
+                                                          f"+{verdict.penalty}"),
+           need, Shown(verdict.why, Msg.of(f"waw.smoke.why.{verdict.why}")))
     return Table(Msg.of("waw.lookup.smoke_fire.row_title", readings=readings),
                  tuple(Msg.of(f"waw.col.{c}") for c in ("base", "sight", "modifier", "need",
                                                          "why")), (row,), "W-6")
@@ -142,7 +149,7 @@ def move_cost(key: str | None, args: Sequence[str]) -> Table:
     why = Msg.of("waw.move.chemical", mp=extra) if extra else Msg.of("waw.move.plain")
     return Table(Msg.of("waw.lookup.move_cost.title"),
                  tuple(Msg.of(f"waw.col.{c}") for c in ("base_mp", "extra", "total", "why")),
-                 ((base, f"+{extra}", base + extra, why),), "W-8")
+                 ((base, Shown(extra, f"+{extra}"), base + extra, why),), "W-8")
 
 
 def missions_table() -> Table:
@@ -157,9 +164,9 @@ def effects_table() -> Table:
     t = tables()
     rows = []
     for kind, row in t.he_effects.items():
-        rows.append((Msg.of(f"waw.effects_kind.{kind}"), Msg.of(f"waw.cell_value.{row.first}"),
-                     Msg.of(f"waw.cell_value.{row.further}"),
-                     Msg.of(f"waw.cell_value.{row.weakened_again}")))
+        rows.append((Shown(kind, Msg.of(f"waw.effects_kind.{kind}")),
+                     *(Shown(cell, Msg.of(f"waw.cell_value.{cell}"))
+                       for cell in (row.first, row.further, row.weakened_again))))
     return Table(Msg.of("waw.lookup.effects.title"),
                  tuple(Msg.of(f"waw.col.{c}") for c in ("target", "first", "further",
                                                          "weakened_again")), tuple(rows), "W-4")

@@ -1,0 +1,324 @@
+"""pydantic models of every document ``--json`` prints: the source of the shipped JSON
+Schemas (``referee.schemas``). Only the schema generator and the tests import this module;
+the commands build their documents as plain data (``referee.render.json_out``).
+
+The contract every model keeps: a document carries ``schema_version`` and ``kind``; keys are
+English ids in every language; numbers are numbers (an exact value is an ``Exact``, a need or
+a modifier an integer); display text is only in fields named ``text`` or ``*_text`` (and in
+``Message.text``), never in a field a program reads as data.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- shared parts --------------------------------------------------------------------------
+
+class Message(_Model):
+    """A message: its catalogue id, the same in every language, and its text in the
+    user's language (``--lang``)."""
+
+    msg: str = Field(description="the catalogue id (English, the same in every language)")
+    text: str = Field(description="the message in the user's language, for display")
+
+
+class Exact(_Model):
+    """An exact number (a probability, a mean, a percentile): a fraction in lowest terms and
+    its float rounded to six places."""
+
+    fraction: str = Field(pattern=r"^-?[0-9]+(/[0-9]+)?$",
+                          description='"1/18", "0", "5/3": numerator/denominator, or an integer')
+    float_: float = Field(alias="float", description="the fraction as a float, six places")
+
+
+class Column(_Model):
+    key: str = Field(description="the column's English key: the key of its cells in `rows`")
+    text: str = Field(description="the column's header, for display")
+
+
+class Table(_Model):
+    """A table: rows as values by column key, and the same rows as shown."""
+
+    title: Message
+    clause: str | None = Field(description="the rule clause the table applies (E-9, C-5...)")
+    columns: list[Column]
+    rows: list[dict[str, Any]] = Field(description=(
+        "each row by column key: a cell's value is a number, a boolean, null (nothing: "
+        'shown as "-"), a string (an id or a name, the same in every language), an Exact, '
+        "a Message, a list of these, or an object the table documents (Epic's to-hit roll: "
+        '{"mode": "two_stage", "target": 6, "then": 5})'))
+    rows_text: list[list[str]] = Field(description="the cells as the table shows them, "
+                                                   "in column order, for display")
+
+
+class _Document(_Model):
+    schema_version: Literal[1] = Field(description="the version of the document's shape")
+
+
+# --- referee rulesets ------------------------------------------------------------------------
+
+class Ruleset(_Model):
+    id: str
+    aliases: list[str]
+    name: Message
+    edition: Message
+    covers: Message
+    available: list[str] = Field(description="what it offers: lookup, attack, odds...")
+    tables: list[str] = Field(description="the ids of its lookup tables")
+
+
+class RulesetsDocument(_Document):
+    """``referee rulesets --json``: the rulesets there are."""
+
+    kind: Literal["rulesets"]
+    rulesets: list[Ruleset]
+
+
+# --- referee lookup ---------------------------------------------------------------------------
+
+class LookupDocument(_Document, Table):
+    """``referee lookup RULESET TABLE [KEY] [FLAGS] --json``: one rule table (or its row for
+    KEY), built from the table's data."""
+
+    kind: Literal["lookup"]
+    ruleset: str = Field(description="the ruleset's id")
+    table: str = Field(description="the table's id")
+    key: str | None = Field(description="the KEY as given, or null")
+    flags: list[str] = Field(description="the table's flags as given (--cover, --defence 2)")
+
+
+class LookupTablesDocument(_Document, Table):
+    """``referee lookup RULESET --json``: the tables a ruleset offers (columns ``table``,
+    ``title``, ``key``, ``flags``)."""
+
+    kind: Literal["lookup-tables"]
+    ruleset: str
+
+
+# --- referee options --------------------------------------------------------------------------
+
+class Option(_Model):
+    name: str = Field(description="as --option NAME=VALUE takes it")
+    kind: Literal["choice", "bool", "int", "text", "path"]
+    values: list[Any] = Field(description="the values it takes (empty: any of its kind)")
+    default: Any
+    clause: str | None
+    reason_text: str = Field(description="why the option exists, for display")
+
+
+class OptionsDocument(_Document):
+    """``referee options RULESET --json``: every named reading and house rule."""
+
+    kind: Literal["options"]
+    ruleset: str
+    options: list[Option]
+
+
+# --- odds -------------------------------------------------------------------------------------
+
+class Outcome(_Model):
+    value: int = Field(description="the roll's outcome (a count of hits, a total...)")
+    label: Message | None = Field(description="the outcome's name when it is not a count")
+    p: Exact = Field(description="its probability")
+    at_least: Exact = Field(description="the probability of this outcome or more")
+
+
+class EndState(_Model):
+    label: Message
+    kind: Literal["chance", "expected"] = Field(
+        description="chance: `value` is a probability; expected: an expected count")
+    value: Exact
+    exact: bool = Field(description="false: estimated by a seeded simulation of `runs` runs")
+    runs: int | None
+    interval: list[float] | None = Field(
+        description="the estimate's 95% interval [low, high]; null when exact")
+
+
+class Actual(_Model):
+    """The roll that followed the odds."""
+
+    value: int
+    percentile: Exact = Field(description="mid-rank percentile, 0 to 100")
+    at_least: Exact = Field(description="the probability of this outcome or more")
+    at_most: Exact = Field(description="the probability of this outcome or less")
+
+
+class Odds(_Model):
+    """A dice question's odds."""
+
+    question: str = Field(description="the dice question's id (to-hit.autogun)")
+    clause: str | None
+    title: Message
+    unit: Message = Field(description="what the outcome counts")
+    exact: bool
+    distribution_exact: bool
+    runs: int | None
+    mean: Exact
+    distribution: list[Outcome]
+    end_states: list[EndState] = Field(description="how the attack may end")
+    notes: list[Message] = Field(description="what the odds assume")
+    actual: Actual | None = Field(description="the roll that followed; null when none was")
+
+
+# --- results ------------------------------------------------------------------------------------
+
+class Step(_Model):
+    kind: Literal["input", "modifier", "roll", "outcome", "note", "warning"]
+    clause: str | None
+    msg: str = Field(description="the step's catalogue id")
+    text: str = Field(description="the step as the working shows it, for display")
+    data: dict[str, Any] = Field(description="the step's facts, by English key")
+
+
+class ResultOutcome(_Model):
+    msg: str
+    text: str
+    data: dict[str, Any] = Field(description="the outcome as data (hits, units lost...)")
+
+
+class Result(_Model):
+    """A result: the options in force, the working and the outcome."""
+
+    ruleset: str
+    options: dict[str, Any] = Field(description="every option's value, by name")
+    non_default_options: list[str]
+    steps: list[Step]
+    tables: list[Table] = Field(description=(
+        "the tables of the working; their cells are values where the ruleset gives them, "
+        "else as shown (the attack's facts are in the steps' and the outcome's data)"))
+    outcome: ResultOutcome
+    odds: list[Odds] | None = Field(None, description=(
+        "each dice question's odds, in order; absent when the odds were not worked out "
+        "(--no-odds, --odds none)"))
+
+
+class ResultDocument(_Document, Result):
+    """``referee attack``, ``referee run``, ``referee epic-shoot`` with ``--json``."""
+
+    kind: Literal["result"]
+    seed: int = Field(description="the seed of the program's dice")
+
+
+class PhaseDocument(_Document):
+    """``referee phase lnlt ... --json``: the impulses played, and the phase after them."""
+
+    kind: Literal["phase"]
+    ruleset: str
+    seed: int | None = Field(description="the seed of the program's dice; null with --show "
+                                         "(nothing is rolled) unless --seed was given")
+    impulses: list[Result] = Field(description="each impulse played by this command")
+    summary: Result = Field(description="the phase as the game file holds it now")
+
+
+# --- referee odds -------------------------------------------------------------------------------
+
+class Assumed(_Model):
+    question: str = Field(description="the question's id")
+    text: str = Field(description="the question, for display")
+    answer: Any = Field(description="the answer assumed, as data")
+    answer_text: str = Field(description="the answer as shown")
+
+
+class OddsDocument(_Document):
+    """``referee odds RULESET ... --json``: the odds of an attack without rolling."""
+
+    kind: Literal["odds"]
+    ruleset: str
+    assumed: list[Assumed] = Field(description="the answers taken at their defaults")
+    odds: list[Odds]
+    stopped_at: str | None = Field(description="the first roll the answers did not give")
+
+
+class Changes(_Model):
+    answers: list[str] = Field(description="ID=VALUE: --answer (A) or --vs (B)")
+    options: list[str] = Field(description="NAME=VALUE: --option (A) or --vs-option (B)")
+    declaration: str | None = Field(description="--vs-declaration FILE (B)")
+
+
+class Variant(_Model):
+    changes: Changes
+    changes_text: str = Field(description="the changes as the table's header shows them")
+    assumed: list[Assumed]
+    odds: list[Odds]
+    stopped_at: str | None
+
+
+class WhatIfDocument(_Document):
+    """``referee odds RULESET ... --vs ... --json``: two variants side by side. Each
+    comparison table has the columns ``what`` (``{"row": "mean"}``, ``{"row": "at_least",
+    "k": 3}`` or ``{"row": "end_state", "kind": ..., "label": Message}``), ``a``, ``b`` (an
+    Exact, or null where the variant has no such roll) and ``diff`` (B minus A)."""
+
+    kind: Literal["whatif"]
+    ruleset: str
+    a: Variant
+    b: Variant
+    compare: list[Table]
+
+
+# --- referee waw-markers ---------------------------------------------------------------------
+
+class Marker(_Model):
+    id: int
+    kind: str = Field(description="smoke, mines, chemical")
+    hex: str
+    level: int = Field(description="a Smoke marker's level (2, then 1); 0 for the others")
+    placed_after_phase: int
+
+
+class MarkerChange(_Model):
+    marker: Marker
+    after: str = Field(description="smoke-1, removed, stays")
+    clause: str
+
+
+class WawMarkersDocument(_Document):
+    """``referee waw-markers --game FILE [--phase] [--clear] --json``."""
+
+    kind: Literal["waw-markers"]
+    ruleset: str
+    phases: int = Field(description="marker-removal phases played so far")
+    markers: list[Marker]
+    changes: list[MarkerChange] = Field(description="what this command's --phase changed")
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+class ErrorDocument(_Document):
+    """Any command's error under ``--json``: one document on standard error instead of the
+    ``error: ...`` line; the exit code is the same (see the README's table)."""
+
+    kind: Literal["error"]
+    exit_code: int
+    msg: str = Field(description="the message's catalogue id (cli.usage.* for a command "
+                                 "line Typer could not parse)")
+    text: str = Field(description="the message in the user's language")
+    file: str | None = Field(description="the file the error is in, where there is one")
+    line: int | None
+    column: int | None
+    field: str | None = Field(description="the field in the file (declaration.action)")
+    reason: Message | None = Field(description="what the file's field should hold")
+    hint: Message | None = Field(description="what to do next (how to resume)")
+
+
+MODELS: dict[str, type[BaseModel]] = {
+    "rulesets": RulesetsDocument, "lookup": LookupDocument,
+    "lookup-tables": LookupTablesDocument, "options": OptionsDocument,
+    "result": ResultDocument, "odds": OddsDocument, "whatif": WhatIfDocument,
+    "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "error": ErrorDocument}
+"""The model of each document kind."""
+
+
+def schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of a document kind, as shipped."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            **MODELS[kind].model_json_schema(by_alias=True)}
