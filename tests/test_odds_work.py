@@ -58,7 +58,7 @@ def test_the_largest_epic_declaration_stays_within_its_work_at_every_roll() -> N
     within ``SIM_RUNS`` runs of one step per unit and pool (the exact shots path, 2^60 unit
     fates, is never taken here). Measured when set: 8.65 million steps in all, the largest
     roll 225,280 (an exact save with 2^11 survivor sets, at the budget)."""
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest as odds
 
     units, pools = 60, 30
     per_roll_cap = max(odds.EXACT_PHASE_WORK, odds.SIM_RUNS * (units + pools))
