@@ -456,6 +456,26 @@ def test_no_odds_attack_never_imports_the_odds_code(flag: str) -> None:
     assert proc.stdout.split() == (["False", "False"] if flag else ["True", "True"])
 
 
+@pytest.mark.parametrize(("script", "loaded"), [
+    ("transcripts/scripts/epic-to-hit.toml", False),  # a roll to hit alone: no end states
+    ("transcripts/scripts/epic-allocation.toml", True),
+])
+def test_the_end_states_code_loads_only_for_an_attack_that_has_end_states(
+        script: str, loaded: bool) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom referee.cli import app\n"
+            f"r = CliRunner().invoke(app, ['run', {script!r}])\n"
+            "assert r.exit_code == 0, r.output\n"
+            "print('referee.rulesets.epic.odds' in sys.modules,"
+            " 'referee.rulesets.epic.odds_rest' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", str(loaded)]
+
+
 @settings(max_examples=30, deadline=None)
 @given(units=st.lists(st.tuples(st.sampled_from(["INF", "LV", "AV"]), st.integers(2, 6),
                                 st.booleans(), st.booleans()), min_size=1, max_size=4),
