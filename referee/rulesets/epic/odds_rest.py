@@ -20,10 +20,10 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from referee.core.work import add as counted
 from referee.odds.dist import Dist
 from referee.odds.report import EndState
 from referee.odds.simulate import simulate_many
-from referee.odds.work import add as counted
 from referee.rulesets.epic.allocation import (
     HitKind,
     Target,
