@@ -22,8 +22,10 @@ defending teams ("some") or nearly all of them ("most", the densest graph).
   app ``benchmarks/baseline_app.py`` that prints one rich table (the floor of any Typer +
   rich command). Interleaved, the order alternating from round to round, after warm-up runs
   of each; both children use the same interpreter, environment and a private, warmed
-  bytecode cache (as ``benchmarks/startup.py`` does). Medians and their ratio; the goal
-  (issue 16) is a whole run within 8 times the minimal app.
+  bytecode cache (as ``benchmarks/startup.py`` does), reaped by a blocking ``wait4``
+  (``startup.run_once``: exact wall time, the child's own CPU time). Medians and their
+  ratios, wall and CPU; the goal (issue 16) is a whole run within 8 times the minimal app,
+  judged by CPU time (the work done, which the load of a shared machine barely moves).
 
 This is a script, not a timed test (``tests/test_fow_scale.py`` bounds the same work with
 counters). From the repository root:
@@ -251,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                Path(tmp) / f"{name}.toml")
             runs = measure_runs(cases, scripts, env, args.rounds, args.timeout)
             print(f"\nwhole `referee run` (odds on, saves rolled), against the minimal app; "
-                  f"goal <= {GOAL:.0f}x (wall; CPU beside it)")
+                  f"goal <= {GOAL:.0f}x in CPU time (wall beside it)")
             print(f"{'case':<16} {'run s':>8} {'app s':>7} {'ratio':>7} {'run CPU':>8} "
                   f"{'app CPU':>8} {'ratio':>7}  goal")
             for c in cases:
@@ -262,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     failed += 1
                     continue
                 wall, cpu = run
-                ok = wall / app <= GOAL
+                ok = cpu / app_cpu <= GOAL  # the work done: others' load barely moves it
                 failed += not ok
                 print(f"{c.name:<16} {wall:>8.3f} {app:>7.3f} {wall / app:>6.1f}x "
                       f"{cpu:>8.3f} {app_cpu:>8.3f} {cpu / app_cpu:>6.1f}x  "

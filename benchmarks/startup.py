@@ -195,15 +195,28 @@ def child_env(pycache_dir: str | None) -> dict[str, str]:
 
 
 def run_once(command: Command, env: dict[str, str], *, check_output: bool = False,
-             timeout: float | None = None, cwd: Path = REPO_ROOT) -> Sample | None:
+             timeout: float | None = None, cwd: Path = REPO_ROOT,
+             terminal: tuple[int, int] | None = None) -> Sample | None:
     """Run ``command`` once as a fresh process; its wall time, CPU time and peak RSS
     (``None``: stopped after ``timeout`` seconds). The child is reaped by a blocking
     ``wait4``, so the wall time is the child's to the microsecond (``Popen.wait`` with a
-    timeout polls, and would round it up by as much as 50 ms)."""
+    timeout polls, and would round it up by as much as 50 ms). ``terminal`` (columns,
+    rows): its output goes to a pseudo-terminal of that size, read as fast as it comes, as
+    a player's terminal shows it (colour, rounded boxes); else to a file."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        master = slave = -1
+        drained: list[int] = [0]
+        reader = None
+        if terminal is not None:
+            master, slave = _pty(*terminal)
         start = time.perf_counter()
-        proc = subprocess.Popen(command.argv, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=err, cwd=cwd, env=env)
+        proc = subprocess.Popen(command.argv, stdin=subprocess.DEVNULL,
+                                stdout=out if slave < 0 else slave, stderr=err, cwd=cwd,
+                                env=env)
+        if slave >= 0:
+            os.close(slave)
+            reader = threading.Thread(target=_drain, args=(master, drained), daemon=True)
+            reader.start()
         stopped = threading.Event()
 
         def stop() -> None:
@@ -220,9 +233,13 @@ def run_once(command: Command, env: dict[str, str], *, check_output: bool = Fals
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
         if timer is not None:
             timer.cancel()
+        if reader is not None:
+            reader.join()
+            os.close(master)
         if stopped.is_set():
             return None
-        if proc.returncode != 0 or (check_output and out.tell() == 0):
+        printed = out.tell() if terminal is None else drained[0]
+        if proc.returncode != 0 or (check_output and printed == 0):
             err.seek(0)
             detail = err.read().decode(errors="replace").strip()
             raise BenchmarkError(f"{command.name} exited {proc.returncode} "
@@ -230,6 +247,30 @@ def run_once(command: Command, env: dict[str, str], *, check_output: bool = Fals
                                  f"  argv: {list(command.argv)}")
     return Sample(wall_s=wall, cpu_s=usage.ru_utime + usage.ru_stime,
                   maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT)
+
+
+def _pty(columns: int, rows: int) -> tuple[int, int]:
+    """A pseudo-terminal of this size: its master and slave ends."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return master, slave
+
+
+def _drain(master: int, count: list[int]) -> None:
+    """Read the pseudo-terminal until the child has closed it (its bytes counted)."""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # EIO: every slave end is closed
+            return
+        if not chunk:
+            return
+        count[0] += len(chunk)
 
 
 def measure(cmds: Sequence[Command], env: dict[str, str], *, rounds: int,
@@ -332,7 +373,7 @@ def format_report(cmds: Sequence[Command], summaries: dict[str, Summary],
              f"bytecode: {bytecode})", ""]
     lines += _table(rows)
     lines.append("")
-    lines += [f"  {c.name:<9}{' '.join(c.argv[3:]) or '-'}" for c in cmds[1:]]
+    lines += [f"  {c.name:<9}{' '.join(c.argv[4:]) or '-'}" for c in cmds[1:]]
     lines.append("  (the targets hold for the median wall time and the median peak RSS, as "
                  "ratios to the baseline's)")
     overall = "PASS" if all(v.passed for v in verdicts) else "FAIL"
