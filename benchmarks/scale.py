@@ -19,10 +19,10 @@ and dense), each on its own beside the baseline (``--no-limits`` leaves them out
 Per series it prints each size's median wall and CPU time (the child's own, from ``wait4``:
 on a shared machine the CPU time is the steadier) and their multiples of the baseline's
 medians, the largest case's multiples (the goal of issue 16: at most 8x, judged by CPU
-time, which others' load barely moves), the load average
-at the start and the end, and the growth fitted on the measured medians: ``t = a + b n``
-(linear), ``t = a + b n + c n^2`` (quadratic) and ``t = a + b e^(c n)`` (exponential), with
-the R^2 and the Bayesian information criterion (BIC) of each, and the growth they point to:
+time, which others' load barely moves), the load average at the start and the end, and
+the growth fitted on the measured medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2``
+(quadratic) and ``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian
+information criterion (BIC) of each, and the growth they point to:
 linear, unless a curve that bends up (a positive n^2 or exponent term) has a BIC lower than
 the line's by more than 2 (positive evidence: a parameter more must fit better by more than
 the medians' noise).
