@@ -20,7 +20,7 @@ Per series it prints each size's median wall and CPU time (the child's own, from
 on a shared machine the CPU time is the steadier) and their multiples of the baseline's
 medians, the largest case's multiples (the goal of issue 16: at most 8x, judged by CPU
 time, which others' load barely moves), the load average at the start and the end, and
-the growth fitted on the measured medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2``
+the growth fitted on the CPU medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2``
 (quadratic) and ``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian
 information criterion (BIC) of each, and the growth they point to:
 linear, unless a curve that bends up (a positive n^2 or exponent term) has a BIC lower than
@@ -326,14 +326,16 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[Sample],
     done = [c for c in cases if c.median is not None]
     if len(cases) == 1:  # a case on its own (a declaration at its limits): no growth to fit
         done = []
-    found = fits([c.size for c in done], [c.median for c in done if c.median is not None])
+    # fitted on the CPU medians: the work a size costs (the wall time has others' load in it)
+    found = fits([c.size for c in done],
+                 [c.cpu_median for c in done if c.cpu_median is not None])
     if found:
         bends = found[0].model == "linear" and any(
             f.bic < found[0].bic - EVIDENCE and not grows_faster(f) for f in found[1:])
         growth = "linear or slower, the closest curve bending down" if bends else \
             found[0].model
-        lines.append(f"  growth: {growth} (fitted on {len(done)} sizes; t in s, "
-                     f"n = {series.axis})")
+        lines.append(f"  growth: {growth} (fitted on the CPU medians of {len(done)} sizes; "
+                     f"t in s, n = {series.axis})")
         for f in found:
             lines.append(f"    {f.model:<11} R^2 {f.r2:.4f}  BIC {f.bic:7.1f}  t = {f.formula()}")
     elif len(cases) > 1:
