@@ -15,7 +15,7 @@ from rich.segment import Segments
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from referee.core.result import Result, StepLog
+from referee.core.result import Result, StepLog, Summary
 from referee.core.table import Table
 from referee.core.text import Msg
 from referee.render import console as render_console
@@ -216,3 +216,75 @@ def test_a_long_first_column_wraps_rather_than_hide_the_others(colour: bool) -> 
     printed = Text.from_ansi(out.getvalue()).plain
     assert "+1" in printed and "E-13" in printed and "E-6" in printed
     assert max(map(len, printed.splitlines())) <= 80
+
+
+def _allocation(hits: int) -> Result:
+    """A result whose allocation table has a row per hit (as Epic's and Flames of War's
+    have), over three units and two kinds of fire."""
+    rows = tuple((n, "AP" if n % 2 else "MW", "Gun", f"Unit {n % 3}", Msg.of("lnlt.kind.mmc"))
+                 for n in range(1, hits + 1))
+    table = Table(Msg.of("lnlt.table.roster"),
+                  tuple(Msg.of(f"lnlt.col.{c}") for c in ("unit", "side", "hex", "kind",
+                                                           "status")), rows, "E-10",
+                  Summary(3, Msg.of("fow.col.hits"), 1))
+    return Result(ruleset="lnlt", steps=(), tables=[table],
+                  outcome=Msg.of("lnlt.outcome.in_progress", side="Grey", n=1, passes=0))
+
+
+def test_a_long_table_of_hits_is_shown_as_its_summary_and_json_keeps_every_row() -> None:
+    hits = render_console.SUMMARY_ROWS + 50
+    result = _allocation(hits)
+    out = io.StringIO()
+    render_console.print_result(make_console(out, terminal=False), result)
+    shown = out.getvalue()
+    lines = [" ".join(line.split()) for line in shown.splitlines()]
+    # counted by unit in the order they come, the total, then a column per kind of fire
+    # in the order they come (hit 1 is AP on Unit 1)
+    assert "| Kind | Hits | AP | MW |" in lines
+    at = [lines.index(f"| Unit {u} | 100 | 50 | 50 |") for u in (1, 2, 0)]
+    assert at == sorted(at)
+    assert f"Rows in the whole table: {hits}; every one is in the output of --json." in shown
+    assert f"| {hits} " not in shown  # no row of its own per hit
+    from referee.render.json_out import result_json
+
+    assert len(result_json(result)["tables"][0]["rows"]) == hits
+
+
+def test_a_table_of_hits_of_ordinary_size_is_shown_whole() -> None:
+    result = _allocation(render_console.SUMMARY_ROWS)
+    out = io.StringIO()
+    render_console.print_result(make_console(out, terminal=False), result)
+    assert f"| {render_console.SUMMARY_ROWS} " in out.getvalue()
+    assert "--json" not in out.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", ["epic", "fow"])
+def test_the_largest_allocations_are_shown_as_summaries_with_every_hit_in_json(
+        ruleset: str) -> None:
+    """The largest declarations (Epic: 30 x 200 dice with a macro-weapon at 60 units; Flames
+    of War: 3,600 hits over 60 teams): their allocation, a row per hit, is shown counted by
+    unit and fire (Epic) or by reason (Flames of War); ``--json`` lists every hit."""
+    from referee import api
+    from referee.frontends.answers import AnswerPort
+    from referee.render.json_out import result_json
+    from tests.work_helpers import builders
+
+    declaration = (builders.epic_largest() if ruleset == "epic"
+                   else builders.fow_assault(3600, 60, 60))
+    plan = api.plan_attack(ruleset, seed=1, declaration=declaration)
+    result = api.play(plan, AnswerPort({}, plan.dice, roll_missing_dice=True,
+                                       use_defaults=True))
+    allocation = next(t for t in result.tables if t.clause in ("E-10", "F-3"))
+    assert allocation.summary is not None and len(allocation.rows) > 3000
+    out = io.StringIO()
+    render_console.print_result(make_console(out, terminal=False), result)
+    shown = out.getvalue()
+    header = ("| Unit    | Hits | AP | MW  |" if ruleset == "epic"
+              else "| Why there                                    | Hits |")
+    assert header in shown and "every one is in the output of --json" in shown
+    summary = render_console.summary_table(allocation)
+    assert summary is not None
+    assert sum(row[1] for row in summary.rows) == len(allocation.rows)  # every hit counted
+    rows = next(t["rows"] for t in result_json(result)["tables"]
+                if t["clause"] == allocation.clause)
+    assert len(rows) == len(allocation.rows)

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from referee.core.result import Result
 
 PLAIN_WIDTH = 120
+SUMMARY_ROWS = 250
+"""A table of one row per item (``Table.summary``: an allocation's hits) longer than this is
+shown as its summary: no player reads thousands of rows at the table (``--json`` has them)."""
 
 # by StepKind value (kept as text so that a lookup does not load the result module)
 KIND_STYLE = {"input": "cyan", "modifier": "yellow", "roll": "magenta", "outcome": "bold green",
@@ -120,11 +123,13 @@ def _first_keeps_room(width: int, headers: list[str], rows: list[list[str]]) -> 
     return natural[0] + sum(words) + edges <= width
 
 
-def print_table(console: Console, table: Table, *, label_wraps: bool = False) -> None:
+def print_table(console: Console, table: Table, *, label_wraps: bool = False,
+                titled: bool = True) -> None:
     """``label_wraps``: the first column holds long labels (a what-if's rows), so it wraps
-    and every other column keeps room for its widest value (numbers are never cut)."""
-    title = render(table.title)
-    if table.clause:
+    and every other column keeps room for its widest value (numbers are never cut).
+    ``titled``: off, the table is drawn without its title (printed apart)."""
+    title = render(table.title) if titled else ""
+    if table.clause and titled:
         title += f" [{table.clause}]"
     headers = [render(col) for col in table.columns]
     rows = [[str(cell_text(c)) for c in row] for row in table.rows]
@@ -175,9 +180,42 @@ def print_result(console: Console, result: Result, *, outcome: bool = True) -> N
         _print(console, render(Msg.of("result.house_rules", options=values)))
     print_steps(console, result)
     for table in result.tables:
-        print_table(console, table)
+        summary = summary_table(table)
+        if summary is None:
+            print_table(console, table)
+            continue
+        # its title on a line of its own: as the narrow table's title it would wrap
+        _print(console, render(summary.title) + (f" [{table.clause}]" if table.clause else ""))
+        print_table(console, summary, titled=False)
+        _print(console, render(Msg.of("result.summary.note", rows=len(table.rows))))
     if outcome:
         _print(console, render(Msg.of("result.outcome", outcome=result.outcome)), "bold")
+
+
+def summary_table(table: Table) -> Table | None:
+    """The summary a long table of one row per item is shown as (``Table.summary``), or
+    ``None`` when it is short or has none: its rows counted by the value of one column, in
+    the order they first come, with a column per value of another (in the order they first
+    come) when it has one."""
+    how = table.summary
+    if how is None or len(table.rows) <= SUMMARY_ROWS:
+        return None
+    counts: dict[str, dict[str, int]] = {}
+    splits: dict[str, None] = {}
+    for row in table.rows:
+        key = str(cell_text(row[how.by]))
+        split = "" if how.split is None else str(cell_text(row[how.split]))
+        splits[split] = None
+        by_split = counts.setdefault(key, {})
+        by_split[split] = by_split.get(split, 0) + 1
+    columns: tuple[Any, ...] = (table.columns[how.by], how.total)
+    if how.split is not None:
+        columns += tuple(splits)
+    rows = tuple((key, sum(by_split.values()),
+                  *((by_split.get(s, 0) for s in splits) if how.split is not None else ()))
+                 for key, by_split in counts.items())
+    return Table(Msg.of("result.summary.title", title=table.title,
+                        column=table.columns[how.by]), columns, rows, table.clause)
 
 
 def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from referee.core.errors import UsageError
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
-from referee.core.result import Result, StepLog
+from referee.core.result import Result, StepLog, Summary
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import results
@@ -184,7 +184,8 @@ def attack(ctx: AttackContext) -> Result:
     rows = [(n, names[source[n]], problem.team(allocation[n]).name, explanation.why(n))
             for n in sorted(allocation)]
     log.table(Msg.of("fow.table.allocation"),
-              [Msg.of(f"fow.col.{c}") for c in ("hit", "from", "to", "rule")], rows, "F-3")
+              [Msg.of(f"fow.col.{c}") for c in ("hit", "from", "to", "rule")], rows, "F-3",
+              summary=Summary(3, Msg.of("fow.col.hits")))  # (thousands of hits: by reason)
     ignored_rows = []
     for reach in reaches:
         if reach.ignored:
