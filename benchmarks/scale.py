@@ -11,18 +11,28 @@ odds, printing the working. The baseline is ``benchmarks/baseline_app.py``, the 
 app that prints one rich table (see ``benchmarks/startup.py``), run right before or after
 every case, so each series has its own baseline from the same minutes.
 
-Per series it prints each size's median time and its multiple of the baseline's median, the
-largest case's multiple (the goal of issue 16: at most 8x), and the growth fitted on the
-measured medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2`` (quadratic) and
-``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian information criterion
-(BIC) of each, and the growth they point to: linear, unless a curve that bends up (a
-positive n^2 or exponent term) has a BIC lower than the line's by more than 2 (positive
-evidence: a parameter more must fit better by more than the medians' noise).
+Then the cases at the declarations' limits that no series reaches (``LIMIT_CASES``: Epic's
+largest declaration with a macro-weapon and crossfire, Combat Commander's twelve leaders,
+Lock 'n Load's fire at a hex of 199 units, Flames of War's 3,600 hits over 60 teams, sparse
+and dense), each on its own beside the baseline (``--no-limits`` leaves them out).
+
+Per series it prints each size's median wall and CPU time (the child's own, from ``wait4``:
+on a shared machine the CPU time is the steadier) and their multiples of the baseline's
+medians, the largest case's multiples (the goal of issue 16: at most 8x, judged by CPU
+time, which others' load barely moves), the load average at the start and the end, and
+the growth fitted on the CPU medians: ``t = a + b n`` (linear), ``t = a + b n + c n^2``
+(quadratic) and ``t = a + b e^(c n)`` (exponential), with the R^2 and the Bayesian
+information criterion (BIC) of each, and the growth they point to:
+linear, unless a curve that bends up (a positive n^2 or exponent term) has a BIC lower than
+the line's by more than 2 (positive evidence: a parameter more must fit better by more than
+the medians' noise).
 
 How it is made fair
 -------------------
 As in ``startup.py``: the same interpreter, environment and working directory for every
-child, stdin from ``/dev/null``, output to a file (plain ASCII tables), bytecode from a
+child, stdin from ``/dev/null``, output to a file (plain ASCII tables; with ``--terminal``
+to a pseudo-terminal, read as it comes: colour and rounded boxes, as a player sees them; the
+baseline's too), bytecode from a
 private warmed cache, warm-up runs first (which must succeed: a failing script would look
 fast), rounds interleaved (round ``i`` runs the cases in rotated order, each beside a run of
 the baseline, the pair's order alternating), medians. A case slower than ``--timeout`` is
@@ -35,7 +45,9 @@ From the repository root, with the interpreter that has referee installed::
 
     python benchmarks/scale.py                      # every ruleset, 5 sizes, 3 rounds
     python benchmarks/scale.py --only lnlt --only waw --points 8 --rounds 5
+    python benchmarks/scale.py --only epic-largest --only fow-limit-most --rounds 7
     python benchmarks/scale.py --timeout 30         # give up on a case after 30 s
+    python benchmarks/scale.py --terminal 80        # as an 80-column colour terminal shows it
     python benchmarks/scale.py --keep /tmp/scripts  # keep the generated scripts
     python benchmarks/scale.py --json
 
@@ -50,10 +62,8 @@ import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -61,8 +71,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from script_builders import SERIES, Series, write_script
-from startup import BENCH_DIR, REPO_ROOT, _entry_point_argv, child_env
+from script_builders import LIMIT_CASES, SERIES, Series, write_script
+from startup import (
+    BENCH_DIR,
+    BenchmarkError,
+    Command,
+    Sample,
+    _entry_point_argv,
+    child_env,
+    load_average,
+    run_once,
+)
 
 GOAL_RATIO = 8.0
 DEFAULT_POINTS = 5
@@ -79,11 +98,16 @@ class Case:
     size: int
     argv: tuple[str, ...]
     walls: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
     timed_out: bool = False
 
     @property
     def median(self) -> float | None:
         return statistics.median(self.walls) if self.walls and not self.timed_out else None
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpus) if self.cpus and not self.timed_out else None
 
 
 @dataclass(frozen=True)
@@ -102,24 +126,17 @@ class Fit:
         return f"{p[0]:.3f} + {p[1]:.2e} e^({p[2]:.3f} n)"
 
 
-def run_timed(argv: Sequence[str], env: dict[str, str], timeout: float) -> float | None:
-    """Wall time of one run (None: stopped after ``timeout`` seconds)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                cwd=REPO_ROOT, env=env)
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            return None
-        wall = time.perf_counter() - start
-        if code != 0 or out.tell() == 0:
-            err.seek(0)
-            detail = err.read().decode(errors="replace").strip() or "no output"
-            raise CaseError(f"exited {code} ({detail})\n  argv: {list(argv)}")
-    return wall
+TERMINAL: tuple[int, int] | None = None  # (columns, rows) with --terminal
+
+
+def run_timed(argv: Sequence[str], env: dict[str, str], timeout: float) -> Sample | None:
+    """Wall and CPU time of one run (None: stopped after ``timeout`` seconds); the child is
+    reaped by ``startup.run_once`` (a blocking ``wait4``: exact times, its own rusage)."""
+    try:
+        return run_once(Command("case", tuple(argv)), env, check_output=True, timeout=timeout,
+                        terminal=TERMINAL)
+    except BenchmarkError as error:
+        raise CaseError(str(error)) from None
 
 
 # -- fitting (least squares, standard library only) ----------------------------------------
@@ -229,13 +246,13 @@ def baseline_argv() -> tuple[str, ...]:
 
 
 def measure_series(series: Series, folder: Path, env: dict[str, str], *, points: int,
-                   rounds: int, timeout: float, say: Any) -> tuple[list[Case], list[float]]:
+                   rounds: int, timeout: float, say: Any) -> tuple[list[Case], list[Sample]]:
     cases = []
     for size in series.sizes(points):
         path = write_script(series.script(size), folder / f"{series.ruleset}-{size}.toml")
         cases.append(Case(size, referee_argv(path)))
     base = baseline_argv()
-    baseline: list[float] = []
+    baseline: list[Sample] = []
     for case in cases:  # warm-up: bytecode, page cache; every script must run
         for argv in (base, case.argv):
             if case.timed_out:
@@ -254,29 +271,36 @@ def measure_series(series: Series, folder: Path, env: dict[str, str], *, points:
         for i, case in enumerate(live[k:] + live[:k]):
             pair = [(base, None), (case.argv, case)]
             for argv, owner in (pair if (r + i) % 2 == 0 else pair[::-1]):
-                wall = run_timed(argv, env, timeout)
+                sample = run_timed(argv, env, timeout)
                 if owner is None:
-                    baseline.append(wall if wall is not None else timeout)
-                elif wall is None:
+                    if sample is not None:
+                        baseline.append(sample)
+                elif sample is None:
                     owner.timed_out = True
                 else:
-                    owner.walls.append(wall)
+                    owner.walls.append(sample.wall_s)
+                    owner.cpus.append(sample.cpu_s)
         say(f"  round {r + 1}/{rounds} of {series.ruleset} done")
     return cases, baseline
 
 
-def report(series: Series, cases: Sequence[Case], baseline: Sequence[float],
+def report(series: Series, cases: Sequence[Case], baseline: Sequence[Sample],
            timeout: float) -> tuple[list[str], dict[str, Any]]:
-    base = statistics.median(baseline) if baseline else float("nan")
-    lines = [f"{series.name} ({series.ruleset}): size = {series.axis}, limit {series.limit}; "
-             f"baseline median {base * 1000:.1f} ms over {len(baseline)} runs"]
-    rows = [(series.axis, "median", "x baseline", "runs")]
+    base = statistics.median(s.wall_s for s in baseline) if baseline else float("nan")
+    base_cpu = statistics.median(s.cpu_s for s in baseline) if baseline else float("nan")
+    what = ("at the declaration's limits" if len(cases) == 1 else
+            f"size = {series.axis}, limit {series.limit}")
+    lines = [f"{series.name} ({series.ruleset}): {what}; baseline median "
+             f"{base * 1000:.1f} ms (CPU {base_cpu * 1000:.1f} ms) over {len(baseline)} runs"]
+    rows = [(series.axis, "median", "x baseline", "CPU", "x baseline CPU", "runs")]
     for c in cases:
-        if c.median is None:
+        if c.median is None or c.cpu_median is None:
             rows.append((str(c.size), f"> {timeout:.0f} s" if c.timed_out else "-",
-                         f"> {timeout / base:.0f}x" if c.timed_out else "-", str(len(c.walls))))
+                         f"> {timeout / base:.0f}x" if c.timed_out else "-", "-", "-",
+                         str(len(c.walls))))
         else:
             rows.append((str(c.size), f"{c.median * 1000:.0f} ms", f"{c.median / base:.2f}x",
+                         f"{c.cpu_median * 1000:.0f} ms", f"{c.cpu_median / base_cpu:.2f}x",
                          str(len(c.walls))))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for n, row in enumerate(rows):
@@ -284,44 +308,65 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[float],
         if n == 0:
             lines.append("  " + "  ".join("-" * w for w in widths))
     largest = cases[-1]
-    if largest.median is not None:
+    cpu_ratio = None
+    if largest.median is not None and largest.cpu_median is not None:
         ratio = largest.median / base
-        verdict = "PASS" if ratio <= GOAL_RATIO else "FAIL"
-        lines.append(f"  largest case ({series.axis} = {largest.size}): {ratio:.2f}x the "
-                     f"baseline (goal <= {GOAL_RATIO:.0f}x): {verdict}")
+        cpu_ratio = largest.cpu_median / base_cpu
+        # judged by CPU time: the work done, which others' load on the machine barely moves
+        verdict = "PASS" if cpu_ratio <= GOAL_RATIO else "FAIL"
+        which = "the case" if len(cases) == 1 else \
+            f"largest case ({series.axis} = {largest.size})"
+        lines.append(f"  {which}: {ratio:.2f}x the baseline, CPU {cpu_ratio:.2f}x (goal <= "
+                     f"{GOAL_RATIO:.0f}x): {verdict}")
     else:
         ratio = None
         lines.append(f"  largest case ({series.axis} = {largest.size}): over {timeout:.0f} s, "
                      f"more than {timeout / base:.0f}x the baseline (goal <= "
                      f"{GOAL_RATIO:.0f}x): FAIL")
     done = [c for c in cases if c.median is not None]
-    found = fits([c.size for c in done], [c.median for c in done if c.median is not None])
+    if len(cases) == 1:  # a case on its own (a declaration at its limits): no growth to fit
+        done = []
+    # fitted on the CPU medians: the work a size costs (the wall time has others' load in it)
+    found = fits([c.size for c in done],
+                 [c.cpu_median for c in done if c.cpu_median is not None])
     if found:
         bends = found[0].model == "linear" and any(
             f.bic < found[0].bic - EVIDENCE and not grows_faster(f) for f in found[1:])
         growth = "linear or slower, the closest curve bending down" if bends else \
             found[0].model
-        lines.append(f"  growth: {growth} (fitted on {len(done)} sizes; t in s, "
-                     f"n = {series.axis})")
+        lines.append(f"  growth: {growth} (fitted on the CPU medians of {len(done)} sizes; "
+                     f"t in s, n = {series.axis})")
         for f in found:
             lines.append(f"    {f.model:<11} R^2 {f.r2:.4f}  BIC {f.bic:7.1f}  t = {f.formula()}")
-    else:
+    elif len(cases) > 1:
         lines.append(f"  growth: not fitted (only {len(done)} sizes measured)")
-    data = {"ruleset": series.ruleset, "axis": series.axis, "limit": series.limit,
-            "baseline_median_s": base, "baseline_runs": list(baseline),
-            "cases": [{"size": c.size, "walls_s": c.walls, "timed_out": c.timed_out,
-                       "median_s": c.median} for c in cases],
-            "largest_ratio": ratio, "goal_ratio": GOAL_RATIO,
+    data = {"ruleset": series.ruleset, "name": series.name, "axis": series.axis,
+            "limit": series.limit, "baseline_median_s": base, "baseline_cpu_median_s": base_cpu,
+            "baseline_runs": [asdict(s) for s in baseline],
+            "cases": [{"size": c.size, "walls_s": c.walls, "cpus_s": c.cpus,
+                       "timed_out": c.timed_out, "median_s": c.median,
+                       "cpu_median_s": c.cpu_median} for c in cases],
+            "largest_ratio": ratio, "largest_cpu_ratio": cpu_ratio, "goal_ratio": GOAL_RATIO,
             "fits": [asdict(f) for f in found]}
     return lines, data
+
+
+def _where() -> str:
+    return ("a file (plain text)" if TERMINAL is None else
+            f"a {TERMINAL[0]}-column pseudo-terminal (colour)")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Time whole `referee run` commands on generated scripts up to each "
                     "ruleset's declaration limits, against a bare Typer + rich app.")
-    parser.add_argument("--only", action="append", choices=sorted(SERIES), metavar="RULESET",
-                        help=f"this series only (repeatable; one of {', '.join(SERIES)})")
+    parser.add_argument("--only", action="append", choices=sorted({**SERIES, **LIMIT_CASES}),
+                        metavar="NAME",
+                        help="this series or case only (repeatable; one of "
+                             f"{', '.join([*SERIES, *LIMIT_CASES])})")
+    parser.add_argument("--no-limits", action="store_true",
+                        help="the growth series alone, not the cases at the declarations' "
+                             "limits")
     parser.add_argument("--points", type=int, default=DEFAULT_POINTS,
                         help=f"sizes per series, the limit included (default {DEFAULT_POINTS})")
     parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
@@ -329,14 +374,22 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help=f"seconds before a case is stopped (default {DEFAULT_TIMEOUT:.0f})")
     parser.add_argument("--keep", type=Path, help="write the generated scripts to this folder")
+    parser.add_argument("--terminal", type=int, nargs="?", const=120, metavar="COLUMNS",
+                        help="write every child's output to a pseudo-terminal this wide "
+                             "(default 120), as a player sees it: colour, rounded boxes")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global TERMINAL
     args = parse_args(argv)
+    if args.terminal:
+        TERMINAL = (args.terminal, 50)
     chosen = [SERIES[k] for k in SERIES if not args.only or k in args.only]
+    if not args.no_limits:
+        chosen += [LIMIT_CASES[k] for k in LIMIT_CASES if not args.only or k in args.only]
 
     def say(text: str) -> None:
         if not args.quiet:
@@ -344,13 +397,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     out: list[str] = [f"Scale: whole `referee run` commands vs a bare Typer + rich app "
                       f"({args.rounds} interleaved rounds, {args.points} sizes per series; "
-                      f"Python {platform.python_version()}; timeout {args.timeout:.0f} s)", ""]
+                      f"Python {platform.python_version()}; timeout {args.timeout:.0f} s; "
+                      f"output to {_where()}; "
+                      f"load average {load_average()} at the start)", ""]
     results = []
     with tempfile.TemporaryDirectory(prefix="referee-bench-pycache-") as pycache, \
             tempfile.TemporaryDirectory(prefix="referee-scale-") as scratch:
         folder = args.keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         env = child_env(pycache)
+        if TERMINAL is not None:  # a colour terminal of that size, whatever the caller's
+            env.update(TERM="xterm-256color", COLUMNS=str(TERMINAL[0]),
+                       LINES=str(TERMINAL[1]))
+            for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+                env.pop(name, None)
         for series in chosen:
             try:
                 cases, baseline = measure_series(series, folder, env, points=args.points,
@@ -363,6 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out += [*lines, ""]
             results.append(data)
             say("\n".join(lines))
+    out.append(f"load average {load_average()} at the end ({os.cpu_count()} CPUs)")
     if args.json:
         print(json.dumps({"python": sys.executable, "python_version": platform.python_version(),
                           "rounds": args.rounds, "points": args.points,

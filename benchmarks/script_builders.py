@@ -17,9 +17,12 @@ The largest size is the model's own limit, read from the model (``max_length`` o
   the phase ends when every unit has acted (L-2), up to 200 units;
 * **World at War**: ``units`` in the target hex of an HE mission of firepower 40 (the largest
   the model takes), up to 30 units;
-* **Flames of War**: ``defending`` teams against as many hitting teams, ten hits for every
-  three teams, each hitting team reaching up to ten defenders: at the limit, 200 hits over 60
-  teams (the case of issue 16; each team's own limit of 60 hits is far from reached).
+* **Flames of War**: ``defending`` teams (in platoons of six) against as many hitting teams,
+  ten hits for every three teams, each hitting team reaching 3 to 10 defenders: at the limit,
+  200 hits over 60 teams (the case of issue 16; each team's own limit of 60 hits is far from
+  reached). ``fow_assault`` builds any assault up to the declaration's limits (3,600 hits:
+  60 hitting teams of 60 hits) for benchmarks/fow_allocation.py and the work guard
+  (tests/test_fow_scale.py).
 
 Dice the script does not give are rolled from its seed (``roll_missing_dice``) and every other
 question takes its default (``use_defaults``), so a script answers only what has no default.
@@ -31,6 +34,7 @@ Units are invented. Used by ``benchmarks/scale.py``; import it from other benchm
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import sys
 from collections.abc import Callable
@@ -39,7 +43,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if importlib.util.find_spec("referee") is None:  # not installed: this checkout's own
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.script import Script, dump_script
 
@@ -134,6 +139,26 @@ def epic(size: int) -> dict[str, Any]:
                    {"action": "sustained-fire"})
 
 
+def epic_largest() -> Declaration:
+    """The largest Epic declaration with everything that costs work: 29 weapons of 200 shots
+    and a macro-weapon of 200 at 60 units (re-rolls, invulnerable saves), crossfire, a Blast
+    marker before the attack. The work guard's case (tests/test_odds_work.py), and a whole
+    run of the scale benchmark's cases at the limits (an allocation of some 3,000 hits)."""
+    weapons_limit, units_limit, shots = _epic_limits()
+
+    def unit(i: int) -> dict[str, Any]:
+        return {"name": f"Unit {i}", "type": "INF", "armour": 4 + i % 3, "distance": 10 + i,
+                "in_range": True, "terrain": "open", "reinforced": i % 5 == 0,
+                "invulnerable": i % 7 == 0}
+
+    return {"firing": "Grey Company (invented)", "target": "Red Hill Battery (invented)",
+            "firing_blast_markers": 0, "target_blast_markers": 1, "crossfire": 1,
+            "weapons": [*({"name": f"Gun {i}", "shots": shots, "ap": 3 + i % 3}
+                          for i in range(weapons_limit - 1)),
+                        {"name": "Volcano gun", "shots": shots, "at": 4, "macro": True}],
+            "target_units": [unit(i) for i in range(units_limit)]}
+
+
 # -- Combat Commander -----------------------------------------------------------------------
 
 def _cc_limits() -> tuple[int, int]:
@@ -169,6 +194,23 @@ def cc(size: int) -> dict[str, Any]:
                    "cover": 4, "adjacent": [[a, b] for a, b in pairwise(hexes)],
                    "firing": firing, "target": target}
     return _script("cc", f"{size} firing pieces at {len(target)} units", declaration)
+
+
+CC_RIFLES = {"name": "Rifle squad", "hex": "K9", "fp": 12, "range": 6, "distance": 2}
+CC_MORTAR = {"name": "Mortar", "kind": "weapon", "white_band": True, "hex": "K9", "fp": 6,
+             "range": 12, "distance": 3}
+
+
+def cc_leaders(firing: dict[str, Any], commands: list[int]) -> Declaration:
+    """One piece firing at a hex of leaders of these Command values (up to the
+    declaration's limit of 12 units, every one a leader, one in four suppressed): the
+    costliest odds of a Combat Commander fire (tests/test_odds_work.py)."""
+    def leader(i: int, command: int) -> dict[str, Any]:
+        return {"name": f"Sgt {i}", "kind": "leader", "morale": 7 + i % 3,
+                "broken_morale": 6, "command": command, "suppressed": i % 4 == 3}
+
+    return {"attacker": "germany", "defender": "america", "target_hex": "N6",
+            "firing": [firing], "target": [leader(i, c) for i, c in enumerate(commands)]}
 
 
 # -- Lock 'n Load Tactical ------------------------------------------------------------------
@@ -284,41 +326,87 @@ def waw(size: int) -> dict[str, Any]:
 
 # -- Flames of War --------------------------------------------------------------------------
 
-def _fow_limit() -> int:
-    from referee.rulesets.fow.declaration import AssaultDeclaration
+def fow_limits() -> tuple[int, int, int]:
+    """The declaration's limits: defending teams, hitting teams, hits of one hitting team."""
+    from referee.rulesets.fow.declaration import AssaultDeclaration, HittingTeam
 
-    return min(field_limit(AssaultDeclaration, "defending"),
-               field_limit(AssaultDeclaration, "hitting"))
+    return (field_limit(AssaultDeclaration, "defending"),
+            field_limit(AssaultDeclaration, "hitting"), field_limit(HittingTeam, "hits"))
+
+
+def fow_assault(hits: int, teams: int, hitters: int | None = None, seed: int = SEED,
+                reach: str = "some", platoon_size: int | None = None) -> Declaration:
+    """A seeded assault of ``hits`` hits from ``hitters`` teams (default: as few as the limit
+    of hits per team allows, at least 12) over ``teams`` defending teams: defending teams of
+    every type (some vehicles Bogged Down or Bailed Out, armoured vehicles of several Top
+    armours, a few infantry teams in a building; in platoons of ``platoon_size`` when given),
+    hitting teams of every type sharing the hits, each reaching its own random subset of the
+    defenders (some across impassable terrain, some with a priority type): ``"some"`` of them
+    (3 to 10) or ``"most"`` (all but 1 to 3, so that every hitting team's hits form a group
+    of their own and the graph is dense). The cases of benchmarks/fow_allocation.py and of
+    the work guard (tests/test_fow_scale.py)."""
+    max_defending, max_hitting, max_hits = fow_limits()
+    if hitters is None:
+        hitters = min(max_hitting, max(12, -(-hits // max_hits)))
+    if not (1 <= teams <= max_defending and 1 <= hitters <= max_hitting
+            and hits <= hitters * max_hits):
+        raise ValueError(f"{hits} hits from {hitters} teams over {teams} teams: "
+                         "beyond the declaration's limits")
+    rng = random.Random(seed)
+    defending: list[dict[str, Any]] = []
+    for i in range(teams):
+        kind = rng.choice(["infantry", "infantry", "infantry", "gun", "tank", "transport"])
+        team: dict[str, Any] = {"id": f"d{i}", "name": f"Defending team {i}", "type": kind}
+        if platoon_size:
+            team["platoon"] = f"p{i // platoon_size}"
+        if kind in ("tank", "transport"):
+            top = rng.choice([None, 0, 1, 1, 2, 3])
+            if top is not None:
+                team["top"] = top
+            team["status"] = rng.choice(["active"] * 3 + ["bogged-down", "bailed-out"])
+        elif kind == "infantry" and rng.random() < 0.1:
+            team["building"] = "the barn"
+        defending.append(team)
+    ids = [d["id"] for d in defending]
+    shares = [0] * hitters
+    for i in range(hits):
+        shares[i % hitters if i < hitters else rng.randrange(hitters)] += 1
+    while max(shares) > max_hits:  # keep every team within its own limit
+        shares[shares.index(max(shares))] -= 1
+        shares[shares.index(min(shares))] += 1
+    hitting: list[dict[str, Any]] = []
+    for h, share in enumerate(shares):
+        kind = rng.choice(["infantry", "infantry", "gun", "tank", "tank-escort"])
+        if reach == "most":
+            reached = sorted(rng.sample(ids, max(1, teams - rng.randint(1, 3))))
+        else:
+            reached = sorted(rng.sample(ids, rng.randint(min(3, teams), min(10, teams))))
+        team = {"id": f"h{h}", "name": f"Hitting team {h}", "type": kind, "hits": share,
+                "reaches": reached}
+        priority = rng.choice([None, None, "tank", "infantry", "gun"])
+        if priority is not None:
+            team["priority"] = priority
+        if kind in ("tank", "tank-escort") and rng.random() < 0.3:
+            team["fully_armoured"] = True
+        if len(reached) > 3 and rng.random() < 0.2:
+            team["impassable"] = [reached[0]]
+        hitting.append(team)
+    return {"attacker": "Grey Company (invented)", "defender": "Red Hill Company (invented)",
+            "defending": defending, "hitting": hitting}
+
+
+def fow_script(declaration: Declaration, title: str | None = None) -> dict[str, Any]:
+    """A script of the assault: the referee's proposal accepted (the default) and every Top
+    armour save rolled from the seed, so each save shows its odds."""
+    hits = sum(h["hits"] for h in declaration["hitting"])
+    return _script("fow", title or f"{hits} hits over {len(declaration['defending'])} teams",
+                   declaration)
 
 
 def fow(size: int) -> dict[str, Any]:
-    rng = random.Random(SEED)
-    defending = []
-    for i in range(size):
-        kind = ("infantry", "infantry", "infantry", "gun", "tank", "transport")[i % 6]
-        team: dict[str, Any] = {"id": f"d{i}", "name": f"Defending team {i}", "type": kind,
-                                "platoon": f"p{i // 6}"}
-        if kind in ("tank", "transport"):
-            team["top"] = i % 3
-            if i % 5 == 0:
-                team["status"] = "bailed-out"
-        defending.append(team)
-    ids = [d["id"] for d in defending]
-    hits = -(-10 * size // 3)
-    hitting = []
-    for h in range(size):
-        share = hits // size + (1 if h < hits % size else 0)
-        reach = sorted(rng.sample(ids, min(len(ids), rng.randint(3, 10))))
-        team = {"id": f"h{h}", "name": f"Hitting team {h}",
-                "type": ("infantry", "infantry", "gun", "tank")[h % 4], "hits": share,
-                "reaches": reach}
-        if h % 4 == 1:
-            team["priority"] = ("tank", "infantry", "gun")[h % 3]
-        hitting.append(team)
-    declaration = {"attacker": "Grey Company (invented)",
-                   "defender": "Red Hill Company (invented)",
-                   "defending": defending, "hitting": hitting}
-    return _script("fow", f"{hits} hits over {size} teams", declaration)
+    """``size`` defending teams in platoons of six against as many hitting teams, ten hits for
+    every three teams, each hitting team reaching some (3 to 10) of the defenders."""
+    return fow_script(fow_assault(-(-10 * size // 3), size, size, platoon_size=6))
 
 
 SERIES: dict[str, Series] = {
@@ -326,5 +414,29 @@ SERIES: dict[str, Series] = {
     "cc": Series("cc", "Combat Commander", "firing", _cc_limits()[0], cc),
     "lnlt": Series("lnlt", "Lock 'n Load", "units", _lnlt_limit(), lnlt),
     "waw": Series("waw", "World at War", "units", _waw_limits()[0], waw),
-    "fow": Series("fow", "Flames of War", "defending", _fow_limit(), fow),
+    "fow": Series("fow", "Flames of War", "defending", min(fow_limits()[:2]), fow),
 }
+
+
+def _case(ruleset: str, name: str, script: Callable[[], dict[str, Any]]) -> Series:
+    """A single case (a series of one size): a declaration at its ruleset's limits."""
+    return Series(ruleset, name, "case", 1, lambda _size: script())
+
+
+LIMIT_CASES: dict[str, Series] = {
+    "epic-largest": _case("epic", "Epic, the largest declaration (30 x 200 dice, a "
+                          "macro-weapon, 60 units, crossfire)",
+                          lambda: _script("epic", "the largest declaration", epic_largest())),
+    "cc-12-leaders": _case("cc", "Combat Commander, 12 leaders in the target hex",
+                           lambda: _script("cc", "12 leaders",
+                                           cc_leaders(CC_RIFLES, [1 + i % 3 for i in
+                                                                  range(_cc_limits()[1])]))),
+    "lnlt-crowded": _case("lnlt", "Lock 'n Load, one fire at a hex of 199 units",
+                          lambda: lnlt_crowded(_lnlt_limit())),
+    "fow-limit-some": _case("fow", "Flames of War, 3,600 hits over 60 teams, sparse reach",
+                            lambda: fow_script(fow_assault(3600, 60, 60))),
+    "fow-limit-most": _case("fow", "Flames of War, 3,600 hits over 60 teams, dense reach",
+                            lambda: fow_script(fow_assault(3600, 60, 60, reach="most"))),
+}
+"""Whole runs at the declarations' limits, beside the growth series (``benchmarks/scale.py``
+measures both)."""

@@ -31,10 +31,12 @@ How it is made fair
 * Every child runs with the same interpreter (``sys.executable``), the same environment,
   working directory, stdin (``/dev/null``) and stdout/stderr (a regular file, so none sees
   a terminal and all print plain ASCII tables).
-* All are started the same way, through ``-c``: import the module and call ``main()``,
+* All are started the same way, through ``-P -c``: import the module and call ``main()``,
   which is exactly what the installed ``referee`` console script does.  ``python -m
   referee`` would also import ``runpy`` and ``python benchmarks/baseline_app.py`` would
-  not, so those two forms are not compared with each other.
+  not, so those two forms are not compared with each other.  ``-P`` keeps the working
+  directory (the checkout) off the path: the children import the installed ``referee``,
+  not the sources beside it.
 * All read their bytecode from one private, warmed cache: the children run with
   ``PYTHONPYCACHEPREFIX`` set to a temporary directory and without
   ``PYTHONDONTWRITEBYTECODE``.  Otherwise, in a shell that sets ``PYTHONDONTWRITEBYTECODE``
@@ -82,6 +84,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -150,9 +153,10 @@ class BenchmarkError(RuntimeError):
 
 
 def _entry_point_argv(setup: str, module: str, args: Sequence[str]) -> tuple[str, ...]:
-    """``python -c`` that imports ``module`` and calls its ``main()``, like a console script."""
+    """``python -P -c`` that imports ``module`` and calls its ``main()``, like a console
+    script (``-P``: the installed package, not the checkout in the working directory)."""
     code = f"import sys; {setup}from {module} import main; sys.exit(main())"
-    return (sys.executable, "-c", code, *args)
+    return (sys.executable, "-P", "-c", code, *args)
 
 
 def _referee(name: str, target: float, *args: str) -> Command:
@@ -171,6 +175,14 @@ def commands() -> list[Command]:
             _referee("odds", 1.25, "odds", "epic", "--script", EXAMPLE)]
 
 
+def load_average() -> str:
+    """The 1, 5 and 15-minute load averages (the machine may be shared: say how busy)."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def child_env(pycache_dir: str | None) -> dict[str, str]:
     """The environment of every child: the caller's, with ``-X importtime`` switched off
     and, given ``pycache_dir``, bytecode read from and written to that private cache."""
@@ -182,18 +194,52 @@ def child_env(pycache_dir: str | None) -> dict[str, str]:
     return env
 
 
-def run_once(command: Command, env: dict[str, str], *, check_output: bool = False) -> Sample:
-    """Run ``command`` once as a fresh process; its wall time, CPU time and peak RSS."""
+def run_once(command: Command, env: dict[str, str], *, check_output: bool = False,
+             timeout: float | None = None, cwd: Path = REPO_ROOT,
+             terminal: tuple[int, int] | None = None) -> Sample | None:
+    """Run ``command`` once as a fresh process; its wall time, CPU time and peak RSS
+    (``None``: stopped after ``timeout`` seconds). The child is reaped by a blocking
+    ``wait4``, so the wall time is the child's to the microsecond (``Popen.wait`` with a
+    timeout polls, and would round it up by as much as 50 ms). ``terminal`` (columns,
+    rows): its output goes to a pseudo-terminal of that size, read as fast as it comes, as
+    a player's terminal shows it (colour, rounded boxes); else to a file."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        master = slave = -1
+        drained: list[int] = [0]
+        reader = None
+        if terminal is not None:
+            master, slave = _pty(*terminal)
         start = time.perf_counter()
-        proc = subprocess.Popen(command.argv, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=err, cwd=REPO_ROOT, env=env)
+        proc = subprocess.Popen(command.argv, stdin=subprocess.DEVNULL,
+                                stdout=out if slave < 0 else slave, stderr=err, cwd=cwd,
+                                env=env)
+        if slave >= 0:
+            os.close(slave)
+            reader = threading.Thread(target=_drain, args=(master, drained), daemon=True)
+            reader.start()
+        stopped = threading.Event()
+
+        def stop() -> None:
+            stopped.set()
+            proc.kill()  # (a no-op once the child is reaped: Popen knows its returncode)
+
+        timer = None if timeout is None else threading.Timer(timeout, stop)
+        if timer is not None:
+            timer.start()
         # wait4 reaps this very child and returns its own rusage (not the running
         # maximum over all children that RUSAGE_CHILDREN would give).
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen
-        if proc.returncode != 0 or (check_output and out.tell() == 0):
+        if timer is not None:
+            timer.cancel()
+        if reader is not None:
+            reader.join()
+            os.close(master)
+        if stopped.is_set():
+            return None
+        printed = out.tell() if terminal is None else drained[0]
+        if proc.returncode != 0 or (check_output and printed == 0):
             err.seek(0)
             detail = err.read().decode(errors="replace").strip()
             raise BenchmarkError(f"{command.name} exited {proc.returncode} "
@@ -201,6 +247,30 @@ def run_once(command: Command, env: dict[str, str], *, check_output: bool = Fals
                                  f"  argv: {list(command.argv)}")
     return Sample(wall_s=wall, cpu_s=usage.ru_utime + usage.ru_stime,
                   maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT)
+
+
+def _pty(columns: int, rows: int) -> tuple[int, int]:
+    """A pseudo-terminal of this size: its master and slave ends."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return master, slave
+
+
+def _drain(master: int, count: list[int]) -> None:
+    """Read the pseudo-terminal until the child has closed it (its bytes counted)."""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # EIO: every slave end is closed
+            return
+        if not chunk:
+            return
+        count[0] += len(chunk)
 
 
 def measure(cmds: Sequence[Command], env: dict[str, str], *, rounds: int,
@@ -213,7 +283,9 @@ def measure(cmds: Sequence[Command], env: dict[str, str], *, rounds: int,
     for i in range(rounds):
         k = i % len(cmds)
         for command in [*cmds[k:], *cmds[:k]]:
-            samples[command.name].append(run_once(command, env))
+            sample = run_once(command, env)
+            assert sample is not None  # (no timeout)
+            samples[command.name].append(sample)
     return samples
 
 
@@ -301,7 +373,7 @@ def format_report(cmds: Sequence[Command], summaries: dict[str, Summary],
              f"bytecode: {bytecode})", ""]
     lines += _table(rows)
     lines.append("")
-    lines += [f"  {c.name:<9}{' '.join(c.argv[3:]) or '-'}" for c in cmds[1:]]
+    lines += [f"  {c.name:<9}{' '.join(c.argv[4:]) or '-'}" for c in cmds[1:]]
     lines.append("  (the targets hold for the median wall time and the median peak RSS, as "
                  "ratios to the baseline's)")
     overall = "PASS" if all(v.passed for v in verdicts) else "FAIL"
@@ -362,11 +434,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         inherit = args.inherit_bytecode_settings
         env = child_env(None if inherit else pycache_dir)
         bytecode = "inherited settings" if inherit else "private warmed cache"
+        load = load_average()
         try:
             samples = measure(cmds, env, rounds=args.rounds, warmup=args.warmup)
         except BenchmarkError as error:
             print(f"startup.py: {error}", file=sys.stderr)
             return 2
+        load = f"load average {load} at the start, {load_average()} at the end"
     summaries = {name: summarize(runs) for name, runs in samples.items()}
     verdicts = judge(cmds, summaries)
     if args.json:
@@ -375,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(format_report(cmds, summaries, verdicts, rounds=args.rounds, warmup=args.warmup,
                             bytecode=bytecode))
+        print(f"{load} ({os.cpu_count()} CPUs)")
     if args.check and not all(v.passed for v in verdicts):
         return 1
     return 0

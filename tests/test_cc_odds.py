@@ -395,7 +395,7 @@ def test_C12_each_defence_roll_finds_its_end_states_kept_from_the_roll_before() 
     """The walk at the fire roll goes through the point every defence roll starts from
     (its card drawn, the leaders' results known): the defence rolls' end states are looked
     up, no step of the walk is taken again, and they equal a walk from cold."""
-    from referee.odds import work
+    from referee.core import work
 
     class Keeping(SequencePort):
         def __init__(self, cards: dict[str, list[str]], reports: dict[str, OddsReport]
@@ -415,9 +415,9 @@ def test_C12_each_defence_roll_finds_its_end_states_kept_from_the_roll_before() 
     odds_walk.fresh()
     assert next(iter(reports)) == "fire" and len(reports) == 7
     for qid, report in reports.items():  # in the order of the rolls, as a table shows them
-        work.reset()
-        warm = [e.value for e in report.end_states]
-        assert report.exact and (work.COUNTS["cc.walk"] == 0) == (qid != "fire"), qid
+        with work.counting() as count:
+            warm = [e.value for e in report.end_states]
+        assert report.exact and (count["cc.walk"] == 0) == (qid != "fire"), qid
         odds_walk.fresh()
         cold = report_for(port.questions[qid]).end_states
         assert [e.value for e in cold] == warm, qid

@@ -396,13 +396,13 @@ def test_e12_simulated_fallback_agrees_with_the_exact_end_states(
     """The seeded fallback forced on a case small enough to work out exactly: the macro-weapon
     phase depends on the hits drawn, not only on the survivors (a cache keyed by survivors
     alone reused one draw's macro-weapon hits for every other draw: +0.45 units destroyed)."""
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
 
     d = decl([_rifle(6, ap=4), {"name": "Volcano gun", "shots": 3, "at": 4, "macro": True}],
              [tunit(f"I{i}", armour=5, distance=10 + i) for i in range(5)])
     options = ("mw-spread=continue",) if continue_spread else ()
     exact = _first_report(d, {}, options)
-    monkeypatch.setattr(odds, "EXACT_CASES", 0)
+    monkeypatch.setattr(odds_rest, "EXACT_CASES", 0)
     question = _first_question(d, {}, options)
     from referee.odds.generic import report_for
 
@@ -457,6 +457,26 @@ def test_no_odds_attack_never_imports_the_odds_code(flag: str) -> None:
     assert proc.stdout.split() == (["False", "False"] if flag else ["True", "True"])
 
 
+@pytest.mark.parametrize(("script", "loaded"), [
+    ("transcripts/scripts/epic-to-hit.toml", False),  # a roll to hit alone: no end states
+    ("transcripts/scripts/epic-allocation.toml", True),
+])
+def test_the_end_states_code_loads_only_for_an_attack_that_has_end_states(
+        script: str, loaded: bool) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom referee.cli import app\n"
+            f"r = CliRunner().invoke(app, ['run', {script!r}])\n"
+            "assert r.exit_code == 0, r.output\n"
+            "print('referee.rulesets.epic.odds' in sys.modules,"
+            " 'referee.rulesets.epic.odds_rest' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", str(loaded)]
+
+
 @settings(max_examples=30, deadline=None)
 @given(units=st.lists(st.tuples(st.sampled_from(["INF", "LV", "AV"]), st.integers(2, 6),
                                 st.booleans(), st.booleans()), min_size=1, max_size=4),
@@ -466,7 +486,7 @@ def test_every_case_of_the_end_states_sums_to_one(units: list[tuple[str, int, bo
                                                   shots: int, ap: int, mw: int, markers: int,
                                                   crossfire: int, broken: bool) -> None:
     from referee.odds.generic import report_for
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
 
     targets = [tunit(f"U{i}", kind, armour=armour, distance=10 + i, reinforced=ra,
                      invulnerable=inv) for i, (kind, armour, ra, inv) in enumerate(units)]
@@ -481,11 +501,11 @@ def test_every_case_of_the_end_states_sums_to_one(units: list[tuple[str, int, bo
     except Branch as b:
         question = b.question
     rest = question.odds.facts["rest"]
-    pools = [odds.PoolFacts(question.spec.count, Fraction(7 - question.spec.target, 6),
+    pools = [odds_rest.PoolFacts(question.spec.count, Fraction(7 - question.spec.target, 6),
                             rest.current), *rest.later]
     total = Fraction(0)
-    for weight, hits in odds._hit_lists(rest.known, pools):
-        mass = odds._after_hits(rest.attack, hits, rest.added)
+    for weight, hits in odds_rest._hit_lists(rest.known, pools):
+        mass = odds_rest._after_hits(rest.attack, hits, rest.added)
         assert sum(mass.num.values()) == mass.den
         total += weight
     assert total == 1
@@ -562,7 +582,7 @@ def test_e10_fast_allocation_of_the_simulation_matches_the_default_allocation(
     default allocation (one hit at a time) gives it: ties, levelling, ranges, cover."""
     from dataclasses import replace
 
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
     from referee.rulesets.epic.allocation import HitKind, Target
     from referee.rulesets.epic.damage import Hit
     from referee.rulesets.epic.formations import Defender
@@ -578,8 +598,8 @@ def test_e10_fast_allocation_of_the_simulation_matches_the_default_allocation(
     alive = [d for i, d in enumerate(defenders) if i not in gone]
     held = {d.key: b for d, b in zip(alive, before, strict=False)}
     expected = {k: dict(Counter(replace(h, weapon="") for h in v))
-                for k, v in odds.allocate_default(alive, hits, attack, held).items()}
-    fast = odds.FastAllocation(attack, hits)
+                for k, v in odds_rest.allocate_default(alive, hits, attack, held).items()}
+    fast = odds_rest.FastAllocation(attack, hits)
     index = {d.key: i for i, d in enumerate(defenders)}
     got = fast.allocate(fast.runs(hits), gone, {index[k]: v for k, v in held.items()})
     assert {defenders[i].key: {fast.hits[h]: c for h, c in d.items()}
@@ -604,7 +624,7 @@ def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
     """The fallbacks of a barrage roll and of a save with macro-weapon hits to follow, forced
     on cases small enough to work out exactly."""
     from referee.odds.generic import report_for
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
 
     if case.startswith("barrage"):
         disrupt = case == "barrage-disrupt"
@@ -628,8 +648,8 @@ def test_e17_simulated_barrage_and_save_phases_agree_with_exact(
         question = _stop_at(d, {"to-hit.rifle": 3, "to-hit.volcano-gun": 2})
         assert question.id.startswith("save.normal")
     exact = {e.label.id: e.value for e in report_for(question).end_states}
-    monkeypatch.setattr(odds, "EXACT_CASES", -1)
-    monkeypatch.setattr(odds, "EXACT_PHASE_WORK", -1)
+    monkeypatch.setattr(odds_rest, "EXACT_CASES", -1)
+    monkeypatch.setattr(odds_rest, "EXACT_PHASE_WORK", -1)
     for e in report_for(question).end_states:
         assert e.runs is not None and e.spread is not None
         tolerance = 3 * max(e.spread, 0.05) / math.sqrt(e.runs)
@@ -661,9 +681,9 @@ def test_e12_exact_macro_phase_estimate_keeps_every_exact_case_exact() -> None:
     set; within the declaration limits (60 units) it is exact exactly where the former
     estimate (four cases a set, at most ``EXACT_CASES``) was: no odds shown exact before
     are simulated now, nor the reverse."""
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
 
     for units in range(1, 61):
         for uncertain in range(units + 1):
-            new = 2**uncertain * (units + odds.SET_STEPS) <= odds.EXACT_PHASE_WORK
-            assert new == (4 * 2**uncertain <= odds.EXACT_CASES), (units, uncertain)
+            new = 2**uncertain * (units + odds_rest.SET_STEPS) <= odds_rest.EXACT_PHASE_WORK
+            assert new == (4 * 2**uncertain <= odds_rest.EXACT_CASES), (units, uncertain)

@@ -1,6 +1,6 @@
 """Regression guard of the odds' cost (issue 16): the largest declarations of Epic Armageddon
 and Combat Commander run end to end, every roll's end states worked out (as ``--json`` and
-the table show them), within the work the odds code counts itself (``referee.odds.work``).
+the table show them), within the work the odds code counts itself (``referee.core.work``).
 Nothing here is timed: an accidental exponential (a walk over every subset of 60 units, a
 simulation per card) fails on any machine, deterministically.
 
@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from referee import api
+from referee.core import work
 from referee.frontends.answers import AnswerPort
 from referee.frontends.odds import OddsPort
-from referee.odds import work
+from tests.work_helpers import builders
 
 
 def _run(ruleset: str, declaration: dict[str, Any], options: tuple[str, ...] = (),
@@ -26,28 +27,13 @@ def _run(ruleset: str, declaration: dict[str, Any], options: tuple[str, ...] = (
     states worked out in the order of the rolls."""
     plan = api.plan_attack(ruleset, seed=seed, declaration=declaration, options=list(options))
     port = OddsPort(AnswerPort({}, plan.dice, roll_missing_dice=True, use_defaults=True), None)
-    work.reset()
     api.play(plan, port)
     per_roll = []
     for record in port.records:
-        work.reset()
-        assert len(tuple(record.report.end_states)) == len(record.report.end_labels)
-        per_roll.append(dict(work.COUNTS))
+        with work.counting() as count:
+            assert len(tuple(record.report.end_states)) == len(record.report.end_labels)
+        per_roll.append(dict(count))
     return per_roll
-
-
-def _epic_unit(i: int) -> dict[str, Any]:
-    return {"name": f"Unit {i}", "type": "INF", "armour": 4 + i % 3, "distance": 10 + i,
-            "in_range": True, "terrain": "open", "reinforced": i % 5 == 0,
-            "invulnerable": i % 7 == 0}
-
-
-EPIC_LARGEST = {
-    "firing": "Grey Company (invented)", "target": "Red Hill Battery (invented)",
-    "firing_blast_markers": 0, "target_blast_markers": 1, "crossfire": 1,
-    "weapons": [*({"name": f"Gun {i}", "shots": 200, "ap": 3 + i % 3} for i in range(29)),
-                {"name": "Volcano gun", "shots": 200, "at": 4, "macro": True}],
-    "target_units": [_epic_unit(i) for i in range(60)]}
 
 
 @pytest.mark.clause("E-12")
@@ -58,38 +44,23 @@ def test_the_largest_epic_declaration_stays_within_its_work_at_every_roll() -> N
     within ``SIM_RUNS`` runs of one step per unit and pool (the exact shots path, 2^60 unit
     fates, is never taken here). Measured when set: 8.65 million steps in all, the largest
     roll 225,280 (an exact save with 2^11 survivor sets, at the budget)."""
-    from referee.rulesets.epic import odds
+    from referee.rulesets.epic import odds_rest
 
     units, pools = 60, 30
-    per_roll_cap = max(odds.EXACT_PHASE_WORK, odds.SIM_RUNS * (units + pools))
-    rolls = _run("epic", EPIC_LARGEST)
+    per_roll_cap = max(odds_rest.EXACT_PHASE_WORK, odds_rest.SIM_RUNS * (units + pools))
+    rolls = _run("epic", builders.epic_largest())
     assert len(rolls) > 60  # every to-hit roll and the saves
     for i, counts in enumerate(rolls):
         assert sum(counts.values()) <= per_roll_cap, (i, counts)
-        assert counts.get("epic.exact", 0) <= odds.EXACT_CASES, (i, counts)
+        assert counts.get("epic.exact", 0) <= odds_rest.EXACT_CASES, (i, counts)
     assert sum(sum(c.values()) for c in rolls) <= len(rolls) * per_roll_cap
-
-
-def _leader(i: int, command: int) -> dict[str, Any]:
-    return {"name": f"Sgt {i}", "kind": "leader", "morale": 7 + i % 3, "broken_morale": 6,
-            "command": command, "suppressed": i % 4 == 3}
-
-
-def _cc(firing: dict[str, Any], commands: list[int]) -> dict[str, Any]:
-    return {"attacker": "germany", "defender": "america", "target_hex": "N6",
-            "firing": [firing], "target": [_leader(i, c) for i, c in enumerate(commands)]}
-
-
-RIFLES = {"name": "Rifle squad", "hex": "K9", "fp": 12, "range": 6, "distance": 2}
-MORTAR = {"name": "Mortar", "kind": "weapon", "white_band": True, "hex": "K9", "fp": 6,
-          "range": 12, "distance": 3}
 
 
 @pytest.mark.clause("C-12")
 @pytest.mark.parametrize(("firing", "commands", "options"), [
-    (RIFLES, [1 + i % 3 for i in range(12)], ()),
-    (RIFLES, [5, 3, 5, 4, 2, 5, 1, 4, 5, 3, 2, 4], ("command-from=sum",)),
-    (MORTAR, [5, 3, 5, 4, 2, 5, 1, 4, 5, 3, 2, 4], ("defence-deck=attacker",)),
+    (builders.CC_RIFLES, [1 + i % 3 for i in range(12)], ()),
+    (builders.CC_RIFLES, [5, 3, 5, 4, 2, 5, 1, 4, 5, 3, 2, 4], ("command-from=sum",)),
+    (builders.CC_MORTAR, [5, 3, 5, 4, 2, 5, 1, 4, 5, 3, 2, 4], ("defence-deck=attacker",)),
 ], ids=["12-leaders", "12-leaders-sum", "mortar-one-deck"])
 def test_the_largest_cc_declaration_stays_within_its_work_at_every_roll(
         firing: dict[str, Any], commands: list[int], options: tuple[str, ...]) -> None:
@@ -107,7 +78,7 @@ def test_the_largest_cc_declaration_stays_within_its_work_at_every_roll(
     cards = 2 + len(commands)  # the targeting and fire cards, a defence card a unit
     simulation = max(odds.SIMULATION_CARDS, odds.MIN_RUNS * cards)
     per_roll_cap = odds.EXACT_WORK + 11 + simulation
-    rolls = _run("cc", _cc(firing, commands), options)
+    rolls = _run("cc", builders.cc_leaders(firing, commands), options)
     assert len(rolls) >= len(commands) + 1  # the fire roll and every defence roll
     for i, counts in enumerate(rolls):
         assert sum(counts.values()) <= per_roll_cap, (i, counts)

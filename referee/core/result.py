@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from referee.core.table import Summary as Summary  # re-exported: tables of results
 from referee.core.table import Table as Table  # re-exported: results hold tables
 from referee.core.text import Msg, jsonable
 
@@ -85,8 +86,11 @@ class StepLog:
         self.add(StepKind.WARNING, text, clause, **data)
 
     def table(self, title: Msg, columns: Sequence[Msg], rows: Sequence[Sequence[Any]],
-              clause: str | None = None) -> None:
-        self._tables.append(Table(title, tuple(columns), tuple(tuple(r) for r in rows), clause))
+              clause: str | None = None, summary: Summary | None = None) -> None:
+        """A table of the working; ``summary``: how it is shown when it is long (one row per
+        hit of a very large attack)."""
+        self._tables.append(Table(title, tuple(columns), tuple(tuple(r) for r in rows), clause,
+                                  summary=summary))
 
     @property
     def steps(self) -> tuple[Step, ...]:

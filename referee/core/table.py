@@ -20,6 +20,17 @@ class Shown:
     text: Any
 
 
+class Summary(NamedTuple):
+    """How a table of one row per item (an allocation's hits) is shown at the table when it
+    is long (``render.console.SUMMARY_ROWS``): its rows counted by the value of the column
+    ``by`` (``total`` names the count), in a column per value of the column ``split`` (none:
+    the count alone). ``--json`` keeps every row."""
+
+    by: int
+    total: Msg
+    split: int | None = None
+
+
 class Table(NamedTuple):
     """``keys``: the columns' English keys in JSON; by default the last part of each
     column's message id (``epic.col.need`` -> ``need``)."""
@@ -29,6 +40,7 @@ class Table(NamedTuple):
     rows: tuple[tuple[Any, ...], ...]
     clause: str | None = None
     keys: tuple[str, ...] = ()
+    summary: Summary | None = None
 
     def column_keys(self) -> tuple[str, ...]:
         if self.keys:

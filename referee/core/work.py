@@ -1,12 +1,25 @@
 """Work counted by the code itself, for regression guards that do not depend on the machine.
 
 A timed test passes or fails with the machine's load; a count does not. Code whose work could
-grow out of proportion (a scan of the roster, the states of a dynamic programme, the hits
-spread over a hex) says how much it did with ``add(kind, amount)``; outside ``counting()``
-that costs one test of a global. A guard runs the largest declaration a ruleset accepts
-inside ``counting()`` and checks each kind against a bound polynomial in the declaration's
-size, so an accidental exponential (or an extra factor of the size) fails on any machine
-(tests/test_lnlt_work.py, tests/test_waw_work.py).
+grow out of proportion (a scan of the roster, the states of a dynamic programme, the cases of
+an exact walk, the searches of a flow) says how much it did with ``add(kind, amount)``;
+outside ``counting()`` that costs one test of a global. A guard runs the largest declaration a
+ruleset accepts inside ``counting()`` and checks each kind against a bound polynomial in the
+declaration's size, so an accidental exponential (or an extra factor of the size) fails on any
+machine. The one counter of every ruleset (the core is below everything that counts); the
+kinds, each named after its ruleset:
+
+* ``epic.exact`` cases of hits, ``epic.sets`` survivor sets times the units they allocate to,
+  ``epic.simulated`` simulated runs times the units and pools a run steps through (the odds'
+  end states: tests/test_odds_work.py);
+* ``cc.walk`` points times classes of the Combat Commander walk, ``cc.simulated`` simulated
+  runs times the cards a run draws (tests/test_odds_work.py, tests/test_cc_odds.py);
+* ``lnlt.unit-visits``, ``lnlt.adjacency-visits``, ``lnlt.dc-checks``, ``lnlt.dc-states``
+  (tests/test_lnlt_work.py); ``waw.hits-placed``, ``waw.unit-outcomes``
+  (tests/test_waw_work.py);
+* ``fow.searches`` shortest-path searches (Dijkstra, Bellman-Ford rounds), ``fow.arcs`` the
+  arcs they scan, ``fow.augmentations`` flow pushes, ``fow.completions`` full completion
+  searches of the allocation (tests/test_fow_scale.py).
 """
 
 from __future__ import annotations

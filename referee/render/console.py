@@ -9,19 +9,24 @@ from typing import IO, TYPE_CHECKING, Any
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
+from rich.segment import Segments
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from referee.catalog import render
 from referee.core.table import Table
 from referee.core.text import Msg, visible
-from referee.render import plain_table
+from referee.render import fast_table
+from referee.render.fast_table import Column
 from referee.render.json_out import cell_text
 
 if TYPE_CHECKING:
     from referee.core.result import Result
 
 PLAIN_WIDTH = 120
+SUMMARY_ROWS = 250
+"""A table of one row per item (``Table.summary``: an allocation's hits) longer than this is
+shown as its summary: no player reads thousands of rows at the table (``--json`` has them)."""
 
 # by StepKind value (kept as text so that a lookup does not load the result module)
 KIND_STYLE = {"input": "cyan", "modifier": "yellow", "roll": "magenta", "outcome": "bold green",
@@ -64,7 +69,7 @@ def _label_widths(width: int, table: Table) -> list[int]:
     """Column widths for a table of long labels and short values: every value column as wide
     as its widest value; then the room left goes to the labels (up to their widest), then
     to the value columns' headers (which wrap otherwise)."""
-    cells = [[cell_text(row[i]) for row in table.rows] for i in range(len(table.columns))]
+    cells = [[str(cell_text(row[i])) for row in table.rows] for i in range(len(table.columns))]
     heads = [render(col) for col in table.columns]
     need = [max(map(len, column), default=1) or 1 for column in cells]
     want = [max(need[i], len(heads[i])) for i in range(len(heads))]
@@ -80,40 +85,69 @@ def _label_widths(width: int, table: Table) -> list[int]:
     return need
 
 
-def _print_plain(console: Console, title: str, headers: list[str],
-                 justify: list[plain_table.Justify], rows: list[list[str]],
-                 wraps: list[bool] | None = None) -> bool:
-    """Print the table without rich's layout work when its layout is a simple one and no
-    style shows (the same characters: see ``plain_table``); False when rich must lay it out."""
-    found = plain_table.lines(console, _box(console), visible(title),
-                              [visible(h) for h in headers], justify,
-                              [[visible(c) for c in row] for row in rows], wraps)
-    if found is None:
+def _print_fast(console: Console, title: str, columns: list[Column], rows: list[list[str]],
+                row_styles: list[str | None] | None = None) -> bool:
+    """Print the table without rich's layout work (the same characters and styles: see
+    ``fast_table``); False when rich must lay it out. Everything shown is literal text with
+    its control characters made visible, as ``_text`` makes it for rich."""
+    title = visible(title)
+    columns = [Column(visible(c.header), c.justify, c.wraps, c.width, c.overflow)
+               for c in columns]
+    rows = [[visible(c) for c in row] for row in rows]
+    if console.color_system is None:
+        found = fast_table.lines(console, _box(console), title, columns, rows)
+        if found is None:
+            return False
+        console.out("\n".join(found), highlight=False)
+        return True
+    segments = fast_table.segments(console, _box(console), title, columns, rows,
+                                   row_styles if console.is_terminal else None)
+    if segments is None:
         return False
-    console.out("\n".join(found), highlight=False)
+    console.print(Segments(segments))
     return True
 
 
-def print_table(console: Console, table: Table, *, label_wraps: bool = False) -> None:
+def _first_keeps_room(width: int, headers: list[str], rows: list[list[str]]) -> bool:
+    """Whether the first column, unwrapped, leaves every other column room for its widest
+    word (the least rich gives a column that wraps). Rich otherwise squeezes those columns
+    to nothing when the first does not wrap: a long reason in the first column of a Blast
+    markers table hid its markers in an 80-column terminal."""
+    cells = [headers, *rows]
+    natural = [max(cell_len(row[i]) for row in cells) for i in range(len(headers))]
+    edges = 3 * len(headers) + 1  # the padding of each cell, the dividers, the two edges
+    if sum(natural) + edges <= width:
+        return True  # the whole table fits: nothing wraps
+    words = [max((cell_len(w) for row in cells for w in row[i].split()), default=0)
+             for i in range(1, len(headers))]
+    return natural[0] + sum(words) + edges <= width
+
+
+def print_table(console: Console, table: Table, *, label_wraps: bool = False,
+                titled: bool = True) -> None:
     """``label_wraps``: the first column holds long labels (a what-if's rows), so it wraps
-    and every other column keeps room for its widest value (numbers are never cut)."""
-    title = render(table.title)
-    if table.clause:
+    and every other column keeps room for its widest value (numbers are never cut).
+    ``titled``: off, the table is drawn without its title (printed apart)."""
+    title = render(table.title) if titled else ""
+    if table.clause and titled:
         title += f" [{table.clause}]"
     headers = [render(col) for col in table.columns]
     rows = [[str(cell_text(c)) for c in row] for row in table.rows]
-    if not label_wraps and _print_plain(console, title, headers, ["left"] * len(headers),
-                                        rows, [i != 0 for i in range(len(headers))]):
+    if label_wraps:
+        widths = _label_widths(console.width, table)
+        columns = [Column(head, width=widths[i], overflow="fold")
+                   for i, head in enumerate(headers)]
+    else:  # the first column holds ids and names: never cut or wrap it, unless it leaves
+        # the other columns no room for their words (rich would then draw them empty)
+        first = _first_keeps_room(console.width, headers, rows)
+        columns = [Column(head, wraps=i != 0 or not first) for i, head in enumerate(headers)]
+    if _print_fast(console, title, columns, rows):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
                            show_lines=False)
-    widths = _label_widths(console.width, table) if label_wraps else []
-    for i, head in enumerate(headers):
-        if label_wraps:
-            rich_table.add_column(_text(head), overflow="fold", width=widths[i])
-            continue
-        # the first column holds ids and names: never cut or wrap it
-        rich_table.add_column(_text(head), no_wrap=(i == 0))
+    for column in columns:
+        rich_table.add_column(_text(column.header), no_wrap=not column.wraps,
+                              width=column.width, overflow=column.overflow)
     for row in rows:
         rich_table.add_row(*(_text(c) for c in row))
     console.print(rich_table)
@@ -123,17 +157,18 @@ def print_steps(console: Console, result: Result) -> None:
     title = render(Msg.of("result.steps_title"))
     headers = [render(Msg.of(f"result.col.{col}")) for col in ("step", "clause", "kind",
                                                                  "what")]
+    columns = [Column(headers[0], justify="right"), *(Column(h) for h in headers[1:])]
     rows = [[str(i), step.clause or "", render(Msg.of(f"step.kind.{step.kind.value}")),
              render(step.text)] for i, step in enumerate(result.steps, 1)]
-    if _print_plain(console, title, headers, ["right", "left", "left", "left"], rows):
+    styles: list[str | None] = [KIND_STYLE[step.kind.value] for step in result.steps]
+    if _print_fast(console, title, columns, rows, styles):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left")
-    rich_table.add_column(_text(headers[0]), justify="right")
-    for head in headers[1:]:
-        rich_table.add_column(_text(head))
-    for step, row in zip(result.steps, rows, strict=True):
-        style = KIND_STYLE[step.kind.value] if console.is_terminal else None
-        rich_table.add_row(*(_text(c) for c in row), style=style)
+    for column in columns:
+        rich_table.add_column(_text(column.header), justify=column.justify)
+    for row, style in zip(rows, styles, strict=True):
+        rich_table.add_row(*(_text(c) for c in row),
+                           style=style if console.is_terminal else None)
     console.print(rich_table)
 
 
@@ -145,9 +180,42 @@ def print_result(console: Console, result: Result, *, outcome: bool = True) -> N
         _print(console, render(Msg.of("result.house_rules", options=values)))
     print_steps(console, result)
     for table in result.tables:
-        print_table(console, table)
+        summary = summary_table(table)
+        if summary is None:
+            print_table(console, table)
+            continue
+        # its title on a line of its own: as the narrow table's title it would wrap
+        _print(console, render(summary.title) + (f" [{table.clause}]" if table.clause else ""))
+        print_table(console, summary, titled=False)
+        _print(console, render(Msg.of("result.summary.note", rows=len(table.rows))))
     if outcome:
         _print(console, render(Msg.of("result.outcome", outcome=result.outcome)), "bold")
+
+
+def summary_table(table: Table) -> Table | None:
+    """The summary a long table of one row per item is shown as (``Table.summary``), or
+    ``None`` when it is short or has none: its rows counted by the value of one column, in
+    the order they first come, with a column per value of another (in the order they first
+    come) when it has one."""
+    how = table.summary
+    if how is None or len(table.rows) <= SUMMARY_ROWS:
+        return None
+    counts: dict[str, dict[str, int]] = {}
+    splits: dict[str, None] = {}
+    for row in table.rows:
+        key = str(cell_text(row[how.by]))
+        split = "" if how.split is None else str(cell_text(row[how.split]))
+        splits[split] = None
+        by_split = counts.setdefault(key, {})
+        by_split[split] = by_split.get(split, 0) + 1
+    columns: tuple[Any, ...] = (table.columns[how.by], how.total)
+    if how.split is not None:
+        columns += tuple(splits)
+    rows = tuple((key, sum(by_split.values()),
+                  *((by_split.get(s, 0) for s in splits) if how.split is not None else ()))
+                 for key, by_split in counts.items())
+    return Table(Msg.of("result.summary.title", title=table.title,
+                        column=table.columns[how.by]), columns, rows, table.clause)
 
 
 def print_message(console: Console, msg: Msg | str, style: str | None = None) -> None:

@@ -23,9 +23,9 @@ from typing import Any
 from referee.core.dice import DiceRoll
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
+from referee.core.work import add as counted
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport
-from referee.odds.work import add as counted
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc import odds_walk
 from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion

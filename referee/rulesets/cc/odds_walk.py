@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from referee.odds.work import add as counted
+from referee.core.work import add as counted
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import parse_key
 from referee.rulesets.cc.odds_draws import ALL_PAIRS, DeckRun

@@ -3,7 +3,7 @@ the attack when the question is asked, as plain frozen values.
 
 Light on purpose: the resolvers build these values at every roll, odds shown or not, so this
 module imports nothing of ``referee.odds`` or the dice library. The odds themselves are
-computed in ``referee.rulesets.epic.odds`` (loaded only through ``OddsRef``).
+computed in ``referee.rulesets.epic.odds_rest`` (loaded only when they are read).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
-from referee.core.result import Result, StepLog
+from referee.core.result import Result, StepLog, Summary
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.allocation import HitKind, can_take
@@ -120,8 +120,12 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         if rows_:
             cols = (("hit", "fire", "weapon", "unit", "why", "clause") if table == "allocation"
                     else ("unit", "hits", "save", "dice", "result", "clause"))
+            # a very large attack's hits, one a row, are shown counted by unit and fire
+            summary = (Summary(cols.index("unit"), Msg.of("epic.col.hits"), cols.index("fire"))
+                       if table == "allocation" else None)
             log.table(Msg.of(f"epic.table.{table}", target=target.shown),
-                      [Msg.of(f"epic.col.{c}") for c in cols], rows_, clause=clause)
+                      [Msg.of(f"epic.col.{c}") for c in cols], rows_, clause=clause,
+                      summary=summary)
     extra_states = None
     if decl.overwatch is not None or taken.fires_on_overwatch:
         # E-20: having fired, it is no longer on overwatch

@@ -14,7 +14,7 @@ from typing import Any
 from referee.core.errors import UsageError
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
-from referee.core.result import Result, StepLog
+from referee.core.result import Result, StepLog, Summary
 from referee.core.table import Table
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
@@ -200,7 +200,8 @@ def attack(ctx: AttackContext) -> Result:
     held = loads(allocation)
     _note_readings(log, problem, held, decl, ctx.options.values)
     log.outcome(Msg.of("fow.step.all_allocated", hits=len(allocation)), "F-7")
-    log.table(Msg.of("fow.table.allocation"), columns, rows, "F-3")
+    log.table(Msg.of("fow.table.allocation"), columns, rows, "F-3",
+              summary=Summary(3, Msg.of("fow.col.hits")))  # (thousands of hits: by reason)
     ignored_rows = []
     for reach in reaches:
         if reach.ignored:

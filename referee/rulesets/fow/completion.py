@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from referee.core import work
 from referee.rulesets.fow.flow import loads
 from referee.rulesets.fow.residual import Group, Residual, counts_of, groups_of
 from referee.rulesets.fow.solver import allocate_with_loads
-from referee.rulesets.fow.work import WORK
 
 if TYPE_CHECKING:
     from referee.rulesets.fow.validate import Allocator
@@ -41,7 +41,7 @@ class Completions:
         ever returns a legal allocation; on table-top sizes it finds one whenever one exists
         (checked against brute force in the tests)."""
         problem = self.problem
-        WORK.completions += 1
+        work.add("fow.completions")
         first = self.allocator.solved(fixed)
         if first is None or problem.score(first) != self.allocator.best_score:
             return None

@@ -1,5 +1,5 @@
-"""Two small graph algorithms the allocation solver stands on (pure, no imports beyond the
-standard library).
+"""Two small graph algorithms the allocation solver stands on (pure: the standard library, and
+the core's work counter, ``fow.searches``, ``fow.arcs`` and ``fow.augmentations``).
 
 * ``MinCostFlow``: successive shortest paths with Dijkstra and potentials, for non-negative
   integer costs (Python integers, so lexicographic weights of any size stay exact).
@@ -13,7 +13,7 @@ import heapq
 import itertools
 from collections.abc import Mapping, Sequence
 
-from referee.rulesets.fow.work import WORK
+from referee.core import work
 
 
 class MinCostFlow:
@@ -122,9 +122,9 @@ class MinCostFlow:
                     self._set_convex(arc)
                 node = heads[e ^ 1]
             sent += push
-        WORK.searches += searches
-        WORK.arcs += scanned
-        WORK.augmentations += searches - (sent < wanted)
+        work.add("fow.searches", searches)
+        work.add("fow.arcs", scanned)
+        work.add("fow.augmentations", searches - (sent < wanted))
         return sent, total
 
     def carried(self, edge: int) -> int:

@@ -13,7 +13,7 @@ An allocation of the best score has no cycle of negative cost, so one Bellman-Fo
 potentials under which every arc costs at least zero, and Dijkstra then finds, from one team,
 the cheapest way to reach every other node: how much worse the best allocation that moves a
 hit onto that team must be (zero: as good), and which teams gain and lose a hit on the way.
-The searches count their work in ``work.WORK``.
+The searches count their work (``referee.core.work``: ``fow.searches``, ``fow.arcs``).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from referee.core import work
 from referee.rulesets.fow.problem import Problem
-from referee.rulesets.fow.work import WORK
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ class Residual:
                             marked[head] = True
                             improved.append(head)
             active = improved
-        WORK.searches += rounds
-        WORK.arcs += scanned
+        work.add("fow.searches", rounds)
+        work.add("fow.arcs", scanned)
         return dist
 
     def _search(self, start: int, bound: int | None = None
@@ -189,8 +189,8 @@ class Residual:
                     heapq.heappush(queue, (nd, head))
         true: list[int | None] = [d - pot[start] + pot[v] if done[v] and d is not None
                                   else None for v, d in enumerate(dist)]
-        WORK.searches += 1
-        WORK.arcs += scanned
+        work.add("fow.searches")
+        work.add("fow.arcs", scanned)
         self._searched[start] = (true, pred, bound)
         return true, pred
 
