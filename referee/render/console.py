@@ -9,14 +9,14 @@ from typing import IO, TYPE_CHECKING, Any
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
-from rich.segment import Segments
+from rich.segment import Segment, Segments
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from referee.catalog import render
 from referee.core.table import Table
 from referee.core.text import Msg, visible
-from referee.render import fast_table
+from referee.render import fast_table, stacked
 from referee.render.fast_table import Column
 from referee.render.json_out import cell_text
 
@@ -123,6 +123,63 @@ def _first_keeps_room(width: int, headers: list[str], rows: list[list[str]]) -> 
     return natural[0] + sum(words) + edges <= width
 
 
+def _stacks(console: Console, title: str, headers: list[str], rows: list[list[str]],
+            wraps: list[bool], row_styles: list[str | None] | None = None, *,
+            check_headers: bool = True) -> bool:
+    """When the table cannot be drawn at the console's width without cutting words, print it
+    stacked (``stacked``: a block of lines per row) and answer True."""
+    width = console.width
+    if not stacked.needs_stacking(width, headers if check_headers else [""] * len(headers),
+                                  rows, wraps):
+        return False
+    title, headers = visible(title), [visible(h) for h in headers]
+    rows = [[visible(c) for c in row] for row in rows]
+    found = stacked.lines(width, title, headers, rows, "─" if console.is_terminal else "-")
+    if console.color_system is None:
+        console.out("\n".join("".join(p.text for p in line) for line in found),
+                    highlight=False)
+        return True
+    header = console.get_style("table.header")
+    title_style = console.get_style("table.title")
+    out: list[Segment] = []
+    for n, line in enumerate(found):
+        for part in line:
+            if part.kind == "header":
+                style = header
+            elif part.kind == "value" and part.row is None and title and n == 0:
+                style = title_style
+            elif part.row is not None and row_styles and row_styles[part.row]:
+                style = console.get_style(row_styles[part.row] or "")
+            else:
+                style = None
+            out.append(Segment(part.text, style))
+        out.append(Segment.line())
+    console.print(Segments(out), end="")
+    return True
+
+
+def _uncut_widths(console: Console, columns: list[Column],
+                  rows: list[list[str]]) -> list[int] | None:
+    """Widths for a grid that rich would lay out cutting a word (its share of the room
+    shrinks every wrapping column in proportion, and cut a column of long flags while its
+    neighbours had room to spare), when one that cuts none fits: ``stacked.grid_widths``;
+    ``None`` when rich's own widths cut nothing (or nothing fits: the table is stacked)."""
+    headers = [c.header for c in columns]
+    wraps = [c.wraps for c in columns]
+    natural = [max([cell_len(h), *(cell_len(row[i]) for row in rows)])
+               for i, h in enumerate(headers)]
+    padded = [w + 2 * fast_table.PAD for w in natural]
+    room = console.width - (len(columns) + 1)
+    widths = fast_table.column_widths(padded, wraps, room)
+    if widths is None:
+        widths = fast_table.rich_widths(console, columns, rows)
+    measure = [stacked.widest_word if wraps[i] else cell_len for i in range(len(columns))]
+    if all(max([measure[i](h), *(measure[i](row[i]) for row in rows)]) <= w - 2 * fast_table.PAD
+           for i, (h, w) in enumerate(zip(headers, widths, strict=True))):
+        return None
+    return stacked.grid_widths(console.width, headers, rows, wraps)
+
+
 def print_table(console: Console, table: Table, *, label_wraps: bool = False,
                 titled: bool = True) -> None:
     """``label_wraps``: the first column holds long labels (a what-if's rows), so it wraps
@@ -134,13 +191,24 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
     headers = [render(col) for col in table.columns]
     rows = [[str(cell_text(c)) for c in row] for row in table.rows]
     if label_wraps:
+        # (its headers fold: the values and the labels' words must fit)
+        if _stacks(console, title, headers, rows, [i == 0 for i in range(len(headers))],
+                   check_headers=False):
+            return
         widths = _label_widths(console.width, table)
         columns = [Column(head, width=widths[i], overflow="fold")
                    for i, head in enumerate(headers)]
     else:  # the first column holds ids and names: never cut or wrap it, unless it leaves
         # the other columns no room for their words (rich would then draw them empty)
         first = _first_keeps_room(console.width, headers, rows)
-        columns = [Column(head, wraps=i != 0 or not first) for i, head in enumerate(headers)]
+        wraps = [i != 0 or not first for i in range(len(headers))]
+        if _stacks(console, title, headers, rows, wraps):
+            return
+        columns = [Column(head, wraps=wraps[i]) for i, head in enumerate(headers)]
+        fitted = _uncut_widths(console, columns, rows)
+        if fitted:
+            columns = [Column(head, wraps=wraps[i], width=fitted[i])
+                       for i, head in enumerate(headers)]
     if _print_fast(console, title, columns, rows):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
@@ -157,15 +225,23 @@ def print_steps(console: Console, result: Result) -> None:
     title = render(Msg.of("result.steps_title"))
     headers = [render(Msg.of(f"result.col.{col}")) for col in ("step", "clause", "kind",
                                                                  "what")]
-    columns = [Column(headers[0], justify="right"), *(Column(h) for h in headers[1:])]
     rows = [[str(i), step.clause or "", render(Msg.of(f"step.kind.{step.kind.value}")),
              render(step.text)] for i, step in enumerate(result.steps, 1)]
     styles: list[str | None] = [KIND_STYLE[step.kind.value] for step in result.steps]
+    wraps = [True] * len(headers)
+    if _stacks(console, title, headers, rows, wraps, styles):
+        return
+    columns = [Column(headers[0], justify="right"), *(Column(h) for h in headers[1:])]
+    fitted = _uncut_widths(console, columns, rows)
+    if fitted:
+        columns = [Column(headers[0], justify="right", width=fitted[0]),
+                   *(Column(h, width=w) for h, w in zip(headers[1:], fitted[1:], strict=True))]
     if _print_fast(console, title, columns, rows, styles):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left")
     for column in columns:
-        rich_table.add_column(_text(column.header), justify=column.justify)
+        rich_table.add_column(_text(column.header), justify=column.justify,
+                              width=column.width)
     for row, style in zip(rows, styles, strict=True):
         rich_table.add_row(*(_text(c) for c in row),
                            style=style if console.is_terminal else None)

@@ -1,0 +1,230 @@
+"""Narrow terminals (issue 19, item 6): no table cuts a word a player reads or types.
+
+A grid that cannot fit without cutting a word is stacked (a block of lines a row); one that
+can is given widths that keep every word whole. Every transcript's commands are replayed at
+60, 80 and 120 columns and checked: no ellipsis, no line wider than the terminal, and the
+words of each table still there.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+from typing import IO
+
+import pexpect
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.text import Text
+
+import referee.render.console as render_console
+from referee.core.table import Table
+from referee.core.text import Msg
+from referee.render import stacked
+from referee.render.console import make_console, print_table
+from tests.conftest import ROOT
+from tests.pty_support import ENTER, TIMEOUT, Session
+from tests.transcript_harness import commands, fresh_game_files, replay, transcript_files
+
+WIDTHS = (60, 80, 120)
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzМодификатор-+", min_size=1, max_size=18)
+CELLS = st.lists(WORDS, min_size=0, max_size=6).map(" ".join)
+
+
+def _at_width(monkeypatch: pytest.MonkeyPatch, width: int, *, colour: bool = False) -> None:
+    """Every console the commands make is a terminal of ``width`` columns (the help's too:
+    rich reads the terminal's width from ``COLUMNS``)."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    made = render_console.make_console
+
+    def narrow(file: IO[str], *, terminal: bool, color: bool = True,
+               width_: int | None = None, **_: object) -> object:
+        return made(file, terminal=colour, color=colour, width=width)
+
+    monkeypatch.setattr(render_console, "make_console", narrow)
+
+
+def _plain(text: str) -> str:
+    return Text.from_ansi(text).plain
+
+
+CASES = [(path, width) for path in transcript_files(ROOT) for width in WIDTHS]
+
+
+@pytest.mark.parametrize(("path", "width"), CASES,
+                         ids=[f"{p.relative_to(ROOT)}@{w}" for p, w in CASES])
+def test_every_transcript_at_a_narrow_terminal_cuts_no_word(
+        path: Path, width: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each transcript's commands, in order (a game file's state carries over), at a terminal
+    of ``width`` columns: nothing is cut with an ellipsis, no line is wider than the
+    terminal (the terminal would wrap it through the table's borders)."""
+    _at_width(monkeypatch, width)
+    text = path.read_text(encoding="utf-8")
+    fresh_game_files(text)
+    for cmd in commands(text):
+        shown = replay(cmd)
+        assert "…" not in shown, f"{path.name} '$ {cmd.line}' at {width}: a cut word"
+        if " game report" in cmd.line:
+            continue  # a Markdown document, for a file or a page, not the terminal's
+        wide = [line for line in shown.splitlines() if len(line.rstrip()) > width
+                and _is_table_line(line)]
+        assert not wide, f"{path.name} '$ {cmd.line}' at {width}: {wide[0]!r}"
+
+
+def _is_table_line(line: str) -> bool:
+    """A line of a grid or a stacked table (the lines a program prints itself, the usage
+    lines of an error, are the terminal's to wrap)."""
+    return bool(re.match(r"^([|+╭╰│├]|-+$|─+$)", line))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_lookup_flags_stay_whole_to_type(width: int, lang: str, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``lookup epic`` lists the flags a player types (``--sustained-fire``): at every width
+    each flag is on the screen whole, on one line."""
+    from tests.transcript_harness import Command
+
+    _at_width(monkeypatch, width)
+    line = ("referee --lang ru lookup epic" if lang == "ru" else "referee lookup epic")
+    shown = replay(Command(line, "", 0, 0))
+    for flag in ("--cover", "--double", "--marshal", "--sustained-fire"):
+        assert re.search(rf"(^|\s){re.escape(flag)}(\s|$)", shown, re.M), (flag, shown)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_table_too_wide_for_its_words_is_stacked(width: int) -> None:
+    """``options``' table at 60 columns cannot keep its words whole in a grid: each option
+    is a block of lines, header then value; at 120 it is a grid."""
+    from referee import api
+
+    table = api.options_table("epic")
+    out = io.StringIO()
+    print_table(make_console(out, terminal=False, width=width), table)
+    shown = out.getvalue()
+    lines = shown.splitlines()
+    assert "…" not in shown
+    assert max(len(line.rstrip()) for line in lines) <= width
+    names = [str(row[0]) for row in table.rows]
+    grid = any(line.startswith("|") for line in lines)
+    if grid:
+        assert all(any(f"| {name} " in line for line in lines) for name in names)
+    else:  # stacked: the first column's header and each name on a line of their own
+        assert all(any(re.match(rf"^\S.*\s{re.escape(name)}$", line) for line in lines)
+                   for name in names)
+    assert grid == (width >= 120), (width, shown)
+
+
+def test_a_stacked_table_in_colour_keeps_its_header_style_and_width(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")  # a colour terminal's console takes the terminal's
+    table = Table(Msg.of("rulesets.title"), (Msg.of("rulesets.col.id"),
+                                              Msg.of("rulesets.col.covers")),
+                  (("world-at-war-with-a-long-identifier-to-type", "a b c d " * 12),))
+    out = io.StringIO()
+    print_table(make_console(out, terminal=True, color=True, width=40), table)
+    raw = out.getvalue()
+    plain = _plain(raw)
+    assert "\x1b[" in raw  # the headers styled as a grid's are
+    assert all(len(line) <= 40 for line in plain.splitlines())
+    # a word wider than the whole terminal is the one thing folded, and nothing is lost
+    assert "".join(plain.split()).count("world-at-war-with-a-long-identifier-to-type") == 1
+
+
+@given(st.integers(min_value=20, max_value=140), st.lists(CELLS, min_size=1, max_size=5),
+       st.lists(st.lists(CELLS, min_size=5, max_size=5), min_size=0, max_size=6))
+def test_stacked_lines_fit_and_keep_every_word(width: int, heads: list[str],
+                                               cells: list[list[str]]) -> None:
+    """Invariant: the stacked form is never wider than the terminal, keeps every word of
+    every cell in order, and cuts a word only when it is wider than the terminal."""
+    heads = [h or "h" for h in heads]
+    rows = [row[:len(heads)] for row in cells]
+    found = stacked.lines(width, "Title", heads, rows)
+    text = ["".join(p.text for p in line) for line in found]
+    assert all(cell_len(line) <= width for line in text)
+    words = [w for row in rows for cell in row for w in cell.split()]
+    short = [w for w in words if len(w) <= width - stacked.INDENT]
+    body = " ".join(text).split()
+    for word in short:
+        assert word in body, (word, text)
+
+
+@given(st.integers(min_value=30, max_value=140),
+       st.lists(st.tuples(CELLS, st.booleans()), min_size=1, max_size=6),
+       st.lists(st.lists(CELLS, min_size=6, max_size=6), min_size=1, max_size=5))
+def test_grid_widths_never_go_below_a_word(width: int, columns: list[tuple[str, bool]],
+                                           cells: list[list[str]]) -> None:
+    """Invariant: widths for a grid that must wrap fill the terminal exactly and leave each
+    column its widest word (the whole cell when it does not wrap); none when nothing fits."""
+    heads = [h for h, _ in columns]
+    wraps = [w for _, w in columns]
+    rows = [row[:len(heads)] for row in cells]
+    widths = stacked.grid_widths(width, heads, rows, wraps)
+    if widths is None:
+        return
+    assert sum(widths) + 3 * len(heads) + 1 == width
+    for i, w in enumerate(widths):
+        measure = stacked.widest_word if wraps[i] else cell_len
+        assert w >= max(measure(c) for c in [heads[i], *(row[i] for row in rows)])
+    assert not stacked.needs_stacking(width, heads, rows, wraps)
+
+
+def test_wrap_breaks_between_words_and_folds_only_a_word_too_wide() -> None:
+    assert stacked.wrap("--cover --sustained-fire", 17) == ["--cover", "--sustained-fire"]
+    assert stacked.wrap("Модификатор попадания", 12) == ["Модификатор", "попадания"]
+    assert stacked.wrap("abcdefghij", 4) == ["abcd", "efgh", "ij"]
+
+
+# --- at a real terminal of 60 columns --------------------------------------------------------
+
+def _start_narrow(*args: str, cols: int) -> pexpect.spawn:
+    from tests.pty_support import child_env
+
+    return pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
+                         env=child_env(), encoding="utf-8", timeout=TIMEOUT,
+                         dimensions=(50, cols))
+
+
+def _table_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if _is_table_line(line)]
+
+
+@pytest.mark.pty
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty")
+@pytest.mark.parametrize("args", [("options", "epic"), ("--lang", "ru", "lookup", "epic",
+                                                        "modifiers"), ("lookup", "epic"),
+                                  ("rulesets",)])
+def test_tables_at_a_60_column_terminal(args: tuple[str, ...]) -> None:
+    """In colour, at a terminal 60 columns wide: no ellipsis, no table line wider than it."""
+    s = Session(_start_narrow(*args, cols=60))
+    assert s.finish() == 0
+    assert "…" not in s.text
+    lines = _table_lines(s.text)
+    assert lines and max(len(line.rstrip()) for line in lines) <= 60, s.text
+
+
+@pytest.mark.pty
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty")
+def test_an_attack_at_a_60_column_terminal() -> None:
+    """The key flow, an Epic attack from a declaration answered with its defaults and the
+    program's dice, at a 60-column terminal: its working and tables cut no word."""
+    s = Session(_start_narrow("attack", "epic", "--declaration",
+                              "transcripts/scripts/epic-grey-company.toml", "--seed", "11",
+                              cols=60))
+    while True:  # defaults everywhere, and the program rolls
+        # the hints' first words (a hint wraps at 60 columns)
+        index = s.child.expect([r"\(Use", r"Enter to roll\)", r"\(type", r"\(y/N\)",
+                                pexpect.EOF])
+        s.seen.append(s.child.before + (s.child.after if index < 4 else ""))
+        if index == 4:
+            break
+        s.child.send("n" if index == 3 else ENTER)
+    s.child.close()
+    assert "Outcome" in s.text
+    assert "…" not in s.text
+    lines = _table_lines(s.text)
+    assert lines and max(len(line.rstrip()) for line in lines) <= 60, s.text
