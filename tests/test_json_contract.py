@@ -313,6 +313,30 @@ def test_a_whatif_compares_exact_values() -> None:
     assert at_least["what"] == {"row": "at_least", "k": 1}
 
 
+def test_the_game_documents_of_a_file_made_by_game_alone(tmp_path: Path) -> None:
+    """A file made by ``--game`` alone has no game (``null``), no committed seed, and rolls
+    whose side is not known (``side`` ``null``, its word only in ``side_text``)."""
+    game = str(tmp_path / "plain.sqlite")
+    code, _, err = invoke(["run", "transcripts/scripts/epic-to-hit.toml", "--game", game])
+    assert code == 0, err
+    docs = {}
+    for lang in ("en", "ru"):
+        for command in ("log", "verify", "report"):
+            code, out, err = in_language(lang, ["game", command, game, "--json"])
+            assert code == 0, err
+            doc = json.loads(out)
+            assert validate(doc) == f"game-{command}"
+            docs[lang, command] = doc
+    assert docs["en", "log"]["game"] is None
+    assert (docs["en", "verify"]["committed"], docs["en", "verify"]["program_rolls"]) == (
+        False, None)
+    (unknown,) = docs["en", "report"]["luck"]
+    assert unknown["side"] is None and unknown["rolls"] == 3
+    assert unknown["side_text"] != docs["ru", "report"]["luck"][0]["side_text"]
+    for command in ("log", "verify", "report"):
+        assert data_only(docs["en", command]) == data_only(docs["ru", command])
+
+
 # --- errors under --json --------------------------------------------------------------------
 
 def error_of(code: int, out: str, err: str) -> dict[str, Any]:
