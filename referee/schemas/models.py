@@ -205,7 +205,9 @@ class ResultDocument(_Document, Result):
     """``referee attack``, ``referee run``, ``referee epic-shoot`` with ``--json``."""
 
     kind: Literal["result"]
-    seed: int = Field(description="the seed of the program's dice")
+    seed: int | None = Field(description="the seed of the program's dice; null in a game "
+                                         "made by game new (its dice come from the game's "
+                                         "secret seed)")
 
 
 class PhaseDocument(_Document):
