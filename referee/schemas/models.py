@@ -193,8 +193,10 @@ class Result(_Model):
     non_default_options: list[str]
     steps: list[Step]
     tables: list[Table] = Field(description=(
-        "the tables of the working; their cells are values where the ruleset gives them, "
-        "else as shown (the attack's facts are in the steps' and the outcome's data)"))
+        "the tables of the working: a need, a count or a modifier is an integer, dice a "
+        "list of faces ({\"successes\": 3} for a count typed alone), a list [] where the "
+        "table shows -, nothing null (the attack's facts are in the steps' and the "
+        "outcome's data too)"))
     outcome: ResultOutcome
     odds: list[Odds] | None = Field(None, description=(
         "each dice question's odds, in order; absent when the odds were not worked out "
