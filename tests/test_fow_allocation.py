@@ -9,6 +9,7 @@ import pytest
 from referee.catalog import render
 from referee.core.errors import ScriptError, UsageError
 from referee.core.result import Result
+from referee.core.table import Shown
 from referee.rulesets.fow.flow import max_matching
 from tests.fow_helpers import D, H, allocation, allocator, asked, check, decl, proposal, run
 
@@ -54,7 +55,7 @@ def test_example_2_F12_tank_hits_with_only_vehicles_in_reach_are_ignored() -> No
     assert allocation(result) == []
     assert result.outcome_data["ignored"] == 2
     ignored = next(t for t in result.tables if render(t.title) == "Ignored hits")
-    assert ignored.rows[0][0] == "1-2"
+    assert ignored.rows[0][0] == Shown([1, 2], "1-2")  # the hit numbers, shown as a span
     assert "F-12" in render(ignored.rows[0][2][0])
 
 
@@ -414,16 +415,21 @@ def test_results_unverified_reading_and_entered_results() -> None:
     r = run(d, {"results": "unverified", "save.k": [2], "result.t": "bailed-out"})
     rows = {row[0]: row for row in next(t for t in r.tables
                                         if render(t.title) == "Results").rows}
-    assert render(rows["A"][2]) == "destroyed"
+    assert render(rows["A"][2].text) == "destroyed"
+    assert rows["A"][2].value == {"outcomes": ["destroyed"], "firepower": None}
     assert "UNVERIFIED" in render(rows["A"][3])
-    assert render(rows["K"][2][0]).startswith("bounced")  # 2 + Top 1 = 3 > anti-tank 2
-    assert render(rows["T"][2]) == "bailed out"
+    assert render(rows["K"][2].text[0]).startswith("bounced")  # 2 + Top 1 = 3 > anti-tank 2
+    assert rows["K"][2].value == {"outcomes": ["bounced"], "firepower": 1}
+    assert render(rows["T"][2].text) == "bailed out"
     r2 = run(d, {"results": "unverified", "save.k": [1], "result.t": "destroyed"})
     rows2 = {row[0]: row for row in r2.tables[-1].rows}
-    assert render(rows2["K"][2][0]).startswith("glancing")  # 1 + 1 = anti-tank 2
+    assert render(rows2["K"][2].text[0]).startswith("glancing")  # 1 + 1 = anti-tank 2
+    assert rows2["K"][2].value["outcomes"] == ["glancing"]
     r3 = run(d, {"results": "enter", "result.a": "no-effect", "result.k": "destroyed",
                  "result.t": "destroyed"})
-    assert render({row[0]: row for row in r3.tables[-1].rows}["A"][2]) == "no effect"
+    a_row = {row[0]: row for row in r3.tables[-1].rows}["A"]
+    assert render(a_row[2].text) == "no effect"
+    assert a_row[2].value == {"outcomes": ["no-effect"], "firepower": None}
 
 
 def test_declaration_errors_name_the_field() -> None:

@@ -49,9 +49,12 @@ def test_new_prints_the_commitment_and_never_the_seed(tmp_path: Path) -> None:
     assert FIXED_SEED not in out
     assert "Name of the first side?" in out and "Grey against Red" in out
     data = new_game(tmp_path / "h.sqlite", "--opponent-seed", "owls")
-    assert set(data) == {"file", "name", "sides", "commitment", "opponent_seed", "created",
-                         "revealed"}
-    assert data["sides"] == ["Grey", "Red"] and data["opponent_seed"] == "owls"
+    assert (data["kind"], set(data)) == ("game", {"schema_version", "kind", "file", "game"})
+    game = data["game"]
+    assert set(game) == {"name", "sides", "commitment", "opponent_seed", "created", "revealed",
+                         "seed"}
+    assert game["sides"] == ["Grey", "Red"] and game["opponent_seed"] == "owls"
+    assert game["seed"] is None and game["revealed"] is None
 
 
 @pytest.mark.parametrize(("args", "code", "says"), [
@@ -85,16 +88,22 @@ def test_an_attack_in_a_game_shows_no_seed_and_refuses_one(game: Path, tmp_path:
 def test_log_json_shape(game: Path, tmp_path: Path) -> None:
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
     data = log_json(game)
-    assert set(data) == {"file", "game", "entries"}
-    assert "seed" not in data["game"]
+    assert data["kind"] == "game-log" and set(data) == {"schema_version", "kind", "file",
+                                                        "game", "entries"}
+    assert data["game"]["seed"] is None
     entry = data["entries"][0]
     assert set(entry) == {"number", "id", "at", "ruleset", "command", "title", "outcome",
                           "undone", "attacker_side", "defender_side", "history", "rolls"}
-    assert entry["title"].startswith("Grey Company (invented) shoots at")
+    assert entry["title"]["msg"] == "epic.step.declared"
+    assert entry["title"]["text"].startswith("Grey Company (invented) shoots at")
+    assert entry["outcome"]["msg"] == "epic.outcome.hits"
     roll = entry["rolls"][0]
-    assert set(roll) == {"question", "dice", "successes", "shown", "source", "by_program",
-                         "title", "value", "percentile", "by"}
+    assert set(roll) == {"question", "dice", "successes", "label", "dice_text", "source",
+                         "by_program", "title", "unit", "value", "percentile", "at_least",
+                         "at_most", "by", "higher_is_better"}
     assert roll["question"] == "to-hit.heavy-cannon" and roll["by_program"]
+    assert all(isinstance(face, int) for face in roll["dice"])
+    assert roll["dice_text"] == " ".join(map(str, roll["dice"]))
     assert 0 <= roll["percentile"] <= 100 and roll["by"] == "attacker"
 
 
@@ -208,7 +217,9 @@ def test_verify_json_and_a_file_made_without_game_new(tmp_path: Path) -> None:
     run_in(plain, script(tmp_path, "a.toml", EPIC_PROGRAM), "--seed", "3")
     code, out, _ = invoke(["game", "verify", str(plain), "--json"])
     data = json.loads(out)
-    assert code == 0 and data["committed"] is False and data["program_rolls"] is None
+    assert code == 0 and data["kind"] == "game-verify"
+    assert data["committed"] is False and data["program_rolls"] is None
+    assert data["verdict"]["msg"] == "game.verify.no_seed"
     code, _, err = invoke(["game", "reveal", str(plain)])
     assert code == 5 and "without game new" in err
 

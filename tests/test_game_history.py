@@ -66,7 +66,12 @@ def test_undo_to_takes_back_every_entry_after_it(game: Path, tmp_path: Path) -> 
         run_in(game, cc)
     code, out, err = invoke(["game", "undo", str(game), "--to", "0", "--yes", "--json"])
     assert code == 0, err
-    assert [e["number"] for e in json.loads(out)["undone"]] == [3, 2, 1]
+    doc = json.loads(out)
+    assert doc["kind"] == "game-undo" and doc["next_number"] == 1
+    assert [e["number"] for e in doc["undone"]] == [3, 2, 1]
+    assert all(e["undone"] is not None for e in doc["undone"])  # as the log has them now
+    assert [e["undone"] for e in log_json(game)["entries"]] == [
+        e["undone"] for e in reversed(doc["undone"])]
     assert _state(game) == start  # the decks as before the first
     code, _, err = invoke(["game", "undo", str(game)])
     assert code == 2 and "nothing to undo" in err
@@ -79,6 +84,9 @@ def test_undo_to_asks_for_a_confirmation(game: Path, tmp_path: Path) -> None:
     code, out, _ = invoke(["game", "undo", str(game), "--to", "1"], answers=["no"])
     assert code == 0 and "Nothing undone" in out
     assert all(e["undone"] is None for e in log_json(game)["entries"])
+    code, out, _ = invoke(["game", "undo", str(game), "--to", "1", "--json"], answers=["no"])
+    doc = json.loads(out[out.index("{"):])  # after the question, at the terminal
+    assert code == 0 and (doc["undone"], doc["next_number"]) == ([], 3)
     code, _, err = invoke(["game", "undo", str(game), "--to", "1"])
     assert code == 4 and "--yes" in err  # no terminal: the flag to use instead
     code, out, _ = invoke(["game", "undo", str(game), "--to", "1"], answers=["yes"])
@@ -102,7 +110,7 @@ def test_verify_before_and_after_the_reveal(game: Path, tmp_path: Path) -> None:
     assert code == 0 and "await the reveal" in out
     code, out, _ = invoke(["game", "reveal", str(game), "--json"])
     revealed = json.loads(out)
-    assert code == 0 and len(revealed["seed"]) == 32
+    assert code == 0 and revealed["kind"] == "game" and len(revealed["game"]["seed"]) == 32
     code, out, err = _verify(game)
     assert code == 0, err
     program = sum(1 for e in log_json(game)["entries"] for r in e["rolls"] if r["by_program"])

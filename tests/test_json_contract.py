@@ -1,7 +1,9 @@
 """The JSON contract (README: ``--json``: the contract): every document ``--json`` prints
 validates against the shipped JSON Schema of its kind, every transcript's JSON output
 included; keys and values are the same in every language (display text only in ``text`` and
-``*_text`` fields); lookups give their table's data, not its rendered cells; errors under
+``*_text`` fields); lookups give their table's data, not its rendered cells, and so do the
+tables of every result (each attack, run and phase of the transcripts, and every script of
+``transcripts/scripts`` run with ``--json`` and in process); errors under
 ``--json`` are one JSON document on standard error with the exit code unchanged; the shipped
 schemas are the ones the models generate."""
 
@@ -12,6 +14,8 @@ import io
 import json
 import re
 import shlex
+import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +23,19 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+from referee.api import plan_script, play
 from referee.cli import app
 from referee.cli.app import wants_json
 from referee.context import Environment
+from referee.core.table import NOTHING, Shown, Table, as_need
+from referee.core.text import Msg
 from referee.entry import load_app
 from referee.exit_codes import ExitCode
-from referee.rulesets import all_rulesets
+from referee.rulesets import all_rulesets, find_ruleset
 from referee.schemas import FOLDER, KINDS, schema_path
 from tests.conftest import ROOT
 from tests.transcript_harness import (
+    PROMPT,
     Command,
     commands,
     fresh_game_files,
@@ -183,7 +191,10 @@ LOOKUPS = [
     "waw move-cost 3 --chemical", "waw effects",
     "fow allocation-rules", "fow allocation-rules F-6",
 ]
-NUMBER_AS_TEXT = re.compile(r"^(-|[+-]?[0-9]+([+%°]|/[0-9]+|\.[0-9]+%?)?|[0-9]+-[0-9]+)$")
+NUMBER_AS_TEXT = re.compile(r"^(|-|[+-]?[0-9]+([+%°]|/[0-9]+|\.[0-9]+%?)?|[0-9]+-[0-9]+|=[0-9]+"
+                            r"|[0-9]+([ →]+[0-9]+)+)$")
+"""A cell's text where its value should be: nothing (``""``, ``-``), a number, a need, a
+modifier, a percentage, a fraction, a range, dice (``5 6 2``, ``6 6 → 4 3``, ``=3``)."""
 
 
 def _strings(item: Any) -> list[str]:
@@ -196,6 +207,13 @@ def _strings(item: Any) -> list[str]:
     if isinstance(item, list):
         return [s for v in item for s in _strings(v)]
     return []
+
+
+def numbers_as_text(rows: list[dict[str, Any]], ids: tuple[str, ...] = ()) -> list[str]:
+    """The cells of ``rows`` written as text where a value belongs (``ids``: the columns
+    whose strings are ids that may look like numbers)."""
+    return [f"{key}={text!r}" for row in rows for key, cell in row.items() if key not in ids
+            for text in _strings(cell) if NUMBER_AS_TEXT.match(text)]
 
 
 def test_the_lookups_cover_every_table() -> None:
@@ -216,7 +234,7 @@ def test_lookup_json_is_the_tables_data_in_every_language(words: str) -> None:
     keys = [c["key"] for c in doc["columns"]]
     assert all(list(row) == keys for row in doc["rows"])
     assert all(len(row) == len(keys) for row in doc["rows_text"])
-    shown_as_text = [s for s in _strings(doc["rows"]) if NUMBER_AS_TEXT.match(s)]
+    shown_as_text = numbers_as_text(doc["rows"])
     assert not shown_as_text, f"numbers written as text in the rows: {shown_as_text}"
     code, out_ru, _ = in_language("ru", ["lookup", *words.split(), "--json"])
     assert code == 0
@@ -263,12 +281,221 @@ def test_waw_smoke_fire_json_gives_the_need_as_a_number_or_none() -> None:
 
 @pytest.mark.clause("C-5")
 def test_cc_fire_odds_json_gives_exact_chances_that_sum_to_one() -> None:
-    from fractions import Fraction
-
     _, out, _ = invoke(["lookup", "cc", "fire-odds", "--json"])
     for row in json.loads(out)["rows"]:
         assert isinstance(row["difference"], int)
         assert sum(Fraction(row[k]["fraction"]) for k in ("beats", "tie", "holds")) == 1
+
+
+# --- results: the tables of the working hold values too -----------------------------------
+
+RESULT_COMMANDS = ("attack", "run", "epic-shoot", "phase")
+HEX_IDS = ("hex",)
+"""The one deliberate exception: a hex is an id (World at War's ``0805`` keeps its leading
+zero), not a number."""
+
+
+def _results_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    if doc["kind"] == "result":
+        return [doc]
+    if doc["kind"] == "phase":
+        return [*doc["impulses"], doc["summary"]]
+    return []
+
+
+def _as_json(command: Command) -> Command | None:
+    """A transcript's attack, run or phase shown as text, as the same command with
+    ``--json`` (``None`` for any other command)."""
+    args = shlex.split(command.line)
+    words = [a for a in args[1:] if not a.startswith("-")]
+    if (wants_json(args) or not words or words[0] not in RESULT_COMMANDS
+            or {"--help", "-h"} & set(args)):
+        return None
+    return Command(command.line + " --json", command.expected, command.start, command.end)
+
+
+@functools.cache
+def results_replayed(path: Path, lang: str) -> tuple[tuple[str, Any], ...]:
+    """Every attack, run and phase of a transcript, replayed in order with ``--json`` (the
+    game files they fill are the same as with text), in ``lang``: its documents."""
+    text = path.read_text(encoding="utf-8")
+    fresh_game_files(text)
+    out = []
+    for command in commands(text):
+        as_json = _as_json(command)
+        if as_json is None:
+            replay_apart(command)
+            continue
+        # answered at the table: in the transcript's language (the answers are its labels)
+        asked = any(PROMPT.match(line) for line in command.expected.splitlines())
+        stdout, stderr, code = replay_apart(as_json, lang=None if asked else lang)
+        shown = re.search(r"^\[exit ([0-9]+)\]$", command.expected, re.M)
+        assert code == (int(shown.group(1)) if shown else 0), f"$ {as_json.line}: {stderr}"
+        # what the harness's terminal showed before the document (a resumed record's line)
+        start = stdout.find("{\n")
+        for doc in documents(stdout[max(start, 0):], stderr, code):
+            out.append((as_json.line, doc))
+    return tuple(out)
+
+
+RESULT_FILES = [p for p in transcript_files(ROOT)
+                if any(_as_json(c) for c in commands(p.read_text(encoding="utf-8")))]
+
+
+@pytest.mark.parametrize("path", RESULT_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_result_of_the_transcripts_holds_values_in_its_tables(path: Path) -> None:
+    """Each attack, run and phase of the transcripts, as JSON: it validates, the cells of
+    its tables hold numbers, needs, modifiers and dice as values (no number written as
+    text), and the Russian document differs only in its text."""
+    english, russian = results_replayed(path, "en"), results_replayed(path, "ru")
+    assert english and [line for line, _ in english] == [line for line, _ in russian]
+    for (line, doc), (_, ru) in zip(english, russian, strict=True):
+        validate(doc)
+        for result in _results_of(doc):
+            for table in result["tables"]:
+                keys = [c["key"] for c in table["columns"]]
+                assert all(list(row) == keys for row in table["rows"])
+                assert all(len(row) == len(keys) for row in table["rows_text"])
+                bad = numbers_as_text(table["rows"], HEX_IDS)
+                assert not bad, f"$ {line}: {table['title']['msg']}: {bad}"
+        # (a command without --seed draws its own)
+        assert data_only({**doc, "seed": None}) == data_only({**ru, "seed": None}), (
+            f"$ {line}: data differs between en and ru")
+
+
+def test_the_transcripts_show_results_of_every_ruleset() -> None:
+    docs = [doc for path in RESULT_FILES for _, doc in results_replayed(path, "en")]
+    shown = {r["ruleset"] for doc in docs if doc["kind"] in ("result", "phase")
+             for r in _results_of(doc)}
+    assert shown == {info.id for info in all_rulesets()}
+    tables = {t["title"]["msg"] for doc in docs for r in _results_of(doc) for t in r["tables"]}
+    # every table of the working the resolvers write (log.table): a new one needs an example
+    assert len(tables) == 29, sorted(tables)
+    assert len(docs) >= 140
+
+
+SCRIPTS = sorted((ROOT / "transcripts" / "scripts").glob("*.toml"))
+DECLARATIONS = {
+    "epic-grey-company.toml", "epic-legal-options.toml", "epic-odds-company.toml",
+    "epic-odds-company-ruins.toml", "epic-roster.toml", "epic-suppression.toml",
+    "lnlt-odds-fire.toml", "lnlt-odds-unknown.toml", "ru-epic-seraya-rota.toml",
+    "ru-waw-smeshannyj-stek.toml",
+}
+"""The scripts that only declare (``attack --declaration``, ``--roster``): the player answers
+the rest at the table, so ``referee run`` cannot finish them (the transcripts show them)."""
+RUN_SCRIPTS = [p for p in SCRIPTS if p.name not in DECLARATIONS]
+EXPLANATIONS = ("why", "reason", "step")
+"""The columns whose messages explain a row in words: a number in them (``round 2``, ``with 1
+hit(s)``) is the row's own, given as a value in another of its columns."""
+
+
+def hidden_numbers(table: Table) -> list[str]:
+    """The cells of ``table`` (as a resolver wrote them) whose numbers JSON would give only
+    as text: a string that reads as a number, or a message with a number among its
+    parameters outside the columns that explain (a cell with a value of its own is fine)."""
+    def bad(key: str, cell: Any) -> list[str]:
+        if isinstance(cell, Shown):
+            return []
+        if isinstance(cell, (tuple, list)):
+            return [b for c in cell for b in bad(key, c)]
+        if isinstance(cell, str) and key not in HEX_IDS and NUMBER_AS_TEXT.match(cell):
+            return [f"{key}={cell!r}"]
+        if isinstance(cell, Msg) and key not in EXPLANATIONS:
+            return [f"{key}={cell.id}({name}={v!r})" for name, v in cell.params
+                    if isinstance(v, (int, float, Fraction)) and not isinstance(v, bool)]
+        return []
+    return [b for row in table.rows
+            for key, cell in zip(table.column_keys(), row, strict=True) for b in bad(key, cell)]
+
+
+def test_the_scripts_that_only_declare_are_declarations() -> None:
+    """The list above stays true: each script it names stops for an answer under ``run``."""
+    for name in sorted(DECLARATIONS):
+        code, _, err = invoke(["run", str(ROOT / "transcripts" / "scripts" / name),
+                               "--dice", "auto", "--no-odds"])
+        assert code != 0 and err, name
+
+
+@pytest.mark.parametrize("path", RUN_SCRIPTS, ids=lambda p: p.name)
+def test_every_scripted_run_holds_values_in_its_tables(path: Path) -> None:
+    """Each script, run with ``--json``: the document validates and its tables hold numbers,
+    needs, modifiers and dice as values; the same run in process: no cell of its tables
+    gives a number only as text, not even inside a message."""
+    code, out, err = invoke(["run", str(path), "--json", "--seed", "1", "--dice", "auto",
+                             "--no-odds"])
+    assert code == 0, err
+    doc = json.loads(out)
+    assert validate(doc) == "result"
+    for table in doc["tables"]:
+        keys = [c["key"] for c in table["columns"]]
+        assert all(list(row) == keys for row in table["rows"])
+        bad = numbers_as_text(table["rows"], HEX_IDS)
+        assert not bad, f"{table['title']['msg']}: {bad}"
+    plan, port = plan_script(path, seed=1, auto_dice=True)
+    result = play(plan, port)
+    assert [t.title.id for t in result.tables] == [t["title"]["msg"] for t in doc["tables"]]
+    for table in result.tables:
+        assert not hidden_numbers(table), f"{table.title.id}: {hidden_numbers(table)}"
+
+
+def test_the_scripted_runs_cover_every_ruleset() -> None:
+    rulesets = {find_ruleset(tomllib.loads(p.read_text(encoding="utf-8"))["ruleset"]).id
+                for p in RUN_SCRIPTS}
+    assert rulesets == {info.id for info in all_rulesets()}
+
+
+def test_a_cell_that_hides_a_number_is_found() -> None:
+    """The check above finds what it looks for (and lets a value with its text pass)."""
+    table = Table(Msg.of("t"), (Msg.of("c.need"), Msg.of("c.got"), Msg.of("c.why")),
+                  (("4+", Msg.of("x", n=3), Msg.of("y", round=2)),
+                   (as_need(4), Shown(3, Msg.of("x", n=3)), NOTHING),
+                   ("-", 3, "Sgt 1")))
+    assert hidden_numbers(table) == ["need='4+'", "got=x(n=3)", "need='-'"]
+
+
+@pytest.mark.clause("L-12")
+def test_a_lnlt_firepower_row_gives_each_step_and_its_firepower() -> None:
+    code, out, err = invoke(["run", "transcripts/scripts/lnlt-op-fire-ops-complete.toml",
+                             "--no-odds", "--json"])
+    assert code == 0, err
+    fp = next(t for t in json.loads(out)["tables"] if t["title"]["msg"] == "lnlt.table.fp")
+    squad, moved, total = fp["rows"]
+    # Ops Complete's -1 (the default reading) takes the squad's 2 to 1; it leads at full IFP
+    assert (squad["base"], squad["fp"]) == (2, 1)
+    assert squad["steps"] == [{"step": "ops_minus", "fp": 1}, {"step": "lead", "fp": 1}]
+    assert (moved["steps"], moved["fp"], total["fp"]) == ([], 1, 2)
+    assert fp["rows_text"][0][2] == "Ops Complete -1 → 1, lead unit, full IFP → 1"
+    assert fp["rows_text"][1][1:4] == ["-", "-", "+1"]
+
+
+@pytest.mark.clause("F-7")
+def test_a_fow_save_gives_each_hits_outcome_and_the_firepower_asked() -> None:
+    code, out, err = invoke(["run", "transcripts/scripts/fow-example-6.toml", "--no-odds",
+                             "--json"])
+    assert code == 0, err
+    doc = json.loads(out)
+    (results,) = [t for t in doc["tables"] if t["title"]["msg"] == "fow.table.results"]
+    firepower = doc["options"]["assault-firepower"]
+    for row, effects in zip(results["rows"], doc["outcome"]["data"]["effects"].values(),
+                            strict=True):
+        assert row["result"]["outcomes"] == effects
+        saved = set(effects) <= {"bounced", "glancing", "penetrating"}
+        assert row["result"]["firepower"] == (firepower if saved else None)
+
+
+@pytest.mark.clause("E-9")
+def test_an_epic_shot_gives_its_need_modifiers_and_dice_as_data() -> None:
+    code, out, err = invoke(["run", "transcripts/scripts/epic-to-hit.toml", "--no-odds",
+                             "--json"])
+    assert code == 0, err
+    (shots,) = [t for t in json.loads(out)["tables"] if t["title"]["msg"] == "epic.table.shots"]
+    cannon, autogun = shots["rows"]
+    assert (cannon["to_hit"], cannon["dice"], cannon["hits"]) == (4, [6, 5, 1], 1)
+    assert cannon["modifiers"] == [{"modifier": "double", "value": -1},
+                                   {"modifier": "cover", "value": -1}]
+    assert autogun["need"] == {"need": 7, "mode": "two_stage", "target": 6, "then": 4}
+    assert autogun["dice"] == {"first": [6, 6, 3, 1, 5, 2], "then": [4, 3]}
+    assert shots["rows_text"][1][5:7] == ["7: 6 then 4+", "6 6 3 1 5 2 → 4 3"]
 
 
 # --- the other documents --------------------------------------------------------------------
@@ -311,6 +538,30 @@ def test_a_whatif_compares_exact_values() -> None:
         "2", "6", "4")  # 12 dice at 1/6 against 12 at 1/2
     at_least = doc["compare"][0]["rows"][1]
     assert at_least["what"] == {"row": "at_least", "k": 1}
+
+
+def test_the_game_documents_of_a_file_made_by_game_alone(tmp_path: Path) -> None:
+    """A file made by ``--game`` alone has no game (``null``), no committed seed, and rolls
+    whose side is not known (``side`` ``null``, its word only in ``side_text``)."""
+    game = str(tmp_path / "plain.sqlite")
+    code, _, err = invoke(["run", "transcripts/scripts/epic-to-hit.toml", "--game", game])
+    assert code == 0, err
+    docs = {}
+    for lang in ("en", "ru"):
+        for command in ("log", "verify", "report"):
+            code, out, err = in_language(lang, ["game", command, game, "--json"])
+            assert code == 0, err
+            doc = json.loads(out)
+            assert validate(doc) == f"game-{command}"
+            docs[lang, command] = doc
+    assert docs["en", "log"]["game"] is None
+    assert (docs["en", "verify"]["committed"], docs["en", "verify"]["program_rolls"]) == (
+        False, None)
+    (unknown,) = docs["en", "report"]["luck"]
+    assert unknown["side"] is None and unknown["rolls"] == 3
+    assert unknown["side_text"] != docs["ru", "report"]["luck"][0]["side_text"]
+    for command in ("log", "verify", "report"):
+        assert data_only(docs["en", command]) == data_only(docs["ru", command])
 
 
 # --- errors under --json --------------------------------------------------------------------

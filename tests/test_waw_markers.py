@@ -17,6 +17,7 @@ from referee.catalog import render
 from referee.cli import app
 from referee.context import Environment
 from referee.core.errors import ScriptError
+from referee.core.table import Shown
 from referee.rulesets.waw import markers as mk
 from referee.rulesets.waw.smoke import smoke_fire
 from tests.conftest import texts, values
@@ -110,7 +111,7 @@ def test_W6_smoke_mission_shows_the_reading_in_force() -> None:
     assert r.non_default_options == ("smoke-neighbours",)
     smoke = next(t for t in r.tables if t.clause == "W-6" and len(t.columns) == 4
                  and t.title.id == "waw.table.smoke")
-    assert smoke.rows[3][2] == "+1"  # adjacent fire into a neighbour now takes the +1
+    assert smoke.rows[3][2] == Shown(1, "+1")  # adjacent fire into a neighbour now takes +1
 
 
 # --- W-7: FASCAM ---------------------------------------------------------------------------------

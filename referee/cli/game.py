@@ -83,7 +83,9 @@ def new(ctx: typer.Context, file: FileArg,
                      for i in (1, 2)]
         info = new_game(file, name=name or file.stem, sides=sides, opponent=opponent_seed)
         if json_:
-            _print_json(env, {"file": str(file), **info.public()})
+            from referee.render.json_out import document
+
+            _print_json(env, document("game", file=str(file), game=info.public()))
             return
         from referee.render.console import print_message
 
@@ -105,8 +107,11 @@ def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
 
         history, info = read_history(file)
         if json_:
-            _print_json(env, {"file": str(file), "game": info.public() if info else None,
-                              "entries": [entry_json(e) for e in history.entries]})
+            from referee.render.json_out import document
+
+            _print_json(env, document("game-log", file=str(file),
+                                      game=info.public() if info else None,
+                                      entries=[entry_json(e) for e in history.entries]))
             return
         from referee.render.console import print_lines
 
@@ -129,6 +134,7 @@ def undo(ctx: typer.Context, file: FileArg,
         from referee.game.history import read_history
         from referee.game.history import undo as take_back
         from referee.game.view import entry_json, entry_title
+        from referee.render.json_out import document
 
         if to is not None and not yes:
             standing = read_history(file)[0].standing
@@ -136,13 +142,19 @@ def undo(ctx: typer.Context, file: FileArg,
             if after and not _ask(env, ConfirmQuestion(
                     id="game.undo.confirm", text=Msg.of("game.q.undo_to", to=to,
                                                         count=len(after))), "--yes"):
+                if json_:
+                    _print_json(env, document("game-undo", file=str(file), undone=[],
+                                              next_number=(standing[-1].number or 0) + 1))
+                    return
                 from referee.render.console import print_message
 
                 print_message(_console(env), Msg.of("game.undo.kept", file=str(file)))
                 return
         undone = take_back(file, to)
         if json_:
-            _print_json(env, {"file": str(file), "undone": [entry_json(e) for e in undone]})
+            _print_json(env, document("game-undo", file=str(file),
+                                      undone=[entry_json(e) for e in undone],
+                                      next_number=undone[-1].number))
             return
         from referee.render.console import print_message
 
@@ -158,14 +170,21 @@ def undo(ctx: typer.Context, file: FileArg,
 def report(ctx: typer.Context, file: FileArg,
            html: Annotated[Path | None, typer.Option("--html", metavar="OUT",
                                                      help=t("cli.game.opt.html"),
-                                                     readable=False)] = None) -> None:
+                                                     readable=False)] = None,
+           json_: JsonFlag = False) -> None:
     env = _env(ctx)
-    with _guarded(env):
-        from referee.game.report import build_report, markdown, write_html
+    with _guarded(env, json_):
+        from referee.game.report import build_report, markdown, report_json, write_html
 
         built = build_report(file)
         if html is not None:
             write_html(built, html)
+        if json_:
+            from referee.render.json_out import document
+
+            _print_json(env, document("game-report", **report_json(built)))
+            return
+        if html is not None:
             from referee.core.text import Msg
             from referee.render.console import print_message
 
@@ -199,7 +218,9 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
 
         info = do_reveal(file)
         if json_:
-            _print_json(env, {"file": str(file), **info.public()})
+            from referee.render.json_out import document
+
+            _print_json(env, document("game", file=str(file), game=info.public()))
             return
         from referee.render.console import print_message
 
@@ -225,11 +246,12 @@ def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         else:
             msg = Msg.of("game.verify.no_seed", entries=found.entries)
         if json_:
-            from referee.catalog import render
+            from referee.render.json_out import document, message
 
-            _print_json(env, {"file": str(file), "entries": found.entries,
-                              "program_rolls": found.program_rolls,
-                              "committed": found.committed, "message": render(msg)})
+            _print_json(env, document("game-verify", file=str(file), entries=found.entries,
+                                      committed=found.committed,
+                                      program_rolls=found.program_rolls,
+                                      verdict=message(msg)))
             return
         from referee.render.console import print_message
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.core.text import Msg, jsonable
+
+if TYPE_CHECKING:
+    from referee.core.dice import DiceRoll
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,36 @@ class Summary(NamedTuple):
     by: int
     total: Msg
     split: int | None = None
+
+
+NOTHING = Shown(None, "-")
+"""A cell that stands for nothing: ``null`` in JSON, ``-`` in the table."""
+
+
+def as_need(number: int) -> Shown:
+    """A need on the dice: ``4`` shown as ``4+``."""
+    return Shown(number, f"{number}+")
+
+
+def as_signed(number: int) -> Shown:
+    """A modifier (or a count added): ``1`` shown as ``+1``, ``0`` as ``+0``."""
+    return Shown(number, f"{number:+d}")
+
+
+def dice_value(roll: DiceRoll) -> Any:
+    """A roll's dice as a cell's value: the faces, or ``{"successes": 3}`` when only the
+    count of successes was typed (``=3``)."""
+    return list(roll.faces) if roll.faces is not None else {"successes": roll.successes}
+
+
+def dice_text(roll: DiceRoll) -> str:
+    """A roll's dice as a table shows them: ``5 6 2``, or ``=3`` for a count typed alone."""
+    return " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
+
+
+def as_dice(roll: DiceRoll) -> Shown:
+    """A roll's dice as a cell (see ``dice_value`` and ``dice_text``)."""
+    return Shown(dice_value(roll), dice_text(roll))
 
 
 class Table(NamedTuple):

@@ -221,9 +221,12 @@ class GameTransaction:
         (count,) = self._conn.execute("SELECT count(*) FROM log WHERE undone IS NULL").fetchone()
         return int(count) + 1
 
-    def mark_undone(self, entry_id: int) -> None:
-        self._conn.execute("UPDATE log SET undone = ? WHERE id = ?", (clock(), entry_id))
+    def mark_undone(self, entry_id: int) -> str:
+        """Mark the entry undone now; the time written."""
+        at = clock()
+        self._conn.execute("UPDATE log SET undone = ? WHERE id = ?", (at, entry_id))
         self._bump()
+        return at
 
     # --- meta: the game's own facts (its seed, its sides...) --------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +139,7 @@ def read_history(path: Path) -> tuple[History, Any]:
 def undo(path: Path, to: int | None = None) -> list[LogEntry]:
     """Take back the last entry that stands (``to``: every entry after entry ``to``): each
     is marked undone and its ruleset's state is put back as it was before it. Returns the
-    entries undone, last first."""
+    entries undone, last first, with the time they were undone."""
     from referee.game import open_game
     from referee.game.seed import game_info
 
@@ -169,8 +169,7 @@ def _undo(tx: GameTransaction, targets: Sequence[LogEntry]) -> list[LogEntry]:
     for entry in targets:
         assert entry.before is not None
         first_before.setdefault(entry.ruleset, entry.before)
-    for entry in reversed(targets):
-        tx.mark_undone(entry.id)
+    undone = [replace(entry, undone=tx.mark_undone(entry.id)) for entry in reversed(targets)]
     for ruleset, before in first_before.items():
         tx.replace_state(ruleset, before)
-    return list(reversed(targets))
+    return undone

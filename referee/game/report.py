@@ -24,18 +24,20 @@ from referee.game.history import message
 @dataclass(frozen=True)
 class NotableRoll:
     """A roll picked out of a side's rolls: where it was, its dice and its chance (of a roll
-    this good or better for the luckiest, this bad or worse for the unluckiest)."""
+    this good or better for the luckiest, this bad or worse for the unluckiest); ``roll``:
+    the roll as the log keeps it."""
 
     number: int
     title: str
     dice: str
     luck: float
     chance: float
+    roll: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass
 class SideLuck:
-    side: str
+    side: str  # its name, or the word for rolls whose side is not known (``known`` False)
     lucks: list[float] = field(default_factory=list)  # each roll's percentile for its roller
     luckiest: NotableRoll | None = None
     unluckiest: NotableRoll | None = None
@@ -43,6 +45,7 @@ class SideLuck:
     destroyed: int = 0  # ... and the units they destroyed
     known_losses: int = 0  # attacks where both are known
     series: list[tuple[int, float]] = field(default_factory=list)  # (roll in the game, mean)
+    known: bool = True
 
     @property
     def mean(self) -> float | None:
@@ -68,6 +71,7 @@ class Attack:
     defender: str | None
     working: list[str]
     outcome: str
+    entry: LogEntry = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -83,13 +87,17 @@ class Report:
     rolls: int  # program and typed rolls counted for a side
 
 
+def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
+    """The working in brief: the steps that rolled and what each decided (as logged)."""
+    return [step for step in entry.entry.get("steps", [])
+            if isinstance(step, dict) and step.get("kind") in ("roll", "outcome")]
+
+
 def _working(entry: LogEntry) -> list[str]:
-    """The working in brief: the rolls and what each step decided."""
     out = []
-    for step in entry.entry.get("steps", []):
-        if isinstance(step, dict) and step.get("kind") in ("roll", "outcome"):
-            clause = f"[{step['clause']}] " if step.get("clause") else ""
-            out.append(clause + render(message(step.get("text"))))
+    for step in _brief(entry):
+        clause = f"[{step['clause']}] " if step.get("clause") else ""
+        out.append(clause + render(message(step.get("text"))))
     return out
 
 
@@ -106,7 +114,7 @@ def build_report(path: Path) -> Report:
 
     history, info = read_history(path)
     sides = tuple(info.sides) if info is not None else ()
-    by_side: dict[str, SideLuck] = {s: SideLuck(s) for s in sides}
+    by_side: dict[str | None, SideLuck] = {s: SideLuck(s) for s in sides}
     unknown = render(Msg.of("game.report.side_unknown"))
     attacks = []
     counted = 0
@@ -116,13 +124,14 @@ def build_report(path: Path) -> Report:
         attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
                               entry_title(entry), entry_sides.get("attacker"),
                               entry_sides.get("defender"), _working(entry),
-                              entry_outcome(entry)))
+                              entry_outcome(entry), entry))
         for roll in entry.rolls:
             pct, higher, by = roll.get("percentile"), roll.get("higher_is_better"), roll.get("by")
             if not isinstance(pct, (int, float)) or not isinstance(higher, bool) or by is None:
                 continue
-            side = entry_sides.get(by) or unknown
-            record = by_side.setdefault(side, SideLuck(side))
+            side = entry_sides.get(by)
+            record = (by_side.setdefault(side, SideLuck(side)) if side else
+                      by_side.setdefault(None, SideLuck(unknown, known=False)))
             value = luck(float(pct), higher)
             record.lucks.append(value)
             counted += 1
@@ -131,9 +140,9 @@ def build_report(path: Path) -> Report:
             worse = roll.get("at_most" if higher else "at_least")
             where = (entry.number or 0, _roll_title(roll), shown_dice(roll))
             if record.luckiest is None or value > record.luckiest.luck:
-                record.luckiest = NotableRoll(*where, value, float(better or 0))
+                record.luckiest = NotableRoll(*where, value, float(better or 0), roll)
             if record.unluckiest is None or value < record.unluckiest.luck:
-                record.unluckiest = NotableRoll(*where, value, float(worse or 0))
+                record.unluckiest = NotableRoll(*where, value, float(worse or 0), roll)
         expected, destroyed = about.get("expected"), about.get("destroyed")
         attacker = entry_sides.get("attacker")
         if isinstance(expected, dict) and isinstance(destroyed, int) and attacker:
@@ -224,6 +233,50 @@ def markdown(report: Report) -> str:
         lines.append("")
     lines.append(render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
     return "\n".join(lines) + "\n"
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+def _rounded(value: float | None) -> float | None:
+    from referee.render.json_out import FLOAT_DIGITS
+
+    return None if value is None else round(value, FLOAT_DIGITS)
+
+
+def _notable_json(roll: NotableRoll | None) -> dict[str, Any] | None:
+    from referee.game.view import stored_message
+
+    if roll is None:
+        return None
+    return {"number": roll.number, "question": roll.roll.get("question"),
+            "title": stored_message(roll.roll.get("title")), "dice": roll.roll.get("dice"),
+            "dice_text": roll.dice, "luck": _rounded(roll.luck), "chance": _rounded(roll.chance)}
+
+
+def _side_json(side: SideLuck) -> dict[str, Any]:
+    known = side.known_losses > 0
+    return {"side": side.side if side.known else None, "side_text": side.side,
+            "rolls": len(side.lucks), "mean": _rounded(side.mean), "above": side.above,
+            "below": side.below, "luckiest": _notable_json(side.luckiest),
+            "unluckiest": _notable_json(side.unluckiest),
+            "expected_destroyed": _rounded(side.expected) if known else None,
+            "destroyed": side.destroyed if known else None, "attacks_known": side.known_losses}
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The fields of the report's document (kind ``game-report``): the game, each attack
+    that stands (its log entry with its working in brief) and each side's luck."""
+    from referee.game.view import entry_json, stored_message
+
+    attacks = [{**entry_json(a.entry),
+                "working": [{"kind": step.get("kind"), "clause": step.get("clause"), **shown}
+                            for step in _brief(a.entry)
+                            if (shown := stored_message(step.get("text"))) is not None]}
+               for a in report.attacks]
+    return {"file": report.file, "name": report.name, "sides": list(report.sides),
+            "commitment": report.commitment, "seed": report.seed, "undone": report.undone,
+            "rolls": report.rolls, "attacks": attacks,
+            "luck": [_side_json(side) for side in report.luck]}
 
 
 # --- the page ---------------------------------------------------------------------------------

@@ -64,13 +64,12 @@ class GameInfo:
         return dice_key(self.seed, self.opponent)
 
     def public(self) -> dict[str, Any]:
-        """What may be shown to anyone: everything but the seed until it is revealed."""
-        out: dict[str, Any] = {"name": self.name, "sides": list(self.sides),
-                               "commitment": self.commitment, "opponent_seed": self.opponent,
-                               "created": self.created, "revealed": self.revealed}
-        if self.revealed is not None:
-            out["seed"] = self.seed
-        return out
+        """What may be shown to anyone: everything but the seed until it is revealed
+        (``seed`` is ``None`` until then)."""
+        return {"name": self.name, "sides": list(self.sides), "commitment": self.commitment,
+                "opponent_seed": self.opponent, "created": self.created,
+                "revealed": self.revealed,
+                "seed": self.seed if self.revealed is not None else None}
 
 
 def game_info(tx: Any) -> GameInfo | None:

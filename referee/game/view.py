@@ -1,7 +1,8 @@
 """A game file's log as players read it (``game log``, ``game follow``): each entry's number,
 time, ruleset, command, title, outcome line, sides, and each roll with its dice, typed or
-rolled by the program, and its percentile; undone entries marked as such. As JSON (with the
-messages rendered in the chosen language) and as lines of text."""
+rolled by the program, and its percentile; undone entries marked as such. As JSON (the parts
+of the documents of kind ``game-log`` and ``game-undo``: messages as their id and their text in
+the chosen language) and as lines of text."""
 
 from __future__ import annotations
 
@@ -18,13 +19,17 @@ def _text(value: Any) -> str:
     return render(message(value)) if value is not None else ""
 
 
-def entry_title(entry: LogEntry) -> str:
+def _title_message(entry: LogEntry) -> Any:
     title = entry.about.get("title")
     if title is None:  # an entry of format 1: its first step
         steps = entry.entry.get("steps")
         if isinstance(steps, list) and steps and isinstance(steps[0], dict):
             title = steps[0].get("text")
-    return _text(title) or entry.command
+    return title
+
+
+def entry_title(entry: LogEntry) -> str:
+    return _text(_title_message(entry)) or entry.command
 
 
 def entry_outcome(entry: LogEntry) -> str:
@@ -39,22 +44,44 @@ def source_word(roll: Mapping[str, Any]) -> str:
                          else "game.source.program"))
 
 
+def stored_message(value: Any) -> dict[str, Any] | None:
+    """A message the log keeps, as JSON (its id, and its text in the chosen language);
+    ``None`` when there is none."""
+    from referee.render.json_out import message as message_json
+
+    shown = message(value)
+    return message_json(shown) if isinstance(shown, Msg) else None
+
+
+def _number(value: Any) -> Any:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def roll_json(roll: Mapping[str, Any]) -> dict[str, Any]:
+    """A logged roll as JSON: its dice (``null`` when only the count was typed), their
+    count of successes, the card's trigger where there is one, the dice as shown, typed or
+    rolled, and the odds the log keeps (rounded as kept; ``null`` when the odds were off)."""
     from referee.game.record import shown_dice
 
     return {"question": roll.get("question"), "dice": roll.get("dice"),
-            "successes": roll.get("successes"), "shown": shown_dice(roll),
-            "source": roll.get("source"),
+            "successes": roll.get("successes"), "label": stored_message(roll.get("label")),
+            "dice_text": shown_dice(roll), "source": roll.get("source"),
             "by_program": roll.get("source") != "typed",
-            "title": _text(roll.get("title")) or None, "value": roll.get("value"),
-            "percentile": roll.get("percentile"), "by": roll.get("by")}
+            "title": stored_message(roll.get("title")), "unit": roll.get("unit"),
+            "value": roll.get("value"), "percentile": _number(roll.get("percentile")),
+            "at_least": _number(roll.get("at_least")), "at_most": _number(roll.get("at_most")),
+            "by": roll.get("by"), "higher_is_better": roll.get("higher_is_better")}
 
 
 def entry_json(entry: LogEntry) -> dict[str, Any]:
+    """A log entry as JSON: its title and outcome as messages (``null`` where the log keeps
+    none), the sides, the time it was undone (``null``: it stands), its rolls."""
     sides = entry.about.get("sides") or {}
+    outcome = entry.entry.get("outcome")
     return {"number": entry.number, "id": entry.id, "at": entry.at, "ruleset": entry.ruleset,
-            "command": entry.command, "title": entry_title(entry),
-            "outcome": entry_outcome(entry), "undone": entry.undone,
+            "command": entry.command, "title": stored_message(_title_message(entry)),
+            "outcome": stored_message(outcome.get("text")) if isinstance(outcome, dict)
+            else None, "undone": entry.undone,
             "attacker_side": sides.get("attacker"), "defender_side": sides.get("defender"),
             "history": entry.has_history,
             "rolls": [roll_json(r) for r in entry.rolls]}

@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 KINDS = ("rulesets", "lookup", "lookup-tables", "options", "result", "odds", "whatif",
-         "phase", "waw-markers", "error")
+         "phase", "waw-markers", "game", "game-log", "game-undo", "game-verify", "game-report",
+         "error")
 """Every document kind (the ``kind`` field of a document)."""
 
 FOLDER = Path(__file__).resolve().parent

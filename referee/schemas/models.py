@@ -193,8 +193,10 @@ class Result(_Model):
     non_default_options: list[str]
     steps: list[Step]
     tables: list[Table] = Field(description=(
-        "the tables of the working; their cells are values where the ruleset gives them, "
-        "else as shown (the attack's facts are in the steps' and the outcome's data)"))
+        "the tables of the working: a need, a count or a modifier is an integer, dice a "
+        "list of faces ({\"successes\": 3} for a count typed alone), a list [] where the "
+        "table shows -, nothing null (the attack's facts are in the steps' and the "
+        "outcome's data too)"))
     outcome: ResultOutcome
     odds: list[Odds] | None = Field(None, description=(
         "each dice question's odds, in order; absent when the odds were not worked out "
@@ -205,7 +207,9 @@ class ResultDocument(_Document, Result):
     """``referee attack``, ``referee run``, ``referee epic-shoot`` with ``--json``."""
 
     kind: Literal["result"]
-    seed: int = Field(description="the seed of the program's dice")
+    seed: int | None = Field(description="the seed of the program's dice; null in a game "
+                                         "made by game new (its dice come from the game's "
+                                         "secret seed)")
 
 
 class PhaseDocument(_Document):
@@ -291,6 +295,162 @@ class WawMarkersDocument(_Document):
     changes: list[MarkerChange] = Field(description="what this command's --phase changed")
 
 
+# --- referee game ------------------------------------------------------------------------------
+
+class Game(_Model):
+    """What ``game new`` wrote in a game file: anyone may see it; the seed only once it is
+    revealed."""
+
+    name: str
+    sides: list[str] = Field(min_length=2, max_length=2, description="the two sides' names")
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$",
+                            description="the SHA-256 (hex) of the seed's text")
+    opponent_seed: str | None = Field(description="the opponent's text (--opponent-seed), "
+                                                  "mixed into every program die")
+    created: str = Field(description="when the game was made (ISO 8601)")
+    revealed: str | None = Field(description="when the seed was revealed (ISO 8601); null: "
+                                             "not yet")
+    seed: str | None = Field(description="the seed (32 hex digits); null until revealed")
+
+
+class GameDocument(_Document):
+    """``referee game new FILE --json``, ``referee game reveal FILE --json``."""
+
+    kind: Literal["game"]
+    file: str
+    game: Game
+
+
+class LoggedRoll(_Model):
+    """A roll as the game's log keeps it: the dice, typed or rolled by the program, and the
+    odds known when it was rolled (rounded as kept; null when the odds were off)."""
+
+    question: str = Field(description="the dice question's id (to-hit.autogun)")
+    dice: list[int] | None = Field(description="the faces; null when only the count of "
+                                               "successes was typed (=3)")
+    successes: int | None
+    label: Message | None = Field(description="what is shown after the faces (a Fate card's "
+                                              "trigger), or null")
+    dice_text: str = Field(description="the dice as the log shows them, for display")
+    source: Literal["typed", "rolled", "retaken"]
+    by_program: bool = Field(description="false: typed from real dice")
+    title: Message | None = Field(description="the roll's odds title; null without odds")
+    unit: str | None = Field(description="the message id of what the roll counts")
+    value: int | None = Field(description="the roll's outcome as its odds count it")
+    percentile: float | None = Field(description="mid-rank percentile, 0 to 100 (two places)")
+    at_least: float | None = Field(description="the chance of this outcome or more")
+    at_most: float | None = Field(description="the chance of this outcome or less")
+    by: Literal["attacker", "defender"] | None = Field(description="who rolled it")
+    higher_is_better: bool | None = Field(description="whether more is luckier for its roller")
+
+
+class LogEntry(_Model):
+    """An entry of a game file's log: an attack, an impulse, a phase of markers."""
+
+    number: int | None = Field(description="its number in the game (null: an entry of a "
+                                           "file of format 1)")
+    id: int = Field(description="its row in the file (unique, never reused)")
+    at: str = Field(description="when it was played (ISO 8601)")
+    ruleset: str
+    command: str = Field(description="attack, run, epic-shoot, phase, waw-markers")
+    title: Message | None = Field(description="what it was (its declaring step)")
+    outcome: Message | None
+    undone: str | None = Field(description="when it was undone (ISO 8601); null: it stands")
+    attacker_side: str | None
+    defender_side: str | None
+    history: bool = Field(description="false: written by a referee of format 1 (no "
+                                      "state before it to check or put back)")
+    rolls: list[LoggedRoll]
+
+
+class GameLogDocument(_Document):
+    """``referee game log FILE --json``: every entry in order, undone ones included."""
+
+    kind: Literal["game-log"]
+    file: str
+    game: Game | None = Field(description="null: a file made by --game alone")
+    entries: list[LogEntry]
+
+
+class GameUndoDocument(_Document):
+    """``referee game undo FILE [--to N] --json``."""
+
+    kind: Literal["game-undo"]
+    file: str
+    undone: list[LogEntry] = Field(description="the entries undone, the last first (empty: "
+                                               "the confirmation was declined)")
+    next_number: int = Field(description="the number the next entry takes")
+
+
+class GameVerifyDocument(_Document):
+    """``referee game verify FILE --json``: a file that does not hold together is an error
+    document instead (exit code 5)."""
+
+    kind: Literal["game-verify"]
+    file: str
+    entries: int = Field(description="the entries checked")
+    committed: bool = Field(description="false: a file made by --game alone (no seed)")
+    program_rolls: int | None = Field(description="the program rolls recomputed from the "
+                                                  "revealed seed; null: not revealed yet")
+    verdict: Message
+
+
+class WorkingStep(_Model):
+    kind: Literal["roll", "outcome"]
+    clause: str | None
+    msg: str
+    text: str
+
+
+class ReportAttack(LogEntry):
+    working: list[WorkingStep] = Field(description="the working in brief: its rolls and "
+                                                   "what each step decided")
+
+
+class NotableRoll(_Model):
+    number: int = Field(description="the entry it was rolled in")
+    question: str
+    title: Message | None
+    dice: list[int] | None
+    dice_text: str
+    luck: float = Field(description="its percentile from its roller's side (50: average)")
+    chance: float = Field(description="the chance of a roll this good or better (the "
+                                      "luckiest), this bad or worse (the unluckiest)")
+
+
+class SideLuck(_Model):
+    side: str | None = Field(description="the side's name; null: rolls whose side is not "
+                                          "known")
+    side_text: str = Field(description="the side as the report shows it")
+    rolls: int
+    mean: float | None = Field(description="the mean of its rolls' luck; null: no rolls")
+    above: int = Field(description="rolls above the median")
+    below: int = Field(description="rolls below the median")
+    luckiest: NotableRoll | None
+    unluckiest: NotableRoll | None
+    expected_destroyed: float | None = Field(
+        description="the units the odds expected its attacks to destroy, where they knew; "
+                    "null: never known")
+    destroyed: int | None = Field(description="the units those attacks destroyed")
+    attacks_known: int = Field(description="the attacks both are known for")
+
+
+class GameReportDocument(_Document):
+    """``referee game report FILE --json``: the battle report as data (undone entries are
+    left out; they are in ``game log``)."""
+
+    kind: Literal["game-report"]
+    file: str
+    name: str
+    sides: list[str]
+    commitment: str | None
+    seed: str | None = Field(description="null until revealed")
+    undone: int = Field(description="the entries undone, left out")
+    rolls: int = Field(description="the rolls counted for a side")
+    attacks: list[ReportAttack]
+    luck: list[SideLuck]
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 class ErrorDocument(_Document):
@@ -314,7 +474,10 @@ MODELS: dict[str, type[BaseModel]] = {
     "rulesets": RulesetsDocument, "lookup": LookupDocument,
     "lookup-tables": LookupTablesDocument, "options": OptionsDocument,
     "result": ResultDocument, "odds": OddsDocument, "whatif": WhatIfDocument,
-    "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "error": ErrorDocument}
+    "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "game": GameDocument,
+    "game-log": GameLogDocument, "game-undo": GameUndoDocument,
+    "game-verify": GameVerifyDocument, "game-report": GameReportDocument,
+    "error": ErrorDocument}
 """The model of each document kind."""
 
 

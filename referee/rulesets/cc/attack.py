@@ -14,6 +14,7 @@ from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
 from referee.core.result import Result, StepLog
+from referee.core.table import Shown, as_signed
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.cc import arithmetic as ar
@@ -95,6 +96,13 @@ class Attack:
         units = list(self.decl.target)
         return self.plan([UnitState(u, u.broken, u.suppressed) for u in units],
                          [u.key for u in _default_order(units)])
+
+    def card_cell(self, card: FateCard) -> Shown:
+        """A Fate card as a table cell: its two dice and its trigger (``null``: none),
+        shown as ``card_text``."""
+        assert card.faces is not None
+        return Shown({"dice": list(card.faces), "trigger": card.trigger or None},
+                     self.card_text(card))
 
     def card_text(self, card: FateCard) -> Msg:
         assert card.faces is not None
@@ -184,7 +192,7 @@ def attack(ctx: AttackContext) -> Result:
                attack_total=total)
     a.log.table(Msg.of("cc.table.attack"),
                 [Msg.of(f"cc.col.{c}") for c in ("fp", "card", "roll", "total")],
-                [(fp, a.card_text(card), card.total, total)], clause="C-3")
+                [(fp, a.card_cell(card), card.total, total)], clause="C-3")
     units = _trigger(a, card, shooters)
     gone = [u for u in decl.target if u.key not in {k.key for k in units}]
     rows, results = _defence(a, units, total)
@@ -239,13 +247,13 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
         log.warning(Msg.of("cc.step.fp_includes_command"), "C-X1")
     if command:
         fp += command
-        rows.append((Msg.of("cc.fp.command", piece=base.label), "C-14", _signed(command), fp))
+        rows.append((Msg.of("cc.fp.command", piece=base.label), "C-14", as_signed(command), fp))
         log.modifier(Msg.of("cc.step.command", piece=base.label, command=command, fp=fp),
                      "C-14", command=command)
     others = len(shooters) - 1
     if others:
         fp = ar.group_fp(fp, len(shooters))
-        rows.append((Msg.of("cc.fp.group", count=others), "C-8", _signed(others), fp))
+        rows.append((Msg.of("cc.fp.group", count=others), "C-8", as_signed(others), fp))
         log.modifier(Msg.of("cc.step.group", count=others, fp=fp), "C-8", others=others)
     hindrance = ar.largest_hindrance([p.hindrance for p in shooters])
     hindrance_left = 0
@@ -254,16 +262,16 @@ def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[
         log.note(Msg.of("cc.step.hindrance_to_targeting", hindrance=hindrance), "C-X7")
     elif hindrance:
         fp -= hindrance
-        rows.append((Msg.of("cc.fp.hindrance"), "C-9", _signed(-hindrance), fp))
+        rows.append((Msg.of("cc.fp.hindrance"), "C-9", as_signed(-hindrance), fp))
         log.modifier(Msg.of("cc.step.hindrance", hindrance=hindrance, fp=fp), "C-9",
                      hindrance=hindrance)
     for bonus in decl.bonuses:
         fp += bonus.fp
         clause = "C-14" if bonus.source == "down-hill" else "C-9"
-        rows.append((Msg.of(f"cc.bonus.{bonus.source}"), clause, _signed(bonus.fp), fp))
+        rows.append((Msg.of(f"cc.bonus.{bonus.source}"), clause, as_signed(bonus.fp), fp))
         log.modifier(Msg.of("cc.step.bonus", source=Msg.of(f"cc.bonus.{bonus.source}"),
                             value=_signed(bonus.fp), fp=fp), clause, bonus=bonus.fp)
-    rows.append((Msg.of("cc.fp.final"), "C-9", "", fp))
+    rows.append((Msg.of("cc.fp.final"), "C-9", Shown(None, ""), fp))
     log.table(Msg.of("cc.table.fp"), [Msg.of(f"cc.col.{c}") for c in
                                       ("step", "clause", "change", "fp")], rows, clause="C-8")
     return fp, hindrance_left
@@ -286,7 +294,7 @@ def _targeting(a: Attack, piece: FiringPiece, hindrance: int, fp: int) -> bool:
     a.log.table(Msg.of("cc.table.targeting"),
                 [Msg.of(f"cc.col.{c}") for c in ("card", "product", "hindrance", "net",
                                                    "range", "result")],
-                [(a.card_text(card), product, _signed(-hindrance), product - hindrance,
+                [(a.card_cell(card), product, as_signed(-hindrance), product - hindrance,
                   piece.distance, Msg.of("cc.word.hit" if hit else "cc.word.miss"))],
                 clause="C-1")
     _other_trigger(a, card, "C-1")
@@ -416,8 +424,9 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
         elif result is ar.Result.ELIMINATED:
             states[unit.key] = replace(state, broken=True)
             _eliminated(a, unit)
-        rows.append((unit.label, Msg.of("cc.col.morale_parts", morale=morale, parts=parts),
-                     a.card_text(card), card.total, defence, total,
+        rows.append((unit.label, Shown(morale, Msg.of("cc.col.morale_parts", morale=morale,
+                                                      parts=parts)),
+                     a.card_cell(card), card.total, defence, total,
                      Msg.of(f"cc.result.{result}")))
         results[unit.key] = result.value
     return rows, results

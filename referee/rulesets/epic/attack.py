@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import (
@@ -21,6 +21,7 @@ from referee.core.questions import (
     NumberQuestion,
 )
 from referee.core.result import Result, StepLog
+from referee.core.table import NOTHING, Shown, as_dice, as_need, dice_text
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.declaration import ShootingDeclaration, Weapon
@@ -94,26 +95,24 @@ def _choose_fire_types(port: Port, decl: ShootingDeclaration, log: StepLog) -> l
     return [WeaponShots(w, *choose_fire_type(port, w, log)) for w in decl.weapons]
 
 
-def _dice_text(roll: DiceRoll) -> str:
-    faces = " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
-    return faces
-
-
-def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan, log: StepLog) -> tuple[int, str]:
+def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan,
+                 log: StepLog) -> tuple[int, Shown]:
     return roll_hits(port, shot.weapon, shot.weapon.shots, plan, log)
 
 
 def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
               qid: str | None = None, label: Msg | str | None = None,
-              clause: str | None = None, rest: Any = None) -> tuple[int, str]:
-    """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, dice shown). ``rest``
-    (``ShotsRest``, ``BarrageRest``) is what the odds know of the rest of the attack."""
+              clause: str | None = None, rest: Any = None) -> tuple[int, Shown]:
+    """Roll ``shots`` to-hit dice for ``w`` (E-8, E-9); returns (hits, the dice as a table
+    cell: the faces; a 7+ roll's ``{"first": ..., "then": ...}``; ``null`` when no dice
+    were rolled). ``rest`` (``ShotsRest``, ``BarrageRest``) is what the odds know of the
+    rest of the attack."""
     qid = qid or f"to-hit.{w.key}"
     name = label or w.label
     fail = (tables().natural_fail,)
     if plan.mode == "impossible":
         log.outcome(Msg.of("epic.step.impossible", weapon=name, need=plan.need), "E-9")
-        return 0, "-"
+        return 0, NOTHING
     assert plan.target is not None
     spec = DiceSpec(count=shots, target=plan.target, auto_fail=fail, count_only=True)
     text = "epic.q.roll_direct" if plan.mode == "direct" else "epic.q.roll_first"
@@ -126,12 +125,12 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
                                                   stage="direct" if plan.mode == "direct"
                                                   else "first", then=plan.then, rest=rest)))
     log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec.describe(),
-                    faces=_dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
+                    faces=dice_text(first), source=Msg.of(f"dice.source.{first.source}"),
                     successes=first.successes),
              clause or ("E-8" if plan.mode == "direct" else "E-9"), question=qid,
              faces=first.faces, successes=first.successes, source=first.source.value)
     if plan.mode == "direct" or first.successes == 0:
-        return first.successes, _dice_text(first)
+        return first.successes, as_dice(first)
     assert plan.then is not None
     spec2 = DiceSpec(count=first.successes, target=plan.then, count_only=True)
     second = port.ask(DiceQuestion(id=f"{qid}.then", spec=spec2, clause="E-9",
@@ -141,11 +140,13 @@ def roll_hits(port: Port, w: Weapon, shots: int, plan: HitPlan, log: StepLog,
                                    odds=OddsRef.to(odds, weapon=name, need=plan.need,
                                                    stage="then", then=plan.then, rest=rest)))
     log.roll(Msg.of("epic.step.rolled", weapon=name, dice=spec2.describe(),
-                    faces=_dice_text(second), source=Msg.of(f"dice.source.{second.source}"),
+                    faces=dice_text(second), source=Msg.of(f"dice.source.{second.source}"),
                     successes=second.successes),
              "E-9", question=f"{qid}.then", faces=second.faces,
              successes=second.successes, source=second.source.value)
-    return second.successes, f"{_dice_text(first)} → {_dice_text(second)}"
+    one, two = as_dice(first), as_dice(second)
+    return second.successes, Shown({"first": one.value, "then": two.value},
+                                   f"{one.text} → {two.text}")
 
 
 def attack(ctx: AttackContext) -> Result:
@@ -202,17 +203,19 @@ def attack(ctx: AttackContext) -> Result:
                                                                 target=target),
                                         clause="E-8", rule=_rule("to_hit")))
     modifier = action.modifier
-    mod_parts: list[Msg] = []
+    mod_parts: list[tuple[str, int, Msg]] = []
     if action.modifier:
         log.modifier(Msg.of("epic.step.mod_action", action=Msg.of(f"epic.action.{action.id}"),
                             value=f"{action.modifier:+d}"), "E-8", value=action.modifier)
-        mod_parts.append(Msg.of("epic.mod.action", value=f"{action.modifier:+d}",
-                                action=Msg.of(f"epic.action.{action.id}")))
+        mod_parts.append((action.id, action.modifier, Msg.of(
+            "epic.mod.action", value=f"{action.modifier:+d}",
+            action=Msg.of(f"epic.action.{action.id}"))))
     if in_cover:
         modifier += t.cover_modifier
         log.modifier(Msg.of("epic.step.mod_cover", value=f"{t.cover_modifier:+d}"), "E-8",
                      value=t.cover_modifier)
-        mod_parts.append(Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}"))
+        mod_parts.append(("cover", t.cover_modifier,
+                          Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}")))
 
     hits = {"ap": 0, "at": 0}
     by_weapon: dict[str, int] = {}
@@ -229,13 +232,28 @@ def attack(ctx: AttackContext) -> Result:
         hits[shot.fire_type] += got
         by_weapon[shot.weapon.key] = got
         rows.append((shot.weapon.label, Msg.of(f"epic.fire.{shot.fire_type}"), shot.weapon.shots,
-                     f"{shot.to_hit}+", tuple(mod_parts) or "-", need_text(plan),
+                     as_need(shot.to_hit), modifiers_cell(mod_parts), need_cell(plan),
                      dice_shown, got))
     log.table(Msg.of("epic.table.shots", firing=firing, target=target),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
               rows, clause="E-8")
     return _result(ctx, log, hits, by_weapon, shot=True)
+
+
+def modifiers_cell(parts: list[tuple[str, int, Msg]]) -> Shown:
+    """The modifiers of a shot as a table cell: each one's id (as the modifiers lookup names
+    it: ``cover``, ``ignore_cover`` or the action) and value; ``-`` (an empty list) for
+    none."""
+    return Shown([{"modifier": key, "value": value} for key, value, _ in parts],
+                 tuple(shown for _, _, shown in parts) or "-")
+
+
+def need_cell(plan: HitPlan) -> Shown:
+    """The need of a shot as a table cell: the need and how it is rolled (as the to-hit
+    lookup gives them), shown as ``need_text``."""
+    return Shown({"need": plan.need, "mode": plan.mode, "target": plan.target,
+                  "then": plan.then}, need_text(plan))
 
 
 def need_text(plan: HitPlan) -> Msg:

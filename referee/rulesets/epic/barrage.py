@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.core.questions import NumberQuestion
 from referee.core.result import Result, StepLog
+from referee.core.table import as_need, as_signed
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.allocation import HitKind
@@ -20,7 +21,7 @@ from referee.rulesets.epic.formations import (
     defender,
     formation_label,
     formation_state,
-    listing,
+    names_cell,
 )
 from referee.rulesets.epic.shooting import (
     _run,
@@ -91,7 +92,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     extra = extra_markers(row, options)
     log.table(Msg.of("epic.table.barrage_row", points=points),
               [Msg.of(f"epic.col.{c}") for c in ("templates", "extra_markers", "ap", "at")],
-              [(row.templates, extra, f"{row.ap}+", f"{row.at}+")], clause="E-17")
+              [(row.templates, extra, as_need(row.ap), as_need(row.at))], clause="E-17")
     if row.templates:
         log.note(Msg.of("epic.barrage.extra_templates", count=row.templates,
                         lof=Msg.of("word.yes" if options.get("extra-templates-need-lof")
@@ -147,6 +148,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
                    need_text: Any, roll_hits: Any,
                    disrupt: bool = False,
                    ignore_cover: bool = False) -> tuple[Any, dict[str, Any]] | None:
+    from referee.rulesets.epic.attack import need_cell
+
     port, t = ctx.port, tables()
     state = formation_state(ctx.state, name, markers, broken, log, port, formation_label(name))
     fkey = weapon_key(name)
@@ -210,8 +213,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         for d in hit_units:
             alloc.hits_on.setdefault(d.key, []).append(hit)
             alloc.record.append((hit.kind.fire, d.key))
-        rows.append((label, len(members), f"{value}+", f"{mod:+d}", need_text(plan), shown,
-                     listing([d.shown for d in hit_units])))
+        rows.append((label, len(members), as_need(value), as_signed(mod), need_cell(plan), shown,
+                     names_cell([d.shown for d in hit_units])))
     log.table(Msg.of("epic.table.barrage_hits", formation=state.shown),
               [Msg.of(f"epic.col.{c}") for c in ("group", "units", "to_hit", "modifiers",
                                                  "need", "dice", "hit_units")], rows,

@@ -15,6 +15,7 @@ from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
+from referee.core.table import NOTHING, Shown, as_signed, dice_text, dice_value
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import (
     HitKind,
@@ -37,6 +38,12 @@ class Hit:
     weapon: Msg | str  # the weapon as a player reads it
     disrupt: bool = False
     ignore_cover: bool = False
+
+
+def _weapon_cell(hit: Hit) -> Any:
+    """The weapon a hit came from, as the allocation table shows it (a broken formation's
+    extra hit comes from none: ``-``)."""
+    return NOTHING if hit.kind.fire == "extra" else hit.weapon
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,8 +114,8 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
             fire = Msg.of(f"epic.fire.{kind.fire}")
             if not legal:
                 out.wasted += 1
-                out.rows.append((n, fire, hit.weapon, "-", Msg.of("epic.why.no_target"),
-                                 "E-10"))
+                out.rows.append((n, fire, _weapon_cell(hit), NOTHING,
+                                 Msg.of("epic.why.no_target"), "E-10"))
                 continue
             alike = len(legal) > 1 and _all_alike(units, legal, out.hits_on)
             if len(legal) == 1:
@@ -132,7 +139,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
             taken[chosen.key] = taken.get(chosen.key, 0) + 1
             out.hits_on.setdefault(chosen.key, []).append(hit)
             out.record.append((kind.fire, chosen.key))
-            out.rows.append((n, fire, hit.weapon, chosen.shown, why,
+            out.rows.append((n, fire, _weapon_cell(hit), chosen.shown, why,
                              "E-12" if kind.macro else "E-10"))
     if out.wasted:
         log.outcome(Msg.of("epic.step.wasted", count=out.wasted), "E-10", wasted=out.wasted)
@@ -160,6 +167,18 @@ def _effects(hits: Sequence[Hit]) -> Counter[Hit]:
 class SaveReport:
     destroyed: list[str] = field(default_factory=list)
     rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _save_cell(save: Save) -> Shown:
+    """The save rolled, as a table cell: the need (``null``: no save) and where it comes
+    from, whether crossfire worsened it, a re-roll, an invulnerable save after it."""
+    return Shown({"need": save.need, "source": save.source, "crossfire": save.crossfire,
+                  "reroll": save.reroll, "invulnerable": save.invulnerable}, _save_text(save))
+
+
+def _saved_cell(saved: int, failed: int) -> Shown:
+    return Shown({"saved": saved, "failed": failed},
+                 Msg.of("epic.col.saved_count", saved=saved, failed=failed))
 
 
 def _save_text(save: Save) -> Msg:
@@ -222,10 +241,9 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
             failed, shown = _roll_one(port, log, unit, save, count, qid, t.invulnerable_save,
                                       odds.ref if rest is not None else None)
             odds.failed += failed
-            report.rows.append((unit.shown, count, _save_text(save), shown,
-                                Msg.of("epic.col.saved_count", saved=count - failed,
-                                       failed=failed), "E-12" if save.source == "macro"
-                                else "E-11"))
+            report.rows.append((unit.shown, count, _save_cell(save), shown,
+                                _saved_cell(count - failed, failed),
+                                "E-12" if save.source == "macro" else "E-11"))
         odds.known[unit.key] = Fraction(0 if odds.failed else 1)
         if odds.failed:
             report.destroyed.append(unit.key)
@@ -276,13 +294,13 @@ def _roll_batch(port: Port, log: StepLog, batch: tuple[Defender, ...], save: Sav
         lost = [u for u, face in zip(batch, roll.faces, strict=True) if face < save.need]
     else:
         lost = list(batch[:failed])
-    log.roll(Msg.of("epic.step.save", unit=label, need=save.need, faces=_faces(roll),
+    log.roll(Msg.of("epic.step.save", unit=label, need=save.need, faces=dice_text(roll),
                     source=Msg.of(f"dice.source.{roll.source}"), failed=failed), "E-11",
              question=qid, faces=roll.faces, need=save.need, failed=failed)
-    report.rows.append((label, len(batch), _save_text(save),
-                        (Msg.of("epic.dice.save", faces=_faces(roll)),),
-                        Msg.of("epic.col.saved_count", saved=len(batch) - failed,
-                               failed=failed), "E-11"))
+    report.rows.append((label, len(batch), _save_cell(save),
+                        Shown({"save": dice_value(roll)},
+                              (Msg.of("epic.dice.save", faces=dice_text(roll)),)),
+                        _saved_cell(len(batch) - failed, failed), "E-11"))
     for u in batch:
         gone = u in lost
         odds.known[u.key] = Fraction(0 if gone else 1)
@@ -323,10 +341,14 @@ class _SaveOdds:
 def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, qid: str,
               invulnerable: int,
               odds: Callable[[str, int], OddsRef | None] | None = None
-              ) -> tuple[int, tuple[Msg, ...] | str]:
+              ) -> tuple[int, Shown]:
+    """The saves of ``unit`` against ``count`` hits of one kind: the saves failed, and the
+    dice as a table cell (each stage's dice by stage: ``save``, ``reroll``,
+    ``invulnerable``; ``null`` when none were rolled)."""
     def ref(stage: str, n: int) -> OddsRef | None:
         return None if odds is None else odds(stage, n)
     shown: list[Msg] = []
+    rolled: dict[str, Any] = {}
     failed = count
     clause = "E-12" if save.source == "macro" else "E-11"
     if save.need is not None:
@@ -336,8 +358,9 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
                                                                 count=count, need=save.need),
                                      odds=ref("save", count)))
         failed = count - roll.successes
-        shown.append(Msg.of("epic.dice.save", faces=_faces(roll)))
-        log.roll(Msg.of("epic.step.save", unit=unit.shown, need=save.need, faces=_faces(roll),
+        shown.append(Msg.of("epic.dice.save", faces=dice_text(roll)))
+        rolled["save"] = dice_value(roll)
+        log.roll(Msg.of("epic.step.save", unit=unit.shown, need=save.need, faces=dice_text(roll),
                         source=Msg.of(f"dice.source.{roll.source}"), failed=failed), clause,
                  question=qid, faces=roll.faces, need=save.need, failed=failed)
         if failed and save.reroll:
@@ -347,8 +370,9 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
                 text=Msg.of("epic.q.reroll", unit=unit.shown, count=failed, need=save.need),
                 odds=ref("reroll", failed)))
             failed -= again.successes
-            shown.append(Msg.of("epic.dice.reroll", faces=_faces(again)))
-            log.roll(Msg.of("epic.step.reroll", unit=unit.shown, faces=_faces(again),
+            shown.append(Msg.of("epic.dice.reroll", faces=dice_text(again)))
+            rolled["reroll"] = dice_value(again)
+            log.roll(Msg.of("epic.step.reroll", unit=unit.shown, faces=dice_text(again),
                             failed=failed), "E-11", question=f"{qid}.reroll",
                      faces=again.faces, failed=failed)
     else:
@@ -361,17 +385,12 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
             text=Msg.of("epic.q.invulnerable", unit=unit.shown, count=failed,
                         need=invulnerable), odds=ref("invulnerable", failed)))
         failed -= inv.successes
-        shown.append(Msg.of("epic.dice.invulnerable", faces=_faces(inv)))
-        log.roll(Msg.of("epic.step.invulnerable", unit=unit.shown, faces=_faces(inv),
+        shown.append(Msg.of("epic.dice.invulnerable", faces=dice_text(inv)))
+        rolled["invulnerable"] = dice_value(inv)
+        log.roll(Msg.of("epic.step.invulnerable", unit=unit.shown, faces=dice_text(inv),
                         failed=failed), "E-11", question=f"{qid}.invulnerable",
                  faces=inv.faces, failed=failed)
-    return failed, tuple(shown) or "-"
-
-
-def _faces(roll: Any) -> str:
-    if roll.faces is None:
-        return f"={roll.successes}"
-    return " ".join(map(str, roll.faces))
+    return failed, Shown(rolled, tuple(shown)) if shown else NOTHING
 
 
 @dataclass
@@ -391,20 +410,21 @@ class MarkerLedger:
             return
         if self.broken_at_start:
             self.as_hits += count
-            self.rows.append((reason, Msg.of("epic.bm.as_hits", count=count), clause))
+            self.rows.append((reason, Shown({"as_hits": count},
+                                            Msg.of("epic.bm.as_hits", count=count)), clause))
             if self.log is not None:
                 self.log.outcome(Msg.of("epic.step.marker_as_hit", reason=reason, count=count,
                                         target=self.name), clause)
             return
         self.added += count
-        self.rows.append((reason, f"+{count}", clause))
+        self.rows.append((reason, as_signed(count), clause))
         if self.log is not None:
             self.log.outcome(Msg.of("epic.step.marker", reason=reason, count=count,
                                     target=self.name, total=self.after), clause)
 
     def table_rows(self) -> list[tuple[Any, ...]]:
-        return [(Msg.of("epic.bm.before"), self.before, ""), *self.rows,
-                (Msg.of("epic.bm.after"), self.after, "")]
+        return [(Msg.of("epic.bm.before"), self.before, Shown(None, "")), *self.rows,
+                (Msg.of("epic.bm.after"), self.after, Shown(None, ""))]
 
     @property
     def after(self) -> int:

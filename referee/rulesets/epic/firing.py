@@ -11,6 +11,7 @@ from typing import Any
 from referee.core.port import Port
 from referee.core.questions import Choice, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.result import StepLog
+from referee.core.table import NOTHING, Shown, as_need
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.attack import choose_fire_type
@@ -96,9 +97,10 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
             status = Msg.of("epic.fire_status.able")
             able.append((s, bearing_ok))
         keys.append(s.key)
-        rows.append([s.shown, "-" if s.distance is None else f"{s.distance:g}",
-                     Msg.of("word.yes" if s.in_range else "word.no"),
-                     weapon_list(bearing_ok), status])
+        rows.append([s.shown, NOTHING if s.distance is None else
+                     Shown(s.distance, f"{s.distance:g}"),
+                     Shown(s.in_range, Msg.of("word.yes" if s.in_range else "word.no")),
+                     weapons_cell(bearing_ok), status])
     # E-4: one unit per Blast marker, from the back
     sup = suppression([(s.key, s.distance or 0.0) for s, _ in able], firing.blast_markers)
     if firing.blast_markers:
@@ -161,6 +163,12 @@ def _shooter_places(port: Port, units: list[FiringUnit], carried: dict[str, tupl
                         Msg.of(hint if what.distance or what.bearing
                                else "epic.hint.shooters_lof"), labels, what)
     return dict(zip((u.key for u in asked), places, strict=True))
+
+
+def weapons_cell(weapons: list[Weapon]) -> Shown:
+    """Weapons as a table cell: their names (a list; empty, shown ``-``, for none), shown
+    as ``weapon_list``."""
+    return Shown([w.label for w in weapons], weapon_list(weapons))
 
 
 def weapon_list(weapons: list[Weapon]) -> Msg | str:
@@ -229,22 +237,24 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
                 added: int = 0) -> RolledHits:
     """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits.
     ``attack`` (``AttackFacts``) lets each roll's odds show how the attack may end."""
-    from referee.rulesets.epic.attack import need_text, roll_hits
+    from referee.rulesets.epic.attack import modifiers_cell, need_cell, need_text, roll_hits
 
     t = tables()
     planned = []
     for pool in pools:
-        mods: list[Msg] = []
+        mods: list[tuple[str, int, Msg]] = []
         mod = action.modifier
         if action.modifier:
-            mods.append(Msg.of("epic.mod.action", value=f"{action.modifier:+d}",
-                               action=Msg.of(f"epic.action.{action.id}")))
+            mods.append((action.id, action.modifier,
+                         Msg.of("epic.mod.action", value=f"{action.modifier:+d}",
+                                action=Msg.of(f"epic.action.{action.id}"))))
         took = cover.get(pool.hit_fire, False) and not pool.weapon.ignore_cover
         if took:
             mod += t.cover_modifier
-            mods.append(Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}"))
+            mods.append(("cover", t.cover_modifier,
+                         Msg.of("epic.mod.cover", value=f"{t.cover_modifier:+d}")))
         if pool.weapon.ignore_cover:
-            mods.append(Msg.of("epic.mod.ignore_cover"))
+            mods.append(("ignore_cover", 0, Msg.of("epic.mod.ignore_cover")))
         # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
         kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
                        or not any(d.target.in_cover for d in units))
@@ -268,6 +278,6 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
         out.hits += [hit] * got
         fire_label = Msg.of(f"epic.fire.{pool.fire}") if not pool.weapon.macro else \
             Msg.of("epic.fire.mw_of", fire=Msg.of(f"epic.fire.{pool.fire}"))
-        out.rows.append((pool.weapon.label, fire_label, pool.shots, f"{pool.to_hit}+",
-                         tuple(mods) or "-", need_text(plan), shown, got))
+        out.rows.append((pool.weapon.label, fire_label, pool.shots, as_need(pool.to_hit),
+                         modifiers_cell(mods), need_cell(plan), shown, got))
     return out

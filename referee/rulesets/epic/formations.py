@@ -13,6 +13,7 @@ from typing import Any
 from referee.core.port import Port
 from referee.core.questions import NumberQuestion
 from referee.core.result import StepLog
+from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import Target
 from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon, weapon_key
@@ -160,6 +161,11 @@ def join(labels: Sequence[Msg | str]) -> Msg | str:
         else:
             parts.append(f"{prefix}{low}" if low == high else f"{prefix}{low}–{high}")
     return listing(parts)
+
+
+def names_cell(parts: Sequence[Msg | str]) -> Shown:
+    """Names as a table cell: a list (empty, shown ``-``, for none), shown as ``listing``."""
+    return Shown(list(parts), listing(parts))
 
 
 def listing(parts: Sequence[Msg | str]) -> Msg | str:

@@ -15,7 +15,7 @@ from referee.core.errors import UsageError
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog, Summary
-from referee.core.table import Table
+from referee.core.table import NOTHING, Shown, Table
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import results
@@ -207,7 +207,7 @@ def attack(ctx: AttackContext) -> Result:
         if reach.ignored:
             numbers = [n for n, s in source.items() if s == reach.hitter.id]
             clauses = reach.ignored_clauses()
-            ignored_rows.append((_span(numbers), reach.hitter.label,
+            ignored_rows.append((Shown(numbers, _span(numbers)), reach.hitter.label,
                                  tuple(Msg.of(f"fow.ignored.{c}") for c in clauses)))
     if ignored_rows:
         log.table(Msg.of("fow.table.ignored"),
@@ -215,7 +215,7 @@ def attack(ctx: AttackContext) -> Result:
     log.table(Msg.of("fow.table.teams"),
               [Msg.of(f"fow.col.{c}") for c in ("team", "type", "tier", "top", "held")],
               [(t.name, Msg.of(f"fow.kind.{t.kind}"), _tier(problem, t),
-                "-" if t.top_armour is None else t.top_armour, held.get(t.id, 0))
+                NOTHING if t.top_armour is None else t.top_armour, held.get(t.id, 0))
                for t in problem.teams])
 
     result_rows: list[tuple[Any, ...]] = []
@@ -249,10 +249,14 @@ def _rows(allocator: Allocator, allocation: Mapping[int, str], names: Mapping[st
             for n in sorted(allocation)]
 
 
-def _tier(problem: Problem, team: Team) -> Msg:
+def _tier(problem: Problem, team: Team) -> Shown:
+    """A team's tier as a table cell: its number and what puts it there (``active``,
+    ``stopped``, ``transport-active``, ``transport-stopped``)."""
     what = ("transport-" if team.kind == "transport" else "") + (
         "stopped" if team.bogged_or_bailed else "active")
-    return Msg.of("fow.tier.label", n=problem.tier(team), what=Msg.of(f"fow.tier.{what}"))
+    n = problem.tier(team)
+    return Shown({"tier": n, "what": what},
+                 Msg.of("fow.tier.label", n=n, what=Msg.of(f"fow.tier.{what}")))
 
 
 def _span(numbers: list[int]) -> str:

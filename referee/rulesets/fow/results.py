@@ -17,6 +17,7 @@ from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
+from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.fow.problem import Problem
 
@@ -60,15 +61,14 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
         if mode == "enter":
             chosen = _enter(port, team.id, team.name, count)
             effects[team.id] = [chosen]
-            rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
-                         Msg.of("fow.reading.entered")))
+            rows.append((team.name, count, _result_cell([chosen]), Msg.of("fow.reading.entered")))
             log.outcome(Msg.of("fow.step.result_entered", team=team.name,
                                result=Msg.of(f"fow.result.{chosen}")), "F-7")
             continue
         if team.kind in ("infantry", "gun"):
             effects[team.id] = ["destroyed"]
             settled.append((label[team.id], "destroyed", 0))
-            rows.append((team.name, count, Msg.of("fow.result.destroyed"),
+            rows.append((team.name, count, _result_cell(["destroyed"]),
                          Msg.of("fow.reading.unverified")))
             log.outcome(Msg.of("fow.step.destroyed_no_save", team=team.name), "F-7")
         elif team.armoured:
@@ -93,18 +93,29 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
                             glancing=outcomes.count("glancing"),
                             penetrating=outcomes.count("penetrating")), "F-7",
                      faces=roll.faces, source=roll.source.value)
-            shown = tuple(Msg.of(f"fow.save.{o}", firepower=firepower) for o in outcomes)
-            rows.append((team.name, count, shown, Msg.of("fow.reading.unverified")))
+            rows.append((team.name, count, _result_cell(outcomes, firepower),
+                         Msg.of("fow.reading.unverified")))
         else:
             chosen = _enter(port, team.id, team.name, count)
             effects[team.id] = [chosen]
             settled.append((label[team.id], "destroyed" if chosen == "destroyed"
                             else "not-destroyed", 0))
-            rows.append((team.name, count, Msg.of(f"fow.result.{chosen}"),
+            rows.append((team.name, count, _result_cell([chosen]),
                          Msg.of("fow.reading.entered_unarmoured")))
             log.outcome(Msg.of("fow.step.result_entered", team=team.name,
                                result=Msg.of(f"fow.result.{chosen}")), "F-7")
     return rows, effects
+
+
+def _result_cell(outcomes: list[str], firepower: int | None = None) -> Shown:
+    """What happened to a team, as a results table cell: the outcome ids (one entered or
+    known, or each hit's save: ``bounced``, ``glancing``, ``penetrating``) and the
+    firepower roll the rulebook then asks for (``null``: no save was rolled)."""
+    if firepower is None:
+        (outcome,) = outcomes
+        return Shown({"outcomes": outcomes, "firepower": None}, Msg.of(f"fow.result.{outcome}"))
+    return Shown({"outcomes": outcomes, "firepower": firepower},
+                 tuple(Msg.of(f"fow.save.{o}", firepower=firepower) for o in outcomes))
 
 
 def odds_labels(problem: Problem) -> dict[str, str]:

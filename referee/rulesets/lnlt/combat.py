@@ -23,6 +23,7 @@ from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
+from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
 from referee.rulesets.lnlt.entry import DRM_RANGE, TM_RANGE, Mods, ModsEntry
 from referee.rulesets.lnlt.firepower import FpBuild
@@ -172,9 +173,10 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
     defence = die_d + tm + af
     rows: list[tuple[object, ...]] = [
         (Msg.of("lnlt.col.attack"), die_a, build.total, help.lm,
-         f"{drm:+d}", attack),
-        (Msg.of("lnlt.col.defence"), die_d, "-", "-",
-         Msg.of("lnlt.opposed.defence_mods", tm=f"{tm:+d}", af=f"{af:+d}"), defence)]
+         Shown({"drm": drm}, f"{drm:+d}"), attack),
+        (Msg.of("lnlt.col.defence"), die_d, NOTHING, NOTHING,
+         Shown({"tm": tm, "af": af},
+               Msg.of("lnlt.opposed.defence_mods", tm=f"{tm:+d}", af=f"{af:+d}")), defence)]
     log.table(Msg.of("lnlt.table.opposed", firing=firing, hex=target_hex),
               [Msg.of(f"lnlt.col.{c}") for c in ("side", "die", "fp", "lm", "mods", "total")],
               rows, clause="L-5")
@@ -199,9 +201,10 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
         total = _face(roll) + diff - minus
         result, source = _result(port, prefix, unit, total, table)
         outcome.results[unit.id] = result
-        dc_rows.append((unit.label, _face(roll), f"+{diff}",
-                        f"-{minus} ({helper.label})" if minus and helper else "-", total,
-                        Msg.of(f"lnlt.result.{result}"), source))
+        dc_rows.append((unit.label, _face(roll), as_signed(diff),
+                        Shown({"minus": minus, "leader": helper.label},
+                              f"-{minus} ({helper.label})") if minus and helper else NOTHING,
+                        total, Msg.of(f"lnlt.result.{result}"), source))
         log.roll(Msg.of("lnlt.step.dc", unit=unit.label, total=total, result=Msg.of(
             f"lnlt.result.{result}")), clause, unit=unit.id, total=total, result=result)
         if unit.kind == "mmc" and _face(roll) == 1:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from referee.core.options import Options
+from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.lnlt.roster import SupportWeapon, Unit
 from referee.rulesets.lnlt.tables import half_up, tables
@@ -62,6 +63,14 @@ class FpBuild:
 def ops_complete_applies(unit: Unit, kind: FireKind) -> bool:
     """L-12/L-13 reductions: a unit under Ops Complete, except at its spotted hex (L-14)."""
     return "ops-complete" in unit.markers and kind is not FireKind.SPOTTED
+
+
+def steps_cell(steps: tuple[Msg, ...]) -> Shown:
+    """A firepower row's steps as a table cell: each step's id (``lead``, ``ops_half``,
+    ``sw_full``...) and the firepower after it (``null`` for a step that only notes), shown
+    as the steps' text (``-``: none)."""
+    return Shown([{"step": m.id.rpartition(".")[2], "fp": m.kwargs.get("fp")} for m in steps],
+                 steps or "-")
 
 
 def _ifp_row(unit: Unit, lead: bool, kind: FireKind, options: Options) -> FpRow:

@@ -15,6 +15,7 @@ from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import Choice, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.result import StepLog
+from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
 from referee.rulesets.lnlt.activation import (
     activatable,
@@ -23,7 +24,13 @@ from referee.rulesets.lnlt.activation import (
     reach,
 )
 from referee.rulesets.lnlt.combat import LeaderHelp, resolve_fire
-from referee.rulesets.lnlt.firepower import Component, FireKind, FpBuild, build_fp
+from referee.rulesets.lnlt.firepower import (
+    Component,
+    FireKind,
+    FpBuild,
+    build_fp,
+    steps_cell,
+)
 from referee.rulesets.lnlt.questions import Refusal, RuledChoice, RuledMultiChoice
 from referee.rulesets.lnlt.roster import (
     MOVE_MARKERS,
@@ -550,15 +557,16 @@ class Activation:
 
     def _fp_table(self, build: FpBuild, help_: LeaderHelp, firing: str, target: str,
                   kind: FireKind) -> None:
-        rows: list[tuple[object, ...]] = [(r.source, r.base, r.steps or "-", r.value, r.clause)
-                                          for r in build.rows]
+        none = Shown([], "-")  # no steps
+        rows: list[tuple[object, ...]] = [(r.source, r.base, steps_cell(r.steps), r.value,
+                                           r.clause) for r in build.rows]
         if build.moved_bonus:
-            rows.append((Msg.of("lnlt.fp.moved_target"), "-", "-", f"+{build.moved_bonus}",
-                         "L-12"))
-        rows.append((Msg.of("lnlt.fp.total"), "-", "-", build.total, "L-5"))
+            rows.append((Msg.of("lnlt.fp.moved_target"), NOTHING, none,
+                         as_signed(build.moved_bonus), "L-12"))
+        rows.append((Msg.of("lnlt.fp.total"), NOTHING, none, build.total, "L-5"))
         if help_.leader:
-            rows.append((Msg.of("lnlt.fp.leader", leader=help_.leader), "-", "-",
-                         f"+{help_.lm}", "L-5"))
+            rows.append((Msg.of("lnlt.fp.leader", leader=help_.leader), NOTHING, none,
+                         as_signed(help_.lm), "L-5"))
         self.log.table(Msg.of("lnlt.table.fp", firing=firing, hex=target,
                               kind=Msg.of(f"lnlt.firekind.{kind.value}")),
                        [Msg.of(f"lnlt.col.{c}") for c in ("source", "base", "steps", "fp",

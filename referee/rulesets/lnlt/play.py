@@ -9,6 +9,7 @@ from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog
+from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.lnlt.phase import check_end, play_impulse, start
@@ -60,7 +61,7 @@ def impulse_table_rows(phase: PhaseState) -> list[tuple[object, ...]]:
                                 to=d.split(":")[2]) for d in rec.did) or Msg.of(
                 "lnlt.log.nothing")
         rows.append((rec.number, rec.side, Msg.of(f"lnlt.kind_impulse.{rec.kind}"),
-                     ", ".join(rec.hexes) or "-", what, rec.passes))
+                     Shown(list(rec.hexes), ", ".join(rec.hexes) or "-"), what, rec.passes))
     return rows
 
 
@@ -70,7 +71,7 @@ def summary_tables(phase: PhaseState, log: StepLog) -> None:
                                                   "passes")],
               impulse_table_rows(phase), clause="L-1")
     rows = [(u.label, u.side, u.hex, Msg.of(f"lnlt.kind.{u.kind}"),
-             tuple(Msg.of(f"lnlt.marker.{m}") for m in u.markers) or "-",
+             Shown(list(u.markers), tuple(Msg.of(f"lnlt.marker.{m}") for m in u.markers) or "-"),
              Msg.of(f"lnlt.result.{u.status}"))
             for u in phase.roster.units]
     log.table(Msg.of("lnlt.table.roster"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.result import Result, StepLog
+from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import kept as kp
@@ -107,7 +108,8 @@ def _place(ctx: AttackContext, mission: str, hex_label: str,
         log.note(Msg.of("waw.step.mines_attack"), "W-7")
     else:
         log.note(Msg.of("waw.step.chemical_move", mp=t.chemical_extra_mp, hex=hex_label), "W-8")
-    rows = [(m.id, Msg.of(f"waw.marker.{m.kind}", level=m.level), m.hex,
+    rows = [(m.id, Shown({"kind": m.kind, "level": m.level},
+                         Msg.of(f"waw.marker.{m.kind}", level=m.level)), m.hex,
              Msg.of(f"waw.removal.{m.kind}"))
             for m in mk.markers({"markers": updates["markers"]})]
     log.table(Msg.of("waw.table.markers"),
@@ -127,9 +129,11 @@ def _smoke_notes(ctx: AttackContext, hex_label: str, log: StepLog) -> None:
         v = smoke_fire(adjacent=adjacent, advanced=advanced, into_neighbour=neighbour,
                        neighbours=ctx.options["smoke-neighbours"],
                        penalty_reading=ctx.options["smoke-penalty"], penalty=t.smoke_penalty)
-        rows.append((Msg.of(f"waw.smoke.case.{name}"),
-                     Msg.of("waw.smoke.blocked" if v.blocked else "waw.smoke.open"),
-                     "-" if v.blocked else f"+{v.penalty}", Msg.of(f"waw.smoke.why.{v.why}")))
+        sight = "blocked" if v.blocked else "open"
+        rows.append((Shown(name, Msg.of(f"waw.smoke.case.{name}")),
+                     Shown(sight, Msg.of(f"waw.smoke.{sight}")),
+                     NOTHING if v.blocked else as_signed(v.penalty),
+                     Shown(v.why, Msg.of(f"waw.smoke.why.{v.why}"))))
     log.table(Msg.of("waw.table.smoke", hex=hex_label),
               [Msg.of(f"waw.col.{c}") for c in ("firer", "sight", "hit_number", "why")], rows,
               "W-6")

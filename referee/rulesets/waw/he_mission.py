@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.core.dice import DiceRoll, DiceSpec
+from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.options import Options
 from referee.core.port import Port
@@ -18,6 +18,7 @@ from referee.core.questions import (
     NumberQuestion,
 )
 from referee.core.result import StepLog
+from referee.core.table import NOTHING, as_dice, as_need, dice_text
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.entry import RatingEntry, RatingLine
@@ -56,10 +57,6 @@ class HeOutcome:
 
 def _rule(name: str) -> Msg:
     return Msg.of(f"waw.rule.{name}")
-
-
-def dice_text(roll: DiceRoll) -> str:
-    return " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
 
 
 def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
@@ -285,10 +282,10 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
              "W-1", faces=attack.faces, hits=attack.successes)
     log.table(Msg.of("waw.table.attack", hex=hex_label),
               [Msg.of(f"waw.col.{c}") for c in ("firepower", "hit_number", "dice", "hits")],
-              [(rating.firepower, f"{rating.hit_number}+", dice_text(attack),
+              [(rating.firepower, as_need(rating.hit_number), as_dice(attack),
                 attack.successes)], clause="W-1")
 
-    cancels, defence_dice = 0, "-"
+    cancels, defence_dice = 0, NOTHING
     if attack.successes == 0:
         log.outcome(Msg.of("waw.step.no_hits"), "W-1")
         defence = 0
@@ -304,9 +301,9 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
                 odds=OddsRef.to(f"{ODDS}:defence", attack_hits=attack.successes,
                                 dice=defence, cancel_on=t.defence_cancel_on, owner=owner,
                                 **odds_facts)))
-            cancels, defence_dice = droll.successes, dice_text(droll)
+            cancels, defence_dice = droll.successes, as_dice(droll)
             log.roll(Msg.of("waw.step.defence_roll", dice=dspec.describe(),
-                            faces=defence_dice, source=Msg.of(f"dice.source.{droll.source}"),
+                            faces=dice_text(droll), source=Msg.of(f"dice.source.{droll.source}"),
                             cancels=cancels), "W-2", faces=droll.faces, cancels=cancels)
     net = net_hits(attack.successes, cancels)
     if attack.successes:
