@@ -37,7 +37,11 @@ def labels(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:
 
 
 def dice_text(roll: DiceRoll) -> str:
-    shown = " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
+    """A roll as the echo of its prompt shows it: the dice as a table shows them, the roll's
+    label, and whether the program rolled them (or rolled them again after a change)."""
+    from referee.core.table import dice_text as faces_text
+
+    shown = faces_text(roll)
     label = roll.label()
     if label is not None:
         shown = f"{shown} {render(label)}"
