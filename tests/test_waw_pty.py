@@ -148,10 +148,10 @@ def test_W3_compact_lines_in_russian_with_russian_labels(spawn):
     s.child.sendline("6")
     s.expect("Бросьте d3")
     s.child.sendline("3")
-    s.expect("подразделение 1: что с ним делает первое попадание ОФ")
+    s.expect("подразделение 1: что делает с подразделением первое попадание ОФ")
     s.child.send("дезорг")
     s.child.send(ENTER)
-    s.expect("подразделение 2: что с ним делает первое попадание ОФ")
+    s.expect("подразделение 2: что делает с подразделением первое попадание ОФ")
     s.child.send(ENTER)
     s.expect("0712")
     assert s.finish() == 0
