@@ -127,6 +127,9 @@ def _plural_forms(template: str, params: dict[str, Any], lang: str) -> str:
         forms = match.group(2).split("|")
         value = params.get(match.group(1))
         if not isinstance(value, int | float) or isinstance(value, bool):
+            if os.environ.get("REFEREE_STRICT_MESSAGES"):
+                raise TypeError(f"plural selector {match.group(0)!r} needs a number, "
+                                f"got {value!r}: pass the number, not its text")
             return forms[-1]
         category = _plural_rule(lang)(abs(value))
         return forms[order.index(category)] if category in order[:len(forms)] else forms[-1]

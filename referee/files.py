@@ -196,7 +196,8 @@ def validation_message(error: Mapping[str, Any]) -> Msg:
     from referee.catalog import catalogue
 
     kind = error["type"]
-    params = {str(k): str(v) for k, v in (error.get("ctx") or {}).items()}
+    params = {str(k): v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+              for k, v in (error.get("ctx") or {}).items()}  # numbers stay numbers: plurals
     messages = catalogue()
     for msg_id in (kind, f"validation.{kind}"):
         template = messages.get(msg_id)

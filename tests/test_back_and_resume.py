@@ -420,7 +420,7 @@ def test_cli_resume_continues_an_interrupted_record(tmp_path: Path) -> None:
     code, out = _cli(["attack", "epic", "--resume", str(record)], TO_HIT[4:])
     assert code == 0, out
     assert "4 recorded answers replayed" in out
-    assert "Outcome: 1 AP hit(s) and 0 AT hit(s)" in out
+    assert "Outcome: 1 AP hit and 0 AT hits" in out
     assert "What is to be resolved" not in out  # replayed silently
     done = tomllib.loads(record.read_text(encoding="utf-8"))
     assert done["roll_missing_dice"] is True and len(done["answers"]) == 8
@@ -465,7 +465,7 @@ def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
     monkeypatch.setattr(record_module, "_write_atomic", full_disk)
     code, out = _cli(["attack", "epic", "--seed", "11", "--record", str(record)], TO_HIT)
     assert code == 2
-    assert "Outcome: 1 AP hit(s)" in out
+    assert "Outcome: 1 AP hit" in out
     assert out.index("Outcome:") < out.index("No space left on device")
 
 
@@ -475,7 +475,7 @@ def test_cli_back_in_a_transcript_style_answer_list(tmp_path: Path) -> None:
     code, out = _cli(["attack", "epic", "--seed", "11"], answers)
     assert code == 0, out
     assert "? Weapon 1: AP to-hit value?  <" in out
-    assert "Outcome: 1 AP hit(s) and 0 AT hit(s)" in out
+    assert "Outcome: 1 AP hit and 0 AT hits" in out
     assert "| 4     |" in out  # four shots, as corrected
 
 

@@ -104,7 +104,7 @@ def test_epic_back_from_the_second_question_and_from_a_dice_prompt(spawn, tmp_pa
     s.child.send("n")
     s.expect(Q_ROLL)
     s.child.sendline("5 6 2 1")
-    s.expect("Outcome: 1 AP hit(s) and 0 AT hit(s)")
+    s.expect("Outcome: 1 AP hit and 0 AT hits")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
@@ -190,11 +190,11 @@ def test_cc_back_from_the_fire_card_to_the_base_piece(spawn):
 def test_fow_back_from_a_save_to_the_results_question(spawn):
     s = Session(spawn("attack", "fow", "--declaration",
                       "transcripts/scripts/declarations/fow-odds.toml", "--seed", "4"))
-    s.expect("Defender: accept the referee's allocation of 4 hit(s) shown above?")
+    s.expect("Defender: accept the referee's allocation of 4 hits shown above?")
     s.child.send(ENTER)  # the referee's proposal
     s.expect("Every hit is allocated. Results?")
     s.child.send("<")  # back to the first question
-    s.expect("Defender: accept the referee's allocation of 4 hit(s) shown above?")
+    s.expect("Defender: accept the referee's allocation of 4 hits shown above?")
     s.child.send(ENTER)
     s.expect("Every hit is allocated. Results?")
     s.child.send(DOWN + ENTER)  # apply the unverified V3 reading
@@ -284,7 +284,7 @@ def test_interrupt_then_resume_asks_the_first_unanswered_question(spawn, tmp_pat
     s.child.send("n")
     s.expect(Q_ROLL)
     s.child.sendline("5 6 2 1")
-    s.expect("Outcome: 1 AP hit(s) and 0 AT hit(s)")
+    s.expect("Outcome: 1 AP hit and 0 AT hits")
     assert s.finish() == 0
 
     whole = tmp_path / "whole.toml"
@@ -365,7 +365,7 @@ def test_text_piped_to_tee_is_a_clean_log(tmp_path):
     s.child.close()
     text = log.read_text(encoding="utf-8")
     assert "\r" not in text and "\x1b" not in text
-    assert "Outcome: 1 AP hit(s) and 0 AT hit(s)" in text
+    assert "Outcome: 1 AP hit and 0 AT hits" in text
     assert "Seed 11" in text
     assert "?" not in "".join(line[:1] for line in text.splitlines())  # no question in it
     assert "+---" in text  # plain tables, no box drawing

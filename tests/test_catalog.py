@@ -54,10 +54,21 @@ def test_every_entry_formats_with_its_own_fields(lang: str) -> None:
 
     for msg_id, template in catalogue(lang).items():
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
-        for value in ("x", 1, 3, 5):  # a plural selector takes a form for each number
+        plural = "|" in template  # a plural selector takes a form for each number
+        for value in (1, 3, 5, 1.5) if plural else ("x", 1):
             params = dict.fromkeys(fields, value)
             shown = _plural_forms(template, params, lang).format(**params)
             assert isinstance(shown, str), msg_id
+
+
+def test_a_plural_selector_given_text_instead_of_a_number_fails_in_tests() -> None:
+    """A count passed as its rendered text would always take the last form ("1 hits"):
+    the resolver must pass the number, and the tests' strict mode says so."""
+    from referee.catalog import _plural_forms
+
+    with pytest.raises(TypeError, match="needs a number"):
+        _plural_forms("{n} {n:hit|hits}", {"n": "1"}, "en")
+    assert _plural_forms("{n} {n:hit|hits}", {"n": 1}, "en") == "{n} hit"
 
 
 def test_nested_messages_render_inside_their_parents() -> None:

@@ -662,7 +662,7 @@ def test_a_broken_deck_file_names_the_file_the_nation_and_the_problem(tmp_path: 
                                                   f"deck-file={bad}"])
     text = reason(err)
     assert str(bad) in text and "edition.cce_2006.nation.germany" in text
-    assert "2 jammed card(s) listed, but counts says 3" in text
+    assert "2 jammed cards listed, but counts says 3" in text
 
 
 @pytest.mark.clause("C-6")

@@ -98,9 +98,9 @@ def test_E18_extra_templates_reported_with_the_readings_in_force() -> None:
     r = shoot(battery(9), answers)
     note = next(s for s in r.steps if s.clause == "E-18")
     assert "2 extra template" in render(note.text)
-    assert "range/LOF: No" in render(note.text) and "overlap: forbidden" in render(note.text)
+    assert "range/LOF: No" in render(note.text) and "overlap allowed: No" in render(note.text)
     r = shoot(battery(9), answers, ("extra-templates-need-lof=true",
                                     "extra-template-overlap=allowed"))
     note = next(s for s in r.steps if s.clause == "E-18")
-    assert "range/LOF: Yes" in render(note.text) and "overlap: allowed" in render(note.text)
+    assert "range/LOF: Yes" in render(note.text) and "overlap allowed: Yes" in render(note.text)
     assert set(r.non_default_options) == {"extra-templates-need-lof", "extra-template-overlap"}

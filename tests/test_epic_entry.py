@@ -170,7 +170,7 @@ def test_a_situation_line_places_runs_of_units_in_order_the_last_taking_the_rest
 
 
 @pytest.mark.parametrize(("line", "en"), [
-    ("4 20, 4 25", "8 units placed, but there are 6"),
+    ("4 20, 4 25", "8 units placed, but the formation has 6"),
     ("4 20, 1 25", "5 of the 6 units placed"),
     ("woods, 2 20", "'woods': the distance is missing"),
     ("4 woods, 2 20", "3 of the 6 units placed"),

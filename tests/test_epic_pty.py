@@ -24,16 +24,16 @@ def test_E10_defender_offered_only_legal_units_at_a_terminal(spawn, tmp_path) ->
                       "--record", str(record)))
     s.expect("What action is Grey Company (invented) taking?")
     s.child.send(ENTER)  # Advance, the default
-    s.expect("Roll to hit for Rifle: 1 dice, 5+ hits")
+    s.expect("Roll to hit for Rifle: 1 die, 5+ hits")
     s.child.sendline("6")
     s.expect("Hit 1 (AP): which unit takes it?")
-    s.expect("Crew 2 (INF, 12 cm, 0 hit(s) so far)")
+    s.expect("Crew 2 (INF, 12 cm, 0 hits so far)")
     # the tank is nearest, but AP hits cannot go to armour: it is not offered (E-10)
     assert "Tank" not in s.text
     s.child.send(DOWN + ENTER)
-    s.expect("Save for Crew 2: 1 dice, 6+ saves")
+    s.expect("Save for Crew 2: 1 die, 6+ saves")
     s.child.sendline("4")
-    s.expect("Outcome: Red Hill Battery (invented): 1 unit(s) destroyed")
+    s.expect("Outcome: Red Hill Battery (invented): 1 unit destroyed")
     assert s.finish() == 0
     assert "Traceback" not in s.text
     script = tomllib.loads(record.read_text(encoding="utf-8"))
@@ -88,14 +88,14 @@ def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, t
         ("Roll to hit for weapon 1: 3 dice, 4+ hits", "6 6 6" + ENTER),  # +1 SF, -1 cover
         # three alike units, a hit each: their saves are one roll, a die a unit
         ("Save for Unit 1 to Unit 3, a die each: 3 dice, 5+ saves", "5 5 1" + ENTER),
-        ("Outcome: Target formation: 1 unit(s) destroyed", None)])
+        ("Outcome: Target formation: 1 unit destroyed", None)])
     assert s.finish() == 0
     assert "Traceback" not in s.text
     answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
     assert answers["target-name"] == "-" and answers["firing.1"] == "3 ap4"
     assert answers["target.1"] == "3 inf 6+ woods 30" and answers["action"] == "sustained-fire"
     assert answers["save.normal.unit-1..unit-3"] == [5, 5, 1]
-    _replays(record, "Target formation: 1 unit(s) destroyed")
+    _replays(record, "Target formation: 1 unit destroyed")
 
 
 def test_compact_lines_in_russian_and_overwatch_fire_found_by_typing(spawn, tmp_path):
@@ -111,26 +111,26 @@ def test_compact_lines_in_russian_and_overwatch_fire_found_by_typing(spawn, tmp_
         ("название или -, чтобы оставить «Стреляющая формация»", ENTER),
         ("Название формации-цели?", ENTER),
         ("Сколько «Бластов» на формации «Стреляющая формация»?", ENTER),
-        ("Стреляющая формация: что стреляет?", "2 АР5" + ENTER),
-        ("Стреляющая формация: что ещё стреляет?", ENTER),
-        ("Формация-цель: какие юниты?", "2 пех 6+ лес" + ENTER),
+        ("«Стреляющая формация»: что стреляет?", "2 АР5" + ENTER),
+        ("«Стреляющая формация»: что ещё стреляет?", ENTER),
+        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес" + ENTER),
         ("✗ нет расстояния до ближайшего атакующего", None),
-        ("Формация-цель: какие юниты?", "2 пех 6+ лес 25" + ENTER),
+        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес 25" + ENTER),
         ("2 пех 6+ лес 25", None),  # shown back in Russian words
-        ("Формация-цель: ещё юниты?", ENTER),
+        ("«Формация-цель»: ещё юниты?", ENTER),
         ("под перекрёстным огнём?", ENTER),
         ("Сколько «Бластов» на формации «Формация-цель»?", ENTER),
-        ("Какое Действие выполняет Стреляющая формация?", "Огонь"),  # Russian letters filter
+        ("Какое Действие выполняет «Стреляющая формация»?", "Огонь"),  # Russian letters filter
         ("Огонь из «Надзора»", ENTER),
-        ("Стреляющая формация в «Надзоре»: что сделала формация «Формация-цель»?", ENTER),
+        ("«Стреляющая формация» в «Надзоре»: что сделала формация «Формация-цель»?", ENTER),
         ("Какое Действие выполняет формация «Формация-цель»?", ENTER),  # Advance: one move
-        ("кубиков 2, попадание на 6+", "6 6" + ENTER),  # cover -1: both units in woods
+        ("2 кубика, попадание на 6+", "6 6" + ENTER),  # cover -1: both units in woods
         ("Спас-броски, Юнит 1 — Юнит 2, по кубику на юнит", "1 6" + ENTER),
-        ("Итог: Формация-цель: уничтожено юнитов 1", None)])
+        ("Итог: «Формация-цель»: уничтожен 1 юнит", None)])
     assert s.finish() == 0
     assert "Traceback" not in s.text
     answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
     assert answers["firing-name"] == "-" and answers["firing.1"] == "2 ap5"
     assert answers["target.1"] == "2 пех 6+ лес 25"
     assert answers["action"] == "overwatch-fire" and answers["overwatch.trigger"] == "move"
-    _replays(record, "1 unit(s) destroyed")
+    _replays(record, "1 unit destroyed")

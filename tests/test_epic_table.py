@@ -106,8 +106,8 @@ def test_names_left_out_take_labels_in_the_players_language_and_stable_ids() -> 
                "target.1": "inf 6+ 15", "target.2": "-", "crossfire": 0,
                "markers.target-formation": 0, "action": "advance", "to-hit.weapon-1": [1]}
     result, _ = run(answers)
-    assert render(result.outcome, "en").startswith("Target formation: 0 unit(s) destroyed")
-    assert render(result.outcome, "ru").startswith("Формация-цель: уничтожено юнитов 0")
+    assert render(result.outcome, "en").startswith("Target formation: 0 units destroyed")
+    assert render(result.outcome, "ru").startswith("«Формация-цель»: уничтожено 0 юнитов")
     # the game file keys the formations as the ids do, whatever the language
     assert set(result.state_updates["formations"]) == {"target-formation"}
 

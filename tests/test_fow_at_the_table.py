@@ -178,7 +178,7 @@ def test_a_hitting_line_says_hits_type_priority_and_reach(line: str, value: Hitt
     ("3 tank door", "door", "a tank fights from the open", "танк бьётся с открытого места"),
     ("3 door", "door", "no defending team is in a building (F-10)",
      "ни одно обороняющееся отделение не в Здании (F-10)"),
-    ("3 transport", "transport", "transports do not assault", "транспорт не идёт в штурм"),
+    ("3 transport", "transport", "transports do not assault", "транспорт не ведёт ближний бой"),
 ])
 def test_a_wrong_hitting_line_is_refused_naming_the_part_in_both_languages(
         line: str, part: str, en: str, ru: str) -> None:
@@ -294,7 +294,7 @@ def test_a_roster_asks_who_hits_their_hits_and_reach_and_what_it_cannot_know() -
     assert sorted(held.values()) == sorted(typed.outcome_data["held"].values())
     teams = next(t for t in result.tables if t.title == Msg.of("fow.table.teams"))
     assert ("Red light tank", "1") in [(r[0], str(r[3])) for r in teams.rows]
-    assert render(result.steps[0].text).startswith("Grey scored 5 hit(s)")
+    assert render(result.steps[0].text).startswith("Grey scored 5 hits")
 
 
 @pytest.mark.clause("F-11")
@@ -400,7 +400,7 @@ def test_names_are_asked_once_per_side_and_shown_in_the_tables() -> None:
 def test_a_wrong_names_line_is_refused() -> None:
     with pytest.raises(ScriptError) as err:
         play({**REFERENCE, "hitting.names": "Pioneer 1"})
-    assert "2 name(s) expected" in render(err.value.expected)
+    assert "2 names expected" in render(err.value.expected)
 
 
 # --- 5. the what-if mark ---------------------------------------------------------------------

@@ -19,8 +19,8 @@ pytestmark = [
 
 DECLARATION = "transcripts/scripts/fow-example-1.toml"
 MODES = ["accept the referee's proposal", "choose hit by hit", "type a complete allocation"]
-Q_MODE = "Defender: accept the referee's allocation of 3 hit(s) shown above?"
-Q_TEAMS = "Type the team for each of the 3 hit(s)"
+Q_MODE = "Defender: accept the referee's allocation of 3 hits shown above?"
+Q_TEAMS = "Type the team for each of the 3 hits"
 Q_RESULTS = "Every hit is allocated. Results?"
 
 
@@ -36,7 +36,7 @@ def test_F1_complete_allocation_refused_with_its_clause_then_accepted(spawn) -> 
     s.child.sendline("t a b")
     s.expect(Q_RESULTS)
     s.child.send(ENTER)  # default: stop after the allocation
-    s.expect("Outcome: 3 hit(s) allocated to 3 team(s); 0 ignored")
+    s.expect("Outcome: 3 hits allocated to 3 teams; 0 ignored")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
@@ -92,14 +92,14 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
     s.expect("Names of the hitting teams, in order")
     s.child.send(ENTER)
     s.expect("The referee's proposal [F-3]")
-    s.expect("Defender: accept the referee's allocation of 5 hit(s) shown above?")
+    s.expect("Defender: accept the referee's allocation of 5 hits shown above?")
     s.child.send(ENTER)  # one Enter accepts it
     s.expect(Q_RESULTS)
     s.child.send("unver")  # type-to-filter: only the unverified reading is left
     s.child.send(ENTER)
     s.expect("Top armour save for Tank D5")
     s.child.sendline("4")
-    s.expect("Outcome: 5 hit(s) allocated to 5 team(s); 0 ignored")
+    s.expect("Outcome: 5 hits allocated to 5 teams; 0 ignored")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
@@ -126,14 +126,14 @@ def test_compact_lines_in_russian_refused_in_russian_and_type_to_filter(spawn) -
     s.expect("Имена атакующих отделений, по порядку")
     s.child.send(ENTER)
     s.expect("Предложение судьи [F-3]")
-    s.expect("Обороняющийся: принять показанное выше распределение попаданий (5)?")
+    s.expect("Обороняющийся: принять показанное выше распределение 5 попаданий?")
     s.child.send("целиком")  # a Russian label filters the list
     s.child.send(ENTER)
-    s.expect("Введите отделение для каждого попадания (5)")
+    s.expect("Введите отделение для каждого из 5 попаданий")
     s.child.sendline("d1 d2 d3 d4 d5")
     s.expect("Все попадания распределены. Результаты?")
     s.child.send(ENTER)
-    s.expect("Итог: попаданий 5 распределено на отделения (5); не учтено 0")
+    s.expect("Итог: распределено 5 попаданий на 5 отделений; не учтено 0")
     assert s.finish() == 0
     flat = " ".join(s.text.split())
     assert "Traceback" not in flat

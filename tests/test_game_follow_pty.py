@@ -19,21 +19,21 @@ def test_follow_updates_while_another_process_attacks(spawn, tmp_path: Path) -> 
     game = tmp_path / "night.sqlite"
     new_game(game)
     s = Session(spawn("game", "follow", str(game), "--interval", "0.1"))
-    s.expect("entries: 0")
+    s.expect("; 0 entries, 0 undone")
     s.expect("Ctrl-C ends")
     attack = script(tmp_path, "a.toml", EPIC_PROGRAM)
     proc = subprocess.run([sys.executable, "-m", "referee", "run", str(attack), "--game",
                            str(game), "--no-odds"], capture_output=True, text=True,
                           cwd=ROOT, env=child_env(), timeout=60)
     assert proc.returncode == 0, proc.stderr
-    s.expect("entries: 1")
+    s.expect("; 1 entry, 0 undone")
     s.expect("to-hit.heavy-cannon")
     s.expect("Working of #1")
     undo = subprocess.run([sys.executable, "-m", "referee", "game", "undo", str(game)],
                           capture_output=True, text=True, cwd=ROOT, env=child_env(),
                           timeout=60)
     assert undo.returncode == 0, undo.stderr
-    s.expect("undone: 1")
+    s.expect("; 1 entry, 1 undone")
     s.child.send(CTRL_C)
     assert s.finish() == 0
     assert "Traceback" not in s.text

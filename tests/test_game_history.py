@@ -114,7 +114,7 @@ def test_verify_before_and_after_the_reveal(game: Path, tmp_path: Path) -> None:
     code, out, err = _verify(game)
     assert code == 0, err
     program = sum(1 for e in log_json(game)["entries"] for r in e["rolls"] if r["by_program"])
-    assert f"all {program} program rolls match" in out
+    assert f"the {program} program rolls match" in out
     # the game is over: no further program dice, no undo
     code, _, err = invoke(["run", str(tmp_path / "a.toml"), "--game", str(game)])
     assert code == 5 and "revealed" in err

@@ -146,7 +146,7 @@ def test_L2_phase_end_lookup() -> None:
     code, out, _ = invoke(["lookup", "lnlt", "phase-end", "3"])
     assert code == 0 and "the phase ends" in out
     code, out, _ = invoke(["lookup", "lnlt", "phase-end", "2"])
-    assert "1 more consecutive pass(es)" in out
+    assert "1 more consecutive pass ends it" in out
     code, out, _ = invoke(["lookup", "lnlt", "phase-end"])
     assert "any activation" in out
     assert invoke(["lookup", "lnlt", "phase-end", "x"])[0] == 2

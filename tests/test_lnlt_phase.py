@@ -348,7 +348,7 @@ def test_LX2_leader_in_a_building_activates_his_level_and_the_ones_above_and_bel
     default = run(decl, {**answers, "i4.do": "pass"})
     acts = [(s.clause, s.data["units"]) for s in default.steps if "units" in s.data]
     assert acts == [("L-3", ["lt", "l1"]), ("L-X2", ["l0", "l2"])]
-    assert any(t.startswith("[L-4] Not activated in H1: l3") and "level(s) 0, 1, 2" in t
+    assert any(t.startswith("[L-4] Not activated in H1: l3") and "covers levels 0, 1, 2" in t
                for t in step_texts(default))
     assert units_after(default)["lt"]["markers"] == ["ops-complete"]  # L-10
     own = run(decl, answers, ("leader-building-levels=own-level-only",))

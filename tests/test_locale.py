@@ -207,11 +207,11 @@ def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
 
     try:
         russian = help_of("ru")
-        assert "Использование:" in russian and "Зерно для кубиков" in russian
+        assert "Использование:" in russian and "Сид для кубиков" in russian
     finally:
         english = help_of("en")
     assert "Usage:" in english and "Seed for the dice" in english
-    assert "Зерно" not in english and "Параметры" not in english
+    assert "Сид" not in english and "Параметры" not in english
 
 
 @pytest.mark.parametrize(("argv", "russian"), [

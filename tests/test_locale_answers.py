@@ -101,7 +101,7 @@ def test_a_whole_attack_answered_in_russian_resolves_as_with_values(russian: Non
     by_label = api.attack("waw", {**dice, "effect.grey-rifle-platoon-invented.first":
                                   "Дезорганизовано"}, declaration=MIXED_STACK)
     assert result_json(by_value, {}) == result_json(by_label, {})
-    assert render(by_label.outcome) == "итоговых попаданий по гексу 0914: 2"
+    assert render(by_label.outcome) == "2 итоговых попадания по гексу 0914"
 
 
 def test_epic_none_typed_in_russian(russian: None) -> None:
@@ -109,7 +109,7 @@ def test_epic_none_typed_in_russian(russian: None) -> None:
                                  "weapon.1.shots": 2, "weapon.1.ap": "5+",
                                  "weapon.1.at": "нет", "action": "Double", "cover": "нет",
                                  "to-hit.weapon-1": [6, 1]})
-    assert render(result.outcome) == "попаданий AP: 1, попаданий AT: 0"
+    assert render(result.outcome) == "1 попадание AP и 0 попаданий AT"
 
 
 def test_units_and_weapons_named_in_russian_keep_distinct_question_ids() -> None:

@@ -22,7 +22,7 @@ def test_russian_attack_at_the_terminal(spawn, tmp_path):
     record = tmp_path / "rec.toml"
     s = Session(spawn("--lang", "ru", "attack", "epic", "--seed", "11", "--record",
                       str(record)))
-    s.expect("Зерно 11")
+    s.expect("Сид 11")
     s.expect("Что разбираем?")
     s.child.send(DOWN + ENTER)  # the whole attack → only the roll to hit
     s.expect("Сколько видов оружия стреляет?")
@@ -34,18 +34,18 @@ def test_russian_attack_at_the_terminal(spawn, tmp_path):
     s.child.send(DOWN * 4 + ENTER)  # нет, 2+, 3+, 4+, 5+
     s.expect("Оружие 1: значение попадания AT?")
     s.child.send(ENTER)  # нет
-    s.expect("Какое Действие выполняет стреляющая формация?")
+    s.expect("Какое Действие выполняет «Стреляющая формация»?")
     s.child.send(DOWN + ENTER)  # Advance → Double
-    s.expect("Находится ли формация-цель в укрытии?")
+    s.expect("Формация «Формация-цель» в укрытии?")
     s.expect("(да/нет, Enter — нет)")
     s.child.sendline("может быть")
     s.expect("ответьте да или нет, а не 'может быть'")
-    s.expect("Находится ли формация-цель в укрытии?")
+    s.expect("Формация «Формация-цель» в укрытии?")
     s.child.sendline("нет")
     s.expect("Бросок на попадание, ")
-    s.expect(": кубиков 4, попадание на 6+")
+    s.expect(": 4 кубика, попадание на 6+")
     s.child.sendline("5 6 2 1")
-    s.expect("Итог: попаданий AP: 1, попаданий AT: 0")
+    s.expect("Итог: 1 попадание AP и 0 попаданий AT")
     assert s.finish() == 0
     assert "Traceback" not in s.text and "Outcome" not in s.text
     assert "Ход расчёта" in s.text and "5 6 2 1 (введено) → 1" in s.text

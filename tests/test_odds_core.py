@@ -514,7 +514,7 @@ def test_an_approximate_end_state_shows_its_interval_and_the_chart_says_approxim
     state = EndState(Msg.of("odds.value", value="broken"), Fraction(1, 2), runs=1000)
     lines = report_lines(OddsReport(Msg.of("odds.value", value="t"),
                                     Msg.of("odds.unit.successes"), dist, end_states=(state,)))
-    assert "(approximate: 1,000 seeded simulation runs)" in lines[0]
+    assert "(approximate: 1000 seeded simulation runs)" in lines[0]
     assert lines[-1] == "    broken: ≈50.0% (95% interval 46.9%–53.1%)"
 
 

@@ -78,7 +78,7 @@ def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, 
     assert "Outcome:" not in s.text and "Working" not in s.text
 
     s.child.sendline("5 6 2 1")  # 5: miss, 6: hit, 2: miss, 1: natural 1 misses
-    s.expect("Outcome: 1 AP hit(s) and 0 AT hit(s)")
+    s.expect("Outcome: 1 AP hit and 0 AT hits")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
@@ -101,7 +101,7 @@ def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, 
     data = json.loads(replay.stdout)
     assert data["seed"] == 11
     assert data["outcome"]["data"]["hits"] == {"ap": 1, "at": 0}
-    assert data["outcome"]["text"] == "1 AP hit(s) and 0 AT hit(s)"
+    assert data["outcome"]["text"] == "1 AP hit and 0 AT hits"
     rolls = [st for st in data["steps"] if st["kind"] == "roll"]
     assert len(rolls) == 1
     assert rolls[0]["data"]["faces"] == [5, 6, 2, 1]
@@ -178,7 +178,7 @@ def test_auto_dice_rolls_every_die_and_repeats_with_the_seed(spawn):
                         r"\(rolled\)", first)
     assert len(rolled) == 1, first
     hits = sum(1 for f in map(int, rolled[0].split()) if f >= 4)
-    assert outcome == f"Outcome: {hits} AP hit(s) and 0 AT hit(s)"
+    assert outcome == f"Outcome: {hits} AP {'hit' if hits == 1 else 'hits'} and 0 AT hits"
 
     second, outcome_again = _auto_attack(spawn)
     assert outcome_again == outcome

@@ -127,7 +127,7 @@ def test_W2_worked_example_2_mixed_stack_rolls_the_infantry_value() -> None:
     """Tank + infantry in terrain of infantry value 1: one defence die, tank or not."""
     with pytest.raises(ScriptError) as err:
         he([TANK, INF], {"attack": [4, 6, 2, 1], "defence": [3, 3]}, terrain_defence=1)
-    assert "expected 1 dice, got 2" in refused(err.value)
+    assert "expected 1 die, got 2" in refused(err.value)
     r = he([TANK, INF], {"attack": [4, 6, 2, 1], "defence": [5], "pick.round-1.1": [2],
                          "effect.grey-platoon.first": "none"}, terrain_defence=1)
     assert r.outcome_data["net_hits"] == 1

@@ -41,7 +41,7 @@ def test_W1_he_odds_lookup_rows_and_title() -> None:
                                                   Fraction(1, 6)]
     assert [texts(r)[1] for r in table.rows] == ["5/12", "5/12", "1/6"]
     assert values(table.rows[0])[3] == 1 and texts(table.rows[0])[3] == "100.0%"
-    assert "Firepower 2 at 4+, 1 defence dice (5+ cancels)" in render(table.title)
+    assert "Firepower 2 at 4+, 1 defence die (5+ cancels)" in render(table.title)
     assert api.lookup("waw", "he-odds", "2", ["4+", "--defence=1"]).rows == table.rows
 
 

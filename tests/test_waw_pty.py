@@ -51,15 +51,15 @@ def test_W1_W4_he_mission_at_the_terminal_refuses_a_bad_die_and_replays(spawn, t
     s.child.sendline("4 5 6 1 2")
     s.expect("Infantry defence bonus of the target hex")
     s.child.sendline("1")
-    s.expect("Owner: roll terrain defence: 1 dice, each 5+ cancels a hit")
+    s.expect("Owner: roll terrain defence: 1 die, each 5+ cancels a hit")
     s.child.sendline("5")
     s.expect("What does a first HE hit do to unit 2")
     s.child.send(DOWN + ENTER)  # disorganized, one below the default (no effect)
-    s.expect("Outcome: 2 net hit(s) on hex 0712")
+    s.expect("Outcome: 2 net hits on hex 0712")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
-    assert "4 5 6 1 2 (typed) → 3 hit(s)" in shown
+    assert "4 5 6 1 2 (typed) → 3 hits" in shown
 
     script = tomllib.loads(record.read_text(encoding="utf-8"))
     assert script["answers"]["attack"] == [4, 5, 6, 1, 2]
@@ -112,7 +112,7 @@ def test_W2_W3_compact_lines_at_the_terminal_refuse_early_and_lists_filter(spawn
     s.child.sendline("5 4+")
     s.expect("Roll the HE attack: 5 dice, 4+ hits")
     s.child.sendline("5 5 5 5 5")
-    s.expect("Owner: roll terrain defence: 1 dice")
+    s.expect("Owner: roll terrain defence: 1 die")
     s.child.sendline("6")
     s.expect("Roll a d3 to pick who takes the hit")
     s.child.sendline("3")
@@ -121,11 +121,11 @@ def test_W2_W3_compact_lines_at_the_terminal_refuse_early_and_lists_filter(spawn
     s.child.send(ENTER)
     s.expect("What does a first HE hit do to unit 2")
     s.child.send(ENTER)
-    s.expect("Outcome: 4 net hit(s) on hex 0712")
+    s.expect("Outcome: 4 net hits on hex 0712")
     assert s.finish() == 0
     shown = s.text
     assert "Traceback" not in shown
-    assert "unit 1: 1 hit(s): good order → disorganized" in shown
+    assert "unit 1: 1 hit: good order → disorganized" in shown
 
 
 @pytest.mark.clause("W-3")
@@ -142,16 +142,16 @@ def test_W3_compact_lines_in_russian_with_russian_labels(spawn):
     s.child.sendline("2 пех, бм")
     s.expect("Огневая мощь и значение попадания задачи")
     s.child.sendline("5 4+")
-    s.expect("Бросок атаки ОФ: кубиков 5, попадание на 4+")
+    s.expect("Бросок атаки ОФ: 5 кубиков, попадание на 4+")
     s.child.sendline("5 5 5 5 5")
     s.expect("Владелец: бросок защиты местности")
     s.child.sendline("6")
     s.expect("Бросьте d3")
     s.child.sendline("3")
-    s.expect("подразделение 1: что с ним делает первое попадание ОФ")
+    s.expect("подразделение 1: что делает с подразделением первое попадание ОФ")
     s.child.send("дезорг")
     s.child.send(ENTER)
-    s.expect("подразделение 2: что с ним делает первое попадание ОФ")
+    s.expect("подразделение 2: что делает с подразделением первое попадание ОФ")
     s.child.send(ENTER)
     s.expect("0712")
     assert s.finish() == 0

@@ -156,7 +156,7 @@ def test_attack_roster_file_hands_the_roster_to_world_at_war(tmp_path: Path) -> 
     code, out = invoke(["attack", "waw", "--roster", str(ROSTER), "--game", str(game),
                         "--seed", "2"], ["", "0713", "1 1 1 1 1 1"])
     assert code == 0, out
-    assert "Outcome: 0 net hit(s) on hex 0713" in out
+    assert "Outcome: 0 net hits on hex 0713" in out
     assert {u["id"] for u in kept(game)["units"]["0713"]} == {"carrier", "riders"}
 
 

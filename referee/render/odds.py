@@ -89,7 +89,7 @@ def chart_rows(report: OddsReport) -> list[tuple[str, Fraction, Fraction]]:
 
 
 def approx_text(runs: int | None) -> str:
-    return "" if runs is None else " " + render(Msg.of("odds.approx", runs=f"{runs:,}"))
+    return "" if runs is None else " " + render(Msg.of("odds.approx", runs=runs))
 
 
 def end_state_text(state: EndState) -> str:

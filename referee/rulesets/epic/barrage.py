@@ -97,7 +97,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         log.note(Msg.of("epic.barrage.extra_templates", count=row.templates,
                         lof=Msg.of("word.yes" if options.get("extra-templates-need-lof")
                                    else "word.no"),
-                        overlap=str(options.get("extra-template-overlap"))), "E-18")
+                        overlap=Msg.of("word.yes" if options.get("extra-template-overlap")
+                                       == "allowed" else "word.no")), "E-18")
     macro = all(w.macro for w in weapons)
     if any(w.macro for w in weapons) and not macro:
         log.note(Msg.of("epic.barrage.mixed_macro"), "E-17")

@@ -71,6 +71,17 @@ def _row(need: int) -> tuple[object, ...]:
             Shown(chance, f"{float(chance):.1%}"))
 
 
+def _mods_text(mods: Sequence[tuple[str, int]]) -> Msg:
+    """The flags' modifiers as the attack's working names them (``-1 cover, -1 Double``)."""
+    parts = [Msg.of("epic.mod.cover", value=f"{v:+d}") if n == "cover" else
+             Msg.of("epic.mod.action", value=f"{v:+d}", action=Msg.of(f"epic.action.{n}"))
+             for n, v in mods]
+    out = parts[0]
+    for part in parts[1:]:
+        out = Msg.of("epic.list.pair", first=out, then=part)
+    return out
+
+
 def to_hit(key: str | None, flags: Sequence[str]) -> Table:
     t = tables()
     columns = tuple(Msg.of(f"epic.col.{c}") for c in ("need", "roll", "chance", "percent"))
@@ -88,7 +99,7 @@ def to_hit(key: str | None, flags: Sequence[str]) -> Table:
     need = required_roll(base, modifier)
     if mods:
         title = Msg.of("epic.lookup.to_hit.row_title", base=base, need=need,
-                       mods=", ".join(f"{v:+d} {n}" for n, v in mods))
+                       mods=_mods_text(mods))
     else:
         title = Msg.of("epic.lookup.to_hit.row_title_plain", base=base, need=need)
     return Table(title, columns, (_row(need),), "E-9" if need > 6 else "E-8")

@@ -119,7 +119,7 @@ class AssaultDeclaration(BaseModel):
         for field in ("defending", "hitting"):
             if not getattr(self, field):
                 # as pydantic says it of an empty list, so that the message stays the same
-                raise _located((field,), "too_short", {"min_length": "1"}, "")
+                raise _located((field,), "too_short", {"min_length": 1}, "")
         ids = [d.id for d in self.defending]
         for i, d in enumerate(ids):
             if d in ids[:i]:
@@ -138,7 +138,7 @@ class AssaultDeclaration(BaseModel):
         return self
 
 
-def _located(loc: tuple[str | int, ...], kind: str, ctx: dict[str, str],
+def _located(loc: tuple[str | int, ...], kind: str, ctx: dict[str, str | int],
              value: str) -> ValidationError:
     """A validation error at a field path (so that a script's line can be named)."""
     return ValidationError.from_exception_data(

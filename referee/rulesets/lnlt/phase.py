@@ -306,7 +306,7 @@ class Activation:
         for u in units:
             if level_of(u) not in reach_levels:
                 why = Msg.of("lnlt.why.own_building", unit=u.label, level=level_of(u),
-                             levels=levels_text)
+                             levels=levels_text, count=len(reach_levels))
                 self.log.note(Msg.of("lnlt.step.unit_not_activated", unit=u.label, hex=hex_id,
                                      reason=why), "L-4")
         return here + near
