@@ -71,16 +71,17 @@ class MinCostFlow:
         n = len(self.graph)
         graph, heads, caps, costs = self.graph, self.head, self.cap, self.cost
         convex = self.convex
-        potential = [0] * n
+        potential: list[float] = [0] * n  # integers at run time (inf only marks unreached)
         sent = total = 0
         heappush, heappop = heapq.heappush, heapq.heappop
         scanned = searches = 0
+        inf = float("inf")  # (compares exactly with integers of any size)
         while sent < wanted:
             searches += 1
-            dist: list[int | None] = [None] * n
+            dist: list[float] = [inf] * n
             via = [-1] * n
             dist[source] = 0
-            queue = [(0, source)]
+            queue: list[tuple[float, int]] = [(0, source)]
             while queue:
                 d, node = heappop(queue)
                 if d != dist[node]:
@@ -89,20 +90,18 @@ class MinCostFlow:
                 scanned += len(arcs)
                 base = d + potential[node]
                 for e in arcs:
-                    if caps[e] <= 0:
-                        continue
-                    nxt = heads[e]
-                    nd = base + costs[e] - potential[nxt]
-                    current = dist[nxt]
-                    if current is None or nd < current:
-                        dist[nxt] = nd
-                        via[nxt] = e
-                        heappush(queue, (nd, nxt))
-            if dist[sink] is None:
+                    if caps[e] > 0:
+                        nxt = heads[e]
+                        nd = base + costs[e] - potential[nxt]
+                        if nd < dist[nxt]:
+                            dist[nxt] = nd
+                            via[nxt] = e
+                            heappush(queue, (nd, nxt))
+            if dist[sink] == inf:
                 break
             for v in range(n):
                 dv = dist[v]
-                if dv is not None:
+                if dv != inf:
                     potential[v] += dv
             push = wanted - sent
             node = sink
