@@ -37,6 +37,19 @@ def test_light_commands_load_no_heavy_module(argv: list[str]) -> None:
     assert marker == "HEAVY:", f"{argv} imported {marker[6:]}"
 
 
+@pytest.mark.parametrize("argv", [["run", "transcripts/scripts/epic-to-hit.toml"],
+                                  ["odds", "epic", "--script",
+                                   "transcripts/scripts/epic-to-hit.toml"]])
+def test_a_run_without_a_game_file_loads_no_prompt_game_or_dice_library(argv: list[str]) -> None:
+    """The bundled example's run and odds (the start-up benchmark's commands): no prompt
+    library, no game-file code (sqlite3), no dyce (the to-hit odds are binomial)."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    marker = proc.stdout.strip().splitlines()[-1]
+    assert marker == "HEAVY:", f"{argv} imported {marker[6:]}"
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["rulesets", "--json"],
                                   ["lookup", "epic", "to-hit", "8", "--json"],
                                   ["lookup", "epic", "--json"]])

@@ -150,10 +150,10 @@ def _odds_port(port: Any) -> Any:
 
 
 def _odds_records(port: Any) -> list[Any]:
-    """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none."""
-    from referee.game.record import odds_records
-
-    return odds_records(port)
+    """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none
+    (without loading the game file's code, which a run without a game file does not need)."""
+    found = _odds_port(port)
+    return list(found.records) if found is not None else []
 
 
 def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
