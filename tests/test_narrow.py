@@ -61,18 +61,63 @@ def test_every_transcript_at_a_narrow_terminal_cuts_no_word(
         path: Path, width: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each transcript's commands, in order (a game file's state carries over), at a terminal
     of ``width`` columns: nothing is cut with an ellipsis, no line is wider than the
-    terminal (the terminal would wrap it through the table's borders)."""
+    terminal (the terminal would wrap it through the table's borders), and every word of
+    every table is shown whole (not folded across lines), unless it is wider than the
+    terminal itself."""
     _at_width(monkeypatch, width)
+    words = _table_words(monkeypatch)
     text = path.read_text(encoding="utf-8")
     fresh_game_files(text)
     for cmd in commands(text):
+        words.clear()
         shown = replay(cmd)
         assert "…" not in shown, f"{path.name} '$ {cmd.line}' at {width}: a cut word"
+        tokens = set(_pieces(shown))
+        cut = sorted(w for w in words if cell_len(w) <= width - 8 and w not in tokens)
+        assert not cut, f"{path.name} '$ {cmd.line}' at {width}: {cut[:5]} not shown whole"
         if " game report" in cmd.line:
             continue  # a Markdown document, for a file or a page, not the terminal's
         wide = [line for line in shown.splitlines() if len(line.rstrip()) > width
                 and _is_table_line(line)]
         assert not wide, f"{path.name} '$ {cmd.line}' at {width}: {wide[0]!r}"
+
+
+def _pieces(text: str) -> list[str]:
+    """Words, between spaces and table borders, and split after a ``=`` or ``,`` (where a
+    header naming what was typed may wrap)."""
+    return [piece for word in re.split(r"[\s|│]+", text)
+            for piece in re.split(r"(?<=[=,])", word) if piece]
+
+
+def _table_words(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """The words of every table the commands print: their headers and cells, and the
+    working's steps."""
+    from referee.catalog import render
+    from referee.render.json_out import cell_text
+
+    words: set[str] = set()
+    table_printer, steps_printer = render_console.print_table, render_console.print_steps
+
+    def note(text: object) -> None:
+        words.update(_pieces(str(text)))
+
+    def table(console: object, table: Table, **kwargs: object) -> None:
+        for column in table.columns:
+            note(render(column))
+        for row in table.rows:
+            for cell in row:
+                note(cell_text(cell))
+        table_printer(console, table, **kwargs)  # type: ignore[arg-type]
+
+    def steps(console: object, result: object) -> None:
+        for step in result.steps:  # type: ignore[attr-defined]
+            note(render(step.text))
+            note(step.clause or "")
+        steps_printer(console, result)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(render_console, "print_table", table)
+    monkeypatch.setattr(render_console, "print_steps", steps)
+    return words
 
 
 def _is_table_line(line: str) -> bool:
@@ -129,7 +174,13 @@ def test_a_stacked_table_in_colour_keeps_its_header_style_and_width(
     print_table(make_console(out, terminal=True, color=True, width=40), table)
     raw = out.getvalue()
     plain = _plain(raw)
-    assert "\x1b[" in raw  # the headers styled as a grid's are
+    styled = Text.from_ansi(raw)
+    header = styled.plain.index("Covers")
+    # the headers styled as a grid's are (bold), the values not
+    assert any(span.start <= header < span.end and "bold" in str(span.style)
+               for span in styled.spans)
+    value = styled.plain.index("a b c d")
+    assert not any(span.start <= value < span.end for span in styled.spans)
     assert all(len(line) <= 40 for line in plain.splitlines())
     # a word wider than the whole terminal is the one thing folded, and nothing is lost
     assert "".join(plain.split()).count("world-at-war-with-a-long-identifier-to-type") == 1
@@ -228,3 +279,34 @@ def test_an_attack_at_a_60_column_terminal() -> None:
     assert "…" not in s.text
     lines = _table_lines(s.text)
     assert lines and max(len(line.rstrip()) for line in lines) <= 60, s.text
+
+
+@given(st.integers(min_value=20, max_value=140), st.integers(min_value=0, max_value=8),
+       st.lists(st.text(alphabet="abcdefghij→%().,:-", min_size=1, max_size=12),
+                min_size=1, max_size=30))
+def test_a_long_line_hangs_under_its_indent(width: int, indent: int, words: list[str]) -> None:
+    """Invariant: a line of the odds too wide for the terminal breaks between words; the
+    lines after the first are indented two more than it; no word is lost, split or
+    moved; nothing is wider than the terminal unless one word alone is."""
+    line = " " * indent + "  ".join(words[:2]) + (" " + " ".join(words[2:]) if
+                                                    words[2:] else "")
+    parts = stacked.hanging(line, width)
+    if cell_len(line) <= width or indent + stacked.INDENT >= width // 2:
+        assert parts == [line]  # it fits, or there is no room to indent: the terminal wraps it
+        return
+    assert " ".join(" ".join(parts).split()) == " ".join(line.split())
+    assert all(p.startswith(" " * (indent + stacked.INDENT)) for p in parts[1:])
+    assert all(cell_len(p) <= width or len(p.split()) == 1 for p in parts)
+
+
+def test_the_odds_lines_at_60_columns_hang_under_their_indent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scripted run's odds at 60 columns: a percentile line that wraps continues under its
+    own indent (before, it ran back to the left edge, out of its roll's block)."""
+    from tests.transcript_harness import Command
+
+    _at_width(monkeypatch, 60)
+    shown = replay(Command("referee run transcripts/scripts/epic-allocation.toml", "", 0, 0))
+    lines = shown.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("    → hits:"))
+    assert len(lines[at]) <= 60 and lines[at + 1].startswith("      ")

@@ -57,28 +57,37 @@ def _text(value: object) -> Text:
 
 
 def _print(console: Console, text: str, style: str | None = None) -> None:
-    """One line of text, literal and with its control characters made visible."""
-    console.print(visible(text), markup=False, style=style if console.is_terminal else None)
+    """One line of text, literal and with its control characters made visible; too wide for
+    the terminal, it continues under its own indent (``stacked.hanging``)."""
+    width = console.options.max_width
+    text = "\n".join(part for line in visible(text).split("\n")
+                     for part in stacked.hanging(line, width))
+    console.print(text, markup=False, style=style if console.is_terminal else None)
 
 
 LABEL_WIDTH = 24  # a wrapping first column keeps at least this much room (or its widest)
 HEAD_WIDTH = 14  # the other columns' headers get this much room before the labels get more
 
 
-def _label_widths(width: int, table: Table) -> list[int]:
+def _label_widths(width: int, headers: list[str], rows: list[list[str]]) -> list[int]:
     """Column widths for a table of long labels and short values: every value column as wide
-    as its widest value; then the room left goes to the labels (up to their widest), then
-    to the value columns' headers (which wrap otherwise)."""
-    cells = [[str(cell_text(row[i])) for row in table.rows] for i in range(len(table.columns))]
-    heads = [render(col) for col in table.columns]
-    need = [max(map(len, column), default=1) or 1 for column in cells]
-    want = [max(need[i], len(heads[i])) for i in range(len(heads))]
+    as its widest value and its header's widest word; the labels at least their widest word
+    and up to ``LABEL_WIDTH`` as the room allows; then the room left goes to the value
+    columns' headers (up to ``HEAD_WIDTH``), then to the labels (up to their widest), then
+    to the headers' whole length."""
+    cells = [[row[i] for row in rows] for i in range(len(headers))]
+    need = [max([1, *map(cell_len, column)]) for column in cells]
+    want = [max(need[i], cell_len(headers[i])) for i in range(len(headers))]
     want[0] = need[0]
-    need[0] = min(need[0], LABEL_WIDTH)
-    left = width - (3 * len(heads) + 1) - sum(need)
+    for i in range(1, len(headers)):
+        need[i] = max(need[i], stacked.widest_word(headers[i]))
+    room = width - (3 * len(headers) + 1) - sum(need[1:])
+    least = max([stacked.widest_word(headers[0]), *map(stacked.widest_word, cells[0])])
+    need[0] = max(least, min(need[0], LABEL_WIDTH, room))
+    left = room - need[0]
     # the headers a readable width first, then the labels, then the headers' whole length
-    for i, cap in [*((i, HEAD_WIDTH) for i in range(1, len(heads))), (0, want[0]),
-                   *((i, want[i]) for i in range(1, len(heads)))]:
+    for i, cap in [*((i, HEAD_WIDTH) for i in range(1, len(headers))), (0, want[0]),
+                   *((i, want[i]) for i in range(1, len(headers)))]:
         more = max(0, min(left, min(cap, want[i]) - need[i]))
         need[i] += more
         left -= more
@@ -124,13 +133,11 @@ def _first_keeps_room(width: int, headers: list[str], rows: list[list[str]]) -> 
 
 
 def _stacks(console: Console, title: str, headers: list[str], rows: list[list[str]],
-            wraps: list[bool], row_styles: list[str | None] | None = None, *,
-            check_headers: bool = True) -> bool:
+            wraps: list[bool], row_styles: list[str | None] | None = None) -> bool:
     """When the table cannot be drawn at the console's width without cutting words, print it
     stacked (``stacked``: a block of lines per row) and answer True."""
     width = console.width
-    if not stacked.needs_stacking(width, headers if check_headers else [""] * len(headers),
-                                  rows, wraps):
+    if not stacked.needs_stacking(width, headers, rows, wraps):
         return False
     title, headers = visible(title), [visible(h) for h in headers]
     rows = [[visible(c) for c in row] for row in rows]
@@ -140,14 +147,11 @@ def _stacks(console: Console, title: str, headers: list[str], rows: list[list[st
                     highlight=False)
         return True
     header = console.get_style("table.header")
-    title_style = console.get_style("table.title")
     out: list[Segment] = []
-    for n, line in enumerate(found):
+    for line in found:  # (the title and the rules unstyled, as a grid's are)
         for part in line:
             if part.kind == "header":
                 style = header
-            elif part.kind == "value" and part.row is None and title and n == 0:
-                style = title_style
             elif part.row is not None and row_styles and row_styles[part.row]:
                 style = console.get_style(row_styles[part.row] or "")
             else:
@@ -190,12 +194,14 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
         title += f" [{table.clause}]"
     headers = [render(col) for col in table.columns]
     rows = [[str(cell_text(c)) for c in row] for row in table.rows]
-    if label_wraps:
-        # (its headers fold: the values and the labels' words must fit)
-        if _stacks(console, title, headers, rows, [i == 0 for i in range(len(headers))],
-                   check_headers=False):
+    if label_wraps:  # (the values whole, the labels and the headers wrap between words)
+        wraps = [i == 0 for i in range(len(headers))]
+        if stacked.needs_stacking(console.width, headers, rows, wraps):
+            # a header naming what was typed may wrap after its = and , too
+            headers = [headers[0], *map(stacked.breakable, headers[1:])]
+        if _stacks(console, title, headers, rows, wraps):
             return
-        widths = _label_widths(console.width, table)
+        widths = _label_widths(console.width, headers, rows)
         columns = [Column(head, width=widths[i], overflow="fold")
                    for i, head in enumerate(headers)]
     else:  # the first column holds ids and names: never cut or wrap it, unless it leaves
@@ -303,8 +309,9 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
     they are when no style shows and each fits the width, else through rich at once."""
     if not lines:
         return
-    text = "\n".join(lines)
     width = console.options.max_width
+    lines = [part for line in lines for part in stacked.hanging(line, width)]
+    text = "\n".join(lines)
     if console.color_system is None and all(
             line.isprintable() and cell_len(line) <= width for line in lines):
         console.out(text, highlight=False)

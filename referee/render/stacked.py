@@ -13,6 +13,7 @@ rows. Pure text and cell widths: the console decides the styles.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -38,12 +39,13 @@ def widest_word(cell: str) -> int:
 def needs_stacking(width: int, headers: Sequence[str], rows: Sequence[Sequence[str]],
                    wraps: Sequence[bool]) -> bool:
     """Whether a grid of these columns, each as narrow as it can be without cutting a word
-    (its widest word, or its widest cell when it does not wrap), is wider than ``width``."""
+    (its widest word, or its widest cell when it does not wrap; a header always wraps), is
+    wider than ``width``."""
     edges = 3 * len(headers) + 1  # the padding of each cell, the dividers, the two edges
     least = edges
     for i, header in enumerate(headers):
         measure = widest_word if wraps[i] else cell_len
-        least += max([measure(header), *(measure(row[i]) for row in rows)])
+        least += max([widest_word(header), *(measure(row[i]) for row in rows)])
         if least > width:
             return True
     return False
@@ -75,6 +77,13 @@ def grid_widths(width: int, headers: Sequence[str], rows: Sequence[Sequence[str]
     return widths
 
 
+def breakable(text: str) -> str:
+    """``text`` with a space after each ``=`` and ``,`` inside a word, so that a header
+    naming what a player typed (``action=sustained-fire``, ``with=ash,able``) can wrap
+    there rather than be cut."""
+    return re.sub(r"([=,])(?=\S)", r"\1 ", text)
+
+
 def wrap(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` cells, broken between words; a word wider than
     ``width`` folded across lines; its own line breaks kept."""
@@ -98,6 +107,35 @@ def wrap(text: str, width: int) -> list[str]:
                 out.append(line)
                 line = word
         out.append(line)
+    return out
+
+
+def hanging(line: str, width: int) -> list[str]:
+    """A line of text too wide for ``width``: broken between words (the spaces inside each
+    piece kept as they are), each line after the first indented two cells more than the
+    first, so that an indented line of the odds stays under its own indent rather than run
+    back to the edge; a line that fits is left as it is."""
+    if cell_len(line) <= width:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    if indent + INDENT >= width // 2:
+        return [line]  # no room for an indent: the terminal wraps it
+    out: list[str] = []
+    current = " " * indent
+    gap = ""
+    for token in re.split(r"( +)", line[indent:]):
+        if not token:
+            continue
+        if token.startswith(" "):
+            gap = token
+            continue
+        if current.strip() and cell_len(current) + len(gap) + cell_len(token) > width:
+            out.append(current)
+            current = " " * (indent + INDENT) + token
+        else:
+            current += (gap if current.strip() else "") + token
+        gap = ""
+    out.append(current)
     return out
 
 
@@ -133,12 +171,11 @@ def _field(header: str, cell: str, label: int, room: int, width: int,
            row: int) -> list[list[Part]]:
     """One column of a row: the header and its value beside it, or the value below it when
     the header or the value's widest word does not fit beside the other."""
+    cell = cell if cell.strip() else "-"  # (an empty cell reads as "none", as in a grid)
     if cell_len(header) <= label and widest_word(cell) <= room and room > 0:
-        values = wrap(cell, room) if cell.strip() else [""]
+        values = wrap(cell, room)
         pad = " " * (label - cell_len(header) + GAP)
         first = [Part(header, "header"), Part((pad + values[0]).rstrip(), row=row)]
         return [first, *([Part(" " * (label + GAP) + v, row=row)] for v in values[1:])]
     head = [[Part(line, "header")] for line in wrap(header, width)]
-    if not cell.strip():
-        return head
     return head + [[Part(" " * INDENT + v, row=row)] for v in wrap(cell, width - INDENT)]
