@@ -351,3 +351,50 @@ def test_FX6_a_convex_arc_flows_as_its_unit_arcs_would(
         return sent, cost, [graph.carried(e) for e in arcs]
 
     assert network(True) == network(False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 30), st.lists(st.integers(0, 3), min_size=1,
+                                                       max_size=4, unique=True)),
+                min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=5), min_size=4, max_size=4))
+def test_FX6_costs_read_lazily_flow_as_the_whole_list(
+        supplies: list[tuple[int, list[int]]], steps: list[list[int]]) -> None:
+    """A convex arc whose marginal costs are worked out as the flow reaches them
+    (``Marginals``, as the solver builds a team's arc of thousands of possible hits) sends
+    the same units at the same cost on every arc as the list of all of them, and reads no
+    cost beyond the unit after the last it carries."""
+    import itertools
+
+    from referee.rulesets.fow.flow import Marginals, MinCostFlow
+
+    def network(lazy: bool) -> tuple[int, int, list[int], list[set[int]]]:
+        groups, teams = len(supplies), 4
+        sink = groups + teams + 1
+        graph = MinCostFlow(sink + 1)
+        arcs = []
+        for g, (supply, reach) in enumerate(supplies, 1):
+            graph.add_edge(0, g, supply, 0)
+            arcs += [graph.add_edge(g, groups + 1 + t, supply, (g + t) % 3) for t in reach]
+        read: list[set[int]] = [set() for _ in range(teams)]
+        convex = []
+        for t in range(teams):
+            length = sum(s for s, reach in supplies if t in reach) or 1
+            costs = list(itertools.accumulate(steps[t][k % len(steps[t])] for k in
+                                              range(length)))
+            if lazy:
+                def cost(k: int, t: int = t, costs: list[int] = costs) -> int:
+                    read[t].add(k)
+                    return costs[k - 1]
+                convex.append(graph.add_convex(groups + 1 + t, sink, Marginals(length, cost)))
+            else:
+                convex.append(graph.add_convex(groups + 1 + t, sink, costs))
+        sent, total = graph.flow(0, sink, sum(s for s, _ in supplies))
+        carried = [graph.carried(e) for e in arcs + convex]
+        return sent, total, carried, read
+
+    lazy, whole = network(True), network(False)
+    assert lazy[:3] == whole[:3]
+    carried = lazy[2][-4:]
+    for t, seen in enumerate(lazy[3]):
+        assert max(seen) <= carried[t] + 1  # never past the unit after the last it carries

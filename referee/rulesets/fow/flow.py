@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import overload
 
 from referee.core import work
 
@@ -31,7 +32,7 @@ class MinCostFlow:
         self.cap: list[int] = []
         self.cost: list[int] = []
         # convex arcs: their marginal costs and the units they carry
-        self.convex: dict[int, list[int]] = {}
+        self.convex: dict[int, Sequence[int]] = {}
         self.used: dict[int, int] = {}
 
     def add_edge(self, tail: int, head: int, cap: int, cost: int) -> int:
@@ -50,11 +51,15 @@ class MinCostFlow:
         return index
 
     def add_convex(self, tail: int, head: int, costs: Sequence[int]) -> int:
-        """Add an arc of ``len(costs)`` units, the k-th costing ``costs[k - 1]``."""
-        if any(b < a for a, b in itertools.pairwise(costs)):
-            raise ValueError("a convex arc's costs do not decrease")
+        """Add an arc of ``len(costs)`` units, the k-th costing ``costs[k - 1]``. A list or
+        tuple is checked to be non-decreasing; any other sequence is read lazily, only the
+        costs of the units the flow reaches (``Marginals``), and is the caller's promise."""
+        if isinstance(costs, list | tuple):
+            if any(b < a for a, b in itertools.pairwise(costs)):
+                raise ValueError("a convex arc's costs do not decrease")
+            costs = list(costs)
         index = self.add_edge(tail, head, 0, costs[0] if costs else 0)
-        self.convex[index] = list(costs)
+        self.convex[index] = costs
         self.used[index] = 0
         self._set_convex(index)
         return index
@@ -76,6 +81,8 @@ class MinCostFlow:
         heappush, heappop = heapq.heappush, heapq.heappop
         scanned = searches = 0
         inf = float("inf")  # (compares exactly with integers of any size)
+        # each node's arcs with their heads, read at once
+        pairs = [[(e, heads[e]) for e in arcs] for arcs in graph]
         while sent < wanted:
             searches += 1
             dist: list[float] = [inf] * n
@@ -86,12 +93,11 @@ class MinCostFlow:
                 d, node = heappop(queue)
                 if d != dist[node]:
                     continue
-                arcs = graph[node]
+                arcs = pairs[node]
                 scanned += len(arcs)
                 base = d + potential[node]
-                for e in arcs:
+                for e, nxt in arcs:
                     if caps[e] > 0:
-                        nxt = heads[e]
                         nd = base + costs[e] - potential[nxt]
                         if nd < dist[nxt]:
                             dist[nxt] = nd
@@ -131,6 +137,39 @@ class MinCostFlow:
         if edge in self.convex:
             return self.used[edge]
         return self.cap[edge ^ 1]
+
+
+class Marginals(Sequence[int]):
+    """The marginal costs of a convex arc, worked out as the flow reaches them: ``cost(k)``
+    for the k-th unit (k from 1), ``length`` units. A team's arc may take thousands of
+    units in the declaration (every hit that can reach it) while the flow sends it a few
+    dozen: only the costs on either side of what it carries are ever read."""
+
+    def __init__(self, length: int, cost: Callable[[int], int]) -> None:
+        self._length = length
+        self._cost = cost
+        self._known: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        known = self._known.get(index)
+        if known is None:
+            known = self._known[index] = self._cost(index + 1)
+        return known
 
 
 def max_matching(eligible: Sequence[Sequence[str]]) -> int:

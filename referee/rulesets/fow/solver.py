@@ -12,10 +12,10 @@ the part above it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from referee.rulesets.fow.flow import MinCostFlow
-from referee.rulesets.fow.problem import Problem
+from referee.rulesets.fow.flow import Marginals, MinCostFlow
+from referee.rulesets.fow.problem import Problem, Team
 
 
 def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int, str] | None:
@@ -54,10 +54,11 @@ def solve(problem: Problem, fixed: Mapping[int, str] | None = None) -> dict[int,
             arcs.append((graph.add_edge(g, team_node[team_id], len(numbers), prio_unit * off),
                          team_id, g))
             capacity[team_id] += len(numbers)
-    for team in teams:
-        graph.add_convex(team_node[team.id], sink,
-                         [problem.rank_weight(team, j) * rank_unit + problem.order_cost(team, j)
-                          for j in range(1, capacity[team.id] + 1)])
+    def marginal(team: Team) -> Callable[[int], int]:
+        return lambda j: problem.rank_weight(team, j) * rank_unit + problem.order_cost(team, j)
+
+    for team in teams:  # (the costs of the units the flow reaches only)
+        graph.add_convex(team_node[team.id], sink, Marginals(capacity[team.id], marginal(team)))
     sent, _ = graph.flow(0, sink, n)
     assert sent == n, "every hit has an eligible team"
     return _distribute(problem, groups, arcs, graph)
