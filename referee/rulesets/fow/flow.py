@@ -87,17 +87,24 @@ class MinCostFlow:
             searches += 1
             dist: list[float] = [inf] * n
             via = [-1] * n
+            # settled nodes: an arc into one can shorten nothing, and is passed over. (The
+            # potentials keep every residual arc between nodes a search reaches at a
+            # non-negative reduced cost, and a node one search does not reach is reached by
+            # none after it, so a settled node's distance is final: the searches, and so
+            # the flows, are those of the plain algorithm; tests/test_fow_properties.py.)
+            done = [False] * n
             dist[source] = 0
             queue: list[tuple[float, int]] = [(0, source)]
             while queue:
                 d, node = heappop(queue)
                 if d != dist[node]:
                     continue
+                done[node] = True
                 arcs = pairs[node]
                 scanned += len(arcs)
                 base = d + potential[node]
                 for e, nxt in arcs:
-                    if caps[e] > 0:
+                    if not done[nxt] and caps[e] > 0:
                         nd = base + costs[e] - potential[nxt]
                         if nd < dist[nxt]:
                             dist[nxt] = nd
