@@ -186,6 +186,19 @@ def test_printed_tables_are_the_same_with_or_without_the_fast_path(
 
 
 @pytest.mark.parametrize("colour", [False, True])
+def test_lines_printed_at_once_show_control_characters_as_escapes(colour: bool) -> None:
+    """The odds' lines name units from the player's files: a right-to-left override (or any
+    control character) in a name is shown as its escape, never written raw (the fuzzer of
+    issue 17 found one in World at War's end-state lines)."""
+    out = io.StringIO()
+    render_console.print_lines(make_console(out, terminal=colour, color=colour),
+                               ["      \u202e: hit at least once: 33.3%", "bell\x07 here"])
+    shown = out.getvalue()
+    assert "\u202e" not in shown and "\x07" not in shown
+    assert "\\u202e: hit at least once" in shown and "bell\\x07 here" in shown
+
+
+@pytest.mark.parametrize("colour", [False, True])
 def test_lines_printed_at_once_read_as_lines_printed_one_by_one(colour: bool) -> None:
     lines = ["  Autogun: 6d6 to hit on 5+ [E-8]", "    0..6 ▇█▅▂▁▁▁  hits (mean 2.00)",
              "a long line " * 15, "", "[bold]brackets stay[/bold]", "漢字 " * 50]

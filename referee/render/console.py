@@ -305,12 +305,13 @@ def print_message(console: Console, msg: Msg | str, style: str | None = None) ->
 
 
 def print_lines(console: Console, lines: Sequence[str]) -> None:
-    """Lines of text, as ``print_message`` prints each (a long line wraps), in one go: as
-    they are when no style shows and each fits the width, else through rich at once."""
+    """Lines of text, as ``print_message`` prints each (control characters made visible, a
+    long line continued under its indent), in one go: as they are when no style shows and
+    each fits the width, else through rich at once."""
     if not lines:
         return
     width = console.options.max_width
-    lines = [part for line in lines for part in stacked.hanging(line, width)]
+    lines = [part for line in lines for part in stacked.hanging(visible(line), width)]
     text = "\n".join(lines)
     if console.color_system is None and all(
             line.isprintable() and cell_len(line) <= width for line in lines):
