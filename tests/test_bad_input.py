@@ -724,3 +724,31 @@ def test_a_game_file_is_intact_after_kill_9_at_any_moment(tmp_path: Path) -> Non
             assert placed == len(log) and tx.revision == 2 * len(log)
     assert len(log) >= 3  # the writer wrote between kills, so kills met it writing
 
+
+
+@pytest.mark.clause("E-17")
+@pytest.mark.parametrize("command", [["run"], ["odds", "epic", "--script"]])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_barrage_without_the_targets_units_is_refused_not_a_bug(
+        tmp_path: Path, command: list[str], lang: str) -> None:
+    """A barrage weapon in a declaration without the target's units (the fuzzer's seed 7,
+    Epic case 3693: ``odds`` stopped on an internal assertion): refused as the script's
+    mistake, exit 3, naming the file, the line and what it needs, in both languages."""
+    script = tmp_path / "barrage.toml"
+    script.write_text('ruleset = "epic"\ntitle = "A barrage without its target units"\n'
+                      '[declaration]\nfiring = "Thunder Battery (invented)"\n'
+                      'target = "Red Hill Battery (invented)"\n'
+                      'weapons = [{ name = "Howitzer", barrage = 7 }]\n'
+                      '[answers]\naction = "advance"\n', encoding="utf-8")
+    from referee.catalog import DEFAULT_LANG, set_language
+
+    set_language(lang)  # (what --lang sets; the commands' help is not read here)
+    try:
+        code, _, err = invoke([*command, script])
+    finally:
+        set_language(DEFAULT_LANG)
+    assert code == 3, err
+    assert "Traceback" not in err and str(script) in err
+    assert ("строка 3" if lang == "ru" else "line 3") in err
+    assert "target_units" in err
+    assert ("юниты формации-цели" if lang == "ru" else "the target formation's units") in err

@@ -260,6 +260,10 @@ class ShootingDeclaration(BaseModel):
             if dup is not None:
                 raise PydanticCustomError("epic.decl.same_unit", "two units named {name}",
                                           {"name": dup})
+        if not self.full and any(w.barrage is not None for w in self.weapons):
+            # (a barrage is placed over the target's units: there is no roll to hit alone)
+            raise PydanticCustomError("epic.decl.barrage_needs_units",
+                                      "a barrage needs the target's units")
         # with a roster, formations left out are chosen from it at the table
         if self.full and self.roster is None and (self.firing is None or self.target is None):
             raise PydanticCustomError("epic.decl.names", "name the firing and target formations")
