@@ -80,9 +80,9 @@ def _label_widths(width: int, headers: list[str], rows: list[list[str]]) -> list
     want = [max(need[i], cell_len(headers[i])) for i in range(len(headers))]
     want[0] = need[0]
     for i in range(1, len(headers)):
-        need[i] = max(need[i], stacked.widest_word(headers[i]))
+        need[i] = max(need[i], fast_table.widest_word(headers[i]))
     room = width - (3 * len(headers) + 1) - sum(need[1:])
-    least = max([stacked.widest_word(headers[0]), *map(stacked.widest_word, cells[0])])
+    least = max([fast_table.widest_word(headers[0]), *map(fast_table.widest_word, cells[0])])
     need[0] = max(least, min(need[0], LABEL_WIDTH, room))
     left = room - need[0]
     # the headers a readable width first, then the labels, then the headers' whole length
@@ -95,22 +95,19 @@ def _label_widths(width: int, headers: list[str], rows: list[list[str]]) -> list
 
 
 def _print_fast(console: Console, title: str, columns: list[Column], rows: list[list[str]],
-                row_styles: list[str | None] | None = None) -> bool:
+                row_styles: list[str | None] | None = None,
+                widths: list[int] | None = None) -> bool:
     """Print the table without rich's layout work (the same characters and styles: see
-    ``fast_table``); False when rich must lay it out. Everything shown is literal text with
-    its control characters made visible, as ``_text`` makes it for rich."""
-    title = visible(title)
-    columns = [Column(visible(c.header), c.justify, c.wraps, c.width, c.overflow)
-               for c in columns]
-    rows = [[visible(c) for c in row] for row in rows]
+    ``fast_table``; ``widths``: the columns' widths with padding, when worked out already);
+    False when rich must lay it out. The text is made visible by the caller (``_shown``)."""
     if console.color_system is None:
-        found = fast_table.lines(console, _box(console), title, columns, rows)
+        found = fast_table.lines(console, _box(console), title, columns, rows, widths)
         if found is None:
             return False
         console.out("\n".join(found), highlight=False)
         return True
     segments = fast_table.segments(console, _box(console), title, columns, rows,
-                                   row_styles if console.is_terminal else None)
+                                   row_styles if console.is_terminal else None, widths)
     if segments is None:
         return False
     console.print(Segments(segments))
@@ -139,8 +136,6 @@ def _stacks(console: Console, title: str, headers: list[str], rows: list[list[st
     width = console.width
     if not stacked.needs_stacking(width, headers, rows, wraps):
         return False
-    title, headers = visible(title), [visible(h) for h in headers]
-    rows = [[visible(c) for c in row] for row in rows]
     found = stacked.lines(width, title, headers, rows, "─" if console.is_terminal else "-")
     if console.color_system is None:
         console.out("\n".join("".join(p.text for p in line) for line in found),
@@ -162,12 +157,13 @@ def _stacks(console: Console, title: str, headers: list[str], rows: list[list[st
     return True
 
 
-def _uncut_widths(console: Console, columns: list[Column],
-                  rows: list[list[str]]) -> list[int] | None:
-    """Widths for a grid that rich would lay out cutting a word (its share of the room
-    shrinks every wrapping column in proportion, and cut a column of long flags while its
-    neighbours had room to spare), when one that cuts none fits: ``stacked.grid_widths``;
-    ``None`` when rich's own widths cut nothing (or nothing fits: the table is stacked)."""
+def _grid_widths(console: Console, columns: list[Column],
+                 rows: list[list[str]]) -> tuple[list[int], list[int] | None]:
+    """The columns' widths (padding included) for a grid that fits the console, and, when
+    rich's own would cut a word (its share of the room shrinks every wrapping column in
+    proportion, and cut a column of long flags while its neighbours had room to spare), the
+    fixed widths of their text that cut none (``stacked.grid_widths``), else ``None``.
+    Worked out once: the fast path is given them, rich the fixed ones."""
     headers = [c.header for c in columns]
     wraps = [c.wraps for c in columns]
     natural = [max([cell_len(h), *(cell_len(row[i]) for row in rows)])
@@ -177,11 +173,22 @@ def _uncut_widths(console: Console, columns: list[Column],
     widths = fast_table.column_widths(padded, wraps, room)
     if widths is None:
         widths = fast_table.rich_widths(console, columns, rows)
-    measure = [stacked.widest_word if wraps[i] else cell_len for i in range(len(columns))]
+    measure = [fast_table.widest_word if wraps[i] else cell_len for i in range(len(columns))]
     if all(max([measure[i](h), *(measure[i](row[i]) for row in rows)]) <= w - 2 * fast_table.PAD
            for i, (h, w) in enumerate(zip(headers, widths, strict=True))):
-        return None
-    return stacked.grid_widths(console.width, headers, rows, wraps)
+        return widths, None
+    fitted = stacked.grid_widths(console.width, headers, rows, wraps)
+    if fitted is None:
+        return widths, None
+    return [w + 2 * fast_table.PAD for w in fitted], fitted
+
+
+def _shown(title: str, headers: list[str], rows: list[list[str]]
+           ) -> tuple[str, list[str], list[list[str]]]:
+    """What a table shows, control characters made visible (``visible``), measured and
+    laid out as printed."""
+    return visible(title), [visible(h) for h in headers], [[visible(c) for c in row]
+                                                           for row in rows]
 
 
 def print_table(console: Console, table: Table, *, label_wraps: bool = False,
@@ -192,8 +199,9 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
     title = render(table.title) if titled else ""
     if table.clause and titled:
         title += f" [{table.clause}]"
-    headers = [render(col) for col in table.columns]
-    rows = [[str(cell_text(c)) for c in row] for row in table.rows]
+    title, headers, rows = _shown(title, [render(col) for col in table.columns],
+                                  [[str(cell_text(c)) for c in row] for row in table.rows])
+    widths: list[int] | None = None  # the grid's, with padding, when worked out here
     if label_wraps:  # (the values whole, the labels and the headers wrap between words)
         wraps = [i == 0 for i in range(len(headers))]
         if stacked.needs_stacking(console.width, headers, rows, wraps):
@@ -201,8 +209,8 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
             headers = [headers[0], *map(stacked.breakable, headers[1:])]
         if _stacks(console, title, headers, rows, wraps):
             return
-        widths = _label_widths(console.width, headers, rows)
-        columns = [Column(head, width=widths[i], overflow="fold")
+        fixed = _label_widths(console.width, headers, rows)
+        columns = [Column(head, width=fixed[i], overflow="fold")
                    for i, head in enumerate(headers)]
     else:  # the first column holds ids and names: never cut or wrap it, unless it leaves
         # the other columns no room for their words (rich would then draw them empty)
@@ -211,11 +219,11 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
         if _stacks(console, title, headers, rows, wraps):
             return
         columns = [Column(head, wraps=wraps[i]) for i, head in enumerate(headers)]
-        fitted = _uncut_widths(console, columns, rows)
+        widths, fitted = _grid_widths(console, columns, rows)
         if fitted:
             columns = [Column(head, wraps=wraps[i], width=fitted[i])
                        for i, head in enumerate(headers)]
-    if _print_fast(console, title, columns, rows):
+    if _print_fast(console, title, columns, rows, widths=widths):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left",
                            show_lines=False)
@@ -228,21 +236,21 @@ def print_table(console: Console, table: Table, *, label_wraps: bool = False,
 
 
 def print_steps(console: Console, result: Result) -> None:
-    title = render(Msg.of("result.steps_title"))
-    headers = [render(Msg.of(f"result.col.{col}")) for col in ("step", "clause", "kind",
-                                                                 "what")]
-    rows = [[str(i), step.clause or "", render(Msg.of(f"step.kind.{step.kind.value}")),
-             render(step.text)] for i, step in enumerate(result.steps, 1)]
+    title, headers, rows = _shown(
+        render(Msg.of("result.steps_title")),
+        [render(Msg.of(f"result.col.{col}")) for col in ("step", "clause", "kind", "what")],
+        [[str(i), step.clause or "", render(Msg.of(f"step.kind.{step.kind.value}")),
+          render(step.text)] for i, step in enumerate(result.steps, 1)])
     styles: list[str | None] = [KIND_STYLE[step.kind.value] for step in result.steps]
     wraps = [True] * len(headers)
     if _stacks(console, title, headers, rows, wraps, styles):
         return
     columns = [Column(headers[0], justify="right"), *(Column(h) for h in headers[1:])]
-    fitted = _uncut_widths(console, columns, rows)
+    widths, fitted = _grid_widths(console, columns, rows)
     if fitted:
         columns = [Column(headers[0], justify="right", width=fitted[0]),
                    *(Column(h, width=w) for h, w in zip(headers[1:], fitted[1:], strict=True))]
-    if _print_fast(console, title, columns, rows, styles):
+    if _print_fast(console, title, columns, rows, styles, widths):
         return
     rich_table = RichTable(title=_text(title), box=_box(console), title_justify="left")
     for column in columns:

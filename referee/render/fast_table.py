@@ -81,7 +81,8 @@ def column_widths(natural: Sequence[int], wraps: Sequence[bool],
     return widths
 
 
-def _widest_word(cell: str) -> int:
+def widest_word(cell: str) -> int:
+    """The cells of the widest word of ``cell``: the least a column that wraps can be."""
     return max(map(cell_len, cell.split()), default=0)
 
 
@@ -101,18 +102,20 @@ def rich_widths(console: Console, columns: Sequence[Column],
     if rows:
         cells = list(zip(*rows, strict=True))
         table.add_row(*(Text(max(c, key=cell_len)) for c in cells))
-        table.add_row(*(Text(max(c, key=_widest_word)) for c in cells))
+        table.add_row(*(Text(max(c, key=widest_word)) for c in cells))
     top = "".join(s.text for s in console.render_lines(table, pad=False)[0])
     return [len(part) for part in top[1:-1].split("+")]
 
 
 def segments(console: Console, box: Box, title: str, columns: Sequence[Column],
              rows: Sequence[Sequence[str]],
-             row_styles: Sequence[str | None] | None = None) -> list[Segment] | None:
+             row_styles: Sequence[str | None] | None = None,
+             widths: Sequence[int] | None = None) -> list[Segment] | None:
     """The segments rich yields for a table of these (plain-text) cells with a left-justified
     title, a header row and ``row_styles`` (a style for each row, or none), printed by
-    ``console``; ``None`` where rich must lay it out itself."""
-    found = _layout(console, box, title, columns, rows)
+    ``console``; ``None`` where rich must lay it out itself. ``widths``: the columns' widths
+    (padding included) when the caller has worked them out as rich would."""
+    found = _layout(console, box, title, columns, rows, widths)
     if found is None:
         return None
     widths, title_lines, cell_lines, box = found
@@ -148,12 +151,14 @@ def segments(console: Console, box: Box, title: str, columns: Sequence[Column],
 
 
 def lines(console: Console, box: Box, title: str, columns: Sequence[Column],
-          rows: Sequence[Sequence[str]]) -> list[str] | None:
+          rows: Sequence[Sequence[str]],
+          widths: Sequence[int] | None = None) -> list[str] | None:
     """The lines rich prints for this table when no style can show (no colour system: a
-    file, a pipe, NO_COLOR); ``None`` where a style would show or rich must lay it out."""
+    file, a pipe, NO_COLOR); ``None`` where a style would show or rich must lay it out.
+    ``widths`` as for ``segments``."""
     if console.color_system is not None:
         return None
-    found = _layout(console, box, title, columns, rows)
+    found = _layout(console, box, title, columns, rows, widths)
     if found is None:
         return None
     widths, out, cell_lines, box = found
@@ -181,7 +186,7 @@ Layout = tuple[list[int], list[str], list[list[list[str]]], Box]
 
 
 def _layout(console: Console, box: Box, title: str, columns: Sequence[Column],
-            rows: Sequence[Sequence[str]]) -> Layout | None:
+            rows: Sequence[Sequence[str]], known: Sequence[int] | None = None) -> Layout | None:
     """The column widths, the title's lines and every cell's lines (the header row first),
     or ``None`` where rich must lay the table out."""
     if console.record:
@@ -191,8 +196,8 @@ def _layout(console: Console, box: Box, title: str, columns: Sequence[Column],
             and all(cell.isprintable() for row in rows for cell in row)):
         return None  # rich would strip or expand control characters, or break the line
     edges = 2 + (len(columns) - 1)  # the two edges and the column dividers
-    widths = None
-    if all(c.width is None for c in columns):
+    widths = list(known) if known is not None else None
+    if widths is None and all(c.width is None for c in columns):
         natural = [cell_len(h) for h in headers]
         for row in rows:
             for i, cell in enumerate(row):

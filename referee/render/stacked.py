@@ -19,21 +19,19 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 
+from referee.render.fast_table import widest_word
+
 GAP = 2  # between a header and its value
 INDENT = 2  # a value on the line after its header
 
 
 class Part(NamedTuple):
     """A piece of a line: its text and whether it is a header (styled as the table's
-    headers are) or a rule (styled as the border is)."""
+    headers are) or a rule (unstyled, as a grid's border is)."""
 
     text: str
     kind: str = "value"  # "value", "header" or "rule"
     row: int | None = None  # the row a value is of (its style, when rows have styles)
-
-
-def widest_word(cell: str) -> int:
-    return max((cell_len(word) for word in cell.split()), default=0)
 
 
 def needs_stacking(width: int, headers: Sequence[str], rows: Sequence[Sequence[str]],
