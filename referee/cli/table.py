@@ -132,21 +132,15 @@ def _whatif_show(env: Environment, port: Any) -> Any:
 
 def _shows_odds(port: Any) -> bool:
     """Whether the table shows odds (an ``OddsPort`` that shows them, under the rewind)."""
-    while port is not None:
-        if hasattr(port, "records"):
-            return getattr(port, "show", None) is not None
-        port = getattr(port, "inner", None)
-    return False
+    return getattr(_odds_port(port), "show", None) is not None
 
 
 def _odds_port(port: Any) -> Any:
     """The ``OddsPort`` under any recording wrapper (``None``: the odds are not worked out,
     as with ``--no-odds``)."""
-    while port is not None:
-        if hasattr(port, "records"):
-            return port
-        port = getattr(port, "inner", None)
-    return None
+    from referee.core.port import below
+
+    return below(port, "records")
 
 
 def _odds_records(port: Any) -> list[Any]:

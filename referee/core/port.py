@@ -39,6 +39,16 @@ class GoBack(Exception):
 R = TypeVar("R")
 
 
+def below(port: Any, attribute: str) -> Any:
+    """The first of ``port`` and the ports it wraps (each wrapper's ``inner``) that has
+    ``attribute`` (the odds port's ``records``, say), or ``None``."""
+    while port is not None:
+        if hasattr(port, attribute):
+            return port
+        port = getattr(port, "inner", None)
+    return None
+
+
 def resolve(port: Port, attack: Callable[[Port], R]) -> R:
     """Resolve ``attack`` through ``port``. A port that can go back (the rewind port at the
     table) resolves it again from its start each time the player goes back."""

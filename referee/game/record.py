@@ -104,11 +104,10 @@ class TypedThenPort:
 
 def odds_records(port: Any) -> list[Any]:
     """The odds a port recorded (an ``OddsPort`` anywhere below ``port``), else none."""
-    while port is not None:
-        if hasattr(port, "records"):
-            return list(port.records)
-        port = getattr(port, "inner", None)
-    return []
+    from referee.core.port import below
+
+    found = below(port, "records")
+    return list(found.records) if found is not None else []
 
 
 def ask_at_table(port: Any) -> Callable[[Question], Any]:
