@@ -175,6 +175,9 @@ class GroupEntry(EntryQuestion):
 
     previous: Any = None
     units_before: int = 0
+    # room for the line a record writes back (``format``), which spells out every weapon
+    # and flag: 200 refused the record of three groups of three weapons (as FoW's lines)
+    max_length: int = 4000
     plus: ClassVar[bool] = False  # weapons: + parts two weapons of one unit
 
     def group(self, tokens: list[str], previous: Any, ru: bool) -> Any:
