@@ -88,6 +88,17 @@ def _destination(path: Path) -> Path:
     return target
 
 
+def write_file(path: Path, text: str, refused: Msg) -> None:
+    """Write ``text`` to ``path`` at once (a new file, then a rename): a file a command
+    exports (a roster, a chart file); a destination that cannot take it is refused with
+    ``refused``."""
+    try:
+        target = _destination(path)
+        _write_atomic(target, text)
+    except (OSError, UsageError):
+        raise UsageError(refused) from None
+
+
 def _write_atomic(path: Path, text: str) -> None:
     try:
         mode = stat.S_IMODE(path.stat().st_mode)

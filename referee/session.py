@@ -59,11 +59,13 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
             tables = module.state_view(state)
             if tables:
                 show_state(tables)
+    entry = history.play.number if history is not None and history.play is not None else None
+
     def attack(p: Port) -> Result:
         # every pass (the player may go back) starts from the declaration and state as given:
         # a resolver that changes them (a phase moving its units) never sees its own changes
         return module.attack(AttackContext(p, options, copy.deepcopy(declaration),
-                                           state=copy.deepcopy(state)))
+                                           state=copy.deepcopy(state), entry=entry))
 
     result = resolve(port, attack)
     if game is None:

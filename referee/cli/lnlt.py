@@ -93,11 +93,15 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     overrides = parse_assignments(option)
     resolve_options(info.option_specs(), overrides)  # a bad --option fails before anything
     roster = _read_roster(roster_file) if roster_file is not None else None
+    later_table = None  # a Damage Check Table given in the middle of a phase (issue 27)
     if dct_file is not None:
         table = _read_dct(dct_file)
-        if roster is None:
-            raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
-        roster.damage_table = table
+        if roster is not None:
+            roster.damage_table = table
+        elif show:
+            raise UsageError(Msg.of("lnlt.cli.dct_show"))
+        else:
+            later_table = table.model_dump(mode="json")
     from referee.game.record import History, ask_at_table, odds_records, prepare
 
     play = prepare(game, seed_given=seed is not None)
@@ -146,7 +150,8 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             with open_game(game) as tx:
                 state, revision = tx.state(info.id, model), tx.revision
                 history.check(tx)
-                keyed.attack = tx.next_number() if play.committed else keyed.attack
+                number = tx.next_number()
+                keyed.attack = number if play.committed else keyed.attack
             kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
@@ -154,19 +159,21 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             if shows_whatif is not None:  # each option of a marked choice, from this impulse
                 port.before_live = api.whatif(info, options, roster,
                                               functools.partial(dict, state), shows_whatif)
-            phase, log = resolve(port, impulse(roster, state, options))
-            result = engine.impulse_result(phase, log, options)
+            phase, log, charts = resolve(port, impulse(roster, state, options, number,
+                                                       later_table))
+            result = engine.impulse_result(phase, log, options, charts)
             history.complete(result, [(g.question_id, g.value) for g in port.given],
                              odds_records(port)[seen:],
                              {"kind": "phase", "options": kept, "answers": port.answers(),
                               "roster": roster.model_dump(mode="json")
-                              if roster is not None else None})
+                              if roster is not None else None,
+                              **({"damage_table": later_table} if later_table else {})})
             with open_game(game) as tx:
                 if tx.revision != revision:
                     raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
                 history.store(tx, "phase", result, chosen_seed)
-            roster = None
+            roster = later_table = None
             play.typed_then.clear()  # only the first impulse can redo an undone one
             played.append(result)
             records = _odds_records(port)

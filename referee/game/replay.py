@@ -27,24 +27,37 @@ if TYPE_CHECKING:
 STATE_OPTIONS = "options"  # where a Lock 'n Load phase keeps the options it plays with
 
 
-def impulse(roster: Roster | None, state: Any,
-            options: Any) -> Callable[[Any], tuple[Any, StepLog]]:
+def impulse(roster: Roster | None, state: Any, options: Any, entry: int | None = None,
+            damage_table: Any = None) -> Callable[[Any], tuple[Any, StepLog, Any]]:
     """One Lock 'n Load impulse, from the roster (the first) or the state the game file
-    holds: played again from there when the player goes back (a fresh copy each time)."""
+    holds: played again from there when the player goes back (a fresh copy each time). It
+    gives the phase, the working and the charts read (``referee.core.charts``: the Damage
+    Check results entered in the game, ``entry`` the game entry being played).
+    ``damage_table``: a Damage Check Table given in the middle of the phase (``--dct``),
+    used from this impulse on."""
+    from referee.core.charts import Charts
     from referee.core.result import StepLog
     from referee.rulesets.lnlt import play as engine
 
-    def play_one(port: Any) -> tuple[Any, StepLog]:
+    def play_one(port: Any) -> tuple[Any, StepLog, Any]:
         log = StepLog()
+        charts = Charts(state, entry)
         kept = engine.load_state(state) if roster is None else None
         if roster is not None:
             phase = engine.begin(roster.model_copy(deep=True), port, log)
         else:
             assert kept is not None  # the loop plays a phase the file holds, not ended
             phase = kept
+            if damage_table is not None:
+                from referee.core.text import Msg
+                from referee.rulesets.lnlt.roster import DamageTable
+
+                table = DamageTable.model_validate(damage_table)
+                phase.roster.damage_table = table
+                log.input(Msg.of("lnlt.step.dct_from_now", source=table.source), "L-5")
         if not phase.ended:
-            engine.play(phase, port, options, log, 1)
-        return phase, log
+            engine.play(phase, port, options, log, 1, charts)
+        return phase, log, charts
 
     return play_one
 
@@ -88,6 +101,8 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
     before = entry.before
     if block.get("kind") == "waw-markers":
         return _markers(block, before)
+    if block.get("kind") == "charts":  # ``game charts``: the answers it left (issue 27)
+        return Replayed([], None, _plain({**before, "charts": block.get("charts") or []}))
     answers = {str(q): (ROLL if key is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
     dice = KeyedDice(key if key is not None else "", attack=entry.number)
@@ -103,8 +118,9 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
 
         roster = (Roster.model_validate(block["roster"]) if block.get("roster") is not None
                   else None)
-        phase, log = impulse(roster, before, options)(port)
-        result: Result = engine.impulse_result(phase, log, options)
+        phase, log, charts = impulse(roster, before, options, entry.number,
+                                     block.get("damage_table"))(port)
+        result: Result = engine.impulse_result(phase, log, options, charts)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
     else:
@@ -115,7 +131,7 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         declaration = (validate_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
         result = info.implementation().attack(AttackContext(port, options, declaration,
-                                                            state=before))
+                                                            state=before, entry=entry.number))
         after = {**before, **_plain(dict(result.state_updates))}
     port.inner.finish()  # type: ignore[attr-defined]
     return Replayed(port.rolls, _plain(result.to_json()["outcome"]), _plain(after))

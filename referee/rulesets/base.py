@@ -33,12 +33,15 @@ class LookupTable(NamedTuple):
 
 class AttackContext(NamedTuple):
     """Everything a resolver may use besides the port: options, the declaration given in a
-    script (``None``: ask for it), and the persistent state of a game file (``{}``: none)."""
+    script (``None``: ask for it), the persistent state of a game file (``{}``: none) and the
+    number of the game entry being played (``None``: no game file; the charts kept for the
+    game say which entry entered them, ``referee.core.charts``)."""
 
     port: Port
     options: Options
     declaration: Any | None = None
     state: Mapping[str, Any] = MappingProxyType({})
+    entry: int | None = None
 
 
 class RulesetModule(Protocol):

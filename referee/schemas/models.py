@@ -451,6 +451,38 @@ class GameReportDocument(_Document):
     luck: list[SideLuck]
 
 
+# --- what the game keeps besides the rulesets' states (issue 27) -----------------------------
+
+class KeptChart(_Model):
+    number: int = Field(description="its number in the list (--set N=VALUE, --remove N)")
+    ruleset: str
+    chart: str = Field(description="the chart's id (waw.he-effect, lnlt.dct, cc.vp...)")
+    row: str = Field(description="the row the chart reads (a unit's kind and morale...)")
+    column: str = Field(description="the column or die it reads (first, a total...)")
+    answer: str | int | bool = Field(description="the answer, as a script gives it")
+    answer_text: str
+    what_text: str = Field(description="what the chart reads, as a player reads it")
+    at: int | None = Field(description="the game entry it was entered at")
+
+
+class ChartChange(_Model):
+    chart: str
+    row: str
+    column: str
+    before: str | int | bool | None = Field(description="null: a new answer")
+    after: str | int | bool | None = Field(description="null: removed")
+
+
+class GameChartsDocument(_Document):
+    """``referee game charts FILE --json``: the answers read off the players' charts that
+    the game keeps, and what the command changed."""
+
+    kind: Literal["game-charts"]
+    file: str
+    charts: list[KeptChart]
+    changes: list[ChartChange]
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 class ErrorDocument(_Document):
@@ -477,7 +509,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "game": GameDocument,
     "game-log": GameLogDocument, "game-undo": GameUndoDocument,
     "game-verify": GameVerifyDocument, "game-report": GameReportDocument,
-    "error": ErrorDocument}
+    "game-charts": GameChartsDocument, "error": ErrorDocument}
 """The model of each document kind."""
 
 

@@ -7,9 +7,10 @@ the fire roll and its trigger, then one defence roll per unit in the defender's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from referee.core.charts import ChartKey, Charts
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
@@ -46,6 +47,7 @@ class Attack:
     decl: FireDeclaration
     decks: VirtualDecks
     log: StepLog
+    charts: Charts = field(default_factory=Charts)  # the VP read off the players' rules
 
     @property
     def port(self) -> Port:
@@ -148,7 +150,7 @@ def attack(ctx: AttackContext) -> Result:
     decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
                          ctx.options["deck-file"],
                          {"italy-sniper-blank": ctx.options["italy-sniper-blank"]})
-    a = Attack(ctx, decl, decks, StepLog())
+    a = Attack(ctx, decl, decks, StepLog(), Charts(ctx.state, ctx.entry))
     shooters = decl.shooters
     declared = "cc.step.declared" if decl.target_hex is not None else "cc.step.declared_unnamed"
     a.log.input(Msg.of(declared, attacker=_nation(decl.attacker),
@@ -459,8 +461,16 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
     """C-5, C-14: broken again is eliminated; to the Casualty Track, VP to the opponent."""
     vp = unit.vp
     if vp is None:
-        vp = a.port.ask(NumberQuestion(id=f"vp.{unit.key}", clause="C-14", minimum=0,
-                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.label)))
+        # the same VP for units alike (kind and Morale, or a name): asked once a game
+        row = unit.name or f"{unit.kind} morale {unit.morale}/{unit.broken_morale or '-'}"
+        found = a.charts.ask(a.port, NumberQuestion(
+            id=f"vp.{unit.key}", clause="C-14", minimum=0, maximum=20,
+            text=Msg.of("cc.q.vp", unit=unit.label)),
+            ChartKey("cc.vp", f"{a.decl.defender}: {row}", "eliminated"))
+        vp = found.value
+        if found.source is not None:
+            a.log.input(Msg.of("kept.chart.step", what=Msg.of("kept.chart.vp"),
+                               unit=unit.label, answer=vp, source=found.source), "C-14")
     a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.label, vp=vp,
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 
@@ -470,4 +480,4 @@ def _result(a: Attack, outcome: Msg, data: dict[str, Any]) -> Result:
     return Result(ruleset=RULESET_ID, steps=a.log.steps, tables=a.log.tables, outcome=outcome,
                   outcome_data={**data, "edition": a.decks.edition.id},
                   options=dict(opts.values), non_default_options=opts.non_default,
-                  state_updates={"decks": a.decks.state})
+                  state_updates={"decks": a.decks.state, **a.charts.updates()})

@@ -8,6 +8,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from referee.rulesets.kept import Charts
+
 CardKey = Annotated[str, StringConstraints(pattern=r"^[1-6]-[1-6](:(jammed|event|sniper|time))?$")]
 Slot = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+/[a-z]+$")]
 
@@ -16,3 +18,4 @@ class SavedState(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     decks: dict[Slot, list[CardKey]] = Field(default_factory=dict)
+    charts: Charts = Field(default_factory=list)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.core.charts import Charts
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import Choice, ConfirmQuestion, MultiChoiceQuestion
@@ -121,8 +122,10 @@ def _fire_refusals(roster: Roster, side: str, offered: set[str]) -> tuple[Refusa
     return tuple(out)
 
 
-def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) -> None:
-    """One impulse of the current player (L-1), then the turn passes to the other."""
+def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog,
+                 charts: Charts | None = None) -> None:
+    """One impulse of the current player (L-1), then the turn passes to the other;
+    ``charts``: the Damage Check results read off the players' chart so far."""
     state.impulses += 1
     n, side = state.impulses, state.current
     free = activatable(state.roster, side)
@@ -144,9 +147,10 @@ def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) 
     if what == "pass":
         play_pass(state, log, options)
     elif what == "activate":
-        Activation(state, port, options, log).play()
+        Activation(state, port, options, log, charts=charts).play()
     else:  # "fire:C4": activate C4 and fire from it, asking only what the roster cannot tell
-        Activation(state, port, options, log, compact=True).play(fire_from=what[5:])
+        Activation(state, port, options, log, compact=True,
+                   charts=charts).play(fire_from=what[5:])
     state.current = state.other(side)
     check_end(state, log)
 
@@ -169,6 +173,7 @@ class Activation:
     acted: set[str] = field(default_factory=set)
     did: list[str] = field(default_factory=list)
     move_fire: dict[str, str] = field(default_factory=dict)  # unit -> hex it moved into
+    charts: Charts | None = None  # the players' chart as read so far (Damage Check results)
 
     @property
     def n(self) -> int:
@@ -528,7 +533,8 @@ class Activation:
                              clause="L-12" if kind is FireKind.OP_FIRE else
                              ("L-14" if kind is FireKind.SPOTTED else "L-5"),
                              roster_ids=frozenset(u.id for u in roster.units),
-                             compact=self.compact, tm_known=roster.terrain.get(target))
+                             compact=self.compact, tm_known=roster.terrain.get(target),
+                             charts=self.charts)
         roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,

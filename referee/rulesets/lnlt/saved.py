@@ -11,6 +11,7 @@ from pydantic_core import PydanticCustomError
 from referee.core.errors import UsageError
 from referee.core.options import resolve_options
 from referee.rulesets import option_specs
+from referee.rulesets.kept import Charts
 from referee.rulesets.lnlt.roster import PhaseState
 from referee.rulesets.lnlt.tables import RULESET_ID
 
@@ -20,6 +21,7 @@ class SavedState(BaseModel):
 
     phase: PhaseState | None = None
     options: dict[str, str | int | bool] = Field(default_factory=dict)
+    charts: Charts = Field(default_factory=list)
 
     @field_validator("options")
     @classmethod

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.core.charts import Charts
 from referee.core.result import Result, StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
@@ -39,10 +40,11 @@ def attack(ctx: AttackContext) -> Result:
         log.input(text, clause)
     outcome_data: dict[str, Any] = {"mission": mission, "hex": hex_label}
     updates: dict[str, Any] = {}
+    charts = Charts(ctx.state, ctx.entry)
     if mission == "he":
         from referee.rulesets.waw.he_mission import resolve_he
 
-        he = resolve_he(ctx.port, decl, data, ctx.options, log)
+        he = resolve_he(ctx.port, decl, data, ctx.options, log, charts)
         outcome_data.update(attack_hits=he.attack_hits, cancels=he.cancels, net_hits=he.net,
                             hits=he.hits_by_unit, status=he.status_by_unit,
                             hq_rolls=he.hq_rolls)
@@ -54,7 +56,8 @@ def attack(ctx: AttackContext) -> Result:
             from referee.rulesets.waw.chemical import resolve_chemical
 
             chem = resolve_chemical(ctx.port, decl, data, log,
-                                    str(ctx.options.values.get("chemical-hq", "exempt")))
+                                    str(ctx.options.values.get("chemical-hq", "exempt")),
+                                    charts)
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
             updates = _chemical_units(ctx, found, chem.status_by_unit)
         marker, placed = _place(ctx, mission, hex_label, log)
@@ -64,6 +67,7 @@ def attack(ctx: AttackContext) -> Result:
                          marker=Msg.of(f"waw.marker.{marker.kind}", level=marker.level))
     if mission == "he":
         log.outcome(outcome, CLAUSE_OF[mission])
+    updates |= charts.updates()
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data=outcome_data, options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default, state_updates=updates)

@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.rulesets.kept import Charts
+
 
 class SavedMarker(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -38,3 +40,4 @@ class SavedState(BaseModel):
     units: dict[str, list[SavedUnit]] = Field(default_factory=dict)
     next_marker: int = Field(default=1, ge=1)
     phases: int = Field(default=0, ge=0)
+    charts: Charts = Field(default_factory=list)
