@@ -5,8 +5,8 @@ by ``referee game charts``; every change is an entry of the log. Units invented.
 
 from __future__ import annotations
 
-import io
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -230,26 +230,17 @@ def test_verify_replays_a_chart_entry_from_the_revealed_seed(tmp_path: Path,
 
 
 def test_game_charts_in_russian(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from referee.catalog import DEFAULT_LANG
-    from referee.context import Environment
-    from referee.entry import load_app
+    import subprocess
+    import sys
 
     game = tmp_path / "g.sqlite"
     assert _waw(game, [*WAW_TYPED, "disorganize"])[0] == 0
-    try:
-        app = load_app("ru")
-        env = Environment(stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO(),
-                          stdin_isatty=False, stdout_isatty=False, color=False)
-        result = CliRunner().invoke(app, ["game", "charts", str(game), "--set", "1=weaken"],
-                                    obj=env, catch_exceptions=False)
-    finally:
-        load_app(DEFAULT_LANG)
-    out = env.stdout.getvalue() + result.output  # type: ignore[attr-defined]
-    assert result.exit_code == 0
-    assert "первое попадание ОФ по уязвимой цели: дезорганизовано → ослаблено" in out
-    assert "Ваши таблицы, как их ввели в партии" in out
+    done = subprocess.run([sys.executable, "-m", "referee", "--lang", "ru", "game", "charts",
+                           str(game), "--set", "1=weaken"], capture_output=True, text=True,
+                          encoding="utf-8", env={**os.environ, "NO_COLOR": "1"}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "первое попадание ОФ по уязвимой цели: дезорганизовано → ослаблено" in done.stdout
+    assert "Ваши таблицы, как их ввели в партии" in done.stdout
 
 
 LNLT_THREE = """sides = ["Grey", "Red"]

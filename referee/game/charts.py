@@ -145,17 +145,9 @@ def change(path: Path, *, set_: Mapping[int, str] | None = None, remove: Sequenc
     """Set answers (by their number in the list), remove them, add new ones (an imported
     chart file): each ruleset touched gets one entry in the log, which keeps what changed.
     Returns the changes (none: nothing was written)."""
-    from referee.game import open_game
-    from referee.game.history import check_history
-    from referee.game.seed import game_info
+    from referee.game.history import changing
 
-    if not path.is_file():
-        raise GameFileError(Msg.of("game.error.no_file", file=str(path)))
-    with open_game(path) as tx:
-        info = game_info(tx)
-        if info is not None and info.revealed is not None:
-            raise GameFileError(Msg.of("game.error.revealed", file=str(path)))
-        check_history(tx)
+    with changing(path) as (tx, _history):
         set_ = dict(set_ or {})
         rows = _rows(tx.all_state())
         by_number = {r.number: r for r in rows}

@@ -13,7 +13,8 @@ puts back the state they began from: the state is derived from the log.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -136,10 +137,11 @@ def read_history(path: Path) -> tuple[History, Any]:
         return check_history(tx), game_info(tx)
 
 
-def undo(path: Path, to: int | None = None) -> list[LogEntry]:
-    """Take back the last entry that stands (``to``: every entry after entry ``to``): each
-    is marked undone and its ruleset's state is put back as it was before it. Returns the
-    entries undone, last first, with the time they were undone."""
+@contextmanager
+def changing(path: Path) -> Iterator[tuple[GameTransaction, History]]:
+    """A game file opened to change what it keeps outside an attack (undo, ``game
+    charts``): it must exist, its game must not be revealed (closed), and its log must hold
+    together; one transaction."""
     from referee.game import open_game
     from referee.game.seed import game_info
 
@@ -149,7 +151,15 @@ def undo(path: Path, to: int | None = None) -> list[LogEntry]:
         info = game_info(tx)
         if info is not None and info.revealed is not None:
             raise GameFileError(Msg.of("game.error.revealed", file=str(path)))
-        standing = check_history(tx).standing
+        yield tx, check_history(tx)
+
+
+def undo(path: Path, to: int | None = None) -> list[LogEntry]:
+    """Take back the last entry that stands (``to``: every entry after entry ``to``): each
+    is marked undone and its ruleset's state is put back as it was before it. Returns the
+    entries undone, last first, with the time they were undone."""
+    with changing(path) as (tx, history):
+        standing = history.standing
         if not standing:
             raise UsageError(Msg.of("game.error.nothing_to_undo", file=str(path)))
         last = standing[-1].number or len(standing)
