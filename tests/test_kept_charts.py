@@ -127,7 +127,7 @@ def test_lnlt_the_same_damage_check_reading_is_asked_once() -> None:
     reads = [render(row[-1]) for row in dc.rows]
     assert reads == ["asked (your chart)", "from your chart, as answered above"]
     assert result.state_updates["charts"] == [
-        {"chart": "lnlt.dct", "row": "mmc morale 6", "column": "8", "answer": "shaken",
+        {"chart": "lnlt.dct", "row": "mmc/6", "column": "8", "answer": "shaken",
          "at": None}]
 
 
@@ -156,7 +156,7 @@ def test_game_charts_lists_sets_undoes_exports_and_imports(tmp_path: Path) -> No
     assert "first HE hit on a soft target: disorganized → weakened" in out
     assert 'answer = "weaken"' in chart_file.read_text(encoding="utf-8")
     log = json.loads(invoke(["game", "log", str(game), "--json"])[1])
-    assert [e["command"] for e in log["entries"]] == ["attack", "game charts"]
+    assert [e["command"] for e in log["entries"]] == ["attack", "game-charts"]
     assert log["entries"][1]["outcome"]["text"] == ("first HE hit on a soft target: "
                                                     "disorganized → weakened")
     assert invoke(["game", "undo", str(game)])[0] == 0
@@ -194,7 +194,7 @@ def test_a_chart_file_with_a_wrong_answer_names_its_line(tmp_path: Path) -> None
     game = tmp_path / "g.sqlite"
     assert _waw(game, [*WAW_TYPED, "disorganize"])[0] == 0
     bad = tmp_path / "bad.toml"
-    bad.write_text('[[chart]]\nchart = "lnlt.dct"\nrow = "mmc morale 6"\ncolumn = "5"\n'
+    bad.write_text('[[chart]]\nchart = "lnlt.dct"\nrow = "mmc/6"\ncolumn = "5"\n'
                    'answer = "weaken"\n', encoding="utf-8")
     code, _out, err = invoke(["game", "charts", str(game), "--import", str(bad)])
     assert code == 3

@@ -123,7 +123,10 @@ def test_bad_rosters_and_tables_name_the_file_and_field(tmp_path: Path) -> None:
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     game = str(tmp_path / "g.sqlite")
     assert invoke(["phase", "epic", "--game", game])[0] == 2
+    # no roster: the units are asked at the table (issue 27), which needs a terminal
     code, _, err = invoke(["phase", "lnlt", "--game", game])
+    assert code == 4 and "no terminal" in err
+    code, _, err = invoke(["phase", "lnlt", "--game", game, "--show"])
     assert code == 2 and "--roster" in err
     assert invoke(["phase", "lnlt", "--game", game, "--restart"])[0] == 2
     assert invoke(["phase", "lnlt", "--game", game, "--roster", ROSTER, "-o", "x=y"])[0] == 2

@@ -121,6 +121,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
         saved = {}
     phase = engine.load_state(saved)
+    typed: dict[str, Any] | None = None  # no roster: the units are asked at the table
     if show and saved.get(engine.STATE_KEY):
         phase, roster = None, None
     elif phase is not None and roster is not None:
@@ -130,14 +131,17 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         if saved.get(engine.STATE_KEY):
             raise GameFileError(Msg.of("lnlt.error.phase_over", file=str(game),
                                        reason=saved[engine.STATE_KEY].get("end_reason")))
-        raise UsageError(Msg.of("lnlt.error.no_roster"))
+        if show:
+            raise UsageError(Msg.of("lnlt.error.no_roster"))
+        typed = {"sides": list(play.info.sides) if play.info is not None else None}
     if not show:
         port = _terminal_port(env, keyed, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=odds, game=play)
         seen = 0
         shows_whatif = _whatif_show(env, port)
         _announce(env, chosen_seed, json_, play)
-        if roster is None and (not json_ or env.prompts_apart):  # resuming: the phase first
+        if roster is None and typed is None and (not json_ or env.prompts_apart):
+            # resuming: the phase first
             from referee.render.console import print_table
 
             for view in info.implementation().state_view(saved):
@@ -156,24 +160,25 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
             port.reset()
-            if shows_whatif is not None:  # each option of a marked choice, from this impulse
+            if shows_whatif is not None and typed is None:  # each option of a marked choice
                 port.before_live = api.whatif(info, options, roster,
                                               functools.partial(dict, state), shows_whatif)
             phase, log, charts = resolve(port, impulse(roster, state, options, number,
-                                                       later_table))
+                                                       later_table, typed))
             result = engine.impulse_result(phase, log, options, charts)
             history.complete(result, [(g.question_id, g.value) for g in port.given],
                              odds_records(port)[seen:],
                              {"kind": "phase", "options": kept, "answers": port.answers(),
                               "roster": roster.model_dump(mode="json")
                               if roster is not None else None,
-                              **({"damage_table": later_table} if later_table else {})})
+                              **({"damage_table": later_table} if later_table else {}),
+                              **({"typed": typed} if typed is not None else {})})
             with open_game(game) as tx:
                 if tx.revision != revision:
                     raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                 tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
                 history.store(tx, "phase", result, chosen_seed)
-            roster = later_table = None
+            roster = later_table = typed = None
             play.typed_then.clear()  # only the first impulse can redo an undone one
             played.append(result)
             records = _odds_records(port)

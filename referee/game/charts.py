@@ -21,7 +21,7 @@ from referee.core.text import Msg, jsonable
 
 # the ruleset of a chart, by the start of its id
 RULESETS = {"waw": "world-at-war", "lnlt": "lnl-tactical", "cc": "combat-commander"}
-COMMAND = "game charts"
+COMMAND = "game-charts"
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def legal(key: ChartKey) -> tuple[str, ...] | range:
         from referee.rulesets.lnlt.tables import tables
 
         t = tables()
-        return t.vehicle_results if key.row.startswith("vehicle") else t.leg_results
+        return t.vehicle_results if key.row.startswith("vehicle/") else t.leg_results
     if key.chart == "cc.vp":
         return range(0, 21)
     raise UsageError(Msg.of("kept.chart.error.unknown_chart", chart=key.chart,
@@ -110,8 +110,12 @@ def describe(key: ChartKey) -> Msg:
     if key.chart == "waw.chemical-outcome":
         return Msg.of("kept.chart.what.waw_chemical", kind=Msg.of(f"waw.kind.{key.row}"))
     if key.chart == "lnlt.dct":
-        return Msg.of("kept.chart.what.lnlt_dct", row=key.row, total=key.column)
-    return Msg.of("kept.chart.what.cc_vp", row=key.row)
+        kind, _, value = key.row.partition("/")
+        which = "vehicle" if kind == "vehicle" else "leg"
+        return Msg.of(f"kept.chart.what.lnlt_dct_{which}", kind=Msg.of(f"lnlt.kind.{kind}"),
+                      value=value, total=key.column)
+    nation, _, unit = key.row.partition("/")
+    return Msg.of("kept.chart.what.cc_vp", unit=unit, nation=Msg.of(f"cc.nation.{nation}"))
 
 
 def _rows(states: Mapping[str, Mapping[str, Any]]) -> list[ChartRow]:

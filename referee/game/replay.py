@@ -28,13 +28,15 @@ STATE_OPTIONS = "options"  # where a Lock 'n Load phase keeps the options it pla
 
 
 def impulse(roster: Roster | None, state: Any, options: Any, entry: int | None = None,
-            damage_table: Any = None) -> Callable[[Any], tuple[Any, StepLog, Any]]:
+            damage_table: Any = None, typed: Mapping[str, Any] | None = None
+            ) -> Callable[[Any], tuple[Any, StepLog, Any]]:
     """One Lock 'n Load impulse, from the roster (the first) or the state the game file
     holds: played again from there when the player goes back (a fresh copy each time). It
     gives the phase, the working and the charts read (``referee.core.charts``: the Damage
     Check results entered in the game, ``entry`` the game entry being played).
     ``damage_table``: a Damage Check Table given in the middle of the phase (``--dct``),
-    used from this impulse on."""
+    used from this impulse on. ``typed``: a phase with no roster, whose units the first
+    impulse asks at the table (``sides``: the game's, else asked too)."""
     from referee.core.charts import Charts
     from referee.core.result import StepLog
     from referee.rulesets.lnlt import play as engine
@@ -43,7 +45,11 @@ def impulse(roster: Roster | None, state: Any, options: Any, entry: int | None =
         log = StepLog()
         charts = Charts(state, entry)
         kept = engine.load_state(state) if roster is None else None
-        if roster is not None:
+        if kept is None and roster is None and typed is not None:
+            from referee.rulesets.lnlt.typed import ask_roster
+
+            phase = engine.begin(ask_roster(port, typed.get("sides")), port, log)
+        elif roster is not None:
             phase = engine.begin(roster.model_copy(deep=True), port, log)
         else:
             assert kept is not None  # the loop plays a phase the file holds, not ended
@@ -119,7 +125,7 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         roster = (Roster.model_validate(block["roster"]) if block.get("roster") is not None
                   else None)
         phase, log, charts = impulse(roster, before, options, entry.number,
-                                     block.get("damage_table"))(port)
+                                     block.get("damage_table"), block.get("typed"))(port)
         result: Result = engine.impulse_result(phase, log, options, charts)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}

@@ -462,11 +462,12 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
     vp = unit.vp
     if vp is None:
         # the same VP for units alike (kind and Morale, or a name): asked once a game
-        row = unit.name or f"{unit.kind} morale {unit.morale}/{unit.broken_morale or '-'}"
+        alike = (unit.name,) if unit.name else (unit.kind, unit.morale,
+                                                 unit.broken_morale or "-")
         found = a.charts.ask(a.port, NumberQuestion(
             id=f"vp.{unit.key}", clause="C-14", minimum=0, maximum=20,
             text=Msg.of("cc.q.vp", unit=unit.label)),
-            ChartKey("cc.vp", f"{a.decl.defender}: {row}", "eliminated"))
+            ChartKey("cc.vp", "/".join(map(str, (a.decl.defender, *alike))), "eliminated"))
         vp = found.value
         if found.source is not None:
             a.log.input(Msg.of("kept.chart.step", what=Msg.of("kept.chart.vp"),

@@ -257,10 +257,9 @@ def _spawn_hero(port: Port, log: StepLog, prefix: str, unit: Unit, taken: frozen
 def dct_key(unit: Unit, total: int) -> ChartKey:
     """What the players' Damage Check Table reads for ``unit``: its kind, its morale (or a
     vehicle's armour) and the total; units alike in these read the same result."""
-    row = f"{unit.kind} morale {unit.morale if unit.morale is not None else '-'}"
-    if unit.kind == "vehicle":
-        row = f"vehicle armour {unit.armor if unit.armor is not None else '-'}"
-    return ChartKey("lnlt.dct", row, str(total))
+    value = unit.armor if unit.kind == "vehicle" else unit.morale
+    return ChartKey("lnlt.dct", f"{unit.kind}/{value if value is not None else '-'}",
+                    str(total))
 
 
 def _result(port: Port, prefix: str, unit: Unit, total: int,

@@ -125,12 +125,13 @@ def attack(ctx: AttackContext) -> Result:
         log.input(Msg.of("lnlt.step.resumed", n=phase.impulses, side=phase.current), "L-1")
         limit = phase.roster.max_impulses
     else:
-        if ctx.declaration is None:
-            from referee.core.errors import UsageError
+        if ctx.declaration is None:  # typed at the table (issue 27)
+            from referee.rulesets.lnlt.typed import ask_roster
 
-            raise UsageError(Msg.of("lnlt.error.no_roster"))
-        roster = (ctx.declaration if isinstance(ctx.declaration, Roster)
-                  else Roster.model_validate(ctx.declaration))
+            roster = ask_roster(ctx.port)
+        else:
+            roster = (ctx.declaration if isinstance(ctx.declaration, Roster)
+                      else Roster.model_validate(ctx.declaration))
         phase = begin(roster, ctx.port, log)
         limit = roster.max_impulses
     charts = Charts(ctx.state, ctx.entry)
