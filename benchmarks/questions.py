@@ -36,6 +36,11 @@ BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
           "lnlt-fire": 9, "waw-he": 16}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
          "lnlt-fire": 5, "waw-he": 9}
+# the lines printed after the last answer before issue 27 ("outcome first"; the goal: at
+# most 20), measured with --working, which prints what the table printed then
+LINES_BEFORE = {"epic-typed": 76, "epic-roster": 72, "cc-typed": 36, "fow-typed": 45,
+                "lnlt-fire": 56, "waw-he": 53}
+LINES_GOAL = 20
 
 
 @dataclass
@@ -160,8 +165,22 @@ class Player:
         return value
 
 
+def after_last_answer(lines: list[str]) -> list[str]:
+    """The lines printed after the last answered question (``? text  answer``): what the
+    player reads once everything is answered."""
+    last = max((i for i, line in enumerate(lines) if line.startswith("? ")), default=-1)
+    return lines[last + 1:]
+
+
 def run(case: Case) -> tuple[list[tuple[str, str]], str]:
-    """The questions a case asked, in order, and the last line it printed."""
+    """The questions a case asked, in order, and the outcome line it printed."""
+    asked, lines = run_lines(case)
+    outcome = [line for line in lines if line.startswith("Outcome:")]
+    return asked, outcome[-1] if outcome else (lines[-1] if lines else "")
+
+
+def run_lines(case: Case) -> tuple[list[tuple[str, str]], list[str]]:
+    """The questions a case asked, in order, and every line it printed."""
     from typer.testing import CliRunner
 
     from referee.context import Environment
@@ -192,7 +211,7 @@ def run(case: Case) -> tuple[list[tuple[str, str]], str]:
     unused = sorted(set(case.answers) - player.used)
     if unused:
         raise Stale(f"answers no question asked for: {', '.join(unused)}")
-    return player.asked, out[-1] if out else ""
+    return player.asked, out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,16 +224,22 @@ def main(argv: list[str] | None = None) -> int:
     for make in CASES:
         case = make()
         try:
-            asked, last = run(case)
+            asked, out = run_lines(case)
         except Stale as err:
             results[case.name] = {"stale": str(err)}
             if not options.json:
                 print(f"{case.name}: stale ({err})")
             continue
+        after = after_last_answer(out)
+        last = next((line for line in reversed(out) if line.startswith("Outcome:")),
+                    out[-1] if out else "")
         results[case.name] = {"questions": len(asked), "before": BEFORE[case.name],
-                              "goal": GOALS[case.name], "asked": asked, "outcome": last}
+                              "goal": GOALS[case.name], "asked": asked, "outcome": last,
+                              "lines_after": len(after),
+                              "lines_after_before": LINES_BEFORE[case.name]}
         if not options.json:
-            print(f"{case.name}: {len(asked)} questions")
+            print(f"{case.name}: {len(asked)} questions, {len(after)} lines after the last "
+                  f"answer (before issue 27: {LINES_BEFORE[case.name]})")
             if options.list:
                 for n, (qid, answer) in enumerate(asked, 1):
                     print(f"    {n:3}  {qid:44} {answer}")

@@ -32,8 +32,8 @@ def _questions(out: str) -> list[str]:
 
 
 def _waw(game: Path, answers: list[str], *extra: str) -> tuple[int, str, str]:
-    return invoke(["attack", "waw", "--game", str(game), "--no-odds", "--seed", "3", *extra],
-                  answers=answers)
+    return invoke(["attack", "waw", "--game", str(game), "--no-odds", "--seed", "3",
+                   "--working", *extra], answers=answers)
 
 
 class _Port:
@@ -272,7 +272,7 @@ def test_lnlt_a_damage_table_given_in_the_middle_of_a_phase_is_used_from_then_on
                             answers=["fire:C4", "D4", "0 0", "5 1", "5", "shaken"])
     assert code == 0, err
     code, out, err = invoke(["phase", "lnlt", "--game", str(game), "--dct", str(dct),
-                             "--impulses", "1", "--no-odds"],
+                             "--impulses", "1", "--no-odds", "--working"],
                             answers=["fire:E4", "0 0", "5 1", "5"])
     assert code == 0, err  # once refused: "--dct goes with --roster, when a phase starts"
     assert ("From this impulse on, Damage Check results are read from the table you gave "

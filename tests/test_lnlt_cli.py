@@ -98,7 +98,8 @@ def test_damage_table_file_answers_the_results(tmp_path: Path) -> None:
                              "--dct", str(dct), "--impulses", "1", "--seed", "1"], answers)
     assert code == 3 and "no answer" in err  # the activation goes on: the script ran out
     code, out, err = invoke(["phase", "lnlt", "--game", str(game), "--roster", ROSTER,
-                             "--dct", str(dct), "--restart", "--impulses", "1", "--seed", "1"],
+                             "--dct", str(dct), "--restart", "--impulses", "1", "--seed", "1",
+                             "--working"],
                             [*answers, "done"])
     assert code == 0, err
     # 6 + 2 = 8 against 1 + 0: DC 4 + 7 = 11, 6 over Pawn's morale 5: Shaken, from the file
@@ -187,7 +188,7 @@ def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
                                      env=child_env(), encoding="utf-8", timeout=15,
                                      dimensions=(50, 200)))
 
-    s = spawn("phase", "lnlt", "--game", game, "--roster", ROSTER, "--seed", "5")
+    s = spawn("phase", "lnlt", "--game", game, "--roster", ROSTER, "--seed", "5", "--working")
     s.expect("Impulse 1, Grey: activate units or pass?")
     s.child.send(ENTER)  # the default is Activate, never Pass (issue 18)
     s.expect("Grey: which hex do you activate?")

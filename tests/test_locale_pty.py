@@ -21,7 +21,7 @@ pytestmark = [
 def test_russian_attack_at_the_terminal(spawn, tmp_path):
     record = tmp_path / "rec.toml"
     s = Session(spawn("--lang", "ru", "attack", "epic", "--seed", "11", "--record",
-                      str(record)))
+                      str(record), "--working"))
     s.expect("Сид 11")
     s.expect("Что разбираем?")
     s.child.send(DOWN + ENTER)  # the whole attack → only the roll to hit

@@ -16,21 +16,12 @@ from __future__ import annotations
 
 import typer
 
-from referee.cli import (  # noqa: F401  (registration)
-    attack,
-    basic,
-    epic,
-    game,
-    game_kept,
-    lnlt,
-    odds,
-    waw,
-)
+from referee.cli import attack, basic, epic, game, lnlt, odds, waw  # noqa: F401  (registration)
 from referee.cli.app import _app_for, app, app_for, main
 
 MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.table", "referee.cli.basic",
            "referee.cli.attack", "referee.cli.epic", "referee.cli.waw", "referee.cli.lnlt",
-           "referee.cli.odds", "referee.cli.game", "referee.cli.game_kept")
+           "referee.cli.odds", "referee.cli.game")
 """The package's modules in the order they are loaded again for another language."""
 
 ORDER = ("rulesets", "lookup", "options", "attack", "run", "epic-shoot", "waw-markers", "phase",

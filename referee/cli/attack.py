@@ -21,6 +21,7 @@ from referee.cli.shared import (
     RecordOpt,
     RulesetArg,
     SeedOpt,
+    WorkingFlag,
     _env,
     _odds_mode,
     _prompt_console,
@@ -46,6 +47,7 @@ def attack(ctx: typer.Context,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
+           working: WorkingFlag = False,
            json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -78,7 +80,7 @@ def attack(ctx: typer.Context,
                                                        count=len(answers)), style="dim")
         try:
             _play(env, plan, port, json_, game=game, record=record, command="attack",
-                  resume=answers)
+                  resume=answers, working=working)
         except KeyboardInterrupt:
             if record is None:
                 raise

@@ -25,6 +25,7 @@ from referee.cli.shared import (
     OptionOpt,
     RecordOpt,
     SeedOpt,
+    WorkingFlag,
     _env,
     _odds_mode,
     file_option,
@@ -49,6 +50,7 @@ def epic_shoot(ctx: typer.Context,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
+               working: WorkingFlag = False,
                json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -69,4 +71,5 @@ def epic_shoot(ctx: typer.Context,
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=_odds_mode(odds, no_odds), game=plan.game)
         _announce(env, plan.seed, json_, plan.game)
-        _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")
+        _play(env, plan, port, json_, game=game, record=record, command="epic-shoot",
+              working=working)

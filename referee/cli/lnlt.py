@@ -22,6 +22,7 @@ from referee.cli.shared import (
     OddsOpt,
     OptionOpt,
     SeedOpt,
+    WorkingFlag,
     _console,
     _env,
     _odds_mode,
@@ -58,21 +59,24 @@ def phase(ctx: typer.Context,
           option: OptionOpt = None,
           odds: OddsOpt = OddsMode.compact,
           no_odds: NoOddsFlag = False,
+          working: WorkingFlag = False,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
           ) -> None:
     env = _env(ctx)
     with _guarded(env, json_):
         _phase(env, ruleset, game, roster, dct, impulses, show, restart, dice, seed,
-               option or [], json_, _odds_mode(odds, no_odds))
+               option or [], json_, _odds_mode(odds, no_odds), working or show)
 
 
 def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
            dct_file: Path | None, impulses: int | None, show: bool, restart: bool,
            dice: DiceMode,
            seed: int | None, option: list[str], json_: bool,
-           odds: OddsMode = OddsMode.compact) -> None:
+           odds: OddsMode = OddsMode.compact, working: bool = True) -> None:
     """Odds (unless ``odds`` is off) show before each die and its percentile after it, as in
-    ``referee attack``; with --json each impulse's odds are in its record."""
+    ``referee attack``; with --json each impulse's odds are in its record. After each
+    impulse, what it did to each unit and its rolls (``working``: its whole working, and
+    the phase's tables at the end)."""
     import functools
 
     from referee import api
@@ -184,9 +188,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             records = _odds_records(port)
             if json_:
                 played_odds.append(records[seen:])
-            seen = len(records)
             if not json_:
-                _print_steps(env, result)
+                _print_steps(env, result, records[seen:], working)
+            seen = len(records)
             count += 1
             if phase.ended:
                 break
@@ -206,15 +210,29 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     from referee.render.console import print_message, print_table
 
     console = _console(env)
-    for summary_table in final.tables:
-        print_table(console, summary_table)
+    if working:
+        for summary_table in final.tables:
+            print_table(console, summary_table)
     print_message(console, Msg.of("result.outcome", outcome=final.outcome))
+    if not working:
+        print_message(console, Msg.of("kept.fate.working", key=""), style="dim")
 
 
-def _print_steps(env: Environment, result: Result) -> None:
-    from referee.render.console import print_result
+def _print_steps(env: Environment, result: Result, records: Any, working: bool) -> None:
+    """An impulse played: its whole working (``working``), else what it did to each unit by
+    name and its rolls (``render.outcome``)."""
+    from referee.render.console import print_lines, print_result
 
-    print_result(_console(env), result, outcome=False)
+    if working:
+        print_result(_console(env), result, outcome=False)
+        return
+    from referee.render.outcome import fate_lines, roll_line
+
+    rolls = [line for line in map(roll_line, records) if line is not None]
+    lines = fate_lines(result)
+    if rolls:
+        lines += [t("kept.fate.rolls"), *("  " + r for r in rolls)]
+    print_lines(_console(env), lines)
 
 
 def _read_roster(path: Path) -> Roster:

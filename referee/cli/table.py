@@ -15,10 +15,12 @@ if TYPE_CHECKING:
     from referee.core.dice import KeyedDice
 
 
-def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> None:
+def _play(env: Environment, plan: Any, port: Any, json_: bool, *, working: bool = False,
+          **play: Any) -> None:
     """Resolve at the table and show the result (also when the record could not be written
-    at the end: the outcome first, then the error). With a game file, its state comes first,
-    where the questions are asked."""
+    at the end: the outcome first, then the error): the outcome screen, or with ``working``
+    the whole working. With a game file, its state comes first, where the questions are
+    asked."""
     from referee import api
 
     def show_state(tables: Any) -> None:
@@ -32,9 +34,9 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
         result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
                           ask_sides=True, **play)
     except api.RecordWriteError as err:
-        _show_result(env, err.result, plan.seed, json_, port)
+        _show_result(env, err.result, plan.seed, json_, port, working=working)
         raise
-    _show_result(env, result, plan.seed, json_, port)
+    _show_result(env, result, plan.seed, json_, port, working=working)
 
 
 def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
@@ -152,7 +154,10 @@ def _odds_records(port: Any) -> list[Any]:
 
 def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
                  port: Any = None,
-                 *, odds_after: bool = False) -> None:
+                 *, odds_after: bool = False, working: bool = True) -> None:
+    """The result: as JSON; the whole working (``working``: a scripted run, ``--working``);
+    else the outcome screen (``render.outcome``: what happened to each unit by name, the
+    rolls and how lucky they were, the outcome line)."""
     records = _odds_records(port)
     if json_:
         from referee.render.json_out import document, result_json
@@ -163,6 +168,13 @@ def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
     from referee.render.console import print_lines, print_result
 
     console = _console(env)
+    if not working:
+        from referee.render.outcome import outcome_lines
+
+        if result.non_default_options:
+            print_result(console, result, steps=False, outcome=False)
+        print_lines(console, outcome_lines(result, records))
+        return
     print_result(console, result)
     if odds_after and records:
         from referee.render.odds import records_lines

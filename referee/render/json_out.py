@@ -21,7 +21,7 @@ from referee.core.text import Msg
 
 if TYPE_CHECKING:
     from referee.core.errors import RefereeError
-    from referee.core.result import Result
+    from referee.core.result import Fate, Result
     from referee.odds.report import OddsRecord
 
 SCHEMA_VERSION = 1
@@ -103,10 +103,19 @@ def result_json(result: Result, odds: Sequence[OddsRecord] | None = None) -> dic
         "steps": [{"kind": s.kind.value, "clause": s.clause, **message(s.text),
                    "data": value(dict(s.data))} for s in result.steps],
         "tables": [table_json(t) for t in result.tables],
-        "outcome": {**message(result.outcome), "data": value(dict(result.outcome_data))}}
+        "outcome": {**message(result.outcome), "data": value(dict(result.outcome_data))},
+        "fates": [fate_json(f) for f in result.fates]}
     if odds is not None:
         out["odds"] = [odds_json(r) for r in odds]
     return out
+
+
+def fate_json(fate: Fate) -> dict[str, Any]:
+    """What an attack did to one unit (``unit_text`` null: to its formation as a whole): its
+    group's and its own name as shown, the effects as messages (none: unharmed)."""
+    return {"group_text": render(fate.group),
+            "unit_text": None if fate.unit is None else render(fate.unit),
+            "effects": [message(e) for e in fate.effects]}
 
 
 def odds_json(record: OddsRecord) -> dict[str, Any]:

@@ -185,6 +185,14 @@ class ResultOutcome(_Model):
     data: dict[str, Any] = Field(description="the outcome as data (hits, units lost...)")
 
 
+class Fate(_Model):
+    group_text: str = Field(description="the formation, hex or side, as shown")
+    unit_text: str | None = Field(description="the unit, as shown; null: the group as a "
+                                              "whole (its Blast markers, broken)")
+    effects: list[Message] = Field(description="what the attack left it with; none: "
+                                               "unharmed")
+
+
 class Result(_Model):
     """A result: the options in force, the working and the outcome."""
 
@@ -198,6 +206,8 @@ class Result(_Model):
         "table shows -, nothing null (the attack's facts are in the steps' and the "
         "outcome's data too)"))
     outcome: ResultOutcome
+    fates: list[Fate] = Field(description="what the attack did to each unit, by name "
+                                          "(empty where it names none: a roll to hit only)")
     odds: list[Odds] | None = Field(None, description=(
         "each dice question's odds, in order; absent when the odds were not worked out "
         "(--no-odds, --odds none)"))

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.core.charts import ChartKey, Charts
+from referee.core.fates import Fate
+from referee.core.fates import summary as fates_summary
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
@@ -48,6 +50,8 @@ class Attack:
     decks: VirtualDecks
     log: StepLog
     charts: Charts = field(default_factory=Charts)  # the VP read off the players' rules
+    events: dict[str, str] = field(default_factory=dict)  # unit key -> what an event did
+    jammed: list[FiringPiece] = field(default_factory=list)  # weapons broken by Jammed!
 
     @property
     def port(self) -> Port:
@@ -204,17 +208,14 @@ def attack(ctx: AttackContext) -> Result:
                     [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll",
                                                        "total", "versus", "result")],
                     rows, clause="C-12")
-    summary: Msg | str = "-"
     by_key = {u.key: u for u in decl.target}
-    for key, res in results.items():
-        part = Msg.of("cc.outcome.unit", unit=by_key[key].label,
-                      result=Msg.of(f"cc.result.{res}"))
-        summary = part if summary == "-" else Msg.of("cc.outcome.join", a=summary, b=part)
     a.log.outcome(Msg.of("cc.step.done", count=len(results)), "C-12")
-    return _result(a, Msg.of("cc.outcome.resolved", total=total, results=summary),
+    fates = _fates(a, results)
+    return _result(a, Msg.of("cc.outcome.resolved", total=total,
+                             results=fates_summary(fates, unharmed=True)),
                    {"allowed": True, "hit": True, "fp": fp, "attack_total": total,
                     "trigger": card.trigger or None,
-                    "results": {by_key[k].data_name: r for k, r in results.items()}})
+                    "results": {by_key[k].data_name: r for k, r in results.items()}}, fates)
 
 
 def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[int, int]:
@@ -317,6 +318,7 @@ def _trigger(a: Attack, card: FateCard, shooters: list[FiringPiece]) -> list[Tar
     rows: list[tuple[Any, ...]] = []
     if card.trigger == "jammed":
         weapons = [p for p in shooters if p.kind == "weapon"]
+        a.jammed = weapons
         text = Msg.of("cc.step.jammed", weapons=joined((p.label for p in weapons), "-"))
         a.log.outcome(text, "C-11", broken_weapons=[p.name or p.key for p in weapons])
         rows.append((card.label(), "C-11", text))
@@ -349,6 +351,7 @@ def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
             choices=tuple(Choice(v, Msg.of(f"cc.event.{v}")) for v in legal),
             default_value="none"))
         if effect != "none":
+            a.events[u.key] = str(effect)
             a.log.input(Msg.of("cc.step.event_effect", unit=u.label,
                                effect=Msg.of(f"cc.event.{effect}")), "C-13", unit=u.key,
                         effect=effect)
@@ -476,9 +479,34 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 
 
-def _result(a: Attack, outcome: Msg, data: dict[str, Any]) -> Result:
+def _fates(a: Attack, results: dict[str, str]) -> list[Fate]:
+    """What the fire did to each unit of the target hex by name: the event's effect (a
+    Suppressed marker, broken, eliminated) and its defence roll's result; the weapons a
+    Jammed! fire card broke."""
+    out = []
+    for unit in a.decl.target:
+        effects: list[Msg] = []
+        if unit.key in a.events:
+            effects.append(Msg.of("cc.fate.event", effect=Msg.of(
+                f"cc.event.{a.events[unit.key]}")))
+        result = results.get(unit.key)
+        if result is not None and not (effects and result == ar.Result.ELIMINATED.value
+                                       and a.events.get(unit.key) == "eliminated"):
+            effects.append(Msg.of(f"cc.result.{result}"))
+        target = (Msg.of("kept.fate.hex", hex=a.decl.target_hex)
+                  if a.decl.target_hex is not None else a.decl.target_label)
+        out.append(Fate(target, unit.label, tuple(effects)))
+    for weapon in a.jammed:
+        out.append(Fate(Msg.of("kept.fate.hex", hex=weapon.hex), weapon.label,
+                        (Msg.of("cc.fate.jammed"),)))
+    return out
+
+
+def _result(a: Attack, outcome: Msg, data: dict[str, Any],
+            fates: list[Fate] | None = None) -> Result:
     opts = a.ctx.options
     return Result(ruleset=RULESET_ID, steps=a.log.steps, tables=a.log.tables, outcome=outcome,
                   outcome_data={**data, "edition": a.decks.edition.id},
                   options=dict(opts.values), non_default_options=opts.non_default,
-                  state_updates={"decks": a.decks.state, **a.charts.updates()})
+                  state_updates={"decks": a.decks.state, **a.charts.updates()},
+                  fates=tuple(fates or ()))

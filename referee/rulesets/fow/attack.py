@@ -8,10 +8,12 @@ validated), the allocation table, and only then the results (F-7).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from referee.core.errors import UsageError
+from referee.core.fates import Fate, summary
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog, Summary
@@ -230,14 +232,33 @@ def attack(ctx: AttackContext) -> Result:
                       [Msg.of(f"fow.col.{c}") for c in ("team", "hits", "result", "reading")],
                       result_rows, "F-7")
     ignored = total - len(allocation)
-    outcome = Msg.of("fow.outcome", hits=len(allocation), teams=len(held), ignored=ignored)
-    log.outcome(outcome, "F-3")
+    worked = Msg.of("fow.outcome", hits=len(allocation), teams=len(held), ignored=ignored)
+    log.outcome(worked, "F-3")
+    fates = team_fates(problem, held, effects, decl.defender or Msg.of("fow.default.defender"))
+    outcome = Msg.of("kept.outcome.fates", fates=summary(fates), detail=worked)
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
+                  fates=tuple(fates),
                   outcome_data={"allocation": {str(n): t for n, t in sorted(allocation.items())},
                                 "ignored": ignored, "held": dict(held), "results": mode,
                                 "effects": effects},
                   options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default)
+
+
+def team_fates(problem: Problem, held: Mapping[str, int], effects: Mapping[str, list[str]],
+               defender: Msg | str) -> list[Fate]:
+    """What the assault did to each defending team by name: the hits it holds and, once
+    rolled or entered, their results (each save's outcome counted)."""
+    out = []
+    for team in problem.teams:
+        hits = held.get(team.id, 0)
+        found: list[Msg] = [Msg.of("kept.fate.hits", hits=hits)] if hits else []
+        for outcome, count in Counter(effects.get(team.id, [])).items():
+            what = Msg.of(f"fow.fate.{outcome}")
+            found.append(what if count == 1 else Msg.of("kept.fate.times", count=count,
+                                                         what=what))
+        out.append(Fate(defender, team.name, tuple(found)))
+    return out
 
 
 def _rows(allocator: Allocator, allocation: Mapping[int, str], names: Mapping[str, str],

@@ -190,9 +190,28 @@ class Activation:
     def play(self, fire_from: str | None = None) -> None:
         """``fire_from``: the hex the player chose to fire from (the shortcut of the impulse
         question): it is the activated hex, and its fire the first action."""
+        before: dict[str, tuple[tuple[str, ...], str, str]] = {
+            u.id: (tuple(u.markers), u.status, u.hex) for u in self.roster.units}
         self.declare(fire_from)
         self.act(fire_from)
         self.finish()
+        self._fates(before)
+
+    def _fates(self, before: dict[str, tuple[tuple[str, ...], str, str]]) -> None:
+        """What the activation did to each unit, by name and side (``core.fates``): its
+        new status, its new markers, where it moved; a Hero who appeared."""
+        for unit in self.roster.units:
+            markers, status, hex_id = before.get(unit.id, ((), "", ""))
+            effects = []
+            if unit.id not in before:
+                effects.append(Msg.of("lnlt.fate.appeared", hex=unit.hex))
+            elif unit.status != status:
+                effects.append(Msg.of(f"lnlt.result.{unit.status}"))
+            if unit.id in before and unit.hex != hex_id:
+                effects.append(Msg.of("lnlt.fate.moved", hex=unit.hex))
+            effects += [Msg.of(f"lnlt.marker.{m}") for m in unit.markers if m not in markers]
+            if effects:
+                self.log.fate(unit.side, unit.label, *effects)
 
     # --- L-3, L-4, L-10: declaring the hexes ------------------------------------------------
 

@@ -107,7 +107,8 @@ def impulse_result(phase: PhaseState, log: StepLog, options: Options,
                                 "passes": phase.passes},
                   options=dict(options.values), non_default_options=options.non_default,
                   state_updates={STATE_KEY: phase.model_dump(mode="json"),
-                                 **(charts.updates() if charts is not None else {})})
+                                 **(charts.updates() if charts is not None else {})},
+                  fates=log.fates)
 
 
 def summary(state: Any, options: Options) -> Result:
