@@ -48,6 +48,7 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
                   "F-A18")
     fire = defensive.fire(ctx.port, log, fight, status, options)
     pinned: list[str] = []
+    round_log: list[dict[str, Any]] = []
     rounds = 0
     winner: str | None = None
     if fire.stopped:
@@ -55,7 +56,7 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
         log.outcome(Msg.of("fow.assault.stopped", platoon=fight.charging.name), "F-A7")
         outcome = Msg.of("fow.assault.outcome.stopped", platoon=fight.charging.name)
     else:
-        rounds, winner, broke = _rounds(ctx, log, fight, status, options)
+        rounds, winner, broke = _rounds(ctx, log, fight, status, options, round_log)
         pinned += broke
         outcome = _outcome(fight, winner, rounds, log)
     _teams_table(log, fight, status)
@@ -64,16 +65,18 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
                if status[t.id] == DESTROYED and fight.start.get(t.id) != DESTROYED}
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data={"stopped": fire.stopped, "defensive_fire_hits": fire.hits,
-                                "rounds": rounds, "winner": winner,
+                                "rounds": rounds, "winner": winner, "round_log": round_log,
                                 "status": dict(status), "pinned": pinned,
                                 "effects": effects},
                   options=dict(options), non_default_options=ctx.options.non_default)
 
 
 def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
-            options: Mapping[str, Any]) -> tuple[int, str | None, list[str]]:
+            options: Mapping[str, Any], round_log: list[dict[str, Any]]
+            ) -> tuple[int, str | None, list[str]]:
     """F-A8 to F-A24: the rounds; returns their number, the winner (``None``: undecided at
-    the referee's limit) and the platoons that broke off."""
+    the referee's limit) and the platoons that broke off. ``round_log`` gets each round's
+    side, hits by team, allocation (hit number to team) and the teams' states after it."""
     port = ctx.port
     in_fight = {"attacker": {fight.charging.name},
                 "defender": {t.platoon for t in fight.of_side("defender")}}
@@ -91,12 +94,16 @@ def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
         hits = melee.roll_to_hit(port, log, fight, hitters, targets, options, round_no,
                                  lambda scores: None)
         scored = sum(hits.values())
+        entry: dict[str, Any] = {"round": round_no, "side": side, "hits": dict(hits),
+                                 "allocation": {}}
+        round_log.append(entry)
         if scored:
             reach = None if side == "attacker" else _counter_reach(
                 port, fight, hitters, targets, options, round_no)
             decl = melee.allocation(fight, status, hits, hitters, targets, reach)
             done = allocate(port, log, decl, options, qid=f"round.{round_no}.",
                             who=fight.side_name(hit), round_no=round_no, teams_table=False)
+            entry["allocation"] = {str(n): t for n, t in sorted(done.allocation.items())}
             rows = outcomes.resolve(port, log, fight, status, done, options, round_no)
             if rows:
                 log.table(Msg.of("fow.round.titled", n=round_no,
@@ -105,6 +112,7 @@ def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
                           rows, "F-A11")
         else:
             log.outcome(Msg.of("fow.round.no_hits", side=fight.side_name(side)), "F-A9")
+        entry["status"] = dict(status)
         platoons = morale.able(fight, status, in_fight[hit])
         if not platoons:
             log.outcome(Msg.of("fow.round.nobody_left", side=fight.side_name(hit)), "F-A17")
