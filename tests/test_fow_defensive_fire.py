@@ -109,7 +109,7 @@ def test_FA3_without_defensive_fire_the_charge_goes_in_and_no_dice_are_asked() -
     assert not result.outcome_data["stopped"]
 
 
-# --- F-A4: the score ---------------------------------------------------------------------------
+# --- F-A4: the score -------------------------------------------------------------------------
 
 @pytest.mark.clause("F-A4")
 @pytest.mark.parametrize(("skill", "score"), [("conscript", 2), ("trained", 3),
@@ -143,7 +143,7 @@ def test_FA4_the_hits_may_be_typed_as_a_count() -> None:
     assert result.outcome_data["stopped"]
 
 
-# --- F-A5: what the hits did ---------------------------------------------------------------------
+# --- F-A5: what the hits did -----------------------------------------------------------------
 
 @pytest.mark.clause("F-A5")
 def test_FA5_teams_destroyed_or_bailed_by_defensive_fire_do_not_fight() -> None:
@@ -191,7 +191,7 @@ def test_FA5_the_casualties_line_reads_russian_and_spans() -> None:
     assert entry.format((("g1", "destroyed"),)) == "g1 destroyed"
 
 
-# --- F-A6, F-X11: stopping the charge -------------------------------------------------------------
+# --- F-A6, F-X11: stopping the charge --------------------------------------------------------
 
 @pytest.mark.clause("F-A6")
 def test_FA6_five_hits_stop_the_charge_four_do_not() -> None:
@@ -251,7 +251,7 @@ def test_FX11_a_tank_bailed_by_defensive_fire_stops_the_charge_in_the_game() -> 
     assert step_params(result, "fow.df.stop.tank")
 
 
-# --- F-A7: a stopped charge -----------------------------------------------------------------------
+# --- F-A7: a stopped charge ------------------------------------------------------------------
 
 @pytest.mark.clause("F-A7")
 def test_FA7_a_stopped_charge_is_pinned_and_rolls_no_assault_hit() -> None:
@@ -265,7 +265,7 @@ def test_FA7_a_stopped_charge_is_pinned_and_rolls_no_assault_hit() -> None:
     assert result.outcome_data["status"]["r1"] == "active"
 
 
-# --- properties -----------------------------------------------------------------------------
+# --- properties ------------------------------------------------------------------------------
 
 @st.composite
 def _charges(draw: st.DrawFn) -> tuple[dict[str, Any], list[int], str]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.core.errors import UsageError
+from referee.core.questions import ConfirmQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.fow import defensive, melee, morale, outcomes
+from referee.rulesets.fow import defensive, kept, melee, morale, outcomes
 from referee.rulesets.fow.allocate import allocate, check_priorities, readings
+from referee.rulesets.fow.armies import Army
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.fight import DESTROYED, Fight, Status, from_declaration, other
 
@@ -26,11 +29,14 @@ MAX_ROUNDS = 30  # the referee's limit: an assault still undecided is left to th
 
 
 def resolve(ctx: AttackContext, decl: AssaultDeclaration,
-            inferred: tuple[tuple[Msg, str], ...]) -> Result:
+            inferred: tuple[tuple[Msg, str], ...], army: Army | None = None) -> Result:
+    """The whole assault of ``decl``; ``army``: the armies the game file keeps from it
+    (``None``: nothing is kept)."""
     options = ctx.options.values
     readings(options)
     check_priorities(decl, options)
     fight = from_declaration(decl)
+    _check_kept(ctx, fight)
     status = fight.status()
     log = StepLog()
     charging = fight.of_side("attacker")
@@ -63,12 +69,34 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
     log.outcome(outcome, "F-A25" if winner else "F-A7" if fire.stopped else "F-A23")
     effects = {t.id: [DESTROYED] for t in fight.teams
                if status[t.id] == DESTROYED and fight.start.get(t.id) != DESTROYED}
+    updates: dict[str, Any] = {}
+    if army is not None:
+        rated = {p.name: (p.skill, p.motivation, p.reroll) for p in fight.platoons}
+        updates = kept.updates(ctx.state, army, status, rated, pinned)
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data={"stopped": fire.stopped, "defensive_fire_hits": fire.hits,
                                 "rounds": rounds, "winner": winner, "round_log": round_log,
                                 "status": dict(status), "pinned": pinned,
                                 "effects": effects},
-                  options=dict(options), non_default_options=ctx.options.non_default)
+                  options=dict(options), non_default_options=ctx.options.non_default,
+                  state_updates=updates)
+
+
+def _check_kept(ctx: AttackContext, fight: Fight) -> None:
+    """F-A2 with a game file: a team it keeps destroyed does not fight again (under its id
+    or its name); a platoon it keeps Pinned Down charges only after it has rallied."""
+    gone = kept.destroyed(ctx.state)
+    for team in fight.teams:
+        name = gone.get(team.id) or gone.get(team.name)
+        if name is not None:
+            raise UsageError(Msg.of("fow.error.kept_destroyed", team=team.name, kept=name))
+    platoon = fight.charging.name
+    if kept.pinned(ctx.state, platoon):
+        rallied: bool = ctx.port.ask(ConfirmQuestion(
+            id="assault.rallied", text=Msg.of("fow.q.rallied", platoon=platoon),
+            default_value=False, clause="F-A2"))
+        if not rallied:
+            raise UsageError(Msg.of("fow.error.pinned", platoon=platoon))
 
 
 def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,

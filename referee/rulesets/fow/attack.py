@@ -11,7 +11,7 @@ allocation (``allocate``), and only then the results (F-7).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
@@ -22,10 +22,13 @@ from referee.rulesets.fow import results
 from referee.rulesets.fow.allocate import allocate, check_priorities, readings
 from referee.rulesets.fow.declaration import AssaultDeclaration
 
+if TYPE_CHECKING:
+    from referee.rulesets.fow.armies import Army
+
 RULESET_ID = "flames-of-war"
 STEPS = ("assault", "allocation")
 
-Asked = tuple[AssaultDeclaration, tuple[tuple[Msg, str], ...]]
+Asked = tuple[AssaultDeclaration, tuple[tuple[Msg, str], ...], "Army | None"]
 
 
 def ask_step(port: Port) -> str:
@@ -38,31 +41,56 @@ def ask_step(port: Port) -> str:
 
 
 def _declaration(ctx: AttackContext) -> Asked:
-    """The declaration, and what was inferred at the table instead of asked (a line of the
-    working each, with its clause)."""
+    """The declaration, what was inferred at the table instead of asked (a line of the working
+    each, with its clause), and the armies a game file keeps from it (``None``: a typed
+    assault's teams, or an allocation, are not kept)."""
     decl = ctx.declaration
     if decl is not None and not isinstance(decl, AssaultDeclaration):
         decl = AssaultDeclaration.model_validate(decl)
     transport_priority = bool(ctx.options["transport-priority"])
     if decl is not None and decl.roster is None:
-        return decl, ()
+        if decl.whole:
+            from referee.rulesets.fow.armies import from_declaration
+
+            return decl, (), from_declaration(decl)
+        return decl, (), None
+    from referee.rulesets.fow import kept
+    from referee.rulesets.fow.armies import ask_assault, from_roster
+
+    if decl is None and kept.has_armies(ctx.state):
+        army = kept.army(ctx.state)
+        asked = ask_assault(ctx.port, army)
+        return (asked.declaration, ((Msg.of("fow.inferred.game_armies"), "F-A1"),
+                                    *asked.notes), army)
+    step = ask_step(ctx.port)
     if decl is not None:
+        assert decl.roster is not None
+        if step == "assault":
+            army = kept.with_kept(from_roster(decl.roster), ctx.state)
+            asked = ask_assault(ctx.port, army, attacker=decl.attacker,
+                                defender=decl.defender)
+            return asked.declaration, asked.notes, army
         from referee.rulesets.fow.roster import ask_from_roster
 
         asked = ask_from_roster(ctx.port, decl, transport_priority)
-        return asked.declaration, asked.notes
+        return asked.declaration, asked.notes, None
+    if step == "assault":
+        from referee.rulesets.fow.typed import ask_whole
+
+        asked = ask_whole(ctx.port, ctx.options.values)
+        return asked.declaration, asked.notes, None
     from referee.rulesets.fow.ask import ask_declaration
 
     asked = ask_declaration(ctx.port, transport_priority)
-    return asked.declaration, asked.notes
+    return asked.declaration, asked.notes, None
 
 
 def attack(ctx: AttackContext) -> Result:
-    decl, inferred = _declaration(ctx)
+    decl, inferred, army = _declaration(ctx)
     if decl.whole:
         from referee.rulesets.fow.assault import resolve
 
-        return resolve(ctx, decl, inferred)
+        return resolve(ctx, decl, inferred, army)
     return _allocation(ctx, decl, inferred)
 
 

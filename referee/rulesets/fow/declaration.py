@@ -168,6 +168,14 @@ class Platoon(BaseModel):
     skill: Skill
     motivation: Motivation
     reroll: bool = False
+    key: str | None = Field(default=None, description="the platoon in question ids "
+                            "(round.1.choice.KEY); default: from its name")
+
+    @model_validator(mode="after")
+    def _key(self) -> Platoon:
+        if self.key is not None:
+            _check_id(self.key)
+        return self
 
 
 class AssaultDeclaration(BaseModel):

@@ -6,6 +6,7 @@ each platoon's ratings. A team's state changes from round to round; it is held a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,6 +17,11 @@ ACTIVE, BOGGED, BAILED, DESTROYED = "active", "bogged-down", "bailed-out", "dest
 SIDES = ("attacker", "defender")
 
 Status = dict[str, str]
+
+
+def slug(name: str) -> str:
+    """A name as a part of a question id (``Red Rifle Platoon`` -> ``red-rifle-platoon``)."""
+    return re.sub(r"[^\w]+", "-", name.casefold()).strip("-") or "platoon"
 
 
 def other(side: str) -> str:
@@ -65,6 +71,11 @@ class Rated:
     skill: str
     motivation: str
     reroll: bool = False
+    key: str = ""  # the platoon in question ids (``slug`` of its name where not given)
+
+    @property
+    def ident(self) -> str:
+        return self.key or slug(self.name)
 
 
 @dataclass(frozen=True)
@@ -131,7 +142,7 @@ def from_declaration(decl: AssaultDeclaration) -> Fight:
             False, d.building, d.fires, d.hits_on, d.anti_tank, d.firepower, d.priority,
             None if d.reaches is None else tuple(d.reaches)))
         start[d.id] = d.status
-    platoons = tuple(Rated(p.name, p.side, p.skill, p.motivation, p.reroll)
+    platoons = tuple(Rated(p.name, p.side, p.skill, p.motivation, p.reroll, p.key or "")
                      for p in decl.platoons)
     return Fight(decl.attacker or Msg.of("fow.default.attacker"),
                  decl.defender or Msg.of("fow.default.defender"), tuple(teams), platoons,

@@ -151,7 +151,8 @@ def _counter_situation(team: Fighter, reached: tuple[str, ...],
     charging teams in it, through an opening against teams outside, or in the open."""
     if team.building is None or team.hitter == "tank":
         return {"situation": "open", "reaches": list(reached)}
-    inside = [t.id for t in targets if t.id in reached and t.building == team.building]
+    inside = [t.id for t in targets if t.id in reached and t.situation == "inside"
+              and t.building == team.building]
     if inside:
         return {"situation": "inside", "building": team.building}
     return {"situation": "inside-through-opening", "near_opening": list(reached)}

@@ -8,7 +8,6 @@ and may re-roll), the choice of the platoons that passed, and breaking off.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -31,12 +30,6 @@ from referee.rulesets.fow.fight import (
 from referee.rulesets.fow.ratings import motivation_test
 
 COUNTERATTACK, BREAK_OFF = "counterattack", "break-off"
-
-
-def slug(name: str) -> str:
-    """A platoon's name as a part of a question id (``Red Rifle Platoon`` -> ``red-rifle-
-    platoon``)."""
-    return re.sub(r"[^\w]+", "-", name.casefold()).strip("-") or "platoon"
 
 
 def able(fight: Fight, status: Mapping[str, str], platoons: Iterable[str]) -> list[Rated]:
@@ -109,7 +102,7 @@ def choose(port: Port, log: StepLog, platoons: Sequence[Rated], passed: Mapping[
             out[p.name] = BREAK_OFF
             continue
         choice: str = port.ask(ChoiceQuestion(
-            id=f"round.{round_no}.choice.{slug(p.name)}",
+            id=f"round.{round_no}.choice.{p.ident}",
             text=Msg.of("fow.q.counterattack", platoon=p.name),
             choices=tuple(Choice(c, Msg.of(f"fow.morale.choice.{c}"))
                           for c in (COUNTERATTACK, BREAK_OFF)),
