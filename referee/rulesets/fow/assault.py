@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.core.errors import UsageError
+from referee.core.oddsref import OddsRef
 from referee.core.questions import ConfirmQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import Shown
@@ -119,15 +120,23 @@ def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
                          n=round_no, side=fight.side_name(side),
                          teams=", ".join(t.name for t in hitters)),
                   "F-A8" if round_no == 1 else "F-A22")
-        hits = melee.roll_to_hit(port, log, fight, hitters, targets, options, round_no,
-                                 lambda scores: None)
+        reach = None if side == "attacker" else _counter_reach(
+            port, fight, hitters, targets, options, round_no)
+        facts = {"fight": fight, "status": tuple(status.items()),
+                 "hitters": tuple(h.id for h in hitters), "targets": tuple(t.id for t in targets),
+                 "reach": None if reach is None else tuple(reach.items()),
+                 "options": tuple(options.items()), "in_fight": tuple(sorted(in_fight[hit]))}
+
+        def odds(scores: Mapping[str, int], facts: dict[str, Any] = facts) -> OddsRef:
+            return OddsRef.to("referee.rulesets.fow.assault_odds:assault_round",
+                              scores=tuple(scores.items()), **facts)
+
+        hits = melee.roll_to_hit(port, log, fight, hitters, targets, options, round_no, odds)
         scored = sum(hits.values())
         entry: dict[str, Any] = {"round": round_no, "side": side, "hits": dict(hits),
                                  "allocation": {}}
         round_log.append(entry)
         if scored:
-            reach = None if side == "attacker" else _counter_reach(
-                port, fight, hitters, targets, options, round_no)
             decl = melee.allocation(fight, status, hits, hitters, targets, reach)
             done = allocate(port, log, decl, options, qid=f"round.{round_no}.",
                             who=fight.side_name(hit), round_no=round_no, teams_table=False)

@@ -59,7 +59,8 @@ def test(port: Port, log: StepLog, fight: Fight, platoons: Sequence[Rated], hits
         text=Msg.of("fow.q.motivation", side=fight.side_name(side),
                     platoons=", ".join(f"{name} {score}+" for name, score in ratings)),
         clause="F-A18",
-        odds=OddsRef.to("referee.rulesets.fow.assault_odds:motivation", ratings=ratings)))
+        odds=OddsRef.to("referee.rulesets.fow.assault_odds:motivation", ratings=ratings,
+                        rerolls=tuple(p.name for p in platoons if p.reroll))))
     assert roll.faces is not None
     die = roll.faces[0]
     result = {p.name: passes(die, p) for p in platoons}
