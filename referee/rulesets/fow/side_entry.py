@@ -163,6 +163,7 @@ class SideEntry(EntryQuestion):
             if glued and keyword is not None and keyword[0] == "word" and \
                     keyword[1] in _NUMBERED:
                 said[keyword[1]] = self._number(said, keyword[1], part, int(glued.group(2)))
+                said[f"{keyword[1]}_said"] = part
                 i += 1
                 continue
             found = vocabulary().lookup(parts, i)
@@ -180,8 +181,8 @@ class SideEntry(EntryQuestion):
             elif group == "word" and value in _NUMBERED:
                 if i >= len(parts) or not parts[i].isascii() or whole_number(parts[i]) is None:
                     raise _refuse("needs_number", part=word)
-                said[value] = self._number(said, value, f"{word} {parts[i]}",
-                                           int(parts[i]))
+                said[f"{value}_said"] = f"{word} {parts[i]}"
+                said[value] = self._number(said, value, said[f"{value}_said"], int(parts[i]))
                 i += 1
             else:
                 i = self._word(parts, i, group, value, word, said)
@@ -250,7 +251,7 @@ class SideEntry(EntryQuestion):
             raise _refuse("count_zero", part=str(count))
         if "top" in said and kind != "tank" and not (kind == "transport" and not
                                                       self.charging):
-            raise _refuse("top_not_vehicle", part=f"top {said['top']}")
+            raise _refuse("top_not_vehicle", part=said["top_said"])
         if said.get("status", "active") != "active" and not vehicle:
             raise _refuse("status_not_vehicle", part=said["status_word"])
         if "building" in said and vehicle:
@@ -258,7 +259,7 @@ class SideEntry(EntryQuestion):
         if "fa" in said and kind not in ("tank", "tank-escort"):
             raise _refuse("fa_not_tank", part=said["fa"])
         if "rof" in said and (kind == "transport" or said.get("status") == "bailed-out"):
-            raise _refuse("cannot_fire", part=f"rof {said['rof']}")
+            raise _refuse("cannot_fire", part=said["rof_said"])
         situation = said.get("situation")
         if situation is not None and kind == "tank":
             raise _refuse("tank_situation", part=said["situation_word"])
