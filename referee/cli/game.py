@@ -334,4 +334,66 @@ def charts(ctx: typer.Context, file: FileArg,
                                           file=str(export)), style="dim")
 
 
+@game_app.command("roster", help=helped("game.roster"))
+def roster(ctx: typer.Context, file: FileArg,
+           export: Annotated[Path | None, typer.Option(
+               "--export", metavar="OUT", readable=False,
+               help=t("cli.game.roster.opt.export"))] = None,
+           import_: Annotated[Path | None, typer.Option(
+               "--import", metavar="ROSTER", readable=False,
+               help=t("cli.game.roster.opt.import_"))] = None,
+           ruleset: Annotated[str | None, typer.Option(
+               "--ruleset", metavar="RULESET", help=t("cli.game.roster.opt.ruleset"))] = None,
+           json_: JsonFlag = False) -> None:
+    env = _env(ctx)
+    with _guarded(env, json_):
+        from referee.core.text import Msg
+        from referee.game import armies
+
+        number = None
+        if import_ is not None:
+            which = armies.roster_ruleset(import_, ruleset)
+            number = armies.import_roster(file, import_, which)
+        written = None
+        if export is not None:
+            from referee.record import write_file
+
+            written = armies.which_ruleset(file, ruleset)
+            write_file(export, armies.roster_text(file, written),
+                       Msg.of("kept.error.unwritable", file=str(export)))
+        groups = armies.kept_groups(file)
+        if json_:
+            from referee.render.json_out import document
+
+            _print_json(env, document("game-roster", file=str(file),
+                                      groups=[armies.group_json(g) for g in groups],
+                                      imported=number, exported=written))
+            return
+        from referee.core.fates import joined
+        from referee.core.table import NOTHING, Table
+        from referee.render.console import print_message, print_table
+
+        console = _console(env)
+        if number is not None and import_ is not None:
+            print_message(console, Msg.of("kept.army.imported", roster=str(import_),
+                                          number=number))
+        if not groups:
+            print_message(console, Msg.of("kept.army.none", file=str(file)))
+        else:
+            unknown = Msg.of("kept.army.side_unknown")
+            ordered = sorted(groups, key=lambda g: (g.side is None, g.side or ""))
+            print_table(console, Table(
+                Msg.of("kept.army.title", file=str(file)),
+                tuple(Msg.of(f"kept.army.col.{c}") for c in
+                      ("side", "ruleset", "group", "unit", "profile", "state")),
+                tuple((g.side or unknown, g.ruleset,
+                       Msg.of("kept.army.group", group=g.name, state=joined(g.state))
+                       if g.state else g.name, u.name, u.profile,
+                       u.state if u.state is not None else NOTHING)
+                      for g in ordered for u in g.units)))
+        if written is not None and export is not None:
+            print_message(console, Msg.of("kept.army.exported", ruleset=written,
+                                          file=str(export)), style="dim")
+
+
 app.add_typer(game_app, name="game", help=helped("game"))

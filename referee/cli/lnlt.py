@@ -137,7 +137,12 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                                        reason=saved[engine.STATE_KEY].get("end_reason")))
         if show:
             raise UsageError(Msg.of("lnlt.error.no_roster"))
-        typed = {"sides": list(play.info.sides) if play.info is not None else None}
+        if saved.get("army"):  # a roster brought in (game roster --import): it starts
+            from referee.rulesets.lnlt.roster import Roster as KeptRoster
+
+            roster = KeptRoster.model_validate(saved["army"])
+        else:
+            typed = {"sides": list(play.info.sides) if play.info is not None else None}
     if not show:
         port = _terminal_port(env, keyed, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=odds, game=play)
@@ -237,13 +242,9 @@ def _print_steps(env: Environment, result: Result, records: Any, working: bool) 
 
 def _read_roster(path: Path) -> Roster:
     """A roster file: the roster's keys at the top, or a script with a [declaration]."""
-    from referee.files import read_toml, validate
-    from referee.rulesets.lnlt.roster import Roster
+    from referee.rulesets.lnlt.roster import read_roster
 
-    text, raw = read_toml(path)
-    if "declaration" in raw and isinstance(raw["declaration"], dict):
-        return validate(Roster, raw["declaration"], str(path), text, ["declaration"])  # type: ignore[no-any-return]
-    return validate(Roster, raw, str(path), text)  # type: ignore[no-any-return]
+    return read_roster(str(path))
 
 
 def _read_dct(path: Path) -> DamageTable:

@@ -336,6 +336,11 @@ class History:
                 d = second if a == first else first
             elif d is not None:
                 a = second if d == first else first
+        # the other formation's side follows: kept too, so that it is never asked (issue 27)
+        for name, side in ((attacker, a), (defender, d)):
+            key = _name_key(name) if isinstance(name, str) else None  # a name, not a label
+            if key is not None and side is not None and key not in self.known:
+                self.remembered.setdefault(key, side)
         return {"attacker": a, "defender": d}
 
     def store(self, tx: GameTransaction, command: str, result: Result,

@@ -109,6 +109,8 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         return _markers(block, before)
     if block.get("kind") == "charts":  # ``game charts``: the answers it left (issue 27)
         return Replayed([], None, _plain({**before, "charts": block.get("charts") or []}))
+    if block.get("kind") == "state":  # ``game roster --import``: the armies it brought in
+        return Replayed([], None, _plain({**before, **(block.get("updates") or {})}))
     answers = {str(q): (ROLL if key is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
     dice = KeyedDice(key if key is not None else "", attack=entry.number)

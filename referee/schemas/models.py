@@ -493,6 +493,32 @@ class GameChartsDocument(_Document):
     changes: list[ChartChange]
 
 
+class KeptUnit(_Model):
+    name_text: str
+    profile_text: str = Field(description="what it is, as a player reads it")
+    state_text: str | None = Field(description="its state; null: as typed, unharmed")
+
+
+class KeptGroup(_Model):
+    ruleset: str
+    name_text: str = Field(description="the formation, hex or platoon")
+    side: str | None = Field(description="its side in the game; null: not known")
+    state: list[Message] = Field(description="what the group itself carries (Blast "
+                                             "markers, broken, Pinned Down)")
+    units: list[KeptUnit]
+
+
+class GameRosterDocument(_Document):
+    """``referee game roster FILE --json``: the armies the game keeps, and what the command
+    brought in or wrote."""
+
+    kind: Literal["game-roster"]
+    file: str
+    groups: list[KeptGroup]
+    imported: int | None = Field(description="the entry that brought a roster in (--import)")
+    exported: str | None = Field(description="the ruleset whose roster --export wrote")
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 class ErrorDocument(_Document):
@@ -519,7 +545,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "game": GameDocument,
     "game-log": GameLogDocument, "game-undo": GameUndoDocument,
     "game-verify": GameVerifyDocument, "game-report": GameReportDocument,
-    "game-charts": GameChartsDocument, "error": ErrorDocument}
+    "game-charts": GameChartsDocument, "game-roster": GameRosterDocument,
+    "error": ErrorDocument}
 """The model of each document kind."""
 
 

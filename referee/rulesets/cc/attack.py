@@ -51,6 +51,7 @@ class Attack:
     log: StepLog
     charts: Charts = field(default_factory=Charts)  # the VP read off the players' rules
     events: dict[str, str] = field(default_factory=dict)  # unit key -> what an event did
+    results: dict[str, str] = field(default_factory=dict)  # unit key -> its defence result
     jammed: list[FiringPiece] = field(default_factory=list)  # weapons broken by Jammed!
 
     @property
@@ -209,6 +210,7 @@ def attack(ctx: AttackContext) -> Result:
                                                        "total", "versus", "result")],
                     rows, clause="C-12")
     by_key = {u.key: u for u in decl.target}
+    a.results = results
     a.log.outcome(Msg.of("cc.step.done", count=len(results)), "C-12")
     fates = _fates(a, results)
     return _result(a, Msg.of("cc.outcome.resolved", total=total,
@@ -479,6 +481,17 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 
 
+def _kept_units(a: Attack) -> dict[str, Any]:
+    """The named pieces and units of the attack kept in a game file with their side, hex,
+    values and state after it (issue 27: asked once a game), merged with those kept."""
+    if a.ctx.entry is None:  # no game file: nothing is kept
+        return {}
+    from referee.rulesets.cc import army
+
+    return army.kept_after(a.ctx.state, a.decl, a.results, a.events,
+                           [p.name for p in a.jammed if p.name])
+
+
 def _fates(a: Attack, results: dict[str, str]) -> list[Fate]:
     """What the fire did to each unit of the target hex by name: the event's effect (a
     Suppressed marker, broken, eliminated) and its defence roll's result; the weapons a
@@ -508,5 +521,6 @@ def _result(a: Attack, outcome: Msg, data: dict[str, Any],
     return Result(ruleset=RULESET_ID, steps=a.log.steps, tables=a.log.tables, outcome=outcome,
                   outcome_data={**data, "edition": a.decks.edition.id},
                   options=dict(opts.values), non_default_options=opts.non_default,
-                  state_updates={"decks": a.decks.state, **a.charts.updates()},
+                  state_updates={"decks": a.decks.state, **a.charts.updates(),
+                                 **_kept_units(a)},
                   fates=tuple(fates or ()))

@@ -178,10 +178,10 @@ def attack(ctx: AttackContext) -> Result:
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
 
-            return barrage.attack(ctx, decl, log)
+            return _kept(ctx, decl, barrage.attack(ctx, decl, log))
         from referee.rulesets.epic import shooting
 
-        return shooting.attack(ctx, decl, log)
+        return _kept(ctx, decl, shooting.attack(ctx, decl, log))
     firing = decl.firing or Msg.of("epic.default.firing")
     target = decl.target or Msg.of("epic.default.target")
     log.input(Msg.of("epic.step.declared", firing=firing, target=target,
@@ -239,6 +239,20 @@ def attack(ctx: AttackContext) -> Result:
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
               rows, clause="E-8")
     return _result(ctx, log, hits, by_weapon, shot=True)
+
+
+def _kept(ctx: AttackContext, decl: ShootingDeclaration, result: Result) -> Result:
+    """In a game file, the result keeps the formations' armies too (issue 27)."""
+    if ctx.entry is None:
+        return result
+    from referee.rulesets.epic.army import with_army
+
+    sides: dict[str, str | None] = {}
+    if decl.roster is not None:
+        from referee.rulesets.epic.roster import load_roster
+
+        sides = {f.name: f.side for f in load_roster(decl.roster).formation}
+    return with_army(ctx.state, decl, result, sides)
 
 
 def modifiers_cell(parts: list[tuple[str, int, Msg]]) -> Shown:

@@ -27,6 +27,7 @@ class SavedUnit(BaseModel):
 
     id: str = Field(min_length=1)
     name: str | None = None
+    side: str | None = None  # as a roster gives it (issue 27: game roster)
     kind: Literal["combat-vehicle", "infantry", "unarmoured-vehicle", "hq"]
     disorganized: bool = False
     weakened: bool = False
