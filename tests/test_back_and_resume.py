@@ -220,7 +220,8 @@ def test_an_offer_that_no_longer_fits_the_question_is_not_made() -> None:
 def test_going_back_steps_over_the_automatic_dice() -> None:
     dice = KeyedDice(5)
     keys = SequencePort(["3", "<", "2", "y"], dice)
-    rewind = RewindPort(AutoDicePort(keys, dice), dice)
+    auto = AutoDicePort(keys, dice)
+    rewind = RewindPort(auto, dice, answered_below=auto.answers_itself)
 
     def attack(port: Any) -> tuple[int, Any]:
         shots, got = _two_questions(port)
@@ -450,7 +451,7 @@ def test_cli_refuses_a_record_destination_that_cannot_be_written_before_asking(
 
 def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
                                                                monkeypatch: Any) -> None:
-    import referee.record as record_module
+    import referee.play.record as record_module
 
     record = tmp_path / "rec.toml"
     real = record_module._write_atomic

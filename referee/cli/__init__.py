@@ -1,5 +1,5 @@
-"""The ``referee`` command line: thin Typer commands over the documented Python API
-(``referee.api``).
+"""The ``referee`` command line: thin Typer commands over the application layer
+(``referee.play``).
 
 Imports point one way: ``app`` (the Typer app, the error guard, the one-command app that
 keeps start-up fast) and ``shared`` (options, consoles) import no command; ``table`` (an

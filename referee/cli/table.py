@@ -1,172 +1,140 @@
-"""An attack at the table: the port it asks through (the terminal's prompts, automatic dice,
-the odds, going back), what it shows before and after (the game's state, the what-if, the
-result), for ``attack``, ``epic-shoot`` and ``phase``."""
+"""An attack at the table: where it is asked and shown (the ``Seat`` the application layer
+plays it at: the terminal's prompts or a test's port, the prompt console), the seed announced,
+and the result, for ``attack``, ``epic-shoot`` and ``phase``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from referee.cli.shared import OddsMode, _console, _print_json, _prompt_console
-from referee.context import Environment
+from referee.cli.shared import OddsMode
 from referee.core.errors import NoTerminalError
 from referee.core.text import Msg
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from referee.cli.shared import Out
     from referee.core.dice import KeyedDice
+    from referee.core.port import Port
+    from referee.core.questions import Question
+    from referee.core.table import Table
+    from referee.frontends.rewind import Answered
+    from referee.play.attack import Played
+    from referee.play.stack import Seat
 
 
-def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> None:
-    """Resolve at the table and show the result (also when the record could not be written
-    at the end: the outcome first, then the error). With a game file, its state comes first,
-    where the questions are asked."""
-    from referee import api
+class _Screen:
+    """The prompt console (``stack.Screen``): questions, hints, the odds before a roll and
+    echoes go there."""
 
-    def show_state(tables: Any) -> None:
-        from referee.render.console import print_table
+    def __init__(self, console: Console) -> None:
+        self.console = console
 
-        if not json_ or env.prompts_apart:
-            for table in tables:
-                print_table(_prompt_console(env), table)
-
-    try:
-        result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
-                          ask_sides=True, **play)
-    except api.RecordWriteError as err:
-        _show_result(env, err.result, plan.seed, json_, port)
-        raise
-    _show_result(env, result, plan.seed, json_, port)
-
-
-def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
-    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
-    dice the game's secret seed rolls."""
-    if not json_:
+    def say(self, msg: Msg | str) -> None:
         from referee.render.console import print_message
 
-        msg = (Msg.of("game.announce", number=game.number,
-                      commitment=game.info.commitment[:16])
-               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
-        print_message(_console(env), msg, style="dim")
+        print_message(self.console, msg)
+
+    def tables(self, tables: Sequence[Table]) -> None:
+        from referee.render.console import print_table
+
+        for table in tables:
+            print_table(self.console, table)
+
+    def answer(self, question: Question, value: Any) -> None:
+        from referee.render.console import show_answer
+
+        show_answer(self.console, question, value)
+
+    def lines(self, lines: list[str]) -> None:
+        from referee.render.console import print_message
+
+        for line in lines:
+            print_message(self.console, line, style="dim")
 
 
-def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None) -> Any:
-    """The port an attack at the table asks: the terminal's prompts (or a test's port), the
-    automatic dice, the odds before each roll, and going back (``RewindPort``, outermost).
-    In a game (``game``: a ``GamePlay``), the dice typed in the undone attack this one
-    redoes are shown again before their question."""
-    from referee.frontends.rewind import RewindPort
-    from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
-    from referee.render.console import print_message, print_table, show_answer
+def _seat(out: Out, *, auto_dice: bool, odds: OddsMode = OddsMode.compact) -> Seat:
+    """Where an attack at the table is asked: the terminal's prompts (or a test's port, each
+    answer echoed as the player would have seen it), and what the table shows beside them
+    (nothing but the prompts with JSON on their screen). No terminal: refused now, before
+    anything is shown."""
+    from referee.play.stack import Seat
 
-    console = _prompt_console(env)
+    env = out.env
+    screen = _Screen(out.prompts)
     # JSON on the screen the questions are asked on: nothing besides the prompts
-    quiet = json_ and not env.prompts_apart
-    interactive = None
-    port: Any
-    if env.port_factory is not None:
-        port = env.port_factory(dice)
-        if not quiet:
-            port = EchoPort(port, lambda q, v: show_answer(console, q, v))
-    elif env.stdin_isatty:
-        from referee.frontends.interactive import InteractivePort
+    quiet = out.json and not env.prompts_apart
+    factory = env.port_factory
+    answerer: Callable[[KeyedDice, Answered], Port]
+    if factory is not None:
+        def from_test(dice: KeyedDice, _answered: Answered) -> Port:
+            port: Port = factory(dice)
+            if quiet:
+                return port
+            from referee.frontends.wrappers import EchoPort
 
+            return EchoPort(port, screen.answer)
+
+        answerer = from_test
+    elif env.stdin_isatty:
         output = None
         if env.prompts_apart:
             from prompt_toolkit.output import create_output
 
             output = create_output(stdout=cast("TextIO", env.prompt_stream))
-        port = interactive = InteractivePort(dice, say=lambda text: print_message(console, text),
-                                             output=output)
+
+        def at_terminal(dice: KeyedDice, answered: Answered) -> Port:
+            from referee.frontends.interactive import InteractivePort
+
+            return InteractivePort(dice, say=screen.say, output=output, going_back=answered)
+
+        answerer = at_terminal
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
-    if not quiet:
-        def show_tables(tables: Any) -> None:
-            for table in tables:
-                print_table(console, table)
-
-        port = ShowPort(port, show_tables)  # the proposal a question asks about, first
-    if auto_dice:
-        def on_roll(question: Any, value: Any) -> None:
-            if not quiet:
-                show_answer(console, question, value)
-
-        port = AutoDicePort(port, dice, on_roll=on_roll)
-    checkpoints = []
-    if game is not None and game.typed_then:
-        from referee.game.record import TypedThenPort
-
-        port = TypedThenPort(port, game.typed_then,
-                             None if quiet else lambda msg: print_message(console, msg))
     # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
-    if odds != OddsMode.none:
-        from referee.frontends.odds import OddsPort
-
-        def show(lines: list[str]) -> None:
-            for line in lines:
-                print_message(console, line, style="dim")
-
-        # outside the auto dice, so that the odds come before the roll is shown
-        port = OddsPort(port, show=None if quiet else show, full=odds == OddsMode.full)
-        checkpoints.append(port)
-    rewind = RewindPort(port, dice, say=lambda msg: print_message(console, msg),
-                        checkpoints=checkpoints)
-    if interactive is not None:
-        interactive.table = rewind
-    return rewind
+    return Seat(answerer, screen, quiet=quiet, auto_dice=auto_dice,
+                odds=odds != OddsMode.none, full_odds=odds == OddsMode.full)
 
 
-def _whatif_show(env: Environment, port: Any) -> Any:
-    """Where each option's end states are shown before a choice: where the odds are shown
-    (none with --odds none, nor with JSON on the screen of the questions)."""
-    if not _shows_odds(port):
-        return None
-    from referee.render.console import print_message
+def _announce(out: Out, seed: int | None, game: Any = None) -> None:
+    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
+    dice the game's secret seed rolls."""
+    if not out.json:
+        from referee.render.console import print_message
 
-    def show(lines: list[str]) -> None:
-        for line in lines:
-            print_message(_prompt_console(env), line, style="dim")
-
-    return show
+        msg = (Msg.of("game.announce", number=game.number,
+                      commitment=game.info.commitment[:16])
+               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        print_message(out.console, msg, style="dim")
 
 
-def _shows_odds(port: Any) -> bool:
-    """Whether the table shows odds (an ``OddsPort`` that shows them, under the rewind)."""
-    return getattr(_odds_port(port), "show", None) is not None
+def _show_result(out: Out, played: Played, seed: int | None, *,
+                 odds_after: bool = False) -> None:
+    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``)."""
+    if out.json:
+        from referee.render.json_out import result_json
 
-
-def _odds_port(port: Any) -> Any:
-    """The ``OddsPort`` under any recording wrapper (``None``: the odds are not worked out,
-    as with ``--no-odds``)."""
-    from referee.core.port import below
-
-    return below(port, "records")
-
-
-def _odds_records(port: Any) -> list[Any]:
-    """The odds a port recorded (an ``OddsPort`` under any recording wrapper), else none
-    (without loading the game file's code, which a run without a game file does not need)."""
-    found = _odds_port(port)
-    return list(found.records) if found is not None else []
-
-
-def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
-                 port: Any = None,
-                 *, odds_after: bool = False) -> None:
-    records = _odds_records(port)
-    if json_:
-        from referee.render.json_out import document, result_json
-
-        body = result_json(result, records if _odds_port(port) is not None else None)
-        _print_json(env, document("result", ruleset=body.pop("ruleset"), seed=seed, **body))
+        body = result_json(played.result, played.odds)
+        out.document("result", ruleset=body.pop("ruleset"), seed=seed, **body)
         return
     from referee.render.console import print_lines, print_result
 
-    console = _console(env)
-    print_result(console, result)
-    if odds_after and records:
+    print_result(out.console, played.result)
+    if odds_after and played.odds:
         from referee.render.odds import records_lines
 
-        print_lines(console, records_lines(records))
+        print_lines(out.console, records_lines(played.odds))
 
 
+def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
+    """Play at the table and show the result (also when the record could not be written at
+    the end: the outcome first, then the error)."""
+    from referee.play.attack import RecordWriteError, at_table
+
+    try:
+        played = at_table(plan, seat, **how)
+    except RecordWriteError as err:
+        _show_result(out, err.played, plan.seed)
+        raise
+    _show_result(out, played, plan.seed)

@@ -69,8 +69,3 @@ class OddsPort:
 
     def restore(self, mark: int) -> None:
         del self.records[mark:]
-
-    def finish(self) -> None:
-        finish = getattr(self.inner, "finish", None)
-        if finish is not None:
-            finish()

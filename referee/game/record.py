@@ -6,13 +6,13 @@ undone attack of the same number (shown again when it is redone). After the last
 (``History``): each roll with its dice, typed or rolled by the program, and its odds; the
 attacking and defending formations and their sides (asked once per name and remembered); the
 units the odds expected the attack to destroy; and what resolves it again (``replay``: the
-options, the declaration, the answers in order), from which ``game verify`` recomputes it.
+options, the declaration, the answers in order: ``play.attack.attack_replay``), from which
+``game verify`` recomputes it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.dice import DiceRoll, DiceSource, KeyedDice
 from referee.core.errors import GameFileError, UsageError
-from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, Question
+from referee.core.questions import Choice, ChoiceQuestion, Question
 from referee.core.text import Msg, jsonable
 
 if TYPE_CHECKING:
@@ -80,49 +80,6 @@ def shown_dice(roll: Mapping[str, Any]) -> str:
             else f"={roll.get('successes', '?')}")
     label = roll.get("label")
     return f"{text} {render(message(label))}" if label else text
-
-
-class TypedThenPort:
-    """Before a dice question that was answered with typed dice in the undone entry this one
-    redoes, says what was typed then (``typed then: 5 6 2``)."""
-
-    def __init__(self, inner: Any, typed_then: Mapping[str, str],
-                 say: Callable[[Msg], None] | None) -> None:
-        self.inner = inner
-        self.typed_then = typed_then  # cleared by a phase after its first impulse
-        self.say = say
-
-    def ask(self, question: Question) -> Any:
-        if (isinstance(question, DiceQuestion) and question.id in self.typed_then
-                and self.say is not None):
-            self.say(Msg.of("game.typed_then", dice=self.typed_then[question.id]))
-        return self.inner.ask(question)
-
-    def __getattr__(self, name: str) -> Any:  # the ports above read ``records``, ``finish``
-        return getattr(self.inner, name)
-
-
-def odds_records(port: Any) -> list[Any]:
-    """The odds a port recorded (an ``OddsPort`` anywhere below ``port``), else none."""
-    from referee.core.port import below
-
-    found = below(port, "records")
-    return list(found.records) if found is not None else []
-
-
-def ask_at_table(port: Any) -> Callable[[Question], Any]:
-    """Ask one question of the game's own (a formation's side) through the ports below the
-    rewind port: nothing to go back to, so ``<`` asks it again."""
-    from referee.core.port import GoBack
-
-    def ask(question: Question) -> Any:
-        while True:
-            try:
-                return port.ask(question)
-            except GoBack:
-                continue
-
-    return ask
 
 
 # --- the rolls ------------------------------------------------------------------------------
@@ -232,25 +189,6 @@ def digest_file(path: str) -> str | None:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
         return None
-
-
-def attack_replay(plan: Any, answers: Sequence[tuple[str, Any]]) -> dict[str, Any]:
-    """What resolves an attack again: its options (files named absolutely), its declaration
-    as written (a roster named absolutely), its answers in order (script form), and the
-    digest of every file it names."""
-    specs = plan.info.option_specs()
-    paths = {s.name for s in specs if s.path}
-    options = {k: os.path.abspath(v) if k in paths and isinstance(v, str) and v else v
-               for k, v in plan.option_overrides.items()}
-    declaration = dict(plan.declaration_raw) if plan.declaration_raw is not None else None
-    files = [v for k, v in options.items() if k in paths and isinstance(v, str) and v]
-    roster = getattr(plan.declaration, "roster", None)
-    if declaration is not None and isinstance(roster, str):
-        declaration["roster"] = os.path.abspath(roster)
-        files.append(declaration["roster"])
-    return {"kind": "attack", "options": jsonable(options), "declaration": jsonable(declaration),
-            "answers": [[q, jsonable(a)] for q, a in answers],
-            "files": {f: digest_file(f) for f in files}}
 
 
 # --- the entry ------------------------------------------------------------------------------
