@@ -142,7 +142,7 @@ class Player:
     def ask(self, question: Any) -> Any:
         from referee.catalog import render
         from referee.core.port import settle_dice
-        from referee.frontends.display import answer_text, value_from_label
+        from referee.render.display import answer_text, value_from_label
 
         if question.id in self.case.answers:
             raw = self.case.answers[question.id]

@@ -40,9 +40,9 @@ from referee.core.questions import (
 )
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.display import value_from_label
 from referee.frontends.rewind import RewindPort
 from referee.frontends.wrappers import AutoDicePort
+from referee.render.display import value_from_label
 from referee.script import load_script
 
 ROOT = Path(__file__).resolve().parent.parent

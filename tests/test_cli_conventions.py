@@ -146,7 +146,7 @@ PYTHON_TYPES = ("<bool>", "<str>", "<int>", "<path>", "<list[str]>", "<float>")
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_every_commands_help_reads_as_words_with_an_example(lang: str) -> None:
-    from referee.cli.reference import command_paths, helps
+    from referee.reference import command_paths, helps
 
     try:
         shown = dict(helps(lang))
@@ -169,7 +169,7 @@ def test_every_commands_help_reads_as_words_with_an_example(lang: str) -> None:
 
 
 def test_the_cli_reference_is_generated_from_the_help_and_not_stale() -> None:
-    from referee.cli.reference import document
+    from referee.reference import document
 
     assert (ROOT / "docs" / "cli.md").read_text(encoding="utf-8") == document(), (
-        "docs/cli.md is stale: python -m referee.cli.reference")
+        "docs/cli.md is stale: python -m referee.reference")

@@ -552,7 +552,7 @@ def test_e8_whatif_sustained_fire_against_double_as_json() -> None:
 @pytest.mark.clause("E-9")
 def test_e9_whatif_of_a_seven_plus_roll_compares_hits_not_sixes() -> None:
     from referee.catalog import render
-    from referee.odds.whatif import compare
+    from referee.render.whatif import compare
 
     base = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"))
     other = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"),

@@ -15,7 +15,7 @@ from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.display import value_from_label
+from referee.render.display import value_from_label
 from referee.render.json_out import result_json
 
 MISSION = ChoiceQuestion(id="mission", text=Msg.of("waw.q.mission"),

@@ -29,9 +29,9 @@ from referee.odds.dist import Dist
 from referee.odds.generic import plain, successes_dist, total_dist
 from referee.odds.report import EndState, Kind, LazyEndStates, OddsRecord, OddsReport
 from referee.odds.simulate import simulate, simulate_many
-from referee.odds.whatif import compare
 from referee.render.json_out import odds_json
 from referee.render.odds import chart_rows, pct, report_lines
+from referee.render.whatif import compare
 from tests.conftest import ROOT, texts, values
 from tests.test_cli import SCRIPT, invoke
 
@@ -399,7 +399,7 @@ def _rec(qid: str, dice: int) -> OddsRecord:
 
 
 def test_what_if_pairs_rolls_by_id_then_by_place_and_shows_lone_rolls() -> None:
-    from referee.odds.whatif import pairs
+    from referee.render.whatif import pairs
 
     a = [_rec("save.car1", 1), _rec("save.tank", 2), _rec("extra", 1)]
     b = [_rec("save.car2", 1), _rec("save.tank", 3)]
@@ -427,7 +427,7 @@ def test_no_dice_names_the_answers_it_assumed() -> None:
 
 
 def test_what_if_keeps_end_states_of_one_label_apart_and_marks_notes_by_variant() -> None:
-    from referee.odds.whatif import notes
+    from referee.render.whatif import notes
 
     twin = Msg.of("odds.value", value="squad: broken")
 

@@ -103,13 +103,13 @@ class _Changes:
 
 
 def _assumed_rows(run: Any) -> list[tuple[str, str, str]]:
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
 
     return [(q.id, render(q.text), answer_text(q, v)) for q, v in run.assumed]
 
 
 def _run_json(run: Any) -> dict[str, Any]:
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
     from referee.render.json_out import odds_json, value
 
     return {"assumed": [{"question": q.id, "text": render(q.text), "answer": value(v),
@@ -144,7 +144,7 @@ def _show(out: Out, run: Any) -> None:
 
 def _show_whatif(out: Out, a: Any, b: Any, changes: _Changes,
                  base_changes: _Changes) -> None:
-    from referee.odds.whatif import compare
+    from referee.render.whatif import compare
 
     label_a = Msg.of("odds.whatif.a", changes=base_changes.text() or
                      Msg.of("odds.whatif.as_given"))
@@ -160,8 +160,8 @@ def _show_whatif(out: Out, a: Any, b: Any, changes: _Changes,
             b={"changes": changes.to_json(), "changes_text": changes.text(), **_run_json(b)},
             compare=[table_json(tb) for tb in tables])
         return
-    from referee.odds.whatif import notes, pairs
     from referee.render.console import print_message, print_table
+    from referee.render.whatif import notes, pairs
 
     console = out.console
     for table, (ra, rb) in zip(tables, pairs(a.records, b.records), strict=True):

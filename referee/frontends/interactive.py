@@ -31,7 +31,7 @@ from referee.core.questions import (
     Question,
 )
 from referee.core.text import Msg, visible
-from referee.frontends.display import answer_text, dice_text, hint, labels, typed_text
+from referee.render.display import answer_text, dice_text, hint, labels, typed_text
 
 _BACK: Any = object()  # what a list or yes/no prompt returns when ``<`` is pressed
 

@@ -79,7 +79,7 @@ class Answered:
             return None
         script = value.value if isinstance(value, _Script) else question.to_script(value)
         try:
-            from referee.frontends.display import value_from_label
+            from referee.render.display import value_from_label
 
             accepted = question.accept(value_from_label(question, script))
         except (AnswerError, TypeError, ValueError):
@@ -212,7 +212,7 @@ class RewindPort:
             if given.value is not _UNSET:
                 return given.value
             try:
-                from referee.frontends.display import value_from_label
+                from referee.render.display import value_from_label
 
                 value = question.accept(value_from_label(question, given.script))
                 if isinstance(question, DiceQuestion):

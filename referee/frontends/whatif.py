@@ -48,7 +48,7 @@ class WhatIf:
 
     def lines(self, question: Question, given: Sequence[tuple[str, Any]]) -> list[str]:
         from referee.core.errors import RefereeError
-        from referee.frontends.display import answer_text
+        from referee.render.display import answer_text
         from referee.render.odds import whatif_lines
 
         answered = dict(given)

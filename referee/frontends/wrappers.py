@@ -97,12 +97,12 @@ class EchoPort:
         try:
             value = self.inner.ask(question)
         except GoBack:
-            from referee.frontends.display import BACK
+            from referee.render.display import BACK
 
             self.show(question, BACK)
             raise
         except KeyboardInterrupt:
-            from referee.frontends.display import INTERRUPT
+            from referee.render.display import INTERRUPT
 
             self.show(question, INTERRUPT)
             raise

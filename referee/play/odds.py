@@ -65,7 +65,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
                 file=source.path if source is not None else "<odds>",
                 text=source.text if source is not None else "", flags=flags)
     if not run.records and require_dice:
-        from referee.frontends.display import answer_text
+        from referee.render.display import answer_text
 
         assumed = ", ".join(f"{q.id}={answer_text(q, v)}" for q, v in run.assumed) or "-"
         raise UsageError(Msg.of("odds.error.no_dice", assumed=assumed))

@@ -1,5 +1,6 @@
-"""What-if: the odds of two variants of an attack side by side (a different action, another
-piece in the fire group, another option), one table per roll they share."""
+"""What-if (``referee odds --vs``): the odds of two variants of an attack side by side (a
+different action, another piece in the fire group, another option), one table per roll they
+share."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.odds.dist import Dist
 from referee.odds.report import EndState, Kind, OddsRecord
+from referee.render.odds import number, pct
 
 MOST_THRESHOLDS = 8  # "k or more" rows per roll, around the likeliest results
 
@@ -33,8 +35,6 @@ def _thresholds(a: OddsRecord, b: OddsRecord) -> list[int]:
 def _cell(value: Fraction | None, kind: Kind, exact: bool) -> Shown:
     """A variant's value (``None``: the variant has no such roll or end state), shown as a
     percentage or a number, marked ``≈`` when it is an estimate."""
-    from referee.render.odds import number, pct
-
     if value is None:
         return Shown(None, "-")
     shown = pct(value) if kind is Kind.CHANCE else number(value)

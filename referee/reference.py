@@ -1,6 +1,7 @@
 """The command-line reference (``docs/cli.md``), generated from the commands' own help in
 every language, so that it cannot say other than ``--help`` does. A test fails when the file
-is stale; ``python -m referee.cli.reference`` writes it again.
+is stale; ``python -m referee.reference`` writes it again. It loads the commands in each
+language through the console script (``referee.entry``), so it sits above it.
 """
 
 from __future__ import annotations
