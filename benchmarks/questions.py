@@ -165,7 +165,7 @@ def run(case: Case) -> tuple[list[tuple[str, str]], str]:
     from typer.testing import CliRunner
 
     from referee.context import Environment
-    from referee.entry import load_app
+    from referee.start import load_app
 
     players: list[Player] = []
 

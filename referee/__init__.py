@@ -3,7 +3,7 @@
 The package is layered so that the rules never depend on the edges; imports point down only
 (``pyproject.toml``, ``[tool.importlinter]``, checked by the tests):
 
-* ``referee.entry``, ``referee.cli``  the console script and its thin Typer commands.
+* ``referee.start``, ``referee.cli``  the console script and its thin Typer commands.
 * ``referee.api``        the Python API for programs and tests (the application layer's names).
 * ``referee.play``       the application layer: planning, playing, probing, replaying.
 * ``referee.game``       game files: state, log, seed, history, reports.

@@ -246,7 +246,7 @@ def test_the_odds_of_a_roll_taken_back_are_dropped() -> None:
 
     rewind.resolve(attack)
     # one roll stands (two dice, two hits): the roll of three dice taken back left no odds
-    assert [(r.question, r.actual) for r in odds.records] == [("to-hit", 2)]
+    assert [(r.question, r.actual) for r in odds.rolls] == [("to-hit", 2)]
 
 
 # --- the same result, going back or not (hypothesis) -------------------------------------------
@@ -563,7 +563,7 @@ def test_a_whatif_leaves_out_an_option_the_walk_cannot_follow_and_a_choice_that_
     def run(chance: str) -> Any:
         state = EndState(Msg.of("epic.q.weapons"), Fraction(chance), Kind.CHANCE)
         report = type("Report", (), {"end_states": (state,)})()
-        return type("Run", (), {"records": [type("Record", (), {"report": report})()]})()
+        return type("Run", (), {"rolls": [type("RollOdds", (), {"report": report})()]})()
 
     def walk(answers: Any) -> Any:
         if answers["pick"] == "c":

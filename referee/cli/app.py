@@ -1,7 +1,7 @@
 """The Typer app of ``referee``, the frame of every command (``framed``: its output, errors
 and exit codes, in one place), and the app of one command that keeps start-up fast. The
 command modules of this package register on ``app``; this module imports none of them
-(imports point one way: commands to app, shared, table; app and table to shared)."""
+(imports point one way: commands to app, shared, seat; app and seat to shared)."""
 
 from __future__ import annotations
 
@@ -198,7 +198,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version,
           lang: Annotated[str | None, typer.Option(
               "--lang", metavar="ru|en", help=t("cli.opt.lang"))] = None) -> None:
     """Referee: guided attacks, rule-table lookups and scripted dry runs. (``--lang`` is
-    read before Typer, by ``referee.entry``, anywhere on the command line: here it is
+    read before Typer, by ``referee.start``, anywhere on the command line: here it is
     listed in the help, and taken and ignored when a caller passes it through.)"""
 
 

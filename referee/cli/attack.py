@@ -9,6 +9,7 @@ import typer
 
 from referee.catalog import t
 from referee.cli.app import Interrupted, app, framed
+from referee.cli.seat import _announce, _play, _seat, _show_result
 from referee.cli.shared import (
     DeclarationOpt,
     DiceMode,
@@ -25,7 +26,6 @@ from referee.cli.shared import (
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _seat, _show_result
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 

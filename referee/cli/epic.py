@@ -15,6 +15,7 @@ import typer
 
 from referee.catalog import t
 from referee.cli.app import app, framed
+from referee.cli.seat import _announce, _play, _seat
 from referee.cli.shared import (
     DiceMode,
     GameOpt,
@@ -29,7 +30,6 @@ from referee.cli.shared import (
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _seat
 
 
 @app.command("epic-shoot", help=helped("epic_shoot"))

@@ -55,7 +55,7 @@ def phase(ctx: typer.Context,
           ) -> None:
     """Odds (unless ``--odds none``) show before each die and its percentile after it, as
     in ``referee attack``; with --json each impulse's odds are in its document."""
-    from referee.cli.table import _announce, _seat
+    from referee.cli.seat import _announce, _seat
     from referee.play.phase import phase_summary, plan_phase, play_phase
 
     with framed(ctx, json_) as out:

@@ -65,7 +65,7 @@ def odds(ctx: typer.Context,
             qid = pair.partition("=")[0].strip()
             if qid not in other.answered:
                 raise UsageError(Msg.of("odds.error.vs_unused", question=qid))
-        if not base.records and not other.records:
+        if not base.rolls and not other.rolls:
             raise UsageError(Msg.of("odds.error.no_dice_either"))
         _show_whatif(out, base, other, _Changes(vs, vs_option, vs_declaration),
                      _Changes(answer, option, None))
@@ -114,7 +114,7 @@ def _run_json(run: Any) -> dict[str, Any]:
 
     return {"assumed": [{"question": q.id, "text": render(q.text), "answer": value(v),
                          "answer_text": answer_text(q, v)} for q, v in run.assumed],
-            "odds": [odds_json(r) for r in run.records], "stopped_at": run.stopped_at}
+            "odds": [odds_json(r) for r in run.rolls], "stopped_at": run.stopped_at}
 
 
 def _show(out: Out, run: Any) -> None:
@@ -132,11 +132,11 @@ def _show(out: Out, run: Any) -> None:
                                    tuple(Msg.of(f"odds.probe.col.{c}")
                                          for c in ("question", "text", "answer")),
                                    tuple(rows)))
-    for record in run.records:
-        for line in report_lines(record.report, record.clause):
+    for roll in run.rolls:
+        for line in report_lines(roll.report, roll.clause):
             print_message(console, line)
-        if record.actual is not None:
-            print_message(console, after_line(record))
+        if roll.actual is not None:
+            print_message(console, after_line(roll))
     if run.stopped_at is not None:
         print_message(console, Msg.of("odds.probe.stopped", question=run.stopped_at),
                       style="dim")
@@ -149,7 +149,7 @@ def _show_whatif(out: Out, a: Any, b: Any, changes: _Changes,
     label_a = Msg.of("odds.whatif.a", changes=base_changes.text() or
                      Msg.of("odds.whatif.as_given"))
     label_b = Msg.of("odds.whatif.b", changes=changes.text())
-    tables = compare(a.records, b.records, label_a, label_b)
+    tables = compare(a.rolls, b.rolls, label_a, label_b)
     if out.json:
         from referee.render.json_out import table_json
 
@@ -164,7 +164,7 @@ def _show_whatif(out: Out, a: Any, b: Any, changes: _Changes,
     from referee.render.whatif import notes, pairs
 
     console = out.console
-    for table, (ra, rb) in zip(tables, pairs(a.records, b.records), strict=True):
+    for table, (ra, rb) in zip(tables, pairs(a.rolls, b.rolls), strict=True):
         print_table(console, table, label_wraps=True)
         for note in notes(ra, rb):
             print_message(console, Msg.of("odds.whatif.note", note=note), style="dim")

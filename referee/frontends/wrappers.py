@@ -1,7 +1,7 @@
 """Ports that wrap another port: automatic dice, showing a proposal, the dice typed in an undone
-entry, recording, echoing.
+entry, keeping the answers in script form, echoing.
 
-They compose: ``RecordingPort(AutoDicePort(InteractivePort(...)))`` rolls every die from the
+They compose: ``ScriptingPort(AutoDicePort(InteractivePort(...)))`` rolls every die from the
 seed, asks the rest at the terminal, and keeps every answer. Each knows only the port it wraps
 (``inner``); the stack of one attack is put together, layer by named layer, in
 ``referee.play.stack``.
@@ -72,7 +72,7 @@ class TypedThenPort:
         return self.inner.ask(question)
 
 
-class RecordingPort:
+class ScriptingPort:
     """Keeps every question asked and the answer given, in script form, in order."""
 
     def __init__(self, inner: Port) -> None:

@@ -23,4 +23,22 @@ ports), ``game`` (the game file), this package, then ``api`` and ``cli`` side by
 ``entry`` on top. Imports point down only.
 
 This package's modules are imported when a command needs them; this file imports nothing.
+
+Glossary: one meaning per name.
+
+* **record**: the ``--record`` file, an attack's answers written after each answer, which
+  ``run`` replays and ``attack --resume`` continues (``play.record``). The odds of one roll
+  are a ``RollOdds`` (in order: ``rolls``); what a game file keeps of an attack is its log
+  entry (``game.entry``); a port that keeps the answers given is a ``ScriptingPort``.
+* **entry**: a numbered entry of a game file's log (``game.LogEntry``, its result as JSON
+  ``LogEntry.result``; the one about to be played: ``game.entry.GamePlay``). The console
+  script is ``referee.start``. Not yet renamed: the compact lines typed at the board
+  (``rulesets/*/entry.py``, ``EntryQuestion``, the messages ``*.entry.*``) become "line" with
+  the one compact-line vocabulary (issue 25, item 3), as the Epic and Flames of War work
+  changes those files now.
+* **table**: rows and columns shown to the player (``core.table.Table``): a rule table
+  looked up, a result's table. Where a player sits and answers is a **seat**
+  (``stack.Seat``, ``cli/seat.py``); in prose and transcript names "at the table" still
+  means playing at the board. SQLite's and TOML's tables are so called only in prose about
+  those formats.
 """

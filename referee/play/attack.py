@@ -25,7 +25,7 @@ from referee.play.stack import PortStack, Seat, ask_beside
 if TYPE_CHECKING:
     from referee.core.result import Result
     from referee.core.table import Table
-    from referee.game.record import History
+    from referee.game.entry import History
 
 
 @dataclass(frozen=True)
@@ -46,14 +46,17 @@ class RecordWriteError(UsageError):
         self.result = played.result
 
 
-def at_table(plan: AttackPlan, seat: Seat, *, game: Path | None = None,
+def at_seat(plan: AttackPlan, seat: Seat, *, game: Path | None = None,
              record: Path | None = None, command: str = "attack",
              resume: Sequence[tuple[str, Any]] = ()) -> Played:
-    """An attack at the table (``attack``, ``epic-shoot``): the stack from ``seat`` and the
+    """An attack at the board (``attack``, ``epic-shoot``): the stack from ``seat`` and the
     plan's dice; the game's state shown before the first question and the what-if before a
     marked choice, where the odds are shown; a formation's side not known yet is asked."""
-    stack = PortStack.at_table(plan.dice, seat,
-                               typed_then=plan.game.typed_then if plan.game else None)
+    # Between planning and the first roll: the dice source is made here (``plan.dice``:
+    # ``attack_dice``) and the stack around it. Trusted dice (issue 24) write the pending
+    # entry and take the opponent's contribution first, then make their dice here.
+    stack = PortStack.at_seat(plan.dice, seat,
+                              typed_then=plan.game.typed_then if plan.game else None)
     screen = None if seat.quiet else seat.screen
     return play(plan, stack, game=game, record=record, command=command, resume=resume,
                 show_state=screen.tables if screen is not None else None,
@@ -86,8 +89,8 @@ def play(plan: AttackPlan, stack: PortStack, *, game: Path | None = None,
     the game file's state as tables before the first question (``--game``). ``whatif`` is
     given, before a choice whose options change how the attack may end, each option's end
     states (``frontends.whatif``). The game file's entry keeps the rolls, the sides
-    (``ask_sides``: a formation's side not known yet is asked at the table) and what resolves
-    the attack again (``referee.game.record``)."""
+    (``ask_sides``: a formation's side not known yet is asked at the board) and what resolves
+    the attack again (``referee.game.entry``)."""
     rewind = stack.rewind
     history = _history(plan, stack, ask_sides) if game is not None else None
     if resume:
@@ -117,7 +120,7 @@ def play(plan: AttackPlan, stack: PortStack, *, game: Path | None = None,
         if recorder is not None:
             recorder.keep(rewind.answers())
         raise
-    played = Played(result, stack.odds_records())
+    played = Played(result, stack.odds_so_far())
     if recorder is not None:
         failed = recorder.keep(rewind.answers(), complete=True)
         if failed is not None:
@@ -166,8 +169,8 @@ def _in_game(plan: AttackPlan, stack: PortStack, *, game: Path | None, command: 
 
 
 def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
-    """The game-file part of the attack's log entry (``referee.game.record.History``)."""
-    from referee.game.record import History, roster_sides
+    """The game-file part of the attack's log entry (``referee.game.entry.History``)."""
+    from referee.game.entry import History, roster_sides
 
     history = History(plan.info.id, play=plan.game,
                       known_sides=roster_sides(plan.info.id, plan.declaration),
@@ -175,7 +178,7 @@ def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
 
     def collect() -> tuple[Any, Any, Any]:
         given = [(g.question_id, g.value) for g in stack.rewind.given]
-        return given, stack.odds_records() or [], attack_replay(plan, stack.rewind.answers())
+        return given, stack.odds_so_far() or [], attack_replay(plan, stack.rewind.answers())
 
     history.collect = collect
     return history
@@ -186,7 +189,7 @@ def attack_replay(plan: AttackPlan, answers: Sequence[tuple[str, Any]]) -> dict[
     absolutely), its declaration as written (a roster named absolutely), its answers in order
     (script form), and the digest of every file it names."""
     from referee.core.text import jsonable
-    from referee.game.record import digest_file
+    from referee.game.entry import digest_file
 
     specs = plan.info.option_specs()
     paths = {s.name for s in specs if s.path}

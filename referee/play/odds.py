@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 
 @dataclass
 class OddsRun:
-    """What ``referee odds`` found: each roll's odds (``records``), the answers it assumed,
+    """What ``referee odds`` found: each roll's odds (``rolls``), the answers it assumed,
     and the roll where the walk stopped for want of dice (``None``: the attack finished)."""
 
     ruleset: str
-    records: list[Any]
+    rolls: list[Any]
     assumed: list[tuple[Any, Any]]
     stopped_at: str | None
     answered: set[str] = field(default_factory=set)  # question ids the given answers met
@@ -64,7 +64,7 @@ def odds(ruleset: str, *, script: Path | None = None, declaration_file: Path | N
                 seed=planned.seed, state=state,
                 file=source.path if source is not None else "<odds>",
                 text=source.text if source is not None else "", flags=flags)
-    if not run.records and require_dice:
+    if not run.rolls and require_dice:
         from referee.render.display import answer_text
 
         assumed = ", ".join(f"{q.id}={answer_text(q, v)}" for q, v in run.assumed) or "-"
@@ -98,7 +98,7 @@ def probe(info: RulesetInfo, options: Options, declaration: Any | None,
         resolve(Attack(info, options, declaration, state or {}), port)
     except ProbeStop as stop:
         stopped = str(stop)
-    return OddsRun(info.id, port.records, port.assumed, stopped, set(port.answers.used))
+    return OddsRun(info.id, port.rolls, port.assumed, stopped, set(port.answers.used))
 
 
 def whatif(info: RulesetInfo, options: Options, declaration: Any | None,

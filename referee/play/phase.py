@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from referee.core.port import Port
     from referee.core.result import Result, StepLog
     from referee.core.table import Table
-    from referee.game.record import GamePlay
+    from referee.game.entry import GamePlay
     from referee.play.attack import Played
     from referee.play.stack import Seat
     from referee.rulesets import RulesetInfo
@@ -88,7 +88,7 @@ def plan_phase(ruleset: str, game: Path, *, roster_file: Path | None = None,
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.options import parse_assignments, resolve_options
     from referee.game import open_game
-    from referee.game.record import prepare
+    from referee.game.entry import prepare
     from referee.rulesets import find_ruleset
     from referee.rulesets.lnlt import play as engine
 
@@ -137,7 +137,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
     first, where the questions are asked."""
     from referee.core.options import resolve_options
     from referee.game import open_game
-    from referee.game.record import History
+    from referee.game.entry import History
     from referee.play.attack import Played
     from referee.play.odds import whatif
     from referee.play.resolve import resolve
@@ -145,7 +145,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
 
     info, game, entry, dice, roster = phase.info, phase.game, phase.entry, phase.dice, phase.roster
     model = info.implementation().state_model()
-    stack = PortStack.at_table(dice, seat, typed_then=entry.typed_then)
+    stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then)
     rewind = stack.rewind
     whatif_shown = seat.screen.lines if stack.shows_odds else None
     if roster is None and not seat.quiet:  # resuming: the phase first
@@ -167,9 +167,9 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
                                         whatif_shown)
         now, log = resolve(Impulse(roster, state, options), rewind)
         result = impulse_result(now, log, options)
-        records = stack.odds_records()
+        odds = stack.odds_so_far()
         history.complete(result, [(g.question_id, g.value) for g in rewind.given],
-                         (records or [])[seen:],
+                         (odds or [])[seen:],
                          {"kind": "phase", "options": kept, "answers": rewind.answers(),
                           "roster": roster.model_dump(mode="json")
                           if roster is not None else None})
@@ -180,8 +180,8 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
             history.store(tx, "phase", result, phase.seed)
         roster = None
         entry.typed_then.clear()  # only the first impulse can redo an undone one
-        played.append(Played(result, records[seen:] if records is not None else None))
-        seen = len(records or [])
+        played.append(Played(result, odds[seen:] if odds is not None else None))
+        seen = len(odds or [])
         if on_impulse is not None:
             on_impulse(played[-1])
         if now.ended:

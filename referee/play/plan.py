@@ -28,14 +28,14 @@ if TYPE_CHECKING:
     from referee.core.dice import KeyedDice
     from referee.core.options import Options
     from referee.frontends.answers import AnswerPort
-    from referee.game.record import GamePlay
+    from referee.game.entry import GamePlay
     from referee.script import Script
 
 
 class Reads(Enum):
     """What a plan is read from besides the command line."""
 
-    COMMAND_LINE = "command line"  # attack, epic-shoot, the Python API
+    COMMAND_LINE = "command_line"  # attack, epic-shoot, the Python API
     SCRIPT = "script"  # run FILE: the script names the ruleset and answers
     RECORD = "record"  # attack --resume FILE: the seed, options and declaration recorded
     ODDS = "odds"  # odds --script FILE: a script's declaration, options, answers and seed
@@ -200,7 +200,7 @@ def _entry(game: Path | None, seed: int | None, script: Script | None,
         return _recorded_entry(script)
     entry = None
     if game is not None:
-        from referee.game.record import prepare
+        from referee.game.entry import prepare
 
         entry = prepare(game, seed_given=seed is not None)
         if entry.committed:
@@ -218,7 +218,7 @@ def _recorded_entry(record: Script) -> tuple[GamePlay | None, int | None]:
     import os
 
     if record.game is not None:
-        from referee.game.record import prepare
+        from referee.game.entry import prepare
 
         game = Path(os.path.normpath(Path(record.path).parent / record.game))
         entry = prepare(game)

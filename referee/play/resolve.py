@@ -1,7 +1,7 @@
 """The one way an attack is resolved, whoever asks: the table, ``run``, an odds probe, the
 game's replay (``game verify``) and the Python API all come here.
 
-``resolve`` hands the attack to the port; a rewind port (at the table) resolves it again from
+``resolve`` hands the attack to the port; a rewind port (at the board) resolves it again from
 its start each time the player goes back. ``Attack`` is the one call of a ruleset's resolver:
 every pass starts from fresh copies of the declaration and the state, so a resolver that
 changes them (a phase moving its units) never sees its own changes.

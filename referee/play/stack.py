@@ -6,7 +6,7 @@ From the player outwards (each layer wraps the one before it)::
     show        shows what a question proposes (an allocation to accept) before asking it
     auto_dice   rolls every die from ``dice`` (--dice auto): the player is asked the rest
     typed_then  before a die typed in the undone game entry this one redoes, says what it was
-    odds        the odds before each roll and how lucky it was after (kept in ``records``)
+    odds        the odds before each roll and how lucky it was after (kept in ``rolls``)
     rewind      outermost: going back, resuming a record, the record written after each answer
 
 ``dice`` is the dice source every layer that rolls rolls from (``plan.attack_dice``). A layer
@@ -35,7 +35,7 @@ from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
 
 
 class Screen(Protocol):
-    """Where the player sits: what an attack at the table shows beside its questions (the
+    """Where the player sits: what an attack at the board shows beside its questions (the
     command gives it: the terminal, or standard error when the result goes elsewhere)."""
 
     def say(self, msg: Msg | str) -> None:
@@ -53,7 +53,7 @@ class Screen(Protocol):
 
 @dataclass(frozen=True)
 class Seat:
-    """What a command gives an attack at the table: ``answerer`` makes the port that asks
+    """What a command gives an attack at the board: ``answerer`` makes the port that asks
     the player (from the attack's dice, and the answers so far that its prompts read to go
     back); ``screen`` shows the rest, unless ``quiet`` (JSON on the screen of the questions:
     nothing but the prompts and the one-line messages). ``odds``: shown before each roll
@@ -82,9 +82,10 @@ class PortStack:
     answered: Answered = field(default_factory=Answered)
 
     @classmethod
-    def at_table(cls, dice: KeyedDice, seat: Seat, *,
-                 typed_then: Mapping[str, str] | None = None) -> PortStack:
-        """The stack of an attack at the table (``attack``, ``epic-shoot``, ``phase``)."""
+    def at_seat(cls, dice: KeyedDice, seat: Seat, *,
+                typed_then: Mapping[str, str] | None = None) -> PortStack:
+        """The stack of an attack at the board (``attack``, ``epic-shoot``, ``phase``),
+        every layer rolling from ``dice``."""
         answered = Answered()
         answerer = seat.answerer(dice, answered)
         screen = None if seat.quiet else seat.screen
@@ -140,9 +141,9 @@ class PortStack:
         """Whether the odds are shown as the attack goes (not only recorded)."""
         return self.odds is not None and self.odds.show is not None
 
-    def odds_records(self) -> list[Any] | None:
+    def odds_so_far(self) -> list[Any] | None:
         """The odds of each roll so far (``None``: no odds layer, as with ``--no-odds``)."""
-        return list(self.odds.records) if self.odds is not None else None
+        return list(self.odds.rolls) if self.odds is not None else None
 
     def finish(self) -> None:
         """The attack is resolved: a strict answerer refuses the answers nobody asked for."""

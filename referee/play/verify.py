@@ -66,7 +66,7 @@ def _compare(file: str, entry: LogEntry, replayed: list[tuple[str, DiceRoll]]) -
 
 
 def _files_unchanged(file: str, entry: LogEntry) -> None:
-    from referee.game.record import digest_file
+    from referee.game.entry import digest_file
 
     assert entry.replay is not None
     files = entry.replay.get("files") or {}
@@ -103,7 +103,7 @@ def verify(path: Path) -> Verified:
             raise GameFileError(Msg.of("game.error.replay_failed", file=name,
                                        number=entry.number, reason=err.msg)) from None
         program += _compare(name, entry, again.rolls)
-        if again.outcome is not None and again.outcome != entry.entry.get("outcome"):
+        if again.outcome is not None and again.outcome != entry.result.get("outcome"):
             raise GameFileError(Msg.of("game.error.outcome_differs", file=name,
                                        number=entry.number))
         if again.after != entry.after:

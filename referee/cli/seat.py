@@ -1,6 +1,6 @@
-"""An attack at the table: where it is asked and shown (the ``Seat`` the application layer
-plays it at: the terminal's prompts or a test's port, the prompt console), the seed announced,
-and the result, for ``attack``, ``epic-shoot`` and ``phase``."""
+"""Where an attack at the board is asked and shown: the ``Seat`` the application layer plays
+it at (the terminal's prompts or a test's port, the prompt console), the seed announced, and
+the result, for ``attack``, ``epic-shoot`` and ``phase``."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ class _Screen:
 
 
 def _seat(out: Out, *, auto_dice: bool, odds: OddsMode = OddsMode.compact) -> Seat:
-    """Where an attack at the table is asked: the terminal's prompts (or a test's port, each
-    answer echoed as the player would have seen it), and what the table shows beside them
+    """Where an attack at the board is asked: the terminal's prompts (or a test's port, each
+    answer echoed as the player would have seen it), and what is shown beside them
     (nothing but the prompts with JSON on their screen). No terminal: refused now, before
     anything is shown."""
     from referee.play.stack import Seat
@@ -122,18 +122,18 @@ def _show_result(out: Out, played: Played, seed: int | None, *,
 
     print_result(out.console, played.result)
     if odds_after and played.odds:
-        from referee.render.odds import records_lines
+        from referee.render.odds import rolls_lines
 
-        print_lines(out.console, records_lines(played.odds))
+        print_lines(out.console, rolls_lines(played.odds))
 
 
 def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
-    """Play at the table and show the result (also when the record could not be written at
+    """Play at the seat and show the result (also when the record could not be written at
     the end: the outcome first, then the error)."""
-    from referee.play.attack import RecordWriteError, at_table
+    from referee.play.attack import RecordWriteError, at_seat
 
     try:
-        played = at_table(plan, seat, **how)
+        played = at_seat(plan, seat, **how)
     except RecordWriteError as err:
         _show_result(out, err.played, plan.seed)
         raise

@@ -85,7 +85,7 @@ def shown_dice(roll: Mapping[str, Any]) -> str:
 # --- the rolls ------------------------------------------------------------------------------
 
 def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
-             records: Sequence[Any]) -> list[dict[str, Any]]:
+             odds: Sequence[Any]) -> list[dict[str, Any]]:
     """Each roll of the final answers (question id, value), in order, with the odds
     recorded for it (matched by question, in order)."""
     from referee.game.luck import roller
@@ -96,9 +96,9 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
     for qid, value in answers:
         if not isinstance(value, DiceRoll):
             continue
-        record = None
-        if at < len(records) and records[at].question == qid:
-            record, at = records[at], at + 1
+        roll_odds = None
+        if at < len(odds) and odds[at].question == qid:
+            roll_odds, at = odds[at], at + 1
         roll_number = 0
         if value.source.by_program:
             roll_number = numbers.get(qid, 0)
@@ -108,29 +108,29 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
             "question": qid, "roll": roll_number, "source": value.source.value,
             "dice": list(value.faces) if value.faces is not None else None,
             "successes": value.successes, "label": jsonable(label) if label else None}
-        if record is not None and record.actual is not None:
-            report = record.report
-            pct = record.percentile
+        if roll_odds is not None and roll_odds.actual is not None:
+            report = roll_odds.report
+            pct = roll_odds.percentile
             by, higher = roller(ruleset, qid, report.unit.id)
             item.update({"title": jsonable(report.title), "unit": report.unit.id,
-                         "value": record.actual,
+                         "value": roll_odds.actual,
                          "percentile": round(float(pct), 2) if pct is not None else None,
-                         "at_least": round(float(report.dist.at_least(record.actual)), 6),
-                         "at_most": round(float(report.dist.at_most(record.actual)), 6),
+                         "at_least": round(float(report.dist.at_least(roll_odds.actual)), 6),
+                         "at_most": round(float(report.dist.at_most(roll_odds.actual)), 6),
                          "by": by, "higher_is_better": higher})
         out.append(item)
     return out
 
 
-def expected_destroyed(records: Sequence[Any]) -> dict[str, Any] | None:
+def expected_destroyed(odds: Sequence[Any]) -> dict[str, Any] | None:
     """The units the odds expected the attack to destroy, before its first roll that says."""
     from referee.game.luck import EXPECTED_DESTROYED
 
-    for record in records:
-        labels = getattr(record.report, "end_labels", ())
+    for roll_odds in odds:
+        labels = getattr(roll_odds.report, "end_labels", ())
         if not any(label.id in EXPECTED_DESTROYED for label in labels):
             continue
-        for state in record.report.end_states:
+        for state in roll_odds.report.end_states:
             if state.label.id in EXPECTED_DESTROYED:
                 return {"label": jsonable(state.label), "value": round(float(state.value), 4)}
     return None
@@ -230,7 +230,7 @@ class History:
         self.complete(result, *self.collect())
 
     def complete(self, result: Result, answers: Sequence[tuple[str, Any]],
-                 records: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
+                 odds: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
         """Everything the entry keeps besides its result (asks a new formation's side)."""
         from referee.game.luck import destroyed
 
@@ -238,10 +238,10 @@ class History:
         sides = self._sides(attacker, defender)
         shown = title(result)
         self._details = {
-            "rolls": rolls_of(self.ruleset, answers, records), "replay": replay,
+            "rolls": rolls_of(self.ruleset, answers, odds), "replay": replay,
             "about": {"title": jsonable(shown) if shown else None,
                       "attacker": jsonable(attacker), "defender": jsonable(defender),
-                      "sides": sides, "expected": expected_destroyed(records),
+                      "sides": sides, "expected": expected_destroyed(odds),
                       "destroyed": destroyed(self.ruleset, result.outcome_data)}}
 
     def _side_of(self, name: Any) -> str | None:
