@@ -7,7 +7,8 @@ command hands over explicitly (``stack.Seat``, callbacks).
 * ``plan``: planning an attack, the one prelude of ``attack``, ``epic-shoot``, ``run``,
   ``attack --resume`` and ``odds`` (ruleset, options, declaration, the game's entry, seed).
 * ``stack``: the ports one attack asks through, composed in one place, each layer named.
-* ``resolve``: the one call of a resolver, for the table, ``run``, odds probes and replays.
+* ``resolve``: the one call of a resolver (``Attack``), for the table, ``run``, odds
+  probes and replays.
 * ``attack``: playing an attack (the game file read and written around it, ``--record``).
 * ``record``: the ``--record`` file, written after every answer.
 * ``odds``: the odds without rolling (``referee odds``) and the what-if before a choice.

@@ -3,9 +3,10 @@
 ``play`` takes a plan (``play.plan``) and the port stack (``play.stack``) and does, in order:
 replay the answers of a resumed record; hang the what-if and the ``--record`` file on the
 rewind layer; read the game's state (with the file unlocked while the questions are asked);
-resolve (``play.resolve``); complete the game's log entry and write it with the new state,
-only if nobody wrote meanwhile; finish a strict answerer; complete the record. What it shows
-as it goes comes from the command through the stack and the callbacks it is given.
+resolve (an ``Attack``, through the rewind layer); complete the game's log entry and write it
+with the new state, only if nobody wrote meanwhile; finish a strict answerer; complete the
+record. What it shows as it goes comes from the command through the stack and the callbacks
+it is given.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from referee.core.errors import RefereeError, UsageError
 from referee.core.text import Msg
 from referee.play.plan import AttackPlan, Reads, plan, script_answerer
-from referee.play.resolve import Attack, resolve
+from referee.play.resolve import Attack
 from referee.play.stack import PortStack, Seat, ask_beside
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ def _in_game(plan: AttackPlan, stack: PortStack, *, game: Path | None, command: 
             tables = module.state_view(state)
             if tables:
                 show_state(tables)
-    result = resolve(Attack(info, plan.options, plan.declaration, state), stack.rewind)
+    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state))
     if game is None:
         return result
     from referee.core.errors import GameFileError

@@ -2,7 +2,7 @@
 
 Both walk the attack with the probe (``frontends.probe``): the given answers, every other
 question at its default, to the first roll not answered, whose odds cover the rest of the
-attack. The walk is the one resolution of ``play.resolve``, on copies: it changes nothing.
+attack. The walk is an ``Attack`` resolved as every attack is, on copies: it changes nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 from referee.play.plan import AttackPlan, Reads, plan
-from referee.play.resolve import Attack, resolve
+from referee.play.resolve import Attack
 
 if TYPE_CHECKING:
     from referee.core.options import Options
@@ -95,7 +95,7 @@ def probe(info: RulesetInfo, options: Options, declaration: Any | None,
                      text=text, flags=flags)
     stopped = None
     try:
-        resolve(Attack(info, options, declaration, state or {}), port)
+        Attack(info, options, declaration, state or {})(port)
     except ProbeStop as stop:
         stopped = str(stop)
     return OddsRun(info.id, port.rolls, port.assumed, stopped, set(port.answers.used))

@@ -4,7 +4,7 @@ The phase lives in the game file: every impulse is one transaction, so a phase s
 point (Ctrl-C, the end of the evening) resumes at the impulse it was on. Each impulse reads
 the state, asks its questions with the file unlocked (another command may use the file
 meanwhile), then writes only if nobody wrote in between, as an attack does; it is resolved as
-every attack is (``play.resolve``), through the port stack of the table (``play.stack``).
+every attack is (``play.resolve``), through the port stack of the board (``play.stack``).
 """
 
 from __future__ import annotations
@@ -140,7 +140,6 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
     from referee.game.entry import History
     from referee.play.attack import Played
     from referee.play.odds import whatif
-    from referee.play.resolve import resolve
     from referee.play.stack import PortStack, ask_beside
 
     info, game, entry, dice, roster = phase.info, phase.game, phase.entry, phase.dice, phase.roster
@@ -165,7 +164,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
         if whatif_shown is not None:  # each option of a marked choice, from this impulse
             rewind.before_live = whatif(info, options, roster, functools.partial(dict, state),
                                         whatif_shown)
-        now, log = resolve(Impulse(roster, state, options), rewind)
+        now, log = rewind.resolve(Impulse(roster, state, options))
         result = impulse_result(now, log, options)
         odds = stack.odds_so_far()
         history.complete(result, [(g.question_id, g.value) for g in rewind.given],

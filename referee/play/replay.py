@@ -5,7 +5,7 @@ answers in order; for a Lock 'n Load impulse its options, the roster of a first 
 its answers; for World at War's marker phase, which action it took. Replaying gives the typed
 dice as typed and rolls every program die afresh from the revealed seed (the entry's number,
 the question, the roll), starting from the state the entry began from, through the same
-resolution as the table (``play.resolve``). The replay's rolls, outcome and state are then
+resolution as at the board (``play.resolve.Attack``). The replay's rolls, outcome and state are then
 compared with the log (``play.verify``).
 """
 
@@ -72,7 +72,7 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
     answerer = AnswerPort(answers, dice, file=f"#{entry.number}")
     port = _Capture(answerer)
     from referee.core.options import resolve_options
-    from referee.play.resolve import Attack, resolve
+    from referee.play.resolve import Attack
     from referee.rulesets import find_ruleset
 
     info = find_ruleset(entry.ruleset)
@@ -80,7 +80,7 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
     if block.get("kind") == "phase":
         from referee.play.phase import STATE_OPTIONS, Impulse, impulse_result, roster_of
 
-        phase, log = resolve(Impulse(roster_of(block.get("roster")), before, options), port)
+        phase, log = Impulse(roster_of(block.get("roster")), before, options)(port)
         result: Result = impulse_result(phase, log, options)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
@@ -90,7 +90,7 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         raw = block.get("declaration")
         declaration = (validate_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
-        result = resolve(Attack(info, options, declaration, before), port)
+        result = Attack(info, options, declaration, before)(port)
         after = {**before, **_plain(dict(result.state_updates))}
     answerer.finish()
     return Replayed(port.rolls, _plain(result.to_json()["outcome"]), _plain(after))

@@ -1,28 +1,25 @@
-"""The one way an attack is resolved, whoever asks: the table, ``run``, an odds probe, the
-game's replay (``game verify``) and the Python API all come here.
+"""The one call of a ruleset's resolver, whoever asks: the table, ``run``, an odds probe, the
+game's replay (``game verify``) and the Python API all resolve an ``Attack`` (a phase's
+impulse is ``play.phase.Impulse``, called the same way).
 
-``resolve`` hands the attack to the port; a rewind port (at the board) resolves it again from
-its start each time the player goes back. ``Attack`` is the one call of a ruleset's resolver:
-every pass starts from fresh copies of the declaration and the state, so a resolver that
-changes them (a phase moving its units) never sees its own changes.
+Called with a port, an ``Attack`` resolves the attack once, from its start; at the board, the
+rewind layer of the port stack calls it again from its start each time the player goes back
+(``RewindPort.resolve``). Every call starts from fresh copies of the declaration and the
+state, so a resolver that changes them (a phase moving its units) never sees its own changes.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from referee.frontends.rewind import RewindPort
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.core.options import Options
     from referee.core.port import Port
     from referee.core.result import Result
     from referee.rulesets import RulesetInfo
-
-R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -41,12 +38,3 @@ class Attack:
         return self.info.implementation().attack(AttackContext(
             port, self.options, copy.deepcopy(self.declaration),
             state=copy.deepcopy(dict(self.state))))
-
-
-def resolve(attack: Callable[[Port], R], port: Port) -> R:
-    """Resolve ``attack`` (an ``Attack``, or one impulse of a phase: ``play.phase.Impulse``)
-    through ``port``; through the rewind layer, again from its start whenever the player goes
-    back."""
-    if isinstance(port, RewindPort):
-        return port.resolve(attack)
-    return attack(port)

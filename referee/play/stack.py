@@ -22,16 +22,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.core.dice import KeyedDice
 from referee.core.port import GoBack, Port, Strict
 from referee.core.questions import Question
 from referee.core.table import Table
 from referee.core.text import Msg
-from referee.frontends.odds import OddsPort
 from referee.frontends.rewind import Answered, RewindPort
-from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
+
+if TYPE_CHECKING:  # the layers a scripted run does not use load when a stack uses them
+    from referee.frontends.odds import OddsPort
+    from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
 
 
 class Screen(Protocol):
@@ -86,6 +88,9 @@ class PortStack:
                 typed_then: Mapping[str, str] | None = None) -> PortStack:
         """The stack of an attack at the board (``attack``, ``epic-shoot``, ``phase``),
         every layer rolling from ``dice``."""
+        from referee.frontends.odds import OddsPort
+        from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
+
         answered = Answered()
         answerer = seat.answerer(dice, answered)
         screen = None if seat.quiet else seat.screen
@@ -110,6 +115,8 @@ class PortStack:
     def scripted(cls, answerer: Port, dice: KeyedDice, *, odds: bool) -> PortStack:
         """The stack of a scripted run: the script's answers, the odds recorded (shown after
         the result), and the rewind port (which only counts the answers here)."""
+        from referee.frontends.odds import OddsPort
+
         top = odds_port = OddsPort(answerer, show=None) if odds else None
         rewind = RewindPort(top or answerer, dice)
         return cls(answerer, dice, rewind, odds=odds_port,
@@ -121,6 +128,8 @@ class PortStack:
         """The stack around a port a program gives (the Python API, tests): the port is the
         answerer (an ``OddsPort`` given is the odds layer over its answerer; a ``RewindPort``
         given is the rewind layer), a ``Strict`` answerer is finished at the end."""
+        from referee.frontends.odds import OddsPort
+
         rewind = port if isinstance(port, RewindPort) else RewindPort(port, dice)
         answerer = rewind.inner
         odds = answerer if isinstance(answerer, OddsPort) else None
