@@ -46,6 +46,7 @@ def attack(ctx: typer.Context,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
+           force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
            json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -68,6 +69,12 @@ def attack(ctx: typer.Context,
         else:
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                    declaration_file=declaration, game=game)
+        if record is not None:  # never over the game, nor what the attack reads (--force)
+            from referee.files import output_target
+            from referee.record import files_read
+
+            output_target(record, game=game, reads=[declaration, roster, *files_read(plan)],
+                          force=force, unwritable="error.record_unwritable")
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=_odds_mode(odds, no_odds), game=plan.game)
         _announce(env, plan.seed, json_, plan.game)
