@@ -69,6 +69,16 @@ class Recorder:
         return self.failed if complete else None
 
 
+def check_target(path: Path, plan: AttackPlan, *, reads: Sequence[Path | None] = (),
+                 force: bool = False) -> None:
+    """Refuse a ``--record`` destination before anything is asked (``files.output_target``):
+    the game file the attack is played in, a file it reads (``reads``: its declaration,
+    roster...; the files its options name), or another game file (unless ``force``)."""
+    output_target(path, game=plan.game.file if plan.game else None,
+                  reads=[*reads, *files_read(plan)], force=force,
+                  unwritable="error.record_unwritable")
+
+
 def files_read(plan: AttackPlan) -> list[str]:
     """The files an attack reads besides its declaration: the roster a declaration names
     and the files its options name (a deck file, a data file)."""

@@ -70,11 +70,9 @@ def attack(ctx: typer.Context,
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                    declaration_file=declaration, game=game)
         if record is not None:  # never over the game, nor what the attack reads (--force)
-            from referee.files import output_target
-            from referee.record import files_read
+            from referee.record import check_target
 
-            output_target(record, game=game, reads=[declaration, roster, *files_read(plan)],
-                          force=force, unwritable="error.record_unwritable")
+            check_target(record, plan, reads=[declaration, roster], force=force)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=_odds_mode(odds, no_odds), game=plan.game)
         _announce(env, plan.seed, json_, plan.game)

@@ -49,6 +49,7 @@ def epic_shoot(ctx: typer.Context,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
+               force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
                json_: JsonFlag = False) -> None:
     from referee import api
 
@@ -66,6 +67,10 @@ def epic_shoot(ctx: typer.Context,
 
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
+        if record is not None:  # never over the game, nor what the attack reads (--force)
+            from referee.record import check_target
+
+            check_target(record, plan, reads=[roster], force=force)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
                               odds=_odds_mode(odds, no_odds), game=plan.game)
         _announce(env, plan.seed, json_, plan.game)
