@@ -348,6 +348,30 @@ def run_bounded(case: Case, folder: Path, *, seconds: float = SECONDS,
     return Outcome(None, f"memory or crash: the child ended with status {status}")
 
 
+class _OverTime(Exception):
+    pass
+
+
+def run_timed(case: Case, folder: Path, *, seconds: float = SECONDS) -> Outcome:
+    """``run_case`` in this process with a clock (the suite's oracle of hangs, cheaper than
+    a child a case): a case still running after ``seconds`` is stopped and is a finding."""
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _OverTime
+
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return run_case(case, folder)
+    except _OverTime:
+        _clean(case, folder)
+        return Outcome(None, f"hang: over {seconds:.0f} s on the clock")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
 def warm_up(ruleset: str, folder: Path) -> None:
     """Run the ruleset's bundled scripts as they are, in this process (they end: the suite
     replays them), so that the modules a case needs are imported once here rather than in

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import tests.fuzz_support as fuzz
-from tests.fuzz_support import ALLOWED, Case, Outcome, cases, run_bounded
+from tests.fuzz_support import ALLOWED, Case, Outcome, cases, run_bounded, run_timed
 
 CASE = Case("lnlt", 0, b"", ("run", "FILE"))
 
@@ -31,6 +31,17 @@ def test_a_case_that_never_ends_is_a_finding_not_a_hung_fuzzer(
     assert outcome.code is None and outcome.error.startswith("hang:")
     assert outcome.code not in ALLOWED
     assert time.monotonic() - began < 30
+
+
+def test_the_suites_fuzzer_stops_a_case_that_never_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def forever(case: Case, folder: Path) -> Outcome:
+        while True:
+            pass
+
+    monkeypatch.setattr(fuzz, "run_case", forever)
+    outcome = run_timed(CASE, tmp_path, seconds=0.5)
+    assert outcome.code is None and outcome.error.startswith("hang:")
 
 
 def test_a_case_that_sleeps_past_its_clock_is_a_finding(
