@@ -126,6 +126,7 @@ class Watch:
         self.gone = False
         self.waiting = False
         self.reopened = False  # another file (or the same, back): shown whole again
+        self.said = False  # ... and said so already
 
     def close(self) -> None:
         if self.conn is not None:
@@ -158,7 +159,7 @@ class Watch:
         if self.gone or now != self.identity:
             say(Msg.of("game.follow.back" if self.gone and now == self.identity else
                        "game.follow.replaced", file=name))
-            self.gone = False
+            self.gone, self.said = False, True
             self._reopen()
         assert self.conn is not None
         try:
@@ -189,11 +190,12 @@ class Watch:
         name = str(self.path)
         if self.revision is not None:
             if commitment != self.commitment:
-                say(Msg.of("game.follow.replaced", file=name))
-            elif revision < self.revision:
+                if not self.said:
+                    say(Msg.of("game.follow.replaced", file=name))
+            elif revision < self.revision:  # (an older copy, put back under a new inode too)
                 say(Msg.of("game.follow.went_back", file=name, was=self.revision,
                            now=revision))
-        self.revision, self.commitment = revision, commitment
+        self.revision, self.commitment, self.said = revision, commitment, False
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
