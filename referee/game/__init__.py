@@ -38,6 +38,7 @@ from typing import Any
 from referee.core.errors import GameFileError
 from referee.core.text import Msg
 from referee.files import GAME_APPLICATION_ID as APPLICATION_ID  # "REFR": a game file's
+from referee.files import is_game_file, umask
 
 SCHEMA_VERSION = 2
 SQLITE_READONLY_ROLLBACK = 776  # a read-only connection met a hot journal it cannot roll back
@@ -387,8 +388,6 @@ def _create(path: Path, fill: Callable[[GameTransaction], None] | None = None, *
         raise GameFileError(Msg.of("error.game_open", file=name,
                                    reason=err.strerror or str(err))) from None
     try:
-        from referee.files import umask
-
         os.fchmod(fd, 0o666 & ~umask())  # as SQLite makes a file (mkstemp's is private)
     finally:
         os.close(fd)
@@ -433,8 +432,6 @@ def recover(path: str | Path) -> bool:
     and a read-only connection refuses to read until then: so a read-only connection looks
     first, and only when it is refused for that reason is the file opened for writing, once.
     True when something was rolled back. A file that is not a game file is left alone."""
-    from referee.files import is_game_file
-
     journal = f"{path}-journal"
     try:
         if os.stat(journal).st_size == 0 or not is_game_file(path):
