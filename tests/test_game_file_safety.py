@@ -525,3 +525,20 @@ def test_follow_says_so_when_another_game_is_put_in_its_place(game: Path,
     finally:
         code, out, err = following.stop()
     assert code == 0 and "Traceback" not in out + err
+
+
+def test_follow_waits_for_a_file_locked_by_a_long_write(game: Path) -> None:
+    """A write that holds the file longer than SQLite waits (five seconds) is waited for:
+    the view is shown at a later poll, never an error."""
+    from referee.game.follow import _frame
+
+    with watching(game) as (watch, _heard):
+        writer = sqlite3.connect(game, isolation_level=None)
+        try:
+            writer.execute("BEGIN EXCLUSIVE")
+            assert _frame(watch, None, False) is None
+            writer.execute("ROLLBACK")
+        finally:
+            writer.close()
+        shown = _frame(watch, None, False)
+        assert shown is not None and "Ctrl-C ends" in shown[0]

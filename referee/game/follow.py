@@ -225,8 +225,9 @@ def _frame(watch: Watch, width: int | None, color: bool) -> tuple[str, list[LogE
     assert watch.conn is not None
     try:
         return frame(watch.path, watch.conn, width, color, watch)
-    except GameFileError:
-        if not watch.path.exists() or recover(watch.path) or _identity(
+    except GameFileError as err:
+        locked = "database is locked" in str(err.msg.kwargs.get("reason", ""))  # (SQLite's)
+        if locked or not watch.path.exists() or recover(watch.path) or _identity(
                 watch.path) != watch.identity:
             watch.version = None  # shown again at the next poll
             return None
