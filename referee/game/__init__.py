@@ -502,7 +502,9 @@ def read_game(path: str | Path,
         finally:
             _rollback(conn)
     except sqlite3.Error as err:
-        raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
+        failure = GameFileError(Msg.of("error.game_open", file=name, reason=str(err)))
+        failure.sqlite_code = getattr(err, "sqlite_errorcode", None)
+        raise failure from None
     finally:
         if own:
             conn.close()

@@ -226,7 +226,7 @@ def _frame(watch: Watch, width: int | None, color: bool) -> tuple[str, list[LogE
     try:
         return frame(watch.path, watch.conn, width, color, watch)
     except GameFileError as err:
-        locked = "database is locked" in str(err.msg.kwargs.get("reason", ""))  # (SQLite's)
+        locked = err.sqlite_code in (SQLITE_BUSY, SQLITE_LOCKED)  # a long write: wait
         if locked or not watch.path.exists() or recover(watch.path) or _identity(
                 watch.path) != watch.identity:
             watch.version = None  # shown again at the next poll
