@@ -5,7 +5,7 @@ commands in-process. Every run must end with an exit code of the README's table 
 or 5), no traceback and no raw control character in what it printed; anything else is a
 finding.
 
-``tests/test_fuzz.py`` runs a few hundred cases per ruleset within the suite's time;
+``tests/cli/test_fuzz.py`` runs a few hundred cases per ruleset within the suite's time;
 ``benchmarks/fuzz.py`` runs many more and reports the figures. Same seed, same cases.
 """
 

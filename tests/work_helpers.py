@@ -1,7 +1,9 @@
 """Running a generated script the way ``referee run`` does (odds on), counting its work.
 
 The scripts come from ``benchmarks/script_builders.py``, the builders of the scale benchmark,
-so that a guard and the benchmark measure the same cases (the guards: tests/test_*_work.py).
+so that a guard and the benchmark measure the same cases (the guards:
+tests/rulesets/*/test_*_work.py, tests/rulesets/fow/test_fow_scale.py and
+tests/odds/test_odds_work.py).
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ from referee.odds.simulate import simulate, simulate_many
 from referee.odds.whatif import compare
 from referee.render.json_out import odds_json
 from referee.render.odds import chart_rows, pct, report_lines
+from tests.cli.test_cli import SCRIPT, invoke
 from tests.conftest import ROOT, texts, values
-from tests.test_cli import SCRIPT, invoke
 
 
 def enumerate_successes(spec: DiceSpec) -> Dist:
@@ -559,7 +559,7 @@ def test_a_fault_after_the_roll_keeps_the_roll_and_says_there_are_no_odds(monkey
     monkeypatch.delenv("REFEREE_STRICT_ODDS")
     q = DiceQuestion(id="q", text=Msg.of("odds.value", value=1),
                      spec=DiceSpec(3, target=4, count_only=True),
-                     odds=OddsRef.to("tests.test_odds_core:broken_measure_odds"))
+                     odds=OddsRef.to("tests.odds.test_odds_core:broken_measure_odds"))
     shown: list[str] = []
     port = OddsPort(SequencePort(["=2"], KeyedDice(1)), show=shown.extend)
     assert port.ask(q).successes == 2

@@ -1,7 +1,8 @@
 """Every console block of transcripts/*.md and README.md replays exactly.
 
-After an intended change of output: ``pytest tests/test_transcripts.py --update-transcripts``
-rewrites the recorded outputs; review the diff before committing it.
+After an intended change of output:
+``pytest tests/transcripts/test_transcripts.py --update-transcripts`` rewrites the recorded
+outputs; review the diff before committing it.
 """
 
 from __future__ import annotations

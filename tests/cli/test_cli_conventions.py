@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.context import Environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def invoke(args: list[str]) -> tuple[int, str, str]:

@@ -12,7 +12,7 @@ import pytest
 from referee import api
 from referee.catalog import render
 from referee.core.errors import UnusedAnswerError
-from tests.test_waw_markers import mission, on_map, phase
+from tests.rulesets.waw.test_waw_markers import mission, on_map, phase
 
 UNITS = [{"name": "Grey Rifle Platoon", "kind": "infantry"},
          {"name": "Red Command", "kind": "hq", "position": "adjacent"}]

@@ -1,5 +1,5 @@
 """Going back at the table, dice bound to their question, and resuming a recorded attack,
-driven in-process (the pseudo-terminal tests are in ``tests/test_back_pty.py``).
+driven in-process (the pseudo-terminal tests are in ``tests/pty/test_back_pty.py``).
 
 Going back is a replay: the resolver runs again with the answers before the question to
 change. These tests check that a replay never changes a die, that the answers given after
@@ -45,7 +45,7 @@ from referee.frontends.rewind import RewindPort
 from referee.frontends.wrappers import AutoDicePort
 from referee.script import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "transcripts" / "scripts"
 TEXT = Msg.of("epic.q.weapons")
 

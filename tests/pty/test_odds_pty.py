@@ -7,8 +7,16 @@ import sys
 
 import pytest
 
+from tests.pty.test_pty import (
+    ACTIONS,
+    DICE_HINT,
+    Q_ACTION,
+    Q_COVER,
+    Q_ROLL,
+    answer_declaration,
+    choose,
+)
 from tests.pty_support import Session
-from tests.test_pty import ACTIONS, DICE_HINT, Q_ACTION, Q_COVER, Q_ROLL, answer_declaration, choose
 
 pytestmark = [
     pytest.mark.pty,

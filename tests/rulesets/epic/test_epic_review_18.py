@@ -56,7 +56,7 @@ def test_E11_fortified_armour_save_ignores_crossfire_too() -> None:
 
 @pytest.mark.clause("E-11")
 def test_E11_odds_of_a_fortified_unit_under_crossfire_match_the_resolver_tree() -> None:
-    from tests.test_epic_odds import check_tree
+    from tests.rulesets.epic.test_epic_odds import check_tree
 
     d = decl([{"name": "Rifle", "ap": 4, "shots": 2}],
              [tunit("A", armour=6, terrain="fortifications"),
@@ -116,7 +116,7 @@ def test_E13_crossfire_of_another_formation_left_out_is_asked_at_the_table() -> 
 def test_E19_odds_of_another_formation_use_its_own_crossfire(crossfire: int) -> None:
     from fractions import Fraction
 
-    from tests.test_epic_odds import ends, walk
+    from tests.rulesets.epic.test_epic_odds import ends, walk
 
     nodes = [(q, dist) for q, dist in walk(_two_formations(crossfire=crossfire), {},
                                            formation=OTHER) if "blue-squad" in q.id]
@@ -181,7 +181,7 @@ def test_E13_disrupt_hits_that_are_allocated_still_place_a_marker_each() -> None
 @pytest.mark.clause("E-13")
 @pytest.mark.parametrize("reading", ["no-marker", "marker"])
 def test_E13_odds_of_unplaced_disrupt_hits_match_the_resolver_tree(reading: str) -> None:
-    from tests.test_epic_odds import check_tree
+    from tests.rulesets.epic.test_epic_odds import check_tree
 
     d = decl([{"name": "Bolter", "ap": 4, "shots": 2, "disrupt": True},
               {"name": "Lascannon", "at": 5}], TANKS)
@@ -190,7 +190,7 @@ def test_E13_odds_of_unplaced_disrupt_hits_match_the_resolver_tree(reading: str)
 
 @pytest.mark.clause("E-13")
 def test_E13_a_macro_disrupt_hit_whose_only_target_fell_first_places_no_marker() -> None:
-    from tests.test_epic_odds import check_tree
+    from tests.rulesets.epic.test_epic_odds import check_tree
 
     # B, the only unit the macro-weapon reaches, is nearest: the rifle's hit goes to it first
     d = decl([{"name": "Rifle", "ap": 3}, {"name": "Stun cannon", "ap": 3, "macro": True,

@@ -90,7 +90,7 @@ def test_waw_lookups_load_no_heavy_module(argv: list[str]) -> None:
     import sys
 
     from tests.conftest import ROOT
-    from tests.test_imports import PROBE
+    from tests.project.test_imports import PROBE
 
     proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
                           text=True, cwd=ROOT, timeout=60)

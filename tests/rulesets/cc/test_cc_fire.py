@@ -588,7 +588,7 @@ def test_cc_lookups_load_no_heavy_module(argv: list[str]) -> None:
     import subprocess
     import sys
 
-    from tests.test_imports import PROBE
+    from tests.project.test_imports import PROBE
 
     proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
