@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from referee import api
@@ -51,3 +52,28 @@ def asked(declaration: dict[str, Any], answers: dict[str, Any],
 
 def units_hit(result: Result) -> list[str]:
     return [key for _, key in result.outcome_data["allocation"]]
+
+
+def played_in(game: Path, declaration: dict[str, Any], answers: dict[str, Any]) -> Result:
+    """An attack played in the game file ``game`` (the dice left out rolled from seed 1; no
+    answer taken for granted, not even the action)."""
+    from referee.frontends.answers import AnswerPort
+
+    plan = api.plan_attack("epic", seed=1, declaration=declaration)
+    return api.play(plan, AnswerPort(answers, plan.dice, roll_missing_dice=True), game=game)
+
+
+OTHER_FORMATION = "Blue Squad (invented)"
+
+
+def two_formations(**other: Any) -> dict[str, Any]:
+    """A barrage (a Howitzer of 3 points) at the Red Hill Battery's unit A, declared with
+    crossfire 1, whose templates also cover unit X of a second formation, the Blue Squad
+    (``other``: that formation's own fields, such as its crossfire)."""
+    d = decl([{"name": "Howitzer", "barrage": 3}],
+             [tunit("A", distance=10, armour=4, under_template=True)],
+             [funit("G1", ["Howitzer"])], crossfire=1)
+    d["also_under_templates"] = [{"name": OTHER_FORMATION, **other,
+                                  "units": [tunit("X", distance=12, armour=4,
+                                                  under_template=True)]}]
+    return d

@@ -9,6 +9,12 @@ from referee.core.errors import RefereeError, ScriptError
 from referee.core.result import Result
 from referee.core.text import Msg
 
+MOVE_MAP = {"C4": ["C5"], "C5": ["C6"]}
+MOVE = {"i1.do": "activate", "i1.hex": "C4", "i1.act.1": "move:C4",
+        "i1.move.C4.units": ["able"], "i1.move.C4.type": "moved", "i1.move.C4.to": "C5"}
+"""Able squad (``able``, at C4) moves to C5 in the first impulse; an enemy in the LOS may
+Op Fire at it."""
+
 
 def unit(uid: str, side: str, hex_: str, kind: str = "mmc", **extra: Any) -> dict[str, Any]:
     return {"id": uid, "side": side, "hex": hex_, "kind": kind, **extra}

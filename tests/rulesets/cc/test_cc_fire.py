@@ -175,6 +175,45 @@ def test_C14_example_B_weapon_with_broken_carrier_cannot_fire_command_extends_ra
     assert short.outcome_data["allowed"] is False
 
 
+
+# A leader's Command does not modify ordnance (C-14 with C-1; option ordnance-command): a
+# finding of the rules review (issue 18).
+LEADER = {"name": "Sgt. Grey", "kind": "leader", "hex": "A1", "command": 1, "fires": False}
+HMG = {"name": "HMG", "kind": "weapon", "hex": "A1", "fp": 8, "range": 16}
+HIT = {"targeting": [5, 6], "fire": [2, 3], "defence.target": [1, 2]}
+
+
+@pytest.mark.clause("C-14")
+def test_C14_a_leader_in_the_hex_adds_no_command_to_a_mortars_fp() -> None:
+    r = fire(decl([{**MORTAR, "distance": 4}, LEADER]), HIT)
+    assert r.outcome_data["fp"] == 6 and r.outcome_data["attack_total"] == 6 + 5
+    note = next(s for s in r.steps if s.text.id == "cc.step.ordnance_no_command")
+    assert note.clause == "C-14" and "Sgt. Grey" in render(note.text)
+    assert r.non_default_options == ()
+
+
+@pytest.mark.clause("C-14")
+def test_C14_nor_to_a_mortars_range() -> None:
+    r = fire(decl([{**MORTAR, "distance": 13}, LEADER]), {})
+    assert r.outcome_data["allowed"] is False
+    assert "12" in render(r.outcome)  # its printed range, not 13
+    assert fire(decl([{**MORTAR, "distance": 12}, LEADER]), HIT).outcome_data["allowed"] is True
+
+
+@pytest.mark.clause("C-14")
+def test_C14_other_weapons_still_take_the_leaders_command() -> None:
+    r = fire(decl([{**HMG, "distance": 17}, LEADER]), {"fire": [2, 3], "defence.target": [1, 2]})
+    assert r.outcome_data["fp"] == 9  # example E: 8 + 1 for the leader; range 16 + 1
+
+
+@pytest.mark.clause("C-14")
+def test_C14_command_on_ordnance_as_a_house_rule() -> None:
+    opt = ["ordnance-command=fp-and-range"]
+    r = fire(decl([{**MORTAR, "distance": 13}, LEADER]), HIT, opt)
+    assert r.outcome_data["fp"] == 7 and r.outcome_data["allowed"] is True
+    assert r.non_default_options == ("ordnance-command",)
+
+
 # --- C-3, C-8, C-9, C-X1: firepower ----------------------------------------------------
 
 @pytest.mark.clause("C-8")

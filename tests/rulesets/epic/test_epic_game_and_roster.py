@@ -150,3 +150,103 @@ def test_E4_blast_markers_left_out_are_asked_unless_the_game_file_knows(tmp_path
     r = api.play(plan, AnswerPort({"action": "advance", "to-hit.gun": [2]}, plan.dice,
                                   roll_missing_dice=True), game=game)
     assert r.outcome_data["blast_markers"] == 2  # 1 from the game file, 1 for coming under fire
+
+
+# --- roster files: two units or weapons with one name, a weapon the formation does not declare
+
+def _roster(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "army.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+ARMY = '''
+[[formation]]
+name = "Grey Company (invented)"
+[[formation.weapons]]
+name = "Rifle"
+ap = 5
+[[formation.units]]
+name = "Trooper 1"
+type = "INF"
+weapons = ["Rifle"]
+[[formation]]
+name = "Red Hill Battery (invented)"
+[[formation.units]]
+name = "Tank"
+type = "AV"
+armour = 4
+'''
+
+
+def _roster_decl(roster: str) -> dict[str, Any]:
+    return {"roster": roster, "firing": "Grey Company (invented)",
+            "target": "Red Hill Battery (invented)", "firing_blast_markers": 0,
+            "target_blast_markers": 0}
+
+
+def test_roster_units_with_one_name_are_refused_with_line_and_field(tmp_path: Path) -> None:
+    roster = _roster(tmp_path, ARMY + '''[[formation.units]]
+name = "Tank"
+type = "AV"
+armour = 4
+''')
+    with pytest.raises(ScriptError) as err:
+        api.attack("epic", {"action": "advance"}, declaration=_roster_decl(roster))
+    text = render(err.value.msg)
+    assert "two units are named 'Tank'" in text
+    assert "line 18" in text and "formation[1].units[1].name" in text
+
+
+def test_merged_declaration_is_validated_again() -> None:
+    from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit
+    from referee.rulesets.epic.roster import revalidate
+
+    d = ShootingDeclaration.model_validate({"firing": "F", "target": "T", "roster": "r.toml",
+                                            "weapons": [{"name": "Gun", "ap": 4}]})
+    twin = TargetUnit(name="Tank", type="AV", armour=4)
+    with pytest.raises(ScriptError) as err:
+        revalidate(d, {"target_units": [twin, twin]})
+    assert "two units are named 'Tank'" in render(err.value.msg)
+
+
+@pytest.mark.parametrize("weapons", ["", '''[[formation.weapons]]
+name = "Bolter"
+ap = 5
+'''])
+def test_roster_unit_with_an_undeclared_weapon_is_refused(tmp_path: Path,
+                                                          weapons: str) -> None:
+    roster = _roster(tmp_path, f'''[[formation]]
+name = "A"
+{weapons}[[formation.units]]
+name = "T1"
+type = "INF"
+weapons = ["Lasgun"]
+[[formation]]
+name = "B"
+[[formation.units]]
+name = "X"
+type = "INF"
+''')
+    from referee.rulesets.epic.declaration import ShootingDeclaration
+    from referee.rulesets.epic.roster import with_roster
+
+    d = ShootingDeclaration.model_validate({"firing": "A", "target": "B", "roster": roster})
+    with pytest.raises(ScriptError) as err:
+        with_roster(d)  # epic-shoot calls this before any question
+    assert err.value.expected.id == "epic.decl.unknown_weapon"  # type: ignore[union-attr]
+    assert "units[0].weapons" in render(err.value.msg)
+
+
+def test_roster_weapons_with_one_name_are_refused_with_line_and_field(tmp_path: Path) -> None:
+    roster = _roster(tmp_path, ARMY.replace('''[[formation.units]]
+name = "Trooper 1"''', '''[[formation.weapons]]
+name = "rifle"
+ap = 6
+[[formation.units]]
+name = "Trooper 1"''', 1))
+    with pytest.raises(ScriptError) as err:
+        api.attack("epic", {"action": "advance"}, declaration=_roster_decl(roster))
+    text = render(err.value.msg)
+    assert "two weapons are named 'rifle'" in text
+    assert "line 8" in text and "formation[0].weapons[1].name" in text

@@ -28,7 +28,7 @@ from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from tests.conftest import texts, values
-from tests.epic_helpers import decl, tunit
+from tests.epic_helpers import OTHER_FORMATION, decl, tunit, two_formations
 
 Outcome = tuple[int, bool, bool]  # units destroyed, broken, wiped out
 
@@ -687,3 +687,36 @@ def test_e12_exact_macro_phase_estimate_keeps_every_exact_case_exact() -> None:
         for uncertain in range(units + 1):
             new = 2**uncertain * (units + odds_rest.SET_STEPS) <= odds_rest.EXACT_PHASE_WORK
             assert new == (4 * 2**uncertain <= odds_rest.EXACT_CASES), (units, uncertain)
+
+
+# --- the odds of the rules review's findings (issue 18) match the resolver's tree ---------
+
+@pytest.mark.clause("E-11")
+def test_E11_odds_of_a_fortified_unit_under_crossfire_match_the_resolver_tree() -> None:
+    d = decl([{"name": "Rifle", "ap": 4, "shots": 2}],
+             [tunit("A", armour=6, terrain="fortifications"),
+              tunit("B", armour=6, distance=15, terrain="ruins")], crossfire=1)
+    assert check_tree(d, {}) >= 3
+
+
+@pytest.mark.clause("E-19")
+@pytest.mark.parametrize("crossfire", [0, 1])  # the target's crossfire is 1 in both
+def test_E19_odds_of_another_formation_use_its_own_crossfire(crossfire: int) -> None:
+    nodes = [(q, dist) for q, dist in walk(two_formations(crossfire=crossfire), {},
+                                           formation=OTHER_FORMATION) if "blue-squad" in q.id]
+    assert len(nodes) >= 2
+    for question, dist in nodes:  # the other formation's own rolls show its own odds
+        shown = ends(question)
+        killed = sum((p * k for (k, _, _), p in dist.items()), Fraction(0))
+        assert shown["epic.odds.end.destroyed"] == killed, question.id
+        assert shown["epic.odds.end.breaks"] == sum(
+            (p for (_, b, _), p in dist.items() if b), Fraction(0)), question.id
+
+
+@pytest.mark.clause("E-13")
+@pytest.mark.parametrize("reading", ["no-marker", "marker"])
+def test_E13_odds_of_unplaced_disrupt_hits_match_the_resolver_tree(reading: str) -> None:
+    tanks = [tunit("T1", "AV", armour=4), tunit("T2", "AV", armour=4, distance=12)]
+    d = decl([{"name": "Bolter", "ap": 4, "shots": 2, "disrupt": True},
+              {"name": "Lascannon", "at": 5}], tanks)
+    assert check_tree(d, {}, (f"disrupt-unplaced-hits={reading}",)) >= 3

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from referee.rulesets.epic.declaration import Overwatch
 from referee.rulesets.epic.overwatch import trigger_problem
-from tests.epic_helpers import decl, shoot, tunit
+from tests.epic_helpers import decl, played_in, shoot, tunit
 
 GUN = {"name": "Autocannon", "ap": 5}
 
@@ -58,3 +60,23 @@ def test_EX9_netea_infantry_on_overwatch_in_the_open_count_as_in_cover() -> None
     r = shoot(d, {"to-hit.autocannon": [6], "save.normal.a": [5]},
               ("overwatch-open-ground-cover=true",))
     assert r.outcome_data["casualties"] == []  # the 5+ cover save
+
+
+# overwatch state read from the game file
+@pytest.mark.clause("E-20")
+def test_E20_overwatch_ended_in_the_game_file_is_refused(tmp_path: Path) -> None:
+    game = tmp_path / "game.db"
+    base = decl([{"name": "Gun", "ap": 4}], [tunit("A")])
+    ow = {**base, "overwatch": {"trigger": "move", "enemy_action": "advance"}}
+    r0 = played_in(game, {**base, "takes_overwatch": True}, {})
+    assert r0.outcome_data == {"shot": False, "overwatch": True}
+    assert r0.state_updates["formations"]["Grey Company (invented)"]["overwatch"] is True
+    r1 = played_in(game, ow, {"to-hit.gun": [2]})
+    assert r1.outcome_data["shot"] is True
+    r2 = played_in(game, ow, {})
+    assert r2.outcome_data["shot"] is False
+    assert any(s.text.id == "epic.overwatch.not_on" for s in r2.steps)
+    # the Overwatch action as the action answer puts it on overwatch again
+    r3 = played_in(game, base, {"action": "overwatch"})
+    assert r3.outcome_data["overwatch"] is True
+    assert played_in(game, ow, {"to-hit.gun": [2]}).outcome_data["shot"] is True

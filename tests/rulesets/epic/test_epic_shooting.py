@@ -4,12 +4,15 @@ Each test fails if its rule is applied wrongly."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from referee.catalog import render
 from referee.core.errors import ScriptError
 from referee.rulesets.epic.tables import tables
-from tests.epic_helpers import asked, decl, funit, shoot, tunit, units_hit
+from tests.epic_helpers import asked, decl, funit, played_in, shoot, tunit, units_hit
 
 BOLTER = {"name": "Heavy bolter", "shots": 1, "ap": 5}
 CANNON = {"name": "Battle cannon", "shots": 1, "ap": 5, "at": 4}
@@ -139,6 +142,17 @@ def test_E5_order_marker_then_hits_then_saves_then_casualty_markers_then_break()
                        "epic.bm.after"]
 
 
+@pytest.mark.clause("E-6")
+def test_E6_formation_with_no_units_left_is_not_shot_at(tmp_path: Path) -> None:
+    game = tmp_path / "game.db"
+    d = decl([{"name": "Gun", "ap": 2}], [tunit("A")])
+    played_in(game, d, {"action": "advance", "to-hit.gun": [6], "save.normal.a": [1]})
+    r = played_in(game, d, {"action": "advance"})  # no dice answered: none may be asked
+    assert r.outcome_data["shot"] is False
+    assert r.state_updates == {}
+    assert any(s.text.id == "epic.step.no_units_left" for s in r.steps)
+
+
 # --- E-10: allocation (worked example 7) -----------------------------------------------------
 
 @pytest.mark.clause("E-10")
@@ -235,6 +249,18 @@ def test_E8_declined_cover_keeps_hits_off_units_in_cover() -> None:
     assert units_hit(r) == ["woods", "open"]
 
 
+# the E-X7 house rule only where the order is open
+@pytest.mark.clause("E-X7")
+def test_EX7_at_first_house_rule_needs_all_three_types() -> None:
+    d = decl([{"name": "Bolter", "ap": 2}, {"name": "Lascannon", "at": 2}],
+             [tunit("LV1", "LV", distance=10), tunit("AV1", "AV", distance=20)])
+    answers = {"to-hit.bolter": [6], "to-hit.lascannon": [6], "save.normal.lv1": [6],
+               "save.normal.av1": [6]}
+    r = shoot(d, answers, ("mixed-allocation=at-to-light-vehicles-first",))
+    assert sorted(units_hit(r)) == ["av1", "lv1"]  # no hit wasted: AP to the LV first
+    assert "allocate.normal.order" not in asked(d, answers)
+
+
 # --- E-11: saves ----------------------------------------------------------------------------
 
 @pytest.mark.clause("E-11")
@@ -287,6 +313,38 @@ def test_E11_ignore_cover_negates_cover_to_hit_and_cover_saves() -> None:
     assert r.outcome_data["casualties"] == ["A"]  # armour 6+ only
 
 
+# fortified units ignore crossfire's -1 to their saves (but still give its extra marker: E-13)
+RIFLE = {"name": "Rifle", "ap": 4}
+
+
+def _save_texts(result: Any) -> list[str]:
+    return [render(s.text) for s in result.steps if s.kind == "roll"
+            and s.data.get("question", "").startswith("save.")]
+
+
+@pytest.mark.clause("E-11")
+def test_E11_fortified_infantry_keeps_its_3_plus_cover_save_under_crossfire() -> None:
+    d = decl([RIFLE], [tunit("A", armour=6, terrain="fortifications")], crossfire=1)
+    r = shoot(d, {"to-hit.rifle": [6], "save.normal.a": [3]})
+    assert r.outcome_data["casualties"] == []  # 3+ still: crossfire's -1 does not apply
+    assert any("3+" in t for t in _save_texts(r))
+    note = next(s for s in r.steps if s.text.id == "epic.step.fortified_crossfire")
+    assert note.clause == "E-11" and "A" in render(note.text)
+    # the same unit in ruins (4+ cover) takes the -1: a 4 fails
+    d = decl([RIFLE], [tunit("A", armour=6, terrain="ruins")], crossfire=1)
+    r = shoot(d, {"to-hit.rifle": [6], "save.normal.a": [4]})
+    assert r.outcome_data["casualties"] == ["A"]
+
+
+@pytest.mark.clause("E-11")
+def test_E11_fortified_armour_save_ignores_crossfire_too() -> None:
+    # a tank in an emplacement: units in fortifications (any type) may ignore the -1
+    d = decl([{"name": "Lascannon", "at": 4}], [tunit("T", "AV", armour=4,
+                                                     terrain="fortifications")], crossfire=1)
+    r = shoot(d, {"to-hit.lascannon": [6], "save.normal.t": [4]})
+    assert r.outcome_data["casualties"] == []
+
+
 # --- E-12: macro-weapons (worked example 8) ---------------------------------------------------
 
 @pytest.mark.clause("E-12")
@@ -310,6 +368,32 @@ def test_E12_reinforced_armour_keeps_its_save_against_mw_without_reroll() -> Non
     d = decl([MACRO], [tunit("T", "AV", armour=4, reinforced=True)])
     ids = asked(d, {"to-hit.volcano-gun": [6], "save.mw.t": [2]})
     assert "save.mw.t" in ids and "save.mw.t.reroll" not in ids
+
+
+# the macro-weapon even spread: restart (worked example 8) or continue
+def _mw_decl() -> dict[str, Any]:
+    return decl([{"name": "Rifle", "ap": 2, "shots": 2}, {"name": "Cannon", "ap": 2,
+                                                          "macro": True}],
+                [tunit("A", distance=10), tunit("C", distance=20), tunit("D", distance=30)])
+
+
+MW_ANSWERS = {"to-hit.rifle": [6, 6], "to-hit.cannon": [6], "save.normal.a": [6],
+              "save.normal.c": [6]}
+
+
+@pytest.mark.clause("E-12")
+def test_E12_mw_spread_restarts_by_default() -> None:
+    r = shoot(_mw_decl(), MW_ANSWERS)
+    assert units_hit(r) == ["a", "c", "a"]
+    assert "mw-spread" not in r.non_default_options
+
+
+@pytest.mark.clause("E-12")
+def test_E12_mw_spread_continue_counts_on() -> None:
+    r = shoot(_mw_decl(), MW_ANSWERS, ("mw-spread=continue",))
+    assert units_hit(r) == ["a", "c", "d"]
+    assert "mw-spread" in r.non_default_options
+    assert any(s.text.id == "epic.step.mw_spread_continue" for s in r.steps)
 
 
 # --- E-13: Blast markers after casualties ----------------------------------------------------
@@ -341,6 +425,70 @@ def test_E13_broken_formation_markers_become_hits_without_saves() -> None:
     assert r.outcome_data["extra_hits"] == 2
     assert r.outcome_data["casualties"] == ["A", "B", "C"]
     assert r.outcome_data["blast_markers"] == 3
+
+
+@pytest.mark.clause("E-13")
+def test_E13_each_crossfiring_formation_adds_a_marker_on_the_first_kill() -> None:
+    d = decl([{"name": "Rifle", "ap": 5}], [tunit("A", armour=4)], crossfire=3)
+    r = shoot(d, {"to-hit.rifle": [6], "save.normal.a": [1]})
+    assert r.outcome_data["markers_added"] == 1 + 1 + 3
+
+
+@pytest.mark.clause("E-13")
+def test_E13_fortified_unit_destroyed_under_crossfire_still_gives_the_extra_marker() -> None:
+    d = decl([RIFLE], [tunit("A", armour=6, terrain="fortifications")], crossfire=1)
+    r = shoot(d, {"to-hit.rifle": [6], "save.normal.a": [2]})
+    assert r.outcome_data["casualties"] == ["A"]
+    assert r.outcome_data["markers_added"] == 1 + 1 + 1  # under fire, the kill, crossfire
+
+
+# disrupt hits that no unit can take place no marker (option disrupt-unplaced-hits)
+AP_DISRUPT = {"name": "Bolter", "ap": 4, "shots": 3, "disrupt": True}
+TWO_TANKS = [tunit("T1", "AV", armour=4), tunit("T2", "AV", armour=4, distance=12)]
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_that_no_unit_can_take_place_no_marker() -> None:
+    d = decl([AP_DISRUPT], TWO_TANKS)
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6]})
+    assert r.outcome_data["markers_added"] == 1  # the under-fire marker only
+    assert r.outcome_data["broken"] is False  # 1 marker, 2 tanks
+    note = next(s for s in r.steps if s.text.id == "epic.step.disrupt_unplaced")
+    assert note.clause == "E-13" and "3" in render(note.text)
+    assert r.non_default_options == ()
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_with_no_unit_place_markers_under_the_other_reading() -> None:
+    d = decl([AP_DISRUPT], TWO_TANKS)
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6]}, ("disrupt-unplaced-hits=marker",))
+    assert r.outcome_data["markers_added"] == 1 + 3
+    assert r.outcome_data["broken"] is True  # 4 markers, 2 tanks
+    assert r.non_default_options == ("disrupt-unplaced-hits",)
+    note = next(s for s in r.steps if s.text.id == "epic.step.disrupt_unplaced_marked")
+    assert note.clause == "E-13"
+
+
+@pytest.mark.clause("E-13")
+def test_E13_disrupt_hits_that_are_allocated_still_place_a_marker_each() -> None:
+    d = decl([AP_DISRUPT], [tunit("A", armour=4), *TWO_TANKS])
+    r = shoot(d, {"to-hit.bolter": [6, 6, 6], "save.normal.a": [5, 5, 5]})
+    # all three AP hits go to the one infantry unit: three markers, no save failed
+    assert r.outcome_data["markers_added"] == 1 + 3
+
+
+@pytest.mark.clause("E-13")
+def test_E13_a_macro_disrupt_hit_whose_only_target_fell_first_places_no_marker() -> None:
+    from tests.rulesets.epic.test_epic_odds import check_tree
+
+    # B, the only unit the macro-weapon reaches, is nearest: the rifle's hit goes to it first
+    d = decl([{"name": "Rifle", "ap": 3}, {"name": "Stun cannon", "ap": 3, "macro": True,
+                                           "disrupt": True}],
+             [tunit("B", armour=5, distance=5), tunit("A", armour=5, in_mw_range=False)])
+    r = shoot(d, {"to-hit.rifle": [6], "to-hit.stun-cannon": [6], "save.normal.b": [1]})
+    assert r.outcome_data["casualties"] == ["B"]
+    assert r.outcome_data["markers_added"] == 1 + 1  # under fire, B: the macro hit is lost
+    assert check_tree(d, {}) >= 3
 
 
 # --- E-14: the break check --------------------------------------------------------------------

@@ -473,3 +473,23 @@ def test_E14_the_game_files_markers_and_broken_formations_are_shown_first() -> N
     assert render(table.rows[1][0], "ru") == "Стреляющая формация"
     assert render(table.rows[2][3], "ru") == "Юнит 2, Юнит 3"
     assert state_view({}) == ()
+
+
+def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
+    """The whole attack at the table asks the special rules and crossfire."""
+    answers = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
+               "markers.grey-company-invented": 0, "firing.1": "ap4 mw", "firing.2": "-",
+               "target.1": "inf 4+ inv 10", "target.2": "-", "crossfire": 2,
+               "markers.red-hill-battery-invented": 0, "action": "advance",
+               "to-hit.weapon-1": [6], "save.mw.unit-1.invulnerable": [1]}
+    r = api.attack("epic", answers)
+    assert r.outcome_data["hits"] == {"mw": 1}
+    assert r.outcome_data["casualties"] == ["unit-1"]
+    assert r.outcome_data["markers_added"] == 1 + 1 + 2  # under fire, kill, 2 crossfire
+    plan = api.plan_attack("epic", seed=1)
+    from referee.frontends.wrappers import RecordingPort
+
+    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    api.play(plan, port)
+    ids = list(port.answers)
+    assert ids.index("firing.1") < ids.index("target.1") < ids.index("crossfire")

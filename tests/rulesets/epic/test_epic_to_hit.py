@@ -191,6 +191,13 @@ def test_E8_lookup_flags_apply_the_modifiers() -> None:
         api.lookup("epic", "to-hit", None, ["--cover"])
 
 
+@pytest.mark.clause("E-8")
+def test_E8_lookup_refuses_a_repeated_flag() -> None:
+    with pytest.raises(UsageError) as err:
+        api.lookup("epic", "to-hit", "5", ["--cover", "--cover"])
+    assert "more than once" in render(err.value.msg)
+
+
 # --- E-7: AP or AT per weapon ---------------------------------------------------------------
 
 @pytest.mark.clause("E-7")

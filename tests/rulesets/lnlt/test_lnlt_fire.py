@@ -1,6 +1,7 @@
 """Lock 'n Load Tactical fire: Ops Complete (L-11 to L-14, L-X3, L-X5 to L-X7), the
-firepower of several units (5.2), the opposed roll and the damage checks (brief section 3),
-and the worked examples 2, 3, 4 and 7. Each test fails if its rule is applied wrongly."""
+firepower of several units (5.2), Shaken units under Op Fire (L-12), the opposed roll, the
+damage checks and Heroes (brief section 3), and the worked examples 2, 3, 4 and 7. Each test
+fails if its rule is applied wrongly."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ from referee.core.options import OptionValueError, resolve_options
 from referee.rulesets import find_ruleset
 from referee.rulesets.lnlt.firepower import Component, FireKind, build_fp
 from referee.rulesets.lnlt.roster import DamageTable, SupportWeapon, Unit
-from tests.lnlt_helpers import leader, refusal, roster, run, step_texts, unit, units_after
+from tests.lnlt_helpers import (
+    MOVE,
+    MOVE_MAP,
+    leader,
+    refusal,
+    roster,
+    run,
+    step_texts,
+    unit,
+    units_after,
+)
 
 OPTIONS = resolve_options(find_ruleset("lnlt").option_specs(), {})
 
@@ -85,6 +96,34 @@ def test_LX5_minus_one_by_default_half_as_the_option() -> None:
                     options=opts(ops_complete_op_fire="half")).total == 2
 
 
+
+@pytest.mark.clause("L-12")
+def test_L12_a_shaken_squad_may_not_op_fire() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2), unit("sq", "R", "E5", ifp=2, status="shaken"),
+                  adjacent=MOVE_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["sq"]})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-12" and "Shaken" in render(msg)
+    result = run({**decl, "max_impulses": 1}, {**MOVE, "i1.opfire.1.1": "none"})
+    assert not any("Op Fire" in t and "FP" in t for t in step_texts(result))
+
+
+@pytest.mark.clause("L-12")
+def test_L12_beside_a_shaken_squad_only_the_good_order_one_op_fires() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2), unit("sq", "R", "E5", ifp=2, status="shaken"),
+                  unit("go", "R", "E5", ifp=3), adjacent=MOVE_MAP, max_impulses=1)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["go", "sq"]})
+    assert refusal(err.value).kwargs["clause"] == "L-12"
+    result = run(decl, {**MOVE, "i1.opfire.1.1": "E5", "i1.opfire.1.1.with": ["go"],
+                        "i1.opfire.1.1.drm": 0, "i1.opfire.1.1.tm": 0,
+                        "i1.opfire.1.1.attack": [1], "i1.opfire.1.1.defence": [6],
+                        "i1.opfire.1.2": "none"})
+    fps = [s.data["fp"] for s in result.steps if "fp" in s.data]
+    assert fps == [3 + 1]  # the Good Order squad alone, +1 at a Moved unit
+
+
 # --- L-13 and L-X7: support weapons and vehicles, worked example 3 -----------------------------
 
 MG3 = SupportWeapon(id="mg", kind="mg", fp=3)
@@ -134,6 +173,24 @@ def test_LX3_IFF_is_read_as_IFP_the_only_reading() -> None:
     # the seed's example fires the squad's IFP (2), not a separate "IFF" value
     assert build_fp([Component(mk("s", ifp=2, markers=OC))], "s", kind=FireKind.OP_FIRE,
                     target_moved=True, options=OPTIONS).rows[0].base == 2
+
+
+
+# Ops Complete on a vehicle: its MGs are halved (L-13), not the MMC -1 (L-12)
+@pytest.mark.clause("L-13")
+def test_L13_a_vehicles_own_firepower_under_ops_complete_is_halved_not_minus_one() -> None:
+    tank = Unit(id="t", side="G", hex="H1", kind="vehicle", ifp=5, markers=["ops-complete"])
+    build = build_fp([Component(tank)], "t", kind=FireKind.OP_FIRE, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 3 and build.rows[0].clause == "L-13"  # 5 halved, rounded up
+    squad = Unit(id="s", side="G", hex="H1", kind="mmc", ifp=5, markers=["ops-complete"])
+    build = build_fp([Component(squad)], "s", kind=FireKind.OP_FIRE, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 4 and build.rows[0].clause == "L-12"  # an MMC: 5 - 1
+    # at the hex it spotted this impulse, full FP (L-14) for the vehicle too
+    build = build_fp([Component(tank)], "t", kind=FireKind.SPOTTED, target_moved=False,
+                     options=OPTIONS)
+    assert build.total == 5
 
 
 # --- L-11 and L-14: spotting, worked example 4 ------------------------------------------------
@@ -299,3 +356,43 @@ def test_a_damage_table_with_an_unknown_result_is_refused_by_field() -> None:
     with pytest.raises(ScriptError) as err:
         run(decl, {})
     assert "routed" in render(err.value.msg)
+
+
+# --- Heroes (brief section 3): a Hero rolled during a fire joins the hex ----------------------
+
+HERO_MAP = {"H1": ["H3"]}
+HERO_FIRE = {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1",
+             "i1.fire.H1.with": ["a"], "i1.fire.H1.target": "H3", "i1.fire.H1.drm": 0,
+             "i1.fire.H1.tm": 0, "i1.fire.H1.attack": [6], "i1.fire.H1.defence": [1],
+             "i1.fire.H1.dc.rs": [1], "i1.fire.H1.result.rs": "shaken"}
+
+
+def _fire_at_a_squad() -> dict[str, object]:
+    return roster(unit("a", "G", "H1", ifp=4), unit("rs", "R", "H3", ifp=2),
+                  adjacent=HERO_MAP, max_impulses=1)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_hero_rolled_during_a_fire_joins_the_mmcs_hex() -> None:
+    result = run(_fire_at_a_squad(), {**HERO_FIRE, "i1.fire.H1.hero.rs": [4],
+                                      "i1.fire.H1.hero.rs.ifp": 2})
+    units = {u["id"]: u for u in result.state_updates["phase"]["roster"]["units"]}
+    hero = units["hero-rs"]
+    assert (hero["side"], hero["hex"], hero["kind"], hero["ifp"], hero["status"],
+            hero["markers"]) == ("R", "H3", "smc", 2, "good-order", [])
+    assert units["rs"]["status"] == "shaken"  # whatever the check's result
+    step = next(s for s in result.steps if s.text.id == "lnlt.step.hero")
+    assert step.data["hero"] == "hero-rs" and "H3" in render(step.text)
+
+
+@pytest.mark.clause("L-5")
+def test_L5_an_odd_hero_die_adds_no_hero_and_two_heroes_get_two_ids() -> None:
+    result = run(_fire_at_a_squad(), {**HERO_FIRE, "i1.fire.H1.hero.rs": [3]})
+    ids = [u["id"] for u in result.state_updates["phase"]["roster"]["units"]]
+    assert ids == ["a", "rs"]
+    decl = roster(unit("a", "G", "H1", ifp=4), unit("rs", "R", "H3", ifp=2),
+                  unit("hero-rs", "R", "H7", "smc", ifp=1), adjacent=HERO_MAP,
+                  max_impulses=1)
+    result = run(decl, {**HERO_FIRE, "i1.fire.H1.hero.rs": [6], "i1.fire.H1.hero.rs.ifp": 1})
+    ids = [u["id"] for u in result.state_updates["phase"]["roster"]["units"]]
+    assert ids == ["a", "rs", "hero-rs", "hero-rs-2"]

@@ -11,6 +11,8 @@ import pytest
 from referee.catalog import render
 from referee.core.errors import MissingAnswerError, ScriptError
 from tests.lnlt_helpers import (
+    MOVE,
+    MOVE_MAP,
     asked,
     leader,
     phase_state,
@@ -181,6 +183,32 @@ def test_L2_a_player_with_nothing_left_may_only_pass() -> None:
     assert refusal(err.value).kwargs["clause"] == "L-2"
 
 
+
+@pytest.mark.clause("L-1")
+def test_L1_pass_is_not_the_default_of_the_activation_prompt() -> None:
+    from referee import api
+    from referee.core.questions import Question
+    from referee.frontends.answers import AnswerPort
+
+    seen: dict[str, Question] = {}
+
+    class Keep(AnswerPort):
+        def ask(self, question: Question) -> object:
+            seen[question.id] = question
+            return super().ask(question)
+
+    decl = roster(unit("g", "G", "A1", ifp=2), unit("r", "R", "B1", ifp=2),
+                  unit("m", "G", "A2", markers=["moved"]), max_impulses=2)
+    plan = api.plan_attack("lnlt", seed=1, declaration=decl)
+    api.play(plan, Keep({"i1.do": "pass", "i2.do": "pass"}, plan.dice))
+    assert seen["i1.do"].default == "activate"  # a stray Enter activates, never passes
+    used = roster(unit("g", "G", "A1", markers=["fired"]), unit("r", "R", "B1", ifp=2),
+                  max_impulses=1)
+    plan = api.plan_attack("lnlt", seed=1, declaration=used)
+    api.play(plan, Keep({"i1.do": "pass"}, plan.dice))
+    assert seen["i1.do"].default == "pass"  # nothing left to activate: pass is all there is
+
+
 # --- L-3 what an activation covers ---------------------------------------------------------
 
 MAP = {"H1": ["H2", "H3", "H4"], "H2": ["H5"]}
@@ -228,6 +256,38 @@ def test_L3_a_hex_without_own_units_is_refused() -> None:
     with pytest.raises(ScriptError) as err:
         run(TWO, {"i1.do": "activate", "i1.hex": "B1"})
     assert refusal(err.value).kwargs["clause"] == "L-3"
+
+
+
+# a scripted reach through a leader who may not reach is refused with the rule
+REACH_MAP = {"H1": ["H2"], "H2": ["H1"]}
+
+
+@pytest.mark.clause("L-3")
+def test_L3_a_scripted_reach_through_a_shaken_leader_is_refused_with_the_rule() -> None:
+    decl = roster(leader("lt", "G", "H1", status="shaken"), unit("b", "G", "H2", ifp=2),
+                  unit("r", "R", "H9"), adjacent=REACH_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.reach": ["H2"]})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-3" and "not in Good Order" in render(msg)
+    assert "H2" in render(err.value.msg) and "i1.reach" in render(err.value.msg)
+
+
+@pytest.mark.clause("L-11")
+def test_L11_a_scripted_reach_through_an_ops_complete_leader_is_refused_with_the_rule() -> None:
+    decl = roster(leader("lt", "G", "H1", markers=["ops-complete"]),
+                  unit("own", "G", "H1", ifp=2), unit("b", "G", "H2", ifp=2),
+                  unit("r", "R", "H9"), adjacent=REACH_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.reach": ["H2"]})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-11" and "marked" in render(msg)
+    # answered with no hex, the activation goes on with the leader's hex alone
+    result = run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.reach": [],
+                        "i1.act.1": "done", "i2.do": "pass", "i3.do": "pass"})
+    assert [s.data["units"] for s in result.steps if "units" in s.data] == [["own"]]
+    assert any(t.startswith("[L-11] Not activatable: H2") for t in step_texts(result))
 
 
 # --- L-4 leader reach, worked example 5 ------------------------------------------------------
@@ -542,6 +602,38 @@ def test_L5_a_leader_alone_does_not_fire_he_lends_his_LM() -> None:
     with pytest.raises(ScriptError) as err:
         run(decl, {**FIRE_H1, "i1.fire.H1.with": ["lt"]})
     assert refusal(err.value).kwargs["clause"] == "L-5"
+
+
+
+# Shaken units (Unit.shaken) may be activated, but may not fire (nor Op Fire: L-12, in
+# test_lnlt_fire.py), and may not move closer to an enemy unit in their LOS
+@pytest.mark.clause("L-5")
+def test_L5_a_shaken_squad_may_not_fire_in_its_own_impulse() -> None:
+    decl = roster(unit("sq", "G", "H1", ifp=2, status="shaken"), unit("r", "R", "H9"),
+                  adjacent=REACH_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(decl, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1"})
+    msg = refusal(err.value)
+    assert msg.kwargs["clause"] == "L-5" and "Shaken" in render(msg)
+    both = roster(unit("sq", "G", "H1", ifp=2, status="shaken"), unit("go", "G", "H1", ifp=3),
+                  unit("r", "R", "H9"), adjacent=REACH_MAP)
+    with pytest.raises(ScriptError) as err:
+        run(both, {"i1.do": "activate", "i1.hex": "H1", "i1.act.1": "fire:H1",
+                   "i1.fire.H1.with": ["sq", "go"]})
+    assert "sq is Shaken" in render(refusal(err.value))
+
+
+@pytest.mark.clause("L-5")
+def test_L5_a_shaken_squad_moves_but_not_closer_to_an_enemy_it_can_see() -> None:
+    decl = roster(unit("able", "G", "C4", ifp=2, status="shaken"), unit("r", "R", "E9"),
+                  adjacent=MOVE_MAP, max_impulses=1)
+    stays = run(decl, {**MOVE, "i1.move.C4.closer": True, "i1.act.2": "done"})
+    after = {u["id"]: u for u in stays.state_updates["phase"]["roster"]["units"]}
+    assert after["able"]["hex"] == "C4" and after["able"]["markers"] == []
+    assert any(t.startswith("[L-5]") and "stays in C4" in t for t in step_texts(stays))
+    moves = run(decl, {**MOVE, "i1.move.C4.closer": False, "i1.opfire.1.1": "none"})
+    after = {u["id"]: u for u in moves.state_updates["phase"]["roster"]["units"]}
+    assert after["able"]["hex"] == "C5" and after["able"]["markers"] == ["moved"]
 
 
 # --- one-hex rosters: nowhere to move or spot (review: /tmp/rv2/one.toml) ------------------

@@ -1,6 +1,6 @@
 """World at War smoke (W-6), FASCAM (W-7) and chemical strikes (W-8): the missions, their
-option defaults, the brief's worked examples 5 and 6, and markers kept over turns in a game
-file with the `waw-markers` command."""
+option defaults (smoke on smoke, HQs in a chemical strike: W-5 with W-8), the brief's worked
+examples 5 and 6, and markers kept over turns in a game file with the `waw-markers` command."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from referee import api
 from referee.catalog import render
 from referee.cli import app
 from referee.context import Environment
-from referee.core.errors import ScriptError
+from referee.core.errors import ScriptError, UnusedAnswerError
 from referee.core.table import Shown
 from referee.rulesets.waw import markers as mk
 from referee.rulesets.waw.smoke import smoke_fire
@@ -113,6 +113,35 @@ def test_W6_smoke_mission_shows_the_reading_in_force() -> None:
                  and t.title.id == "waw.table.smoke")
     assert smoke.rows[3][2] == Shown(1, "+1")  # adjacent fire into a neighbour now takes +1
 
+
+
+# smoke on smoke (rules review, issue 18): the fresh Smoke 2 replaces the older marker
+@pytest.mark.clause("W-6")
+def test_W6_a_second_smoke_mission_on_a_hex_with_smoke_1_replaces_it(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    mission("smoke", "0805", game)
+    phase(game)  # Smoke 2 -> Smoke 1
+    r = mission("smoke", "0805", game)
+    assert [(m["kind"], m["level"], m["hex"]) for m in on_map(game)] == [("smoke", 2, "0805")]
+    step = next(s for s in r.steps if s.text.id == "waw.step.smoke_replaced")
+    assert step.clause == "W-6" and "Smoke 1" in render(step.text)
+    assert [c["after"] for c in phase(game)["changes"]] == ["smoke-1"]  # one marker ages
+    mission("smoke", "0806", game)  # another hex: a marker of its own
+    assert sorted((m["hex"], m["level"]) for m in on_map(game)) == [("0805", 1), ("0806", 2)]
+
+
+@pytest.mark.clause("W-6")
+def test_W6_smoke_markers_stack_under_the_other_reading(tmp_path: Path) -> None:
+    from referee.frontends.answers import AnswerPort
+
+    game = tmp_path / "g.sqlite"
+    mission("smoke", "0805", game)
+    phase(game)
+    plan = api.plan_attack("waw", seed=1, options=("smoke-on-smoke=stack",),
+                           declaration={"mission": "smoke", "hex": "0805"})
+    r = api.play(plan, AnswerPort({}, plan.dice), game=game)
+    assert sorted(m["level"] for m in on_map(game)) == [1, 2]
+    assert r.non_default_options == ("smoke-on-smoke",)
 
 # --- W-7: FASCAM ---------------------------------------------------------------------------------
 
@@ -215,6 +244,48 @@ def test_W8_chemical_marker_is_removed_in_the_next_marker_phase(tmp_path: Path) 
         ("chemical", "removed"), ("smoke", "smoke-1")]
     assert [m["kind"] for m in on_map(game)] == ["smoke"]
 
+
+
+# HQs in a chemical strike (W-5 with W-8, option chemical-hq; rules review, issue 18)
+CHEM_HQ_UNITS = [{"name": "Grey Rifle Platoon", "kind": "infantry"},
+                 {"name": "Red Command", "kind": "hq", "position": "adjacent"}]
+
+
+def _chemical_asked(answers: dict[str, Any],
+                    options: tuple[str, ...] = ()) -> tuple[list[str], Any]:
+    from referee.frontends.answers import AnswerPort
+    from referee.frontends.wrappers import RecordingPort
+
+    plan = api.plan_attack("waw", seed=1, options=options,
+                           declaration={"mission": "chemical", "hex": "0807",
+                                        "units": CHEM_HQ_UNITS})
+    port = RecordingPort(AnswerPort(answers, plan.dice))
+    result = api.play(plan, port)
+    return list(port.answers), result
+
+
+# an HQ is never an artillery target: no morale check in a chemical strike
+@pytest.mark.clause("W-5")
+def test_W5_an_hq_in_a_chemical_strike_takes_no_morale_check() -> None:
+    ids, r = _chemical_asked({"morale.grey-rifle-platoon": False})
+    assert ids == ["morale.grey-rifle-platoon"]  # the HQ is not asked
+    assert r.outcome_data["status"]["red-command"] == "good"
+    assert "red-command" not in r.outcome_data["passed"]
+    step = next(s for s in r.steps if s.text.id == "waw.step.chem_hq")
+    assert step.clause == "W-5" and "Red Command" in render(step.text)
+    with pytest.raises(UnusedAnswerError):  # a script answering its check is told so
+        api.attack("waw", {"morale.grey-rifle-platoon": False, "morale.red-command": False},
+                   declaration={"mission": "chemical", "hex": "0807", "units": CHEM_HQ_UNITS})
+
+
+@pytest.mark.clause("W-8")
+def test_W8_hqs_check_like_every_unit_under_the_other_reading() -> None:
+    ids, r = _chemical_asked({"morale.grey-rifle-platoon": True, "morale.red-command": False,
+                              "chemical-outcome.red-command": "disorganize"},
+                             ("chemical-hq=checks",))
+    assert "morale.red-command" in ids
+    assert r.outcome_data["status"]["red-command"] == "disorganized"
+    assert r.non_default_options == ("chemical-hq",)
 
 # --- markers, pure and through the command -------------------------------------------------------
 
