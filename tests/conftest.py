@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -39,17 +39,11 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["LC_ALL"] = "C.UTF-8"
 
 
-def rng(seed: int = 1):
-    from referee.core.dice import KeyedDice
-
-    return KeyedDice(seed)
-
-
 @pytest.fixture
 def spawn():
     """``spawn(*args)`` starts ``python -m referee ARGS`` in a pseudo-terminal; every child
-    is closed when the test ends (helpers in ``tests/pty_support.py``)."""
-    from tests.pty_support import start
+    is closed when the test ends (helpers in ``tests/support/pty.py``)."""
+    from tests.support.pty import start
 
     children = []
 
@@ -67,7 +61,7 @@ def spawn():
 @pytest.fixture
 def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
     """Games made in the test draw this secret seed (else drawn by ``secrets``)."""
-    from tests.game_helpers import FIXED_SEED, fixed_seed
+    from tests.support.game import FIXED_SEED, fixed_seed
 
     fixed_seed(monkeypatch)
     return FIXED_SEED
@@ -76,22 +70,9 @@ def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
 @pytest.fixture
 def game(tmp_path: Path, game_seed: str) -> Path:
     """A new game file: sides Grey and Red, the opponent's text "owls at dusk"."""
-    from tests.game_helpers import new_game
+    from tests.support.game import new_game
 
     path = tmp_path / "night.sqlite"
     new_game(path, "--opponent-seed", "owls at dusk")
     return path
 
-
-def values(row: tuple) -> tuple:
-    """A table row's values (a cell with a value of its own, ``Shown``, as that value)."""
-    from referee.core.table import Shown
-
-    return tuple(c.value if isinstance(c, Shown) else c for c in row)
-
-
-def texts(row: tuple) -> tuple[str, ...]:
-    """A table row as the console shows it."""
-    from referee.render.json_out import cell_text
-
-    return tuple(str(cell_text(c)) for c in row)

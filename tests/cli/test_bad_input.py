@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.context import Environment
 from referee.exit_codes import ExitCode
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 SCRIPTS = ROOT / "transcripts" / "scripts"
 LNLT_PHASE = SCRIPTS / "lnlt-short-phase.toml"

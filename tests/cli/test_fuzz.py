@@ -1,4 +1,4 @@
-"""Issue 17: a seeded fuzzer over every ruleset's input files (``tests/fuzz_support.py``):
+"""Issue 17: a seeded fuzzer over every ruleset's input files (``tests/support/fuzz.py``):
 each mutated script, roster, deck or data file ends with an exit code of the README's table
 (0, 2, 3, 4 or 5) and no traceback. ``benchmarks/fuzz.py`` runs the same cases, many more."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzz_support import RULESETS, Tally, cases, run_case
+from tests.support.fuzz import RULESETS, Tally, cases, run_case
 
 CASES_PER_RULESET = 200
 

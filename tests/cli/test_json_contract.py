@@ -33,8 +33,8 @@ from referee.entry import load_app
 from referee.exit_codes import ExitCode
 from referee.rulesets import all_rulesets, find_ruleset
 from referee.schemas import FOLDER, KINDS, schema_path
-from tests.conftest import ROOT
-from tests.transcript_harness import (
+from tests.support import ROOT
+from tests.support.transcripts import (
     PROMPT,
     Command,
     commands,

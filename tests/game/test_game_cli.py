@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee.context import Environment
-from tests.conftest import ROOT
-from tests.game_helpers import (
+from tests.support import ROOT
+from tests.support.game import (
     EPIC_PROGRAM,
     FIXED_SEED,
     invoke,

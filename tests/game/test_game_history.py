@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.game import SCHEMA_VERSION, entry_digest, open_game, read_game
-from tests.game_helpers import (
+from tests.support.game import (
     CC_PROGRAM,
     EPIC_PROGRAM,
     invoke,

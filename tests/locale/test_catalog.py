@@ -10,7 +10,7 @@ import pytest
 
 from referee.catalog import available_languages, catalogue, language_from_env, render
 from referee.core.text import Msg
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 LITERAL_ID = re.compile(r"""Msg\.of\(\s*["']([a-z0-9_.-]+)["']""")
 DYNAMIC_ID = re.compile(r"""Msg\.of\(\s*f["']([^"']+)["']""")

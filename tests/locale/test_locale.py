@@ -24,7 +24,7 @@ from referee.catalog import (
 from referee.core.text import Msg
 from referee.entry import LanguageError, split_lang
 from referee.tomlcache import load_toml
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 ENGLISH_WORD = re.compile(r"(?<![-\w])[a-z]{2,}\b")
 FIELD = re.compile(r"\{[^}]*\}")

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 PHRASE = re.compile(r"[A-Za-z]{2,}[,:;]?\s+[A-Za-z]{2,}")

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from referee.catalog import _SELECTOR, catalogue
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 
 def _referee(*args: str) -> str:

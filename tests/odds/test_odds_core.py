@@ -33,7 +33,8 @@ from referee.odds.whatif import compare
 from referee.render.json_out import odds_json
 from referee.render.odds import chart_rows, pct, report_lines
 from tests.cli.test_cli import SCRIPT, invoke
-from tests.conftest import ROOT, texts, values
+from tests.support import ROOT
+from tests.support.tables import texts, values
 
 
 def enumerate_successes(spec: DiceSpec) -> Dist:

@@ -18,7 +18,7 @@ from referee import api
 from referee.core import work
 from referee.frontends.answers import AnswerPort
 from referee.frontends.odds import OddsPort
-from tests.work_helpers import builders
+from tests.support.work import builders
 
 
 def _run(ruleset: str, declaration: dict[str, Any], options: tuple[str, ...] = (),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 # (pydantic is not listed: Typer 0.29 itself imports it when an app runs)
 HEAVY = ("questionary", "prompt_toolkit", "sqlite3", "dyce")

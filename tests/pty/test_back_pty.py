@@ -1,7 +1,7 @@
 """Going back, resuming, and output that can be piped, at a real pseudo-terminal (pexpect).
 
 ``<`` goes back one question: typed alone on the line at a text, number or dice prompt, the
-key itself at a list or yes/no prompt. The helpers are in ``tests/pty_support.py``."""
+key itself at a list or yes/no prompt. The helpers are in ``tests/support/pty.py``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pexpect
 import pytest
 
 from referee.script import load_script
-from tests.pty_support import (
+from tests.support.pty import (
     CTRL_C,
     DOWN,
     ENTER,

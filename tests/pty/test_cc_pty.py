@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import ENTER, ROOT, TIMEOUT, Session, child_env, squash
+from tests.support.pty import ENTER, ROOT, TIMEOUT, Session, child_env, squash
 
 pytestmark = [
     pytest.mark.pty,

@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
+from tests.support.pty import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
 
 pytestmark = [pytest.mark.pty,
               pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pty")]

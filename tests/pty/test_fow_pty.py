@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import DOWN, ENTER, Session, choose
+from tests.support.pty import DOWN, ENTER, Session, choose
 
 pytestmark = [
     pytest.mark.pty,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.game_helpers import EPIC_PROGRAM, new_game, script
-from tests.pty_support import CTRL_C, ROOT, Session, child_env
+from tests.support.game import EPIC_PROGRAM, new_game, script
+from tests.support.pty import CTRL_C, ROOT, Session, child_env
 
 pytestmark = pytest.mark.pty
 

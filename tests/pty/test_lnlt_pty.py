@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.pty_support import ENTER, Session
+from tests.support.pty import ENTER, Session
 
 pytestmark = [
     pytest.mark.pty,

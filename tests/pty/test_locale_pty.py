@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import DOWN, ENTER, Session
+from tests.support.pty import DOWN, ENTER, Session
 
 pytestmark = [
     pytest.mark.pty,

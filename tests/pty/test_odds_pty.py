@@ -16,7 +16,7 @@ from tests.pty.test_pty import (
     answer_declaration,
     choose,
 )
-from tests.pty_support import Session
+from tests.support.pty import Session
 
 pytestmark = [
     pytest.mark.pty,

@@ -3,7 +3,7 @@
 These tests type at questionary prompts the way a player does: lines at text prompts, arrow
 keys and Enter at select prompts, a single key at confirm prompts, Ctrl-C to interrupt.
 
-The helpers are in ``tests/pty_support.py``; the ``spawn`` fixture in ``tests/conftest.py``.
+The helpers are in ``tests/support/pty.py``; the ``spawn`` fixture in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import (
+from tests.support.pty import (
     CTRL_C,
     ROOT,
     TIMEOUT,

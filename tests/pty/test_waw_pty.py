@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from tests.pty_support import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
+from tests.support.pty import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
 
 pytestmark = [
     pytest.mark.pty,

@@ -26,9 +26,9 @@ from referee.core.table import Table
 from referee.core.text import Msg
 from referee.render import stacked
 from referee.render.console import make_console, print_table
-from tests.conftest import ROOT
-from tests.pty_support import ENTER, TIMEOUT, Session
-from tests.transcript_harness import commands, fresh_game_files, replay, transcript_files
+from tests.support import ROOT
+from tests.support.pty import ENTER, TIMEOUT, Session
+from tests.support.transcripts import commands, fresh_game_files, replay, transcript_files
 
 WIDTHS = (60, 80, 120)
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzМодификатор-+", min_size=1, max_size=18)
@@ -132,7 +132,7 @@ def test_lookup_flags_stay_whole_to_type(width: int, lang: str, monkeypatch: pyt
                                          capsys: pytest.CaptureFixture[str]) -> None:
     """``lookup epic`` lists the flags a player types (``--sustained-fire``): at every width
     each flag is on the screen whole, on one line."""
-    from tests.transcript_harness import Command
+    from tests.support.transcripts import Command
 
     _at_width(monkeypatch, width)
     line = ("referee --lang ru lookup epic" if lang == "ru" else "referee lookup epic")
@@ -233,7 +233,7 @@ def test_wrap_breaks_between_words_and_folds_only_a_word_too_wide() -> None:
 # --- at a real terminal of 60 columns --------------------------------------------------------
 
 def _start_narrow(*args: str, cols: int) -> pexpect.spawn:
-    from tests.pty_support import child_env
+    from tests.support.pty import child_env
 
     return pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
                          env=child_env(), encoding="utf-8", timeout=TIMEOUT,
@@ -303,7 +303,7 @@ def test_the_odds_lines_at_60_columns_hang_under_their_indent(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A scripted run's odds at 60 columns: a percentile line that wraps continues under its
     own indent (before, it ran back to the left edge, out of its roll's block)."""
-    from tests.transcript_harness import Command
+    from tests.support.transcripts import Command
 
     _at_width(monkeypatch, 60)
     shown = replay(Command("referee run transcripts/scripts/epic-allocation.toml", "", 0, 0))

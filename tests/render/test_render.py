@@ -286,7 +286,7 @@ def test_the_largest_allocations_are_shown_as_summaries_with_every_hit_in_json(
     from referee import api
     from referee.frontends.answers import AnswerPort
     from referee.render.json_out import result_json
-    from tests.work_helpers import builders
+    from tests.support.work import builders
 
     declaration = (builders.epic_largest() if ruleset == "epic"
                    else builders.fow_assault(3600, 60, 60))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.transcript_harness import (
+from tests.support import ROOT
+from tests.support.transcripts import (
     commands,
     fresh_game_files,
     normalise,

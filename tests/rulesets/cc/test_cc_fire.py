@@ -21,7 +21,7 @@ from referee.core.dice import DiceSource, KeyedDice
 from referee.core.errors import AnswerError, ScriptError, UsageError
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import FateCardQuestion, edition, parse_card
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 SCRIPTS = ROOT / "transcripts" / "scripts"
 

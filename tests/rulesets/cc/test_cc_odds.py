@@ -36,8 +36,8 @@ from referee.rulesets.cc.attack import attack
 from referee.rulesets.cc.deck import FateCardQuestion, draw_card, edition, parse_key
 from referee.rulesets.cc.declaration import FireDeclaration
 from referee.rulesets.cc.odds_draws import DeckRun
-from tests import cc_reference as reference
-from tests.conftest import ROOT
+from tests.support import ROOT
+from tests.support import cc_reference as reference
 
 GERMANY: tuple[str, ...] = edition("cc_20th").composition("germany") or ()
 AMERICA: tuple[str, ...] = edition("cc_20th").composition("america") or ()

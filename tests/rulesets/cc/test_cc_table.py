@@ -34,7 +34,7 @@ from referee.rulesets.cc.entry import (
     parse_unit,
 )
 from referee.rulesets.cc.view import deck_tables
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 ROSTER = ROOT / "transcripts" / "rosters" / "cc-orchard.toml"
 SIDES = {"attacker": "germany", "defender": "america"}

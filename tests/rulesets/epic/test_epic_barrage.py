@@ -10,8 +10,7 @@ import pytest
 
 from referee import api
 from referee.catalog import render
-from tests.conftest import texts, values
-from tests.epic_helpers import (
+from tests.support.epic import (
     OTHER_FORMATION,
     asked,
     decl,
@@ -20,6 +19,7 @@ from tests.epic_helpers import (
     tunit,
     two_formations,
 )
+from tests.support.tables import texts, values
 
 HOWITZER = {"name": "Howitzer", "barrage": 3}
 

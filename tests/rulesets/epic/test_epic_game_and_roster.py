@@ -11,7 +11,7 @@ from referee import api
 from referee.catalog import render
 from referee.core.errors import ScriptError
 from referee.frontends.answers import AnswerPort
-from tests.epic_helpers import decl, tunit
+from tests.support.epic import decl, tunit
 
 TARGETS = [tunit("A", distance=10), tunit("B", distance=20), tunit("C", distance=30),
            tunit("D", distance=40)]
@@ -136,7 +136,7 @@ action = "advance"
 
 @pytest.mark.clause("E-4")
 def test_E4_blast_markers_left_out_are_asked_unless_the_game_file_knows(tmp_path: Path) -> None:
-    from tests.epic_helpers import asked, funit
+    from tests.support.epic import asked, funit
 
     d = decl([GUN], TARGETS, [funit("F1", ["Gun"])])
     del d["firing_blast_markers"], d["target_blast_markers"]

@@ -27,8 +27,8 @@ from referee.core.dice import DiceRoll, DiceSource, DiceSpec, KeyedDice
 from referee.core.questions import DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from tests.conftest import texts, values
-from tests.epic_helpers import OTHER_FORMATION, decl, tunit, two_formations
+from tests.support.epic import OTHER_FORMATION, decl, tunit, two_formations
+from tests.support.tables import texts, values
 
 Outcome = tuple[int, bool, bool]  # units destroyed, broken, wiped out
 

@@ -8,7 +8,7 @@ import pytest
 
 from referee.rulesets.epic.declaration import Overwatch
 from referee.rulesets.epic.overwatch import trigger_problem
-from tests.epic_helpers import decl, played_in, shoot, tunit
+from tests.support.epic import decl, played_in, shoot, tunit
 
 GUN = {"name": "Autocannon", "ap": 5}
 

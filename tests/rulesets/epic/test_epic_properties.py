@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from referee import api
 from referee.rulesets.epic.allocation import HitKind, Target, eligible, legal_units
-from tests.epic_helpers import decl, tunit
+from tests.support.epic import decl, tunit
 
 TYPES = st.sampled_from(["INF", "LV", "AV"])
 

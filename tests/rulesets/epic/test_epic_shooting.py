@@ -12,7 +12,7 @@ import pytest
 from referee.catalog import render
 from referee.core.errors import ScriptError
 from referee.rulesets.epic.tables import tables
-from tests.epic_helpers import asked, decl, funit, played_in, shoot, tunit, units_hit
+from tests.support.epic import asked, decl, funit, played_in, shoot, tunit, units_hit
 
 BOLTER = {"name": "Heavy bolter", "shots": 1, "ap": 5}
 CANNON = {"name": "Battle cannon", "shots": 1, "ap": 5, "at": 4}

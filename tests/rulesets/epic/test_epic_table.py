@@ -22,7 +22,7 @@ from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.frontends.display import value_from_label
 from referee.rulesets.epic.view import state_view
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 ROSTER = str(ROOT / "transcripts" / "scripts" / "epic-roster.toml")
 FIRING, TARGET = "Grey Company (invented)", "Red Hill Battery (invented)"

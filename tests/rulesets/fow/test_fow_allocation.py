@@ -11,7 +11,7 @@ from referee.core.errors import ScriptError, UsageError
 from referee.core.result import Result
 from referee.core.table import Shown
 from referee.rulesets.fow.flow import max_matching
-from tests.fow_helpers import D, H, allocation, allocator, asked, check, decl, proposal, run
+from tests.support.fow import D, H, allocation, allocator, asked, check, decl, proposal, run
 
 INF_INF_TRANSPORT = decl([D("a"), D("b"), D("t", "transport")], [H("x", 3, ["a", "b", "t"])])
 

@@ -21,9 +21,9 @@ from referee.core.result import Result
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.rulesets.fow.entry import DefenderEntry, DefenderLine, HitterEntry, HitterLine
-from tests.conftest import ROOT
-from tests.fow_helpers import D, H, decl
-from tests.fow_helpers import run as run_declared
+from tests.support import ROOT
+from tests.support.fow import D, H, decl
+from tests.support.fow import run as run_declared
 
 ROSTER = ROOT / "transcripts" / "rosters" / "fow-orchard.toml"
 # the reference attack of benchmarks/questions.py (fow-typed), typed as a player would
@@ -262,7 +262,7 @@ def test_F1_the_proposal_is_shown_before_the_defender_is_asked_and_is_the_result
 
 
 def test_the_table_front_end_prints_the_proposal_before_the_question(root: Path) -> None:
-    from tests.transcript_harness import Command, replay
+    from tests.support.transcripts import Command, replay
 
     typed = ["3 inf", "gun", "tank bailed top 1", "", "", "3 hits", "2 hits", "", "", "", ""]
     out = replay(Command("referee attack fow --seed 1",

@@ -28,8 +28,8 @@ from referee.frontends.answers import AnswerPort
 from referee.frontends.odds import OddsPort
 from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
 from referee.rulesets.fow import odds as fow_odds
-from tests.conftest import ROOT
-from tests.fow_helpers import D, H, decl, run
+from tests.support import ROOT
+from tests.support.fow import D, H, decl, run
 
 SCRIPT = ROOT / "transcripts" / "scripts" / "fow-odds.toml"
 

@@ -28,8 +28,8 @@ from referee.core import work as counter
 from referee.rulesets.fow.explain import Explanation
 from referee.rulesets.fow.residual import groups_of
 from referee.rulesets.fow.validate import Allocator
-from tests.fow_helpers import problem
-from tests.work_helpers import builders
+from tests.support.fow import problem
+from tests.support.work import builders
 
 MAX_DEFENDING, MAX_HITTING, MAX_HITS_PER_TEAM = builders.fow_limits()
 

@@ -17,7 +17,7 @@ from referee.cli import app
 from referee.context import Environment
 from referee.frontends.answers import SequencePort
 from referee.game import open_game
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 ROSTER = str(ROOT / "transcripts" / "rosters" / "lnlt-crossroads.toml")
 
@@ -175,7 +175,7 @@ def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
         tmp_path: Path) -> None:
     import pexpect
 
-    from tests.pty_support import Session, child_env
+    from tests.support.pty import Session, child_env
 
     game = str(tmp_path / "g.sqlite")
 

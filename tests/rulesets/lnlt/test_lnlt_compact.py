@@ -22,7 +22,7 @@ from referee.rulesets.lnlt.combat import target_facts
 from referee.rulesets.lnlt.entry import Mods, ModsEntry
 from referee.rulesets.lnlt.odds import attack_odds, opposed_odds
 from referee.rulesets.lnlt.roster import Unit
-from tests.lnlt_helpers import asked, leader, refusal, roster, run, step_texts, unit
+from tests.support.lnlt import asked, leader, refusal, roster, run, step_texts, unit
 
 MAP = {"C4": ["D4"]}
 PASSES = {"i2.do": "pass", "i3.do": "pass", "i4.do": "pass"}
@@ -246,7 +246,7 @@ def test_resuming_a_phase_shows_it_before_the_first_question(tmp_path: Any) -> N
     from referee.cli import app
     from referee.context import Environment
     from referee.frontends.answers import SequencePort
-    from tests.conftest import ROOT
+    from tests.support import ROOT
 
     game = tmp_path / "g.sqlite"
     roster_file = ROOT / "benchmarks" / "questions" / "lnlt-fire.toml"
@@ -293,7 +293,7 @@ def test_attack_with_a_roster_file_plays_the_phase_from_it(tmp_path: Any) -> Non
     from referee.cli import app
     from referee.context import Environment
     from referee.frontends.answers import SequencePort
-    from tests.conftest import ROOT
+    from tests.support import ROOT
 
     def invoke(roster_path: str, answers: list[str]) -> tuple[int, str]:
         out = io.StringIO()

@@ -15,7 +15,7 @@ from referee.core.options import OptionValueError, resolve_options
 from referee.rulesets import find_ruleset
 from referee.rulesets.lnlt.firepower import Component, FireKind, build_fp
 from referee.rulesets.lnlt.roster import DamageTable, SupportWeapon, Unit
-from tests.lnlt_helpers import (
+from tests.support.lnlt import (
     MOVE,
     MOVE_MAP,
     leader,

@@ -39,8 +39,8 @@ from referee.rulesets.lnlt.combat import LeaderHelp, resolve_fire, target_facts
 from referee.rulesets.lnlt.firepower import FpBuild
 from referee.rulesets.lnlt.odds import attack_odds, dc_odds, defence_odds, hero_odds
 from referee.rulesets.lnlt.roster import DamageTable, Unit
-from tests.conftest import ROOT
-from tests.lnlt_helpers import leader, roster, unit
+from tests.support import ROOT
+from tests.support.lnlt import leader, roster, unit
 
 ROSTER = str(ROOT / "transcripts" / "rosters" / "lnlt-crossroads.toml")
 SCRIPT = ROOT / "transcripts" / "scripts" / "lnlt-odds-fire.toml"

@@ -10,7 +10,7 @@ import pytest
 
 from referee.catalog import render
 from referee.core.errors import MissingAnswerError, ScriptError
-from tests.lnlt_helpers import (
+from tests.support.lnlt import (
     MOVE,
     MOVE_MAP,
     asked,

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.work_helpers import builders, run_counted
+from tests.support.work import builders, run_counted
 
 UNITS = 200  # Roster.units: max_length
 

@@ -417,7 +417,7 @@ def test_a_missing_data_file_is_named_with_the_reason() -> None:
 
 
 def test_the_shipped_example_data_file_says_it_is_invented() -> None:
-    from tests.conftest import ROOT
+    from tests.support import ROOT
 
     text = (ROOT / DATA).read_text(encoding="utf-8")
     assert "INVENTED" in text.splitlines()[0]

@@ -12,7 +12,7 @@ from referee import api
 from referee.catalog import render
 from referee.core.errors import UnknownIdError, UsageError
 from referee.rulesets.waw.odds import net_hit_distribution
-from tests.conftest import texts, values
+from tests.support.tables import texts, values
 
 
 def enumerate_net(firepower: int, hit: int, defence: int) -> list[Fraction]:
@@ -89,8 +89,8 @@ def test_waw_lookups_load_no_heavy_module(argv: list[str]) -> None:
     import subprocess
     import sys
 
-    from tests.conftest import ROOT
     from tests.project.test_imports import PROBE
+    from tests.support import ROOT
 
     proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
                           text=True, cwd=ROOT, timeout=60)

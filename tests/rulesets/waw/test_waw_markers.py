@@ -20,7 +20,7 @@ from referee.core.errors import ScriptError, UnusedAnswerError
 from referee.core.table import Shown
 from referee.rulesets.waw import markers as mk
 from referee.rulesets.waw.smoke import smoke_fire
-from tests.conftest import texts, values
+from tests.support.tables import texts, values
 
 
 def invoke(args: list[str]) -> tuple[int, str, str]:

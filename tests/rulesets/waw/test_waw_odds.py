@@ -28,7 +28,7 @@ from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.odds.report import Kind, OddsRecord, OddsReport
 from referee.rulesets.waw import odds_he
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 DATA = "rulesets/world-at-war/example-data.toml"
 INF = {"name": "Grey Platoon", "kind": "infantry"}

@@ -21,7 +21,7 @@ from referee.frontends.answers import AnswerPort, SequencePort
 from referee.frontends.wrappers import RecordingPort
 from referee.game import open_game
 from referee.rulesets.waw.view import state_view
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 ROSTER = ROOT / "transcripts" / "rosters" / "waw-ridge.toml"
 WAW = "world-at-war"

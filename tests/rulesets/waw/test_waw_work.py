@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from tests.work_helpers import builders, run_counted
+from tests.support.work import builders, run_counted
 
 UNITS = 30  # MissionDeclaration.units: max_length
 FIREPOWER = 40  # MissionDeclaration.firepower: le

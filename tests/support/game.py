@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.context import Environment
 from referee.frontends.answers import SequencePort
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 # An Epic attack whose to-hit dice the program rolls (the script gives the situation only).
 EPIC_PROGRAM = """ruleset = "epic"

@@ -17,7 +17,7 @@ from referee import api
 from referee.core import work
 from referee.core.result import Result
 from referee.frontends.odds import OddsPort
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))  # a folder of scripts, not a package
 

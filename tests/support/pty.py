@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 import pexpect
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
+
 TIMEOUT = 15
 ROWS, COLS = 50, 200  # wide enough that no table row of these attacks wraps
 

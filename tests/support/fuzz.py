@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 SCRIPTS = ROOT / "transcripts" / "scripts"
 ALLOWED = frozenset({0, 2, 3, 4, 5})
