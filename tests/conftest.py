@@ -14,6 +14,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="rewrite the outputs recorded in transcripts/ and README.md")
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """``--update-transcripts``: the outputs recorded in transcripts/ and README.md are
+    rewritten once, before any test runs (by the controller alone under pytest-xdist), and
+    the transcript tests then check the files as rewritten."""
+    if session.config.getoption("--update-transcripts") and not hasattr(
+            session.config, "workerinput"):
+        from tests.support.transcripts import transcript_files, update
+
+        changed = [path.name for path in transcript_files(ROOT) if update(path)]
+        print(f"\n--update-transcripts: {len(changed)} rewritten {changed}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _transcript_folders(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The transcripts' replays keep their files under this run's temporary folder (each
+    replay in a folder of its own: ``tests/support/transcripts.py``)."""
+    from tests.support import transcripts
+
+    transcripts.use_temp_root(tmp_path_factory.mktemp("transcripts"))
+
+
 @pytest.fixture
 def root(monkeypatch: pytest.MonkeyPatch) -> Path:
     """The repository root, as the working directory (transcripts name files from there)."""

@@ -28,7 +28,7 @@ from referee.render import stacked
 from referee.render.console import make_console, print_table
 from tests.support import ROOT
 from tests.support.pty import ENTER, TIMEOUT, Session
-from tests.support.transcripts import commands, fresh_game_files, replay, transcript_files
+from tests.support.transcripts import replay, transcript, transcript_files
 
 WIDTHS = (60, 80, 120)
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzМодификатор-+", min_size=1, max_size=18)
@@ -58,19 +58,18 @@ CASES = [(path, width) for path in transcript_files(ROOT) for width in WIDTHS]
 @pytest.mark.parametrize(("path", "width"), CASES,
                          ids=[f"{p.relative_to(ROOT)}@{w}" for p, w in CASES])
 def test_every_transcript_at_a_narrow_terminal_cuts_no_word(
-        path: Path, width: int, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each transcript's commands, in order (a game file's state carries over), at a terminal
-    of ``width`` columns: nothing is cut with an ellipsis, no line is wider than the
-    terminal (the terminal would wrap it through the table's borders), and every word of
-    every table is shown whole (not folded across lines), unless it is wider than the
+        path: Path, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each transcript's commands, each from the state the commands before it left, at a
+    terminal of ``width`` columns: nothing is cut with an ellipsis, no line is wider than
+    the terminal (the terminal would wrap it through the table's borders), and every word
+    of every table is shown whole (not folded across lines), unless it is wider than the
     terminal itself."""
+    replayed = transcript(path)  # the state before each command, as the transcript left it
     _at_width(monkeypatch, width)
     words = _table_words(monkeypatch)
-    text = path.read_text(encoding="utf-8")
-    fresh_game_files(text)
-    for cmd in commands(text):
+    for i, cmd in enumerate(replayed.commands):
         words.clear()
-        shown = replay(cmd)
+        shown = replayed.variant(i).shown
         assert "…" not in shown, f"{path.name} '$ {cmd.line}' at {width}: a cut word"
         tokens = set(_pieces(shown))
         cut = sorted(w for w in words if cell_len(w) <= width - 8 and w not in tokens)

@@ -2,7 +2,9 @@
 
 After an intended change of output:
 ``pytest tests/transcripts/test_transcripts.py --update-transcripts`` rewrites the recorded
-outputs; review the diff before committing it.
+outputs (before the tests run, in ``tests/conftest.py``); review the diff before committing it.
+Each case is one command, checked against the transcript replayed once per test process in
+a folder of its own (``tests/support/transcripts.py``): any case passes alone, in any order.
 """
 
 from __future__ import annotations
@@ -13,14 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
-from tests.support.transcripts import (
-    commands,
-    fresh_game_files,
-    normalise,
-    replay,
-    transcript_files,
-    update,
-)
+from tests.support.transcripts import commands, normalise, transcript, transcript_files
 
 CASES = [(path, i) for path in transcript_files(ROOT)
          for i, _ in enumerate(commands(path.read_text(encoding="utf-8")))]
@@ -28,14 +23,10 @@ CASES = [(path, i) for path in transcript_files(ROOT)
 
 @pytest.mark.parametrize(("path", "index"), CASES,
                          ids=[f"{p.relative_to(ROOT)}#{i + 1}" for p, i in CASES])
-def test_transcript_replays(path: Path, index: int, root: Path,
-                            request: pytest.FixtureRequest) -> None:
-    if request.config.getoption("--update-transcripts") and index == 0:
-        update(path)  # replays every command; the checks below start afresh again
-    if index == 0:
-        fresh_game_files(path.read_text(encoding="utf-8"))
-    cmd = commands(path.read_text(encoding="utf-8"))[index]
-    expected, actual = normalise(cmd.expected), normalise(replay(cmd))
+def test_transcript_replays(path: Path, index: int) -> None:
+    replayed = transcript(path)
+    cmd = replayed.commands[index]
+    expected, actual = normalise(cmd.expected), normalise(replayed.output(index).shown)
     if expected != actual:
         diff = "\n".join(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
                                               "transcript", "actual", lineterm=""))
