@@ -25,6 +25,7 @@ from tests.support.pty import (
     ROOT,
     TIMEOUT,
     Session,
+    at_a_terminal,
     child_env,
     choose,
     strip_ansi,
@@ -329,7 +330,8 @@ def test_a_record_killed_at_any_moment_still_parses(spawn, tmp_path):
 
 def _shell(command: str, tmp_path: Path) -> pexpect.spawn:
     return pexpect.spawn("/bin/sh", ["-c", command], cwd=str(ROOT), env=child_env(),
-                         encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 120))
+                         encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 120),
+                         preexec_fn=at_a_terminal)
 
 
 def test_json_redirected_to_a_file_is_valid_json(tmp_path):

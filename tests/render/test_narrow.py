@@ -232,11 +232,11 @@ def test_wrap_breaks_between_words_and_folds_only_a_word_too_wide() -> None:
 # --- at a real terminal of 60 columns --------------------------------------------------------
 
 def _start_narrow(*args: str, cols: int) -> pexpect.spawn:
-    from tests.support.pty import child_env
+    from tests.support.pty import at_a_terminal, child_env
 
     return pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
                          env=child_env(), encoding="utf-8", timeout=TIMEOUT,
-                         dimensions=(50, cols))
+                         dimensions=(50, cols), preexec_fn=at_a_terminal)
 
 
 def _table_lines(text: str) -> list[str]:

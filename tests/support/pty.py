@@ -2,14 +2,16 @@
 
 The child runs with ``PROMPT_TOOLKIT_NO_CPR=1``: prompt_toolkit asks the terminal where the
 cursor is (``ESC[6n``) and, when nothing answers (pexpect does not emulate a terminal), waits
-about a second per prompt before giving up. A real terminal answers at once. The ``spawn``
-fixture that starts children is in ``tests/conftest.py``.
+about a second per prompt before giving up. A real terminal answers at once. It starts with
+Ctrl-C and Ctrl-\\ as at a terminal (``at_a_terminal``), whatever the test run inherited.
+The ``spawn`` fixture that starts children is in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 import pexpect
@@ -50,10 +52,20 @@ def child_env() -> dict[str, str]:
     return env
 
 
+def at_a_terminal() -> None:
+    """Run in the child before it starts (pexpect's ``preexec_fn``): Ctrl-C and Ctrl-\\ act
+    as at a terminal. A test run started in the background by a shell without job control
+    (``pytest &`` in a script, some CI runners) has SIGINT and SIGQUIT ignored, and a child
+    inherits that: Python then installs no KeyboardInterrupt handler, and the Ctrl-C a test
+    types would not end ``game follow``."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def start(*args: str) -> pexpect.spawn:
     return pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
                          env=child_env(), encoding="utf-8", timeout=TIMEOUT,
-                         dimensions=(ROWS, COLS))
+                         dimensions=(ROWS, COLS), preexec_fn=at_a_terminal)
 
 
 class Session:

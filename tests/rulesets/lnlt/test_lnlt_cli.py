@@ -175,14 +175,14 @@ def test_L10_pty_leader_activates_a_hex_then_ctrl_c_keeps_the_saved_impulses(
         tmp_path: Path) -> None:
     import pexpect
 
-    from tests.support.pty import Session, child_env
+    from tests.support.pty import Session, at_a_terminal, child_env
 
     game = str(tmp_path / "g.sqlite")
 
     def spawn(*args: str) -> Session:
         return Session(pexpect.spawn(sys.executable, ["-m", "referee", *args], cwd=str(ROOT),
                                      env=child_env(), encoding="utf-8", timeout=15,
-                                     dimensions=(50, 200)))
+                                     dimensions=(50, 200), preexec_fn=at_a_terminal))
 
     s = spawn("phase", "lnlt", "--game", game, "--roster", ROSTER, "--seed", "5")
     s.expect("Impulse 1, Grey: activate units or pass?")
