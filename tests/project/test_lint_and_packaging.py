@@ -1,4 +1,5 @@
-"""The code stays clean (ruff, mypy --strict), and a normal install carries the ruleset data."""
+"""The code stays clean (ruff, mypy --strict: marked ``lint``, run with ``-m lint``), and a
+normal install carries the ruleset data."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from tests.support import ROOT
 
 
+@pytest.mark.lint
 def test_ruff_finds_nothing() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     proc = subprocess.run([ruff, "check", "--no-cache", "."], cwd=ROOT, capture_output=True,
@@ -20,6 +22,7 @@ def test_ruff_finds_nothing() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.lint
 def test_mypy_strict_finds_nothing() -> None:
     proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
