@@ -58,6 +58,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if language_from_env() != "en":
         os.environ["LC_ALL"] = "C.UTF-8"
+    # Typer's click command built once per app, as the console script does, not at every
+    # CliRunner.invoke (most of an in-process command's time): tests/support/commands.py.
+    from tests.support.commands import build_once
+
+    build_once()
 
 
 @pytest.fixture
