@@ -5,26 +5,41 @@ for the whole of ``referee`` that reads every command's signature and type hints
 50 ms, most of what an in-process command costs in the tests (a lookup takes 65 ms in all).
 The console script builds it once per process, as the tests now do: ``build_once`` (called
 by ``tests/conftest.py``) gives ``CliRunner`` the command built the first time for the same
-app object. An app is built anew whenever its language changes (``referee.entry.load_app``
-loads its modules again), so a command is never reused across languages.
+app object, for as long as the command modules are not loaded again.
+
+``referee.entry.load_app`` loads the modules of ``referee.cli`` again when the language
+changes: the functions of an app built before (a test module's ``from referee.cli import
+app``) then read the new modules' names (``dice is DiceMode.auto`` compares with the new
+enum), so a command built from their type hints before the reload would give them the old
+enum's members. Every command is therefore built again after a reload, as Typer would.
 """
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any
+
+
+def _generation() -> object | None:
+    """What changes when the command modules are loaded again: the current whole app."""
+    cli = sys.modules.get("referee.cli")
+    return getattr(cli, "app", None)
 
 
 def build_once() -> None:
     import typer.main
     import typer.testing
 
-    built: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+    built: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
 
     def get_command(app: Any) -> Any:
-        command = built.get(app)
-        if command is None:
-            command = built[app] = typer.main.get_command(app)
-        return command
+        now = _generation()
+        kept = built.get(app)
+        if kept is None or kept[0]() is not now:
+            kept = (weakref.ref(now) if now is not None else lambda: None,
+                    typer.main.get_command(app))
+            built[app] = kept
+        return kept[1]
 
     typer.testing._get_command = get_command  # type: ignore[attr-defined]
