@@ -280,7 +280,8 @@ def test_an_empty_no_color_leaves_colour_on(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_a_named_command_runs_alone_and_help_sees_them_all() -> None:
-    from referee.cli import _app_for
+    # the app as it is now (a test in another language before this one loads it again)
+    from referee.cli import _app_for, app
 
     names = {(c.name or c.callback.__name__).replace("_", "-") for c in app.registered_commands}
     assert {"rulesets", "lookup", "attack", "run"} <= names
