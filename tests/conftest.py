@@ -58,6 +58,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if language_from_env() != "en":
         os.environ["LC_ALL"] = "C.UTF-8"
+    # Hypothesis checks what it is told to, never the clock: no deadline per example and no
+    # health check of slow data generation (on a loaded machine one draw took 11 s and
+    # failed a test); the example counts stay as each test sets them.
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("referee", deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("referee")
     # Typer's click command built once per app, as the console script does, not at every
     # CliRunner.invoke (most of an in-process command's time): tests/support/commands.py.
     from tests.support.commands import build_once
