@@ -30,10 +30,10 @@ from referee.cli.app import wants_json
 from referee.context import Environment
 from referee.core.table import NOTHING, Shown, Table, as_need
 from referee.core.text import Msg
-from referee.entry import load_app, split_lang
 from referee.exit_codes import ExitCode
 from referee.rulesets import all_rulesets, find_ruleset
 from referee.schemas import FOLDER, KINDS, schema_path
+from referee.start import load_app, split_lang
 from tests.support import ROOT
 from tests.support.transcripts import (
     PROMPT,
@@ -375,7 +375,7 @@ def test_the_transcripts_show_results_of_every_ruleset() -> None:
     assert shown == {info.id for info in all_rulesets()}
     tables = {t["title"]["msg"] for doc in docs for r in _results_of(doc) for t in r["tables"]}
     # every table of the working the resolvers write (log.table): a new one needs an example
-    assert len(tables) == 29, sorted(tables)
+    assert len(tables) == 31, sorted(tables)
     assert len(docs) >= 140
 
 
@@ -672,7 +672,7 @@ def test_a_usage_error_in_russian_keeps_its_id() -> None:
 
 
 def test_a_bad_language_under_json_is_a_json_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.entry import main
+    from referee.start import main
 
     with pytest.raises(SystemExit) as stop:
         main(["--lang", "xx", "rulesets", "--json"])

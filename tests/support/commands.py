@@ -7,7 +7,7 @@ The console script builds it once per process, as the tests now do: ``build_once
 by ``tests/conftest.py``) gives ``CliRunner`` the command built the first time for the same
 app object, for as long as the command modules are not loaded again.
 
-``referee.entry.load_app`` loads the modules of ``referee.cli`` again when the language
+``referee.start.load_app`` loads the modules of ``referee.cli`` again when the language
 changes: the functions of an app built before (a test module's ``from referee.cli import
 app``) then read the new modules' names (``dice is DiceMode.auto`` compares with the new
 enum), so a command built from their type hints before the reload would give them the old

@@ -188,11 +188,11 @@ def test_W8_worked_example_6_outcomes_by_kind(tmp_path: Path) -> None:
 @pytest.mark.clause("W-8")
 def test_W8_mounted_infantry_takes_no_check_and_shares_a_failed_result() -> None:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("waw", seed=1, declaration={"mission": "chemical", "hex": "1",
                                                        "units": CHEM_UNITS})
-    port = RecordingPort(AnswerPort({"morale.grey-rifle-platoon": True,
+    port = ScriptingPort(AnswerPort({"morale.grey-rifle-platoon": True,
                                      "morale.carrier": False, "morale.iron-tank": True},
                                     plan.dice))
     r = api.play(plan, port)
@@ -254,12 +254,12 @@ CHEM_HQ_UNITS = [{"name": "Grey Rifle Platoon", "kind": "infantry"},
 def _chemical_asked(answers: dict[str, Any],
                     options: tuple[str, ...] = ()) -> tuple[list[str], Any]:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("waw", seed=1, options=options,
                            declaration={"mission": "chemical", "hex": "0807",
                                         "units": CHEM_HQ_UNITS})
-    port = RecordingPort(AnswerPort(answers, plan.dice))
+    port = ScriptingPort(AnswerPort(answers, plan.dice))
     result = api.play(plan, port)
     return list(port.answers), result
 
