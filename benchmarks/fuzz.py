@@ -1,10 +1,10 @@
 """The fuzzer of issue 17 at scale: many seeded mutations of every ruleset's input files.
 
-The cases are those of the test suite's fuzzer (``tests/fuzz_support.py``: the bundled
+The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
 in-process), only many more: every run must end with an exit code of the README's table
 (0, 2, 3, 4 or 5) and no traceback, within its budget of time and memory: each case runs in
-a forked child under resource limits (``tests.fuzz_support.run_bounded``: 20 s of processor
+a forked child under resource limits (``tests.support.fuzz.run_bounded``: 20 s of processor
 time, 60 s on the clock, 768 MB of memory more than the fuzzer's), so a case that would hang
 or eat memory is a finding, not the end of the fuzzer. It reports, per ruleset, the runs,
 the exit codes seen, the findings (a run that ended otherwise: an escaped exception, exit
@@ -43,7 +43,7 @@ os.environ.setdefault("REFEREE_STRICT_ODDS", "1")
 os.environ.setdefault("REFEREE_DEBUG", "1")
 os.environ.setdefault("LC_ALL", "C.UTF-8")
 
-from tests.fuzz_support import (  # noqa: E402
+from tests.support.fuzz import (  # noqa: E402
     MEGABYTES,
     RULESETS,
     SECONDS,

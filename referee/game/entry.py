@@ -1,0 +1,286 @@
+"""What a game file keeps of each attack or impulse besides its result.
+
+Before the first question (``prepare``): the entry's number in the game and, in a game made by
+``game new``, the dice keyed by the game's seed and that number, and the dice typed in an
+undone attack of the same number (shown again when it is redone). After the last answer
+(``History``): each roll with its dice, typed or rolled by the program, and its odds; the
+attacking and defending formations and their sides (asked once per name and remembered); the
+units the odds expected the attack to destroy; and what resolves it again (``replay``: the
+options, the declaration, the answers in order: ``play.attack.attack_replay``), from which
+``game verify`` recomputes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.core.dice import DiceRoll, DiceSource, KeyedDice
+from referee.core.errors import GameFileError, UsageError
+from referee.core.questions import Choice, ChoiceQuestion, Question
+from referee.core.text import Msg, jsonable
+
+if TYPE_CHECKING:
+    from referee.core.result import Result
+    from referee.game import GameTransaction
+    from referee.game.seed import GameInfo
+
+
+@dataclass
+class GamePlay:
+    """An entry about to be played in a game file: its number, the game (``None``: a file
+    made by ``--game`` alone), the typed dice of the undone entry it redoes, by question."""
+
+    file: Path
+    number: int
+    info: GameInfo | None = None
+    typed_then: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def committed(self) -> bool:
+        return self.info is not None
+
+    def dice(self) -> KeyedDice:
+        """The game's dice for this entry (only in a game made by ``game new``)."""
+        assert self.info is not None
+        return KeyedDice(self.info.key, attack=self.number)
+
+
+def prepare(path: Path, *, seed_given: bool = False) -> GamePlay:
+    """Read what the next entry of the game file ``path`` needs before its first question
+    (nothing is written; a file that does not exist yet is made by the entry's write)."""
+    from referee.game import read_game
+    from referee.game.seed import game_info
+
+    if not path.exists():
+        return GamePlay(path, 1)
+    with read_game(path) as tx:
+        info = game_info(tx)
+        if info is not None and info.revealed is not None:
+            raise GameFileError(Msg.of("game.error.revealed", file=str(path)))
+        if info is not None and seed_given:
+            raise UsageError(Msg.of("game.error.seed_given", file=str(path)))
+        number = tx.next_number()
+        redone = tx.redone(number)
+        typed = {} if redone is None else {r["question"]: shown_dice(r) for r in redone.rolls
+                                           if r.get("source") == DiceSource.TYPED.value}
+    return GamePlay(path, number, info, typed)
+
+
+def shown_dice(roll: Mapping[str, Any]) -> str:
+    """A logged roll's dice as a player reads them (``5 6 2``, ``=3``, a card's trigger)."""
+    from referee.catalog import render
+    from referee.game.history import message
+
+    dice = roll.get("dice")
+    text = (" ".join(str(d) for d in dice) if isinstance(dice, list)
+            else f"={roll.get('successes', '?')}")
+    label = roll.get("label")
+    return f"{text} {render(message(label))}" if label else text
+
+
+# --- the rolls ------------------------------------------------------------------------------
+
+def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
+             odds: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each roll of the final answers (question id, value), in order, with the odds
+    recorded for it (matched by question, in order)."""
+    from referee.game.luck import roller
+
+    out = []
+    numbers: dict[str, int] = {}
+    at = 0
+    for qid, value in answers:
+        if not isinstance(value, DiceRoll):
+            continue
+        roll_odds = None
+        if at < len(odds) and odds[at].question == qid:
+            roll_odds, at = odds[at], at + 1
+        roll_number = 0
+        if value.source.by_program:
+            roll_number = numbers.get(qid, 0)
+            numbers[qid] = roll_number + 1
+        label = value.label()
+        item: dict[str, Any] = {
+            "question": qid, "roll": roll_number, "source": value.source.value,
+            "dice": list(value.faces) if value.faces is not None else None,
+            "successes": value.successes, "label": jsonable(label) if label else None}
+        if roll_odds is not None and roll_odds.actual is not None:
+            report = roll_odds.report
+            pct = roll_odds.percentile
+            by, higher = roller(ruleset, qid, report.unit.id)
+            item.update({"title": jsonable(report.title), "unit": report.unit.id,
+                         "value": roll_odds.actual,
+                         "percentile": round(float(pct), 2) if pct is not None else None,
+                         "at_least": round(float(report.dist.at_least(roll_odds.actual)), 6),
+                         "at_most": round(float(report.dist.at_most(roll_odds.actual)), 6),
+                         "by": by, "higher_is_better": higher})
+        out.append(item)
+    return out
+
+
+def expected_destroyed(odds: Sequence[Any]) -> dict[str, Any] | None:
+    """The units the odds expected the attack to destroy, before its first roll that says."""
+    from referee.game.luck import EXPECTED_DESTROYED
+
+    for roll_odds in odds:
+        labels = getattr(roll_odds.report, "end_labels", ())
+        if not any(label.id in EXPECTED_DESTROYED for label in labels):
+            continue
+        for state in roll_odds.report.end_states:
+            if state.label.id in EXPECTED_DESTROYED:
+                return {"label": jsonable(state.label), "value": round(float(state.value), 4)}
+    return None
+
+
+# --- who attacked whom ------------------------------------------------------------------------
+
+def _name_key(value: Any) -> str | None:
+    """A formation's name as the side table keeps it (a message: its id; a text: itself)."""
+    if isinstance(value, Msg):
+        return value.id
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def parties(result: Result) -> tuple[Any, Any]:
+    """The attacking and defending formation as the declaring step names them."""
+    from referee.game.luck import DECLARING
+
+    for step in result.steps:
+        names = DECLARING.get(step.text.id)
+        if names is not None:
+            params = step.text.kwargs
+            return tuple(params.get(n) if n else None for n in names)  # type: ignore[return-value]
+    return None, None
+
+
+def title(result: Result) -> Msg | None:
+    """The entry's title: its declaring step, else its first step."""
+    from referee.game.luck import DECLARING
+
+    for step in result.steps:
+        if step.text.id in DECLARING and step.text.id != "lnlt.step.impulse":
+            return step.text
+    for step in result.steps:
+        if step.text.id == "lnlt.step.impulse":
+            return step.text
+    return result.steps[0].text if result.steps else None
+
+
+def roster_sides(ruleset: str, declaration: Any) -> dict[str, str]:
+    """The sides a roster gives its formations (an Epic roster's ``side``)."""
+    roster = getattr(declaration, "roster", None)
+    if ruleset != "epic-armageddon" or not isinstance(roster, str):
+        return {}
+    from referee.rulesets.epic.roster import load_roster
+
+    return {f.name: f.side for f in load_roster(roster).formation if f.side}
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+def digest_file(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+# --- the entry ------------------------------------------------------------------------------
+
+class History:
+    """The game-file part of one attack or impulse: checked when its state is read (its
+    number still the next), completed after its last answer (sides asked then, outside the
+    file's lock), and written with its result in one transaction."""
+
+    def __init__(self, ruleset: str, *, play: GamePlay | None = None,
+                 known_sides: Mapping[str, str] | None = None,
+                 ask: Callable[[Question], Any] | None = None) -> None:
+        self.ruleset = ruleset
+        self.play = play
+        self.known = dict(known_sides or {})
+        self.ask = ask
+        self.game_sides: tuple[str, str] | None = None
+        self.remembered: dict[str, str] = {}
+        self._details: dict[str, Any] = {}
+        # for an attack: the final answers (question id, value), the odds recorded, and the
+        # replay block, read when the attack is resolved
+        self.collect: Callable[[], tuple[Sequence[tuple[str, Any]], Sequence[Any],
+                                         Mapping[str, Any] | None]] | None = None
+
+    def check(self, tx: GameTransaction) -> None:
+        """In the transaction that reads the state: the number is still the next one (no
+        other command wrote since ``prepare``); the sides known so far."""
+        from referee.game.seed import game_info
+
+        if self.play is not None and tx.next_number() != self.play.number:
+            raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+        info = game_info(tx)
+        self.game_sides = info.sides if info is not None else None
+        self.known = {**tx.sides(), **self.known}
+
+    def finish(self, result: Result) -> None:
+        """An attack is resolved: complete the entry from what ``collect`` gives."""
+        assert self.collect is not None
+        self.complete(result, *self.collect())
+
+    def complete(self, result: Result, answers: Sequence[tuple[str, Any]],
+                 odds: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
+        """Everything the entry keeps besides its result (asks a new formation's side)."""
+        from referee.game.luck import destroyed
+
+        attacker, defender = parties(result)
+        sides = self._sides(attacker, defender)
+        shown = title(result)
+        self._details = {
+            "rolls": rolls_of(self.ruleset, answers, odds), "replay": replay,
+            "about": {"title": jsonable(shown) if shown else None,
+                      "attacker": jsonable(attacker), "defender": jsonable(defender),
+                      "sides": sides, "expected": expected_destroyed(odds),
+                      "destroyed": destroyed(self.ruleset, result.outcome_data)}}
+
+    def _side_of(self, name: Any) -> str | None:
+        key = _name_key(name)
+        if key is None or self.game_sides is None:
+            return None
+        for known in (self.known, self.remembered):
+            if key in known and known[key] in self.game_sides:
+                return known[key]
+        for side in self.game_sides:  # the name of a side itself (a roster's side)
+            if side.casefold() == key.casefold():
+                return side
+        if self.ask is None:
+            return None
+        from referee.catalog import render
+
+        shown = render(name) if isinstance(name, Msg) else key
+        answer = self.ask(ChoiceQuestion(
+            id="game.side", text=Msg.of("game.q.side", name=shown),
+            choices=tuple(Choice(s, s) for s in self.game_sides)))
+        self.remembered[key] = str(answer)
+        return str(answer)
+
+    def _sides(self, attacker: Any, defender: Any) -> dict[str, str | None]:
+        a = self._side_of(attacker)
+        d = self._side_of(defender) if a is None else None
+        if self.game_sides is not None:
+            first, second = self.game_sides
+            if a is not None:
+                d = second if a == first else first
+            elif d is not None:
+                a = second if d == first else first
+        return {"attacker": a, "defender": d}
+
+    def store(self, tx: GameTransaction, command: str, result: Result,
+              seed: int | None) -> int:
+        for name, side in self.remembered.items():
+            tx.remember_side(name, side)
+        return tx.append_log(self.ruleset, command, result.to_json(), seed,
+                             rolls=self._details.get("rolls", ()),
+                             replay=self._details.get("replay"),
+                             about=self._details.get("about"))
