@@ -169,13 +169,20 @@ def report(ctx: typer.Context, file: FileArg,
            html: Annotated[Path | None, typer.Option("--html", metavar="OUT",
                                                      help=t("cli.game.opt.html"),
                                                      readable=False)] = None,
+           force: Annotated[bool, typer.Option("--force", help=t("cli.game.opt.force"))] = False,
            json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.game.report import build_report, markdown, report_json, write_html
 
+        target = None
+        if html is not None:  # never over the game file it is made from (--force)
+            from referee.files import output_target
+
+            target = output_target(html, reads=[file], force=force,
+                                   unwritable="error.report_unwritable")
         built = build_report(file)
-        if html is not None:
-            write_html(built, html)
+        if target is not None:
+            write_html(built, target)
         if out.json:
             out.document("game-report", **report_json(built))
             return
@@ -291,8 +298,7 @@ def charts(ctx: typer.Context, file: FileArg,
         if export is not None:
             from referee.play.record import write_file
 
-            write_file(export, kept.chart_file(rows, str(file)),
-                       Msg.of("kept.error.unwritable", file=str(export)))
+            write_file(export, kept.chart_file(rows, str(file)), game=file, reads=[import_])
         if out.json:
             out.document("game-charts", file=str(file),
                          charts=[kept.row_json(r) for r in rows],
@@ -344,8 +350,8 @@ def roster(ctx: typer.Context, file: FileArg,
             from referee.play.record import write_file
 
             written = armies.which_ruleset(file, ruleset)
-            write_file(export, armies.roster_text(file, written),
-                       Msg.of("kept.error.unwritable", file=str(export)))
+            write_file(export, armies.roster_text(file, written), game=file,
+                       reads=[import_])
         groups = armies.kept_groups(file)
         if out.json:
             out.document("game-roster", file=str(file),
