@@ -246,6 +246,7 @@ def test_waw_back_from_the_target_hex_and_from_the_attack_dice(spawn):
                                                 ("ru", "Сколько видов оружия стреляет?")])
 def test_an_answer_taken_with_enter_is_written_in_the_answered_line(spawn, lang, question):
     s = Session(spawn("--lang", lang, "attack", "epic", "--seed", "11"))
+    s.expect("[E-1]")  # the first question drawn (keys typed before it would be dropped)
     s.child.send(DOWN + ENTER)  # only the roll to hit
     s.expect(question)
     s.child.send(ENTER)  # the default, 1
@@ -346,7 +347,7 @@ def test_json_redirected_to_a_file_is_valid_json(tmp_path):
     s.expect(Q_COVER)
     s.child.send("n")
     while True:  # defaults everywhere, and the program rolls
-        index = s.child.expect_exact(["(Use arrow keys", "(faces", "(type", "(y/N)",
+        index = s.child.expect_exact(["(Use arrow keys", "(faces", "(type", "(y/n, Enter for no",
                                       pexpect.EOF])
         if index == 4:
             break

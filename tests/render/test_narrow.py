@@ -267,7 +267,7 @@ def test_an_attack_at_a_60_column_terminal() -> None:
                               "--working", cols=60))
     while True:  # defaults everywhere, and the program rolls
         # the hints' first words (a hint wraps at 60 columns)
-        index = s.child.expect([r"\(Use", r"Enter to roll\)", r"\(type", r"\(y/N\)",
+        index = s.child.expect([r"\(Use", r"Enter to roll\)", r"\(type", r"\(y/n",
                                 pexpect.EOF])
         s.seen.append(s.child.before + (s.child.after if index < 4 else ""))
         if index == 4:
