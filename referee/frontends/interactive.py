@@ -53,11 +53,14 @@ class GoingBack(Protocol):
 class InteractivePort:
     def __init__(self, dice: KeyedDice, *, say: Callable[[str], None],
                  input: Any = None, output: Any = None,
-                 going_back: GoingBack | None = None) -> None:
+                 going_back: GoingBack | None = None, keep_typed_ahead: bool = False) -> None:
         self.dice = dice
         self.say = say
         self.input = input
         self.output = output
+        # keys typed before a prompt is drawn are dropped (issue 27); ``keep_typed_ahead``:
+        # a test's pipe that queues the keys of several prompts at once
+        self.keep_typed_ahead = keep_typed_ahead
         self.going_back = going_back  # None: nothing to go back to (a question of its own)
         self._back_hint_shown = False
 
@@ -118,7 +121,8 @@ class InteractivePort:
 
     def _ask_once(self, question: Question, *, take_default: bool = True) -> Any:
         with create_app_session(input=self.input, output=self.output) as session:
-            if _drop_typed_ahead(session.input, own=self.input is None):
+            if not self.keep_typed_ahead and _drop_typed_ahead(session.input,
+                                                               own=self.input is None):
                 self.say(t("prompt.typed_ahead"))
             prompt, keyed, fill = self._prompt(question)
             if not take_default:
