@@ -207,6 +207,8 @@ class History:
         self.ask = ask
         self.game_sides: tuple[str, str] | None = None
         self.remembered: dict[str, str] = {}
+        self.roster_sides = dict(self.known)  # kept for the game: never forgotten (issue 27)
+        self.parties: tuple[Any, Any] | None = None  # as the resolver declared them
         self._details: dict[str, Any] = {}
         # for an attack: the final answers (question id, value), the odds recorded, and the
         # replay block, read when the attack is resolved
@@ -222,7 +224,19 @@ class History:
             raise GameFileError(Msg.of("error.game_changed", file=tx.name))
         info = game_info(tx)
         self.game_sides = info.sides if info is not None else None
-        self.known = {**tx.sides(), **self.known}
+        kept = tx.sides()
+        self.known = {**kept, **self.known}
+        for name, side in self.roster_sides.items():  # a roster's side: kept for the game
+            if kept.get(name) != side and (self.game_sides is None or side in self.game_sides):
+                self.remembered[name] = side
+
+    def declared(self, attacker: Any, defender: Any) -> None:
+        """The resolver says who attacks whom, before any die (issue 27): a formation's side
+        not known yet is asked now, once, never after the dice."""
+        if self.parties == (attacker, defender):
+            return
+        self.parties = (attacker, defender)
+        self._sides(attacker, defender)
 
     def finish(self, result: Result) -> None:
         """An attack is resolved: complete the entry from what ``collect`` gives."""

@@ -150,7 +150,9 @@ def _in_game(plan: AttackPlan, stack: PortStack, *, game: Path | None, command: 
             if tables:
                 show_state(tables)
     entry = history.play.number if history is not None and history.play is not None else None
-    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state, entry))
+    declare = history.declared if history is not None else None
+    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state, entry,
+                                         declare))
     if game is None:
         return result
     from referee.core.errors import GameFileError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -42,6 +42,14 @@ class AttackContext(NamedTuple):
     declaration: Any | None = None
     state: Mapping[str, Any] = MappingProxyType({})
     entry: int | None = None
+    # issue 27: the resolver says who attacks whom as soon as it knows, before any die; a
+    # game file learns their sides then (asked once, never after the dice)
+    declare: Callable[[Any, Any], None] | None = None
+
+    def parties(self, attacker: Any, defender: Any) -> None:
+        """Who attacks whom (names or labels), as soon as the resolver knows them."""
+        if self.declare is not None:
+            self.declare(attacker, defender)
 
 
 class RulesetModule(Protocol):

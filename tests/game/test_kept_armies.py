@@ -20,8 +20,10 @@ from tests.support import ROOT
 from tests.support.game import invoke, new_game
 
 ROSTERS = ROOT / "transcripts" / "rosters"
-EPIC_TYPED = ["whole", "Grey Company", "Red Company", "0", "4 ap4", "-", "2 inf 6+ woods 15",
-              "2 av 4+ 25", "-", "0", "0", "advance", "5 5 5 5", "1 1", "1 1", "Grey"]
+# the side of Grey Company is asked once the formations are named, before any die
+EPIC_TYPED = ["whole", "Grey Company", "Red Company", "Grey", "0", "4 ap4", "-",
+              "2 inf 6+ woods 15", "2 av 4+ 25", "-", "0", "0", "advance", "5 5 5 5", "1 1",
+              "1 1"]
 
 
 def _roster(game: Path, *extra: str) -> dict[str, Any]:
@@ -47,6 +49,24 @@ def test_an_epic_attack_keeps_both_formations_with_their_sides(game: Path) -> No
     assert units["Red Company/Unit 3"] == ("Red", "AV 4+", None)  # AP hits cannot reach it
     group = next(g for g in _roster(game)["groups"] if g["name_text"] == "Red Company")
     assert [s["text"] for s in group["state"]] == ["3 Blast markers", "broken"]
+
+
+def test_a_later_epic_attack_offers_the_kept_formations_by_name(game: Path) -> None:
+    """Issue 27: the second attack of the same formations is one choice by name; their
+    weapons, units, Blast markers and sides are the game's, only what changed is asked."""
+    assert invoke(["attack", "epic", "--game", str(game), "--no-odds"],
+                  answers=EPIC_TYPED)[0] == 0
+    code, out, err = invoke(["attack", "epic", "--game", str(game), "--no-odds"],
+                            answers=["kept:Grey Company:Red Company", "advance", "20",
+                                     "5 5 5 5"])
+    assert code == 0, err
+    asked = [line[2:].split("?")[0] for line in out.splitlines() if line.startswith("? ")]
+    assert asked == ["What is to be resolved", "What action is Grey Company taking",
+                     "Red Company: where do its units stand (Unit 3, Unit 4, in this order)",
+                     "Roll to hit for weapon 1: 4 dice, 4+ hits  5 5 5 5"]
+    assert "Grey Company fires at Red Company (both as the game keeps them)" in out
+    # the weapons, the units, the side, the Blast markers: the game's; the destroyed units
+    # (Unit 1, Unit 2) are not asked again, only where the survivors stand
 
 
 def test_an_epic_roster_written_by_the_game_is_a_roster(game: Path, tmp_path: Path) -> None:

@@ -158,6 +158,7 @@ def attack(ctx: AttackContext) -> Result:
     a = Attack(ctx, decl, decks, StepLog(), Charts(ctx.state, ctx.entry))
     shooters = decl.shooters
     declared = "cc.step.declared" if decl.target_hex is not None else "cc.step.declared_unnamed"
+    ctx.parties(_nation(decl.attacker), None)  # before any card: a game asks the side now
     a.log.input(Msg.of(declared, attacker=_nation(decl.attacker),
                        pieces=joined(p.label for p in shooters), target=decl.target_label,
                        units=joined(u.label for u in decl.target)), "C-2")

@@ -176,3 +176,35 @@ def imported(path: str, state: Mapping[str, Any]) -> dict[str, Any]:
         formations[f.name] = {**saved, ARMY: {
             "side": f.side, "weapons": [_weapon(w) for w in f.weapons], "units": units}}
     return {"formations": formations}
+
+
+def kept_armies(state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The formations the game keeps an army of, by name."""
+    return {n: f[ARMY] for n, f in state.get("formations", {}).items() if f.get(ARMY)}
+
+
+def firing_from_kept(state: Mapping[str, Any], name: str) -> dict[str, Any] | None:
+    """A kept formation's weapons and firing units (its units that are not destroyed), as a
+    declaration takes them; ``None``: the game keeps no weapons of it."""
+    army = kept_armies(state).get(name)
+    if not army or not army.get("weapons"):
+        return None
+    lost = {weapon_key(d) for d in state["formations"][name].get("destroyed", [])}
+    units = [{"name": u["name"], "number": u.get("number"), "weapons": u["weapons"]}
+             for u in army.get("units", []) if u.get("weapons")
+             and weapon_key(u["name"]) not in lost]
+    return {"weapons": list(army["weapons"]), "firing_units": units}
+
+
+def target_from_kept(state: Mapping[str, Any], name: str) -> list[dict[str, Any]] | None:
+    """A kept formation's units with their type and save (where they stand is asked),
+    as a declaration takes them; ``None``: the game keeps no such units of it."""
+    army = kept_armies(state).get(name)
+    units = [u for u in (army or {}).get("units", []) if u.get("type")]
+    if not units:
+        return None
+    return [{k: v for k, v in (("name", u["name"]), ("number", u.get("number")),
+                                ("type", u["type"]), ("armour", u.get("armour")),
+                                ("reinforced", u.get("reinforced") or False),
+                                ("invulnerable", u.get("invulnerable") or False))
+             if v is not None} for u in units]

@@ -42,6 +42,7 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
     status = fight.status()
     log = StepLog()
     charging = fight.of_side("attacker")
+    ctx.parties(fight.attacker, fight.defender)  # before any die: a game asks the sides now
     log.input(Msg.of("fow.assault.declared", platoon=fight.charging.name,
                      attacker=fight.attacker, teams=len(charging),
                      defenders=len(fight.of_side("defender")), defender=fight.defender),

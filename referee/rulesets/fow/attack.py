@@ -46,8 +46,8 @@ def ask_step(port: Port) -> str:
 
 def _declaration(ctx: AttackContext) -> Asked:
     """The declaration, what was inferred at the table instead of asked (a line of the working
-    each, with its clause), and the armies a game file keeps from it (``None``: a typed
-    assault's teams, or an allocation, are not kept)."""
+    each, with its clause), and the armies a game file keeps from it (``None``: an
+    allocation's teams are not kept)."""
     decl = ctx.declaration
     if decl is not None and not isinstance(decl, AssaultDeclaration):
         decl = AssaultDeclaration.model_validate(decl)
@@ -79,10 +79,12 @@ def _declaration(ctx: AttackContext) -> Asked:
         asked = ask_from_roster(ctx.port, decl, transport_priority)
         return asked.declaration, asked.notes, None
     if step == "assault":
+        from referee.rulesets.fow.armies import from_declaration
         from referee.rulesets.fow.typed import ask_whole
 
+        # the teams typed at the table are kept too (issue 27): the next assault names them
         asked = ask_whole(ctx.port, ctx.options.values)
-        return asked.declaration, asked.notes, None
+        return asked.declaration, asked.notes, from_declaration(asked.declaration)
     from referee.rulesets.fow.ask import ask_declaration
 
     asked = ask_declaration(ctx.port, transport_priority)
@@ -106,6 +108,7 @@ def _allocation(ctx: AttackContext, decl: AssaultDeclaration,
     attacker = decl.attacker or Msg.of("fow.default.attacker")
     defender = decl.defender or Msg.of("fow.default.defender")
     total = sum(h.hits for h in decl.hitting)
+    ctx.parties(attacker, defender)  # before any die: a game asks the sides now
     log.input(Msg.of("fow.step.declared", attacker=attacker, defender=defender, hits=total,
                      hitters=len(decl.hitting), teams=len(decl.defending)), "F-1")
     for text, clause in inferred:

@@ -29,11 +29,12 @@ def kept_roster(state: Mapping[str, Any]) -> Roster | None:
 
 
 def _profile(u: LnlUnit) -> Msg:
-    parts: list[Msg | str] = [Msg.of(f"lnlt.kind.{u.kind}"), f"IFP {u.ifp}"]
+    parts: list[Msg | str] = [Msg.of(f"lnlt.kind.{u.kind}"),
+                              Msg.of("kept.army.lnlt.ifp", ifp=u.ifp)]
     if u.morale is not None:
         parts.append(Msg.of("kept.army.lnlt.morale", morale=u.morale))
     if u.lm:
-        parts.append(f"LM {u.lm}")
+        parts.append(Msg.of("kept.army.lnlt.lm", lm=u.lm))
     if u.armor is not None:
         parts.append(Msg.of("kept.army.lnlt.armor", armor=u.armor))
     parts += [f"{sw.kind.upper()} {sw.fp}" if sw.fp else sw.kind.upper() for sw in u.sws]
