@@ -23,7 +23,8 @@ def decl(weapons: list[dict[str, Any]], targets: list[dict[str, Any]],
     out: dict[str, Any] = {"firing": "Grey Company (invented)",
                            "target": "Red Hill Battery (invented)",
                            "weapons": weapons, "target_units": targets,
-                           "firing_blast_markers": 0, "target_blast_markers": 0, **extra}
+                           "firing_blast_markers": 0, "target_blast_markers": 0,
+                           "target_broken": False, "crossfire": 0, **extra}
     if firing_units is not None:
         out["firing_units"] = firing_units
     return out

@@ -68,7 +68,8 @@ def test_E11_odds_of_a_fortified_unit_under_crossfire_match_the_resolver_tree() 
 def _two_formations(**other: Any) -> dict[str, Any]:
     d = decl([HOWITZER], [tunit("A", distance=10, armour=4, under_template=True)],
              [funit("G1", ["Howitzer"])], crossfire=1)
-    d["also_under_templates"] = [{"name": OTHER, **other,
+    d["also_under_templates"] = [{"name": OTHER, "broken": False, "blast_markers": 0,
+                                  **other,
                                   "units": [tunit("X", distance=12, armour=4,
                                                   under_template=True)]}]
     return d

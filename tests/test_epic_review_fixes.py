@@ -194,7 +194,8 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     answers = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
                "markers.grey-company-invented": 0, "firing.1": "ap4 mw", "firing.2": "-",
                "target.1": "inf 4+ inv 10", "target.2": "-", "crossfire": 2,
-               "markers.red-hill-battery-invented": 0, "action": "advance",
+               "markers.red-hill-battery-invented": 0,
+               "broken.red-hill-battery-invented": False, "action": "advance",
                "to-hit.weapon-1": [6], "save.mw.unit-1.invulnerable": [1]}
     r = api.attack("epic", answers)
     assert r.outcome_data["hits"] == {"mw": 1}

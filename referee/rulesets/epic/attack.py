@@ -177,8 +177,9 @@ def attack(ctx: AttackContext) -> Result:
             decl = ask_formations(ctx, decl)
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
+            from referee.rulesets.epic.roster import others_under_templates
 
-            return barrage.attack(ctx, decl, log)
+            return barrage.attack(ctx, others_under_templates(port, decl), log)
         from referee.rulesets.epic import shooting
 
         return shooting.attack(ctx, decl, log)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.questions import NumberQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import as_need, as_signed
 from referee.core.text import Msg
@@ -18,10 +17,12 @@ from referee.rulesets.epic.firing import weapon_list, who_may_fire
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
+    ask_crossfire,
     defender,
     formation_label,
     formation_state,
     names_cell,
+    settle_broken,
 )
 from referee.rulesets.epic.shooting import (
     _run,
@@ -112,7 +113,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
             log.note(Msg.of(f"epic.barrage.mixed_{ability}"), "E-17")
     # crossfire depends on where each formation stands (brief section 3): the target's is
     # the declaration's, each other formation's its own (asked when left out)
-    formations: list[tuple[str, int | None, bool, list[TargetUnit], int | None]] = [
+    formations: list[tuple[str, int | None, bool | None, list[TargetUnit], int | None]] = [
         (decl.target or "-", decl.target_blast_markers, decl.target_broken,
          list(decl.target_units), decl.crossfire)]
     formations += [(f.name, f.blast_markers, f.broken, list(f.units), f.crossfire)
@@ -143,7 +144,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
 
 def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
-                   broken: bool,
+                   broken: bool | None,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
                    macro: bool, declared_crossfire: int | None, options: dict[str, Any],
                    need_text: Any, roll_hits: Any,
@@ -152,7 +153,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     from referee.rulesets.epic.attack import need_cell
 
     port, t = ctx.port, tables()
-    state = formation_state(ctx.state, name, markers, broken, log, port, formation_label(name))
+    state = formation_state(ctx.state, name, markers, False, log, port, formation_label(name))
     fkey = weapon_key(name)
     standing = [u for u in units if not state.lost(u.name)]
     places = target_places(port, standing, state, barrage=True)
@@ -165,9 +166,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         return None
     crossfire = declared_crossfire
     if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
-        crossfire = int(port.ask(NumberQuestion(
-            id=f"crossfire.{fkey}", minimum=0, maximum=9, default_value=0, clause="E-13",
-            text=Msg.of("epic.q.crossfire", target=state.shown))))
+        crossfire = ask_crossfire(port, f"crossfire.{fkey}", state.shown)
+    settle_broken(port, state, len(alive), broken, log)
     if crossfire:
         log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",
                   crossfire=crossfire)

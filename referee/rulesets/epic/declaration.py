@@ -156,8 +156,11 @@ class OtherFormation(BaseModel):
     model_config = MODEL_CONFIG
 
     name: Name
-    blast_markers: int = Field(default=0, ge=0, le=99)
-    broken: bool = False
+    blast_markers: int | None = Field(default=None, ge=0, le=99, description="left out: asked")
+    broken: bool | None = Field(default=None,
+                                description="broken for a reason besides its Blast markers "
+                                            "(it lost an assault); left out: broken if its "
+                                            "Blast markers reach its units, else asked")
     crossfire: int | None = Field(default=None, ge=0, le=9,
                                   description="friendly formations that have this one in "
                                               "crossfire (it depends on where it stands); "
@@ -231,9 +234,15 @@ class ShootingDeclaration(BaseModel):
     target_units: list[TargetUnit] = Field(default_factory=list, max_length=60)
     target_blast_markers: int | None = Field(default=None, ge=0, le=99,
                                              description="left out: asked")
-    target_broken: bool = False
+    target_broken: bool | None = Field(default=None,
+                                       description="broken for a reason besides its Blast "
+                                                   "markers (it lost an assault); left out: "
+                                                   "broken if its Blast markers reach its "
+                                                   "units (E-14), else asked")
     target_on_overwatch: bool = False
-    crossfire: int = Field(default=0, ge=0, le=9, description="crossfiring formations")
+    crossfire: int | None = Field(default=None, ge=0, le=9,
+                                  description="friendly formations that have the target in "
+                                              "crossfire; left out: asked")
     also_under_templates: list[OtherFormation] = Field(default_factory=list, max_length=9)
     overwatch: Overwatch | None = None
     takes_overwatch: bool = Field(default=False,

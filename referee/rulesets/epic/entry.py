@@ -224,6 +224,7 @@ class UnitGroup:
     under: bool = True  # under a barrage template
     reinforced: bool = False
     invulnerable: bool = False
+    in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self) -> str:
@@ -236,13 +237,14 @@ class UnitGroup:
         parts += [_word("flag", f, self.ru) for f, on in (("reinforced", self.reinforced),
                                                   ("invulnerable", self.invulnerable),
                                                   ("out", not self.in_range),
-                                                  ("clear", self.in_range and not self.under))
+                                                  ("clear", self.in_range and not self.under),
+                                                  ("no_mw", self.in_range and not self.in_mw))
                   if on]
         return " ".join(parts)
 
 
 def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
-               ru: bool = False) -> UnitGroup:
+               ru: bool = False, macro: bool = False) -> UnitGroup:
     count, rest = _count(tokens, MAX_UNITS)
     got = _Fields()
     base: UnitGroup | None = None
@@ -282,6 +284,10 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
             if not barrage:
                 raise AnswerError(Msg.of("epic.entry.clear_not_barrage", part=token))
             got.put("under", False, token, "flag")
+        elif thing == "no_mw":
+            if not macro:
+                raise AnswerError(Msg.of("epic.entry.no_mw_without_mw", part=token))
+            got.put("in_mw", False, token, "flag")
         else:
             got.put(thing, True, token, "flag")
     if base is None:
@@ -294,18 +300,20 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
     if group.in_range and group.distance is None:
         raise AnswerError(Msg.of("epic.entry.no_distance_target"))
     if not group.in_range:
-        group = replace(group, under=False)
+        group = replace(group, under=False, in_mw=True)
     return group
 
 
 @dataclass(frozen=True, kw_only=True)
 class TargetEntry(GroupEntry):
-    """A line of target units: ``3 inf 6+ woods 30``."""
+    """A line of target units: ``3 inf 6+ woods 30``. ``barrage``: ``clear`` is allowed;
+    ``macro``: macro-weapons fire, so ``nomw`` marks units beyond their reach (E-12)."""
 
     barrage: bool = False
+    macro: bool = False
 
     def group(self, tokens: list[str], previous: Any, ru: bool) -> UnitGroup:
-        return unit_group(tokens, previous, self.barrage, ru)
+        return unit_group(tokens, previous, self.barrage, ru, self.macro)
 
 
 # -- firing units and their weapons ----------------------------------------------------------
@@ -482,6 +490,7 @@ class Place:
     in_range: bool = True
     under: bool = True
     bearing: float | None = None
+    in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self, counted: bool = True) -> str:
@@ -498,6 +507,8 @@ class Place:
             parts.append(_word("flag", "out", self.ru))
         elif not self.under:
             parts.append(_word("flag", "clear", self.ru))
+        if self.in_range and not self.in_mw:
+            parts.append(_word("flag", "no_mw", self.ru))
         if len(parts) == int(counted):
             parts.append(_word("flag", "in", self.ru))
         return " ".join(parts)
@@ -512,6 +523,7 @@ class Needs:
     terrain: bool = False
     bearing: bool = False
     barrage: bool = False
+    macro: bool = False  # macro-weapons fire: ``nomw`` is allowed (E-12)
 
 
 def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None, list[str]]:
@@ -550,7 +562,8 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
             continue
         named = _named(token, "terrain", "flag")
         if named is None or named[1] not in ({"out", "in", "all"} | set(words()["terrain"])
-                                             | ({"clear"} if needs.barrage else set())):
+                                             | ({"clear"} if needs.barrage else set())
+                                             | ({"no_mw"} if needs.macro else set())):
             raise _unknown(token, "place")
         section, thing = named
         if section == "terrain":
@@ -559,6 +572,8 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
             got.put("in_range", False, token, "flag")
         elif thing == "clear":
             got.put("under", False, token, "flag")
+        elif thing == "no_mw":
+            got.put("in_mw", False, token, "flag")
     group = Place(count or 1, ru=ru, **got)
     if group.in_range:
         if needs.distance and group.distance is None:
@@ -604,3 +619,4 @@ class SituationEntry(EntryQuestion):
 def each_unit(places: Sequence[Place]) -> list[tuple[int, Place]]:
     """The places of a situation line unit by unit: (the run it is in, its place)."""
     return [(i, p) for i, p in enumerate(places) for _ in range(p.count)]
+

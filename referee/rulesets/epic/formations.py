@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import NumberQuestion
+from referee.core.questions import ConfirmQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -133,6 +133,41 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
     return fs
 
 
+def settle_broken(port: Port, formation: FormationState, units_left: int,
+                  declared: bool | None, log: StepLog) -> None:
+    """Whether ``formation`` is broken before the attack (E-14): by the count first (Blast
+    markers as many as its units left), else as the game file keeps it, else as declared;
+    else one yes/no, as it may be broken for another reason (it lost an assault).
+    ``formation.broken`` is set; the attack's result keeps it in the game file."""
+    if formation.broken or units_left <= 0:
+        return
+    if formation.blast_markers >= units_left:
+        formation.broken = True
+        log.input(Msg.of("epic.step.broken_by_count", formation=formation.shown,
+                         markers=formation.blast_markers, units=units_left), "E-14",
+                  markers=formation.blast_markers, units=units_left, broken=True)
+        return
+    if formation.from_game:  # the game file knows it: not broken
+        return
+    if declared is None:
+        declared = bool(port.ask(ConfirmQuestion(
+            id=f"broken.{weapon_key(formation.name)}", default_value=False, clause="E-14",
+            text=Msg.of("epic.q.broken", formation=formation.shown,
+                        markers=formation.blast_markers, units=units_left))))
+    formation.broken = declared
+    if declared:
+        log.input(Msg.of("epic.step.broken_declared", formation=formation.shown), "E-14",
+                  broken=True)
+
+
+def ask_crossfire(port: Port, qid: str, shown: Msg | str) -> int:
+    """How many friendly formations have ``shown`` in crossfire (brief section 3, E-11 and
+    E-13): where they stand is the players' to say."""
+    return int(port.ask(NumberQuestion(
+        id=qid, minimum=0, maximum=9, default_value=0, clause="E-13",
+        text=Msg.of("epic.q.crossfire", target=shown))))
+
+
 def ask_markers(port: Port, name: str, shown: Msg | str) -> int:
     """The Blast markers on a formation the game file does not know (E-4, E-14)."""
     return int(port.ask(NumberQuestion(
@@ -240,7 +275,8 @@ def defender(unit: TargetUnit, order: int, place: Place | None, *, barrage: bool
     if barrage:
         under = unit.under_template if unit.under_template is not None else (
             place.under and place.in_range if place is not None else True)
-    mw = unit.in_mw_range if unit.in_mw_range is not None else in_range
+    mw = unit.in_mw_range if unit.in_mw_range is not None else (
+        in_range and (place.in_mw if place is not None else True))
     return Defender(Target(unit.key, unit.name, unit.type, distance, order, in_range, mw,
                            in_cover, unit.label), unit.armour, cover_save, unit.reinforced,
                     unit.invulnerable, under, terrain.ignores_crossfire_save,

@@ -32,11 +32,13 @@ from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_m
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
+    ask_crossfire,
     ask_places,
     defender,
     formation_label,
     formation_state,
     join,
+    settle_broken,
     target_needs,
 )
 from referee.rulesets.epic.tables import RULESET_ID, Action, tables
@@ -54,8 +56,13 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
     firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
                              formation_label(firing_name))
-    target = formation_state(ctx.state, target_name, decl.target_blast_markers,
-                             decl.target_broken, log, port, formation_label(target_name))
+    crossfire = decl.crossfire
+    if crossfire is None and not decl.takes_overwatch and _units_left(ctx, decl):
+        crossfire = ask_crossfire(port, "crossfire", formation_label(target_name))
+    target = formation_state(ctx.state, target_name, decl.target_blast_markers, False, log,
+                             port, formation_label(target_name))
+    settle_broken(port, target, sum(not target.lost(u.name) for u in decl.target_units),
+                  decl.target_broken, log)
     log.input(Msg.of("epic.step.declared_full", firing=firing.shown, target=target.shown),
               "E-1")
 
@@ -83,7 +90,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
     standing = [u for u in decl.target_units if not target.lost(u.name)]
-    places = target_places(port, standing, target)
+    macro = any(w.macro for _, ws in fire_units for w in ws)
+    places = target_places(port, standing, target, macro=macro)
     units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
                       group=_run(target, places.get(u.key)))
              for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
@@ -97,7 +105,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     cover = cover_choices(port, profiles, units, log)
     from referee.rulesets.epic.oddsfacts import AttackFacts
 
-    facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, decl.crossfire,
+    facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, crossfire or 0,
                         tuple(sorted(options.items())), name=target.shown)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
                       ledger.added + ledger.as_hits)
@@ -110,7 +118,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         ledger.add(1, Msg.of("epic.bm.first_hit"), "E-X1")
 
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
-                                                        decl.crossfire, ledger, facts)
+                                                        crossfire or 0, ledger, facts)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows))
     alloc_rows += extra_rows[0]
@@ -137,27 +145,38 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
                   extra_states=extra_states)
 
 
+def _units_left(ctx: AttackContext, decl: ShootingDeclaration) -> bool:
+    """Has the target a unit the game file does not list as destroyed? (Nothing to shoot
+    at: no crossfire to ask.)"""
+    saved = ctx.state.get("formations", {}).get(decl.target or "-", {})
+    lost = {weapon_key(n) for n in saved.get("destroyed", [])}
+    return any(u.key not in lost for u in decl.target_units)
+
+
 def _run(formation: FormationState, place: tuple[int, Any] | None) -> str | None:
     """The group of a unit placed by its formation's line: the run of the line it is in."""
     return None if place is None else f"{weapon_key(formation.name)}.{place[0]}"
 
 
 def target_places(port: Port, units: list[TargetUnit], formation: FormationState,
-                  barrage: bool = False,
-                  qid: str | None = None) -> dict[str, tuple[int, Place]]:
+                  barrage: bool = False, qid: str | None = None,
+                  macro: bool = False) -> dict[str, tuple[int, Place]]:
     """One line for the target units whose situation the declaration (or roster) leaves
     out: in range and line of fire or not (E-10), the distance to the nearest attacker
-    (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15)."""
+    (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15), beyond the
+    macro-weapons' reach (``nomw``, when they fire: E-12)."""
     asked = [u for u in units if target_needs(u, barrage)]
     if not asked:
         return {}
     labels = [u.label for u in asked]
     needs = Needs(distance=any(u.distance is None for u in asked),
-                  terrain=any(u.terrain is None for u in asked), barrage=barrage)
+                  terrain=any(u.terrain is None for u in asked), barrage=barrage,
+                  macro=macro and any(u.in_mw_range is None for u in asked))
     places = ask_places(port, qid or f"situation.{weapon_key(formation.name)}",
                         Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
                                count=len(asked)),
-                        Msg.of("epic.hint.targets_barrage" if barrage else "epic.hint.targets"),
+                        Msg.of("epic.hint.targets_barrage" if barrage else
+                               "epic.hint.targets_mw" if needs.macro else "epic.hint.targets"),
                         labels, needs)
     return {u.key: p for u, p in zip(asked, places, strict=True)}
 
