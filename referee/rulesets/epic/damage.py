@@ -167,6 +167,7 @@ def _effects(hits: Sequence[Hit]) -> Counter[Hit]:
 class SaveReport:
     destroyed: list[str] = field(default_factory=list)
     rows: list[tuple[Any, ...]] = field(default_factory=list)
+    failed: dict[str, int] = field(default_factory=dict)  # saves failed, by unit (E-W1)
 
 
 def _save_cell(save: Save) -> Shown:
@@ -245,6 +246,7 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
                                 _saved_cell(count - failed, failed),
                                 "E-12" if save.source == "macro" else "E-11"))
         odds.known[unit.key] = Fraction(0 if odds.failed else 1)
+        report.failed[unit.key] = odds.failed
         if odds.failed:
             report.destroyed.append(unit.key)
     return report
@@ -304,6 +306,7 @@ def _roll_batch(port: Port, log: StepLog, batch: tuple[Defender, ...], save: Sav
     for u in batch:
         gone = u in lost
         odds.known[u.key] = Fraction(0 if gone else 1)
+        report.failed[u.key] = int(gone)
         if gone:
             report.destroyed.append(u.key)
 

@@ -12,37 +12,19 @@ fields left out (a distance, whether a unit is in range) are asked at the table.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from referee.core.text import Msg
+from referee.rulesets.epic.assault_model import AssaultDeclaration, ExtraAttacks
+from referee.rulesets.epic.common import MODEL_CONFIG, TerrainId, shown
+from referee.rulesets.epic.common import weapon_key as weapon_key  # re-exported
 from referee.rulesets.fields import FilePath, Name
-
-MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
-"""Every model is checked strictly (no infinite or NaN distance), and built on first use,
-not on import: a scripted attack builds the declaration's models only (not the roster
-file's), and each once."""
 
 UnitType = Literal["INF", "LV", "AV"]
 ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
-TerrainId = Literal["open", "buildings", "fortifications", "jungle", "marsh", "river", "ruins",
-                    "scrub", "woods", "touching-vehicle", "hidden"]
-
-
-def weapon_key(name: str) -> str:
-    """A stable id for question ids: ``"Heavy cannon"`` becomes ``heavy-cannon``."""
-    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "weapon"  # any alphabet
-
-
-
-
-def shown(name: str, number: int | None, kind: str) -> Msg | str:
-    """What a player reads for a unit or weapon: its name, or for one numbered at the table
-    ``Unit 3`` in the player's language (the name, ``unit-3``, keys the question ids)."""
-    return name if number is None else Msg.of(f"epic.default.{kind}", n=number)
 
 
 class Weapon(BaseModel):
@@ -194,14 +176,27 @@ class Situation(BaseModel):
 
 
 class RosterUnit(BaseModel):
+    """A unit of a roster formation: what it shoots with, its saves, and what it fights
+    with in an assault (E-A3, E-A15 to E-A18; a war engine's DC and shields, E-W1, E-W9)."""
+
     model_config = MODEL_CONFIG
 
     name: Name
-    type: UnitType
+    type: Literal["INF", "LV", "AV", "WE"]
     armour: int | None = Field(default=None, ge=2, le=6)
     weapons: list[str] = Field(default_factory=list)
     reinforced: bool = False
     invulnerable: bool = False
+    cc: int | None = Field(default=None, ge=2, le=6, description="close combat value")
+    ff: int | None = Field(default=None, ge=2, le=6, description="firefight value")
+    dc: int | None = Field(default=None, ge=1, le=20, description="a war engine's DC")
+    void_shields: int = Field(default=0, ge=0, le=12)
+    fearless: bool = False
+    inspiring: bool = False
+    expendable: bool = False
+    leader: bool = False
+    first_strike: bool = False
+    extra: list[ExtraAttacks] = Field(default_factory=list, max_length=4)
 
 
 class RosterFormation(BaseModel):
@@ -252,9 +247,17 @@ class ShootingDeclaration(BaseModel):
                                             description="roster units' situation, by name")
     by_hand: bool = Field(default=False,
                           description="weapons and target units are asked at the table")
+    assault: AssaultDeclaration | None = Field(default=None,
+                                               description="an assault (engage action, "
+                                                           "E-A1) instead of shooting")
 
     @model_validator(mode="after")
     def _consistent(self) -> ShootingDeclaration:
+        if self.assault is not None:
+            if self.weapons or self.target_units or self.firing_units or self.roster:
+                raise PydanticCustomError("epic.decl.assault_alone",
+                                          "an assault is declared alone, not with shooting")
+            return self
         if not self.weapons and self.roster is None and not self.by_hand:
             raise PydanticCustomError("epic.decl.no_weapons", "declare weapons or a roster")
         seen: set[str] = set()

@@ -268,6 +268,8 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
         if named is None or named[1] in ("all", "in", "macro", "disrupt", "ignore_cover"):
             raise _unknown(token, "unit")
         section, thing = named
+        if section == "type" and thing == "WE":
+            raise AnswerError(Msg.of("epic.entry.we_in_shooting", part=token))
         if section == "type":
             got.put("type", thing, token, "type")
         elif section == "terrain":
@@ -491,6 +493,7 @@ class Place:
     under: bool = True
     bearing: float | None = None
     in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
+    contact: bool = False  # in base contact (an assault, E-A3)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self, counted: bool = True) -> str:
@@ -503,7 +506,9 @@ class Place:
             parts.append(_cm(self.distance))
         if self.bearing is not None:
             parts.append(f"@{_cm(self.bearing)}")
-        if not self.in_range:
+        if self.contact:
+            parts.append(_word("assault", "contact", self.ru))
+        elif not self.in_range:
             parts.append(_word("flag", "out", self.ru))
         elif not self.under:
             parts.append(_word("flag", "clear", self.ru))
@@ -524,6 +529,7 @@ class Needs:
     bearing: bool = False
     barrage: bool = False
     macro: bool = False  # macro-weapons fire: ``nomw`` is allowed (E-12)
+    contact: bool = False  # an assault: ``contact`` (base contact) is allowed (E-A3)
 
 
 def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None, list[str]]:
@@ -537,7 +543,8 @@ def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None
         return _count([marked.group(1), *tokens[1:]] if len(tokens) > 1
                       else [marked.group(1), "in"], most)
     rest = tokens[1:]
-    out = any(_named(t, "flag") == ("flag", "out") for t in rest)
+    out = any(_named(t, "flag", *(("assault",) if needs.contact else ()))
+              in (("flag", "out"), ("assault", "contact")) for t in rest)
     if any(_NUMBER.match(t) for t in rest) or not needs.distance or out:
         return _count(tokens, most)
     return None, tokens
@@ -560,10 +567,11 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
         if distance is not None:
             got.put("distance", distance, token, "distance")
             continue
-        named = _named(token, "terrain", "flag")
+        named = _named(token, "terrain", "flag", *(("assault",) if needs.contact else ()))
         if named is None or named[1] not in ({"out", "in", "all"} | set(words()["terrain"])
                                              | ({"clear"} if needs.barrage else set())
-                                             | ({"no_mw"} if needs.macro else set())):
+                                             | ({"no_mw"} if needs.macro else set())
+                                             | ({"contact"} if needs.contact else set())):
             raise _unknown(token, "place")
         section, thing = named
         if section == "terrain":
@@ -574,8 +582,10 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
             got.put("under", False, token, "flag")
         elif thing == "no_mw":
             got.put("in_mw", False, token, "flag")
+        elif thing == "contact":
+            got.put("contact", True, token, "flag")
     group = Place(count or 1, ru=ru, **got)
-    if group.in_range:
+    if group.in_range and not group.contact:
         if needs.distance and group.distance is None:
             raise AnswerError(Msg.of("epic.entry.no_distance_place", part=" ".join(tokens)))
         if needs.bearing and group.bearing is None:
@@ -620,3 +630,10 @@ def each_unit(places: Sequence[Place]) -> list[tuple[int, Place]]:
     """The places of a situation line unit by unit: (the run it is in, its place)."""
     return [(i, p) for i, p in enumerate(places) for _ in range(p.count)]
 
+
+# the line reader's parts, shared with the assault's lines (``assault_entry``), which import
+# them one way: nothing here knows the assault
+split_groups, named_thing, shown_word, group_count, distance_of = (
+    _groups, _named, _word, _count, _distance)
+Fields, unknown_part, given_twice, typed_in_russian = _Fields, _unknown, _twice, _cyrillic
+prefixed_value, SAVE_TOKEN = _prefixed, _SAVE

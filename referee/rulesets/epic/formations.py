@@ -22,7 +22,9 @@ from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500
 DEFAULT_NAMES = {"firing-formation": "epic.default.firing_name",
-                 "target-formation": "epic.default.target_name"}
+                 "target-formation": "epic.default.target_name",
+                 "assaulting-formation": "epic.default.assaulting_name",
+                 "defending-formation": "epic.default.defending_name"}
 """Formations not named at the table: the key (of the game file, of question ids) and the
 label a player reads, in the player's language."""
 
@@ -96,6 +98,8 @@ class FormationState:
     on_overwatch: bool | None = None  # None: not recorded (E-20)
     from_game: bool = False
     label: Msg | str | None = None  # what a player reads (None: the name)
+    damage: dict[str, int] = field(default_factory=dict)  # war engines' damage (E-W1)
+    shields_down: dict[str, int] = field(default_factory=dict)  # void shields down (E-W9)
 
     @property
     def shown(self) -> Msg | str:
@@ -110,6 +114,10 @@ class FormationState:
                                "destroyed": list(self.destroyed)}
         if self.on_overwatch is not None:
             out["overwatch"] = self.on_overwatch
+        for key in ("damage", "shields_down"):
+            kept = {k: v for k, v in getattr(self, key).items() if v}
+            if kept:
+                out[key] = kept
         return out
 
 
@@ -126,7 +134,8 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
         return FormationState(name, markers, broken, label=label)
     fs = FormationState(name, int(saved.get("blast_markers", 0)), bool(saved.get("broken")),
                         list(saved.get("destroyed", [])), saved.get("overwatch"), True,
-                        label=label)
+                        label=label, damage=dict(saved.get("damage", {})),
+                        shields_down=dict(saved.get("shields_down", {})))
     log.input(Msg.of("epic.step.from_game", formation=shown, markers=fs.blast_markers,
                      destroyed=len(fs.destroyed),
                      broken=Msg.of("word.yes" if fs.broken else "word.no")), "E-14")
@@ -137,7 +146,7 @@ def settle_broken(port: Port, formation: FormationState, units_left: int,
                   declared: bool | None, log: StepLog) -> None:
     """Whether ``formation`` is broken before the attack (E-14): by the count first (Blast
     markers as many as its units left), else as the game file keeps it, else as declared;
-    else one yes/no, as it may be broken for another reason (it lost an assault).
+    else one yes/no, as it may be broken for another reason (it lost an assault, E-A11).
     ``formation.broken`` is set; the attack's result keeps it in the game file."""
     if formation.broken or units_left <= 0:
         return

@@ -1,0 +1,64 @@
+"""``referee epic-assault`` (an assault from the command line) and ``referee epic-turn`` (the
+action tests and the end phase of a game file): thin commands over the Epic resolvers
+(``referee.rulesets.epic``); heavy imports stay inside the commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.catalog import t
+from referee.cli.app import _guarded, app
+from referee.cli.shared import (
+    DiceMode,
+    GameOpt,
+    JsonFlag,
+    NoOddsFlag,
+    OddsMode,
+    OddsOpt,
+    OptionOpt,
+    RecordOpt,
+    SeedOpt,
+    _env,
+    _odds_mode,
+    file_option,
+    helped,
+)
+from referee.cli.table import _announce, _play, _terminal_port
+
+
+@app.command("epic-assault", help=helped("epic_assault"))
+def epic_assault(ctx: typer.Context,
+                 attacker: Annotated[str, typer.Argument(help=t("cli.epic_assault.attacker"),
+                                                         metavar="ATTACKER")],
+                 defender: Annotated[str, typer.Argument(help=t("cli.epic_assault.defender"),
+                                                         metavar="DEFENDER")],
+                 roster: Annotated[Path | None,
+                                   file_option("--roster", "cli.epic_assault.roster")] = None,
+                 dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
+                 DiceMode.typed,
+                 seed: SeedOpt = None,
+                 record: RecordOpt = None,
+                 option: OptionOpt = None,
+                 game: GameOpt = None,
+                 odds: OddsOpt = OddsMode.compact,
+                 no_odds: NoOddsFlag = False,
+                 json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env, json_):
+        assault: dict[str, object] = {"attackers": [{"name": attacker}],
+                                      "defenders": [{"name": defender}]}
+        if roster is not None:
+            assault["roster"] = str(roster)
+        else:
+            assault["by_hand"] = True
+        plan = api.plan_attack("epic", seed=seed, options=option or [],
+                               declaration={"assault": assault}, game=game)
+        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
+                              odds=_odds_mode(odds, no_odds), game=plan.game)
+        _announce(env, plan.seed, json_, plan.game)
+        _play(env, plan, port, json_, game=game, record=record, command="epic-assault")

@@ -1,0 +1,348 @@
+"""The odds of an assault (issue 29): exact chances of its outcome from the attack dice to the
+result roll (E-A4 to E-A10, E-W11), loaded only through ``OddsRef`` when odds are shown.
+
+Each side's hits are the sum of its dice (independent binomials). The side that takes them
+allocates them with the defaults a script takes (the even spread, war engines first, front
+to back: ``allocation.legal_units``), each unit's fate follows from the chance one hit kills it
+after every save it may take (``assault_facts.kill_chance``), normal hits before macro-weapon
+hits, then the declared supporting fire on the survivors when the assault goes on. The two
+sides' fates are independent, so the result roll's chances are summed over every pair of
+fates: the early end (E-A7) or the highest of two dice plus the modifiers (E-A9). A tie's
+further round is counted as a tie (E-X12). First strike makes one side's dice depend on the
+other's hits: then the fates are simulated (seeded, labelled approximate with their
+interval)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from referee.core.dice import DiceRoll
+from referee.core.questions import DiceQuestion
+from referee.core.text import Msg
+from referee.odds.dist import Dist
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport
+from referee.rulesets.epic.allocation import HitKind, Target, legal_units
+from referee.rulesets.epic.assault_facts import AssaultFacts, SideFact, UnitFact
+
+STATE_BUDGET = 40_000  # fates of one side tracked exactly; beyond, the fates are simulated
+RUNS = 4_000
+MAX_OF_TWO = {m: Fraction(2 * m - 1, 36) for m in range(1, 7)}  # the higher of two dice
+DIFF: dict[int, Fraction] = {}
+for _a, _pa in MAX_OF_TWO.items():
+    for _d, _pd in MAX_OF_TWO.items():
+        DIFF[_a - _d] = DIFF.get(_a - _d, Fraction(0)) + _pa * _pd
+
+
+class TooMany(Exception):
+    """More fates than the exact budget: simulate instead."""
+
+
+# -- one side's fate ------------------------------------------------------------------------
+def _binomial_sum(dice: Iterable[tuple[int, Fraction]]) -> Dist:
+    out = Dist.point(0)
+    for n, p in dice:
+        out = out + Dist.binomial(n, p)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _allocation(units: tuple[UnitFact, ...], alive: tuple[bool, ...], hits: int
+                ) -> tuple[int, ...]:
+    """How ``hits`` fall on the living engaged ``units`` with the defaults (E-10, E-W2)."""
+    targets = [Target(u.key, u.key, u.type, 0.0 if u.contact else u.distance, u.order,
+                      True, True, False, share=u.share, contact=u.contact)
+               for u, a in zip(units, alive, strict=True) if a]
+    taken: dict[str, int] = {}
+    kind = HitKind("assault")
+    for _ in range(hits):
+        legal = legal_units(targets, kind, taken)
+        if not legal:
+            break
+        taken[legal[0].key] = taken.get(legal[0].key, 0) + 1
+    return tuple(taken.get(u.key, 0) for u in units)
+
+
+def _unit_fates(u: UnitFact, taken: int, hits: int, macro: bool) -> list[tuple[int, Fraction]]:
+    """The points ``u`` has taken after ``hits`` more (its void shields first, E-W9)."""
+    if hits == 0 or taken >= u.left:
+        return [(taken, Fraction(1))]
+    hits -= min(u.shields, hits) if taken == 0 else 0
+    p = u.fail_mw if macro else u.fail
+    if u.share == 1:  # a unit: one failed save destroys it
+        dead = 1 - (1 - p) ** hits
+        return [(0, 1 - dead), (1, dead)] if dead else [(0, Fraction(1))]
+    out: dict[int, Fraction] = {}
+    for k, q in Dist.binomial(hits, p).items():
+        after = min(u.left, taken + k)
+        out[after] = out.get(after, Fraction(0)) + q
+    return list(out.items())
+
+
+def _apply(units: tuple[UnitFact, ...], states: dict[tuple[int, ...], Fraction], hits: Dist,
+           macro: bool) -> dict[tuple[int, ...], Fraction]:
+    if hits.high == 0:
+        return states
+    out: dict[tuple[int, ...], Fraction] = {}
+    for state, p in states.items():
+        alive = tuple(t < u.left for t, u in zip(state, units, strict=True))
+        for h, ph in hits.items():
+            spread = _allocation(units, alive, h)
+            partial: dict[tuple[int, ...], Fraction] = {(): p * ph}
+            for u, t, n in zip(units, state, spread, strict=True):
+                fates = _unit_fates(u, t, n, macro)
+                partial = {(*key, after): q * pf for key, q in partial.items()
+                           for after, pf in fates}
+            for key, q in partial.items():
+                out[key] = out.get(key, Fraction(0)) + q
+        if len(out) > STATE_BUDGET:
+            raise TooMany
+    return out
+
+
+def _summary(units: tuple[UnitFact, ...], idle: Sequence[UnitFact],
+             state: tuple[int, ...]) -> tuple[int, int, int, bool, bool]:
+    """(points lost, units left as worth, inspiring engaged alive, engaged alive, any
+    alive) of a fate."""
+    lost = sum(state)
+    alive = [u for u, t in zip(units, state, strict=True) if t < u.left]
+    worth = sum(u.worth for u in alive) + sum(u.worth for u in idle)
+    return (lost, worth, sum(1 for u in alive if u.inspiring), bool(alive),
+            bool(alive) or bool(idle))
+
+
+Fates = dict[tuple[int, int, int, bool, bool], tuple[Fraction, dict[Any, Fraction]]]
+
+
+def fates(side: SideFact, normal: Dist, mw: Dist, support: Dist) -> Fates:
+    """The side's fates after taking ``normal`` then ``mw`` hits, each with its fates after
+    the enemy's supporting fire too (used when the assault goes on, E-A8)."""
+    units = tuple(u for u in side.units if u.engaged)
+    idle = [u for u in side.units if not u.engaged]
+    start = {tuple(0 for _ in units): Fraction(1)}
+    main = _apply(units, _apply(units, start, normal, False), mw, True)
+    out: Fates = {}
+    for state, p in main.items():
+        key = _summary(units, idle, state)
+        after = _apply(units, {state: Fraction(1)}, support, False)
+        prob, finals = out.get(key, (Fraction(0), {}))
+        for s2, q in after.items():
+            k2 = _summary(units, idle, s2)
+            finals[k2] = finals.get(k2, Fraction(0)) + p * q
+        out[key] = (prob + p, finals)
+    return out
+
+
+# -- the result ------------------------------------------------------------------------------
+def _mods(kills: int, worth: int, other_worth: int, markers: int, other_markers: int,
+          inspiring: int) -> int:
+    return (kills + int(worth > other_worth) + int(worth > 2 * other_worth) + int(markers == 0)
+            + int(other_markers > markers) + inspiring)
+
+
+def _roll(a: int, d: int) -> tuple[Fraction, Fraction, Fraction]:
+    """Chances the attacker wins, the defender wins, a tie, with modifiers ``a`` and ``d``."""
+    win = sum((p for diff, p in DIFF.items() if diff > d - a), Fraction(0))
+    tie = DIFF.get(d - a, Fraction(0))
+    return win, 1 - win - tie, tie
+
+
+def outcome(facts: AssaultFacts, hits: dict[str, tuple[Dist, Dist]]) -> dict[str, Fraction]:
+    """The chances of the assault's end and the expected kills, exactly: ``hits[side]``
+    are the (normal, macro) hits the side still takes from the enemy's dice."""
+    a_side, d_side = facts.attacker, facts.defender
+    fa = fates(a_side, *hits["attacker"], _binomial_sum(d_side.support))
+    fd = fates(d_side, *hits["defender"], _binomial_sum(a_side.support))
+    out = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), Fraction(0))
+    for ka, (pa, finals_a) in fa.items():
+        for kd, (pd, finals_d) in fd.items():
+            if not kd[4] and ka[4]:  # E-A7: the defenders wiped out
+                _add(out, "attacker", pa * pd, ka, kd, a_side, d_side)
+                continue
+            if not ka[3]:  # E-A7: every engaged attacker down: stalled
+                _add(out, "defender", pa * pd, ka, kd, a_side, d_side)
+                continue
+            for fa2, qa in finals_a.items():
+                for fd2, qd in finals_d.items():
+                    q = qa * qd  # each side's finals add up to its main fate's chance
+                    if not fd2[4] and fa2[4]:
+                        _add(out, "attacker", q, fa2, fd2, a_side, d_side)
+                        continue
+                    if not fa2[4] and fd2[4]:
+                        _add(out, "defender", q, fa2, fd2, a_side, d_side)
+                        continue
+                    a = _mods(a_side.kills + fd2[0], fa2[1], fd2[1], a_side.markers,
+                              d_side.markers, fa2[2])
+                    d = _mods(d_side.kills + fa2[0], fd2[1], fa2[1], d_side.markers,
+                              a_side.markers, fd2[2])
+                    win, lose, tie = _roll(a, d)
+                    for key, chance in (("attacker", win), ("defender", lose), ("tie", tie)):
+                        _add(out, key, q * chance, fa2, fd2, a_side, d_side)
+    return out
+
+
+def _add(out: dict[str, Fraction], key: str, p: Fraction, a: tuple[Any, ...],
+         d: tuple[Any, ...], a_side: SideFact, d_side: SideFact) -> None:
+    out[key] += p
+    out["kills_a"] += p * (a_side.kills + d[0])
+    out["kills_d"] += p * (d_side.kills + a[0])
+
+
+def _hits(side: SideFact) -> tuple[Dist, Dist]:
+    normal = _binomial_sum((n, p) for n, p, fire in side.dice if fire != "mw")
+    mw = _binomial_sum((n, p) for n, p, fire in side.dice if fire == "mw")
+    return normal, mw
+
+
+def chances(facts: AssaultFacts) -> tuple[dict[str, Fraction], int | None]:
+    """The end's chances from ``facts``, exactly (runs ``None``) or simulated."""
+    if facts.attacker.first_strike or facts.defender.first_strike:
+        return simulate(facts), RUNS
+    # each side takes the hits of the other's dice, or the hits it has rolled already
+    hits = {"attacker": _hits(facts.defender), "defender": _hits(facts.attacker)}
+    for side, n, m in facts.rolled:
+        hits["defender" if side == "attacker" else "attacker"] = (Dist.point(n),
+                                                                    Dist.point(m))
+    try:
+        return outcome(facts, hits), None
+    except TooMany:
+        return simulate(facts), RUNS
+
+
+# -- simulated, when exact is out of reach ----------------------------------------------------
+def simulate(facts: AssaultFacts, runs: int = RUNS) -> dict[str, Fraction]:
+    """The same fates by a seeded simulation (first strike resolved first, as E-A16 says):
+    each run allocates with the defaults and rolls every die and save."""
+    rng = random.Random(hash((len(facts.attacker.units), len(facts.defender.units),
+                              facts.attacker.markers, facts.defender.markers)) & 0xFFFF)
+    totals = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), 0.0)
+    for _ in range(runs):
+        end, ka, kd = _one_run(facts, rng)
+        totals[end] += 1
+        totals["kills_a"] += ka
+        totals["kills_d"] += kd
+    return {k: Fraction(v / runs).limit_denominator(runs) for k, v in totals.items()}
+
+
+def _one_run(facts: AssaultFacts, rng: random.Random) -> tuple[str, int, int]:
+    state = {s: {u.key: 0 for u in facts.side(s).units} for s in ("attacker", "defender")}
+
+    def take(side_name: str, n: int, macro: bool) -> None:
+        side = facts.side(side_name)
+        units = tuple(u for u in side.units if u.engaged)
+        alive = tuple(state[side_name][u.key] < u.left for u in units)
+        spread = _allocation(units, alive, n)
+        for u, k in zip(units, spread, strict=True):
+            for _ in range(max(0, k - (u.shields if state[side_name][u.key] == 0 else 0))):
+                if state[side_name][u.key] < u.left and rng.random() < (u.fail_mw if macro
+                                                                         else u.fail):
+                    state[side_name][u.key] += 1
+
+    def phase(first: bool) -> None:
+        """Every living unit's dice of the phase, then each side takes the other's hits
+        (simultaneous within the phase; first strike before the rest, E-A16)."""
+        got = {}
+        for s in ("attacker", "defender"):
+            n = m = 0
+            for u in facts.side(s).units:
+                if state[s][u.key] >= u.left:
+                    continue
+                for p, fire, fs in u.dice:
+                    if fs == first and rng.random() < p:
+                        m, n = (m + 1, n) if fire == "mw" else (m, n + 1)
+            got[s] = (n, m)
+        for s in ("attacker", "defender"):
+            other = "defender" if s == "attacker" else "attacker"
+            take(other, got[s][0], False)
+            take(other, got[s][1], True)
+
+    phase(True)
+    phase(False)
+    lost = {s: sum(state[s].values()) for s in state}
+    worth = {s: sum(u.worth for u in facts.side(s).units if state[s][u.key] < u.left)
+             for s in state}
+    insp = {s: sum(1 for u in facts.side(s).units
+                   if u.inspiring and u.engaged and state[s][u.key] < u.left) for s in state}
+    ka, kd = facts.attacker.kills + lost["defender"], facts.defender.kills + lost["attacker"]
+    if not worth["defender"] and worth["attacker"]:
+        return "attacker", ka, kd
+    if not worth["attacker"] and worth["defender"]:
+        return "defender", ka, kd
+    a = _mods(ka, worth["attacker"], worth["defender"], facts.attacker.markers,
+              facts.defender.markers, insp["attacker"])
+    d = _mods(kd, worth["defender"], worth["attacker"], facts.defender.markers,
+              facts.attacker.markers, insp["defender"])
+    diff = max(rng.randint(1, 6), rng.randint(1, 6)) - max(rng.randint(1, 6), rng.randint(1, 6))
+    total = diff + a - d
+    return ("attacker" if total > 0 else "defender" if total < 0 else "tie"), ka, kd
+
+
+# -- the odds functions named by the resolver -------------------------------------------------
+def _labels(names: dict[str, Any]) -> list[tuple[Msg, Kind]]:
+    return [(Msg.of("epic.assault.odds.wins", side=names["attacker"]), Kind.CHANCE),
+            (Msg.of("epic.assault.odds.wins", side=names["defender"]), Kind.CHANCE),
+            (Msg.of("epic.assault.odds.tie"), Kind.CHANCE),
+            (Msg.of("epic.assault.odds.kills", side=names["attacker"]), Kind.EXPECTED),
+            (Msg.of("epic.assault.odds.kills", side=names["defender"]), Kind.EXPECTED)]
+
+
+def end_states(facts: AssaultFacts, names: dict[str, Any]) -> tuple[EndState, ...]:
+    values, runs = chances(facts)
+    keys = ("attacker", "defender", "tie", "kills_a", "kills_d")
+    return tuple(EndState(label, values[k], kind, runs, 0.5 if runs else None)
+                 for (label, kind), k in zip(_labels(names), keys, strict=True))
+
+
+class _Hits:
+    """The hits of an actual roll of mixed values (``targets``: each die's, in order)."""
+
+    def __init__(self, targets: Sequence[int]) -> None:
+        self.targets = tuple(targets)
+
+    def __call__(self, roll: DiceRoll) -> int:
+        faces = roll.faces or ()
+        return sum(1 for f, t in zip(faces, self.targets, strict=False) if f >= t)
+
+
+def attack_dice(question: DiceQuestion, *, side: str, targets: tuple[int, ...],
+                facts: Any) -> OddsReport:
+    """A side's attack dice (E-A4): its hits, and how the assault may end."""
+    groups: dict[int, int] = {}
+    for t in targets:
+        groups[t] = groups.get(t, 0) + 1
+    dist = _binomial_sum((n, Fraction(7 - t, 6)) for t, n in groups.items())
+    facts_, names = facts
+    states = LazyEndStates([label for label, _ in _labels(names)],
+                           lambda: end_states(facts_, names))
+    return OddsReport(Msg.of("epic.assault.odds.title.attack", side=names[side],
+                             count=len(targets)), Msg.of("epic.odds.unit.hits"), dist,
+                      _Hits(targets), states)
+
+
+def result_die(question: DiceQuestion, *, side: str, known: tuple[tuple[str, int], ...],
+               facts: tuple[tuple[str, int], ...], names: dict[str, Any] | None = None
+               ) -> OddsReport:
+    """A side's result roll (E-A9): the higher of its two dice, and the chance it wins
+    with its modifiers (``facts``) and the other side's die, when rolled (``known``)."""
+    mods = dict(facts)
+    dist = Dist({m: p for m, p in MAX_OF_TWO.items()})
+    other = "defender" if side == "attacker" else "attacker"
+    theirs = dict(known).get(other)
+    them = Dist.point(theirs) if theirs is not None else Dist(dict(MAX_OF_TWO))
+    win = tie = Fraction(0)
+    for m, p in MAX_OF_TWO.items():
+        for t, q in them.items():
+            mine, their = m + mods[side], t + mods[other]
+            if mine > their:
+                win += p * q
+            elif mine == their:
+                tie += p * q
+    label = names[side] if names else Msg.of(f"epic.assault.side.{side}")
+    states = (EndState(Msg.of("epic.assault.odds.wins", side=label), win),
+              EndState(Msg.of("epic.assault.odds.tie"), tie))
+    return OddsReport(Msg.of("epic.assault.odds.title.result", side=label),
+                      Msg.of("epic.assault.odds.unit.highest"), dist,
+                      lambda roll: max(roll.faces or (1,)), states)
