@@ -35,9 +35,12 @@ FIXTURES = ROOT / "benchmarks" / "questions"
 BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
           "lnlt-fire": 9, "waw-he": 16,
           # issue 30: the whole Flames of War assault was resolved by hand before it
-          "fow-assault-typed": None, "fow-assault-game": None}
+          "fow-assault-typed": None, "fow-assault-game": None,
+          # issue 29: Epic assaults were resolved by hand before it
+          "epic-assault-typed": None, "epic-assault-roster": None}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
-         "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6}
+         "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6,
+         "epic-assault-typed": 12, "epic-assault-roster": 12}
 
 
 @dataclass
@@ -163,8 +166,43 @@ def _waw_he() -> Case:
                 _faces(hit=5, save=6))
 
 
+# a typical Epic assault: 6 charging infantry (4 in base contact, 2 at 10 cm) against 5
+# defending infantry in contact with one Blast marker; one round, the assaulting side wins
+EPIC_ASSAULT_DICE = {".1.attacker": "4 5 2 6 1 3", ".1.defender": "5 5 2 1 6",
+                     ".result.attacker": "6 2", ".result.defender": "3 1"}
+
+
+def _epic_assault_dice(question: Any) -> str:
+    n = question.spec.count
+    for end, faces in EPIC_ASSAULT_DICE.items():
+        if question.id.endswith(end):  # as many of the case's faces as there are dice
+            return " ".join((faces.split() * n)[:n])
+    return " ".join(["4"] * n)  # saves: each a 4
+
+
+def _epic_assault_typed() -> Case:
+    answers: dict[str, Any] = {
+        "attack-kind": "assault",
+        "assault.attacker": "Grey Company: 4 inf 4+ cc4 ff5 contact, 2 same 10",
+        "assault.defender": "Red Company: bm1, 5 inf 5+ cc5 ff4 contact"}
+    return Case("epic-assault-typed", "referee attack epic, an assault typed: 6 charging "
+                "infantry (4 in contact, 2 at 10 cm) against 5 in contact with one Blast "
+                "marker, one round", ["attack", "epic", "--seed", "1"], answers,
+                _epic_assault_dice)
+
+
+def _epic_assault_roster() -> Case:
+    answers: dict[str, Any] = {"situation.grey-company-invented": "4 contact, 10",
+                               "situation.red-company-invented": "4 contact, 12"}
+    return Case("epic-assault-roster", "referee epic-assault with a roster (no game file: "
+                "each formation's Blast markers asked): 5 charging units against 5",
+                ["epic-assault", "Grey Company (invented)", "Red Company (invented)",
+                 "--roster", str(ROOT / "transcripts" / "rosters" / "epic-assault.toml"),
+                 "--seed", "1"], answers, _epic_assault_dice)
+
+
 CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he,
-         _fow_assault_typed, _fow_assault_game]
+         _fow_assault_typed, _fow_assault_game, _epic_assault_typed, _epic_assault_roster]
 
 
 class Stale(Exception):

@@ -29,7 +29,7 @@ from referee.rulesets.epic.allocation import HitKind, Target, legal_units
 from referee.rulesets.epic.assault_facts import AssaultFacts, SideFact, UnitFact
 
 STATE_BUDGET = 40_000  # fates of one side tracked exactly; beyond, the fates are simulated
-RUNS = 4_000
+RUNS = 1_000
 MAX_OF_TWO = {m: Fraction(2 * m - 1, 36) for m in range(1, 7)}  # the higher of two dice
 DIFF: dict[int, Fraction] = {}
 for _a, _pa in MAX_OF_TWO.items():
@@ -66,34 +66,78 @@ def _allocation(units: tuple[UnitFact, ...], alive: tuple[bool, ...], hits: int
     return tuple(taken.get(u.key, 0) for u in units)
 
 
-def _unit_fates(u: UnitFact, taken: int, hits: int, macro: bool) -> list[tuple[int, Fraction]]:
-    """The points ``u`` has taken after ``hits`` more (its void shields first, E-W9)."""
-    if hits == 0 or taken >= u.left:
-        return [(taken, Fraction(1))]
-    hits -= min(u.shields, hits) if taken == 0 else 0
+def _signature(u: UnitFact) -> tuple[Any, ...]:
+    """What tells a unit apart for its fate: alike units are interchangeable."""
+    return (u.type, u.contact, u.distance, u.share, u.left, u.worth, u.fail, u.fail_mw,
+            u.shields, u.inspiring, u.fearless)
+
+
+def packs(units: Sequence[UnitFact]) -> tuple[tuple[UnitFact, int], ...]:
+    """Engaged units in packs of alike ones (a war engine alone), in their listed order."""
+    out: list[list[Any]] = []
+    for u in units:
+        for pack in out:
+            if pack[0].share == 1 and u.share == 1 and _signature(pack[0]) == _signature(u):
+                pack[1] += 1
+                break
+        else:
+            out.append([u, 1])
+    return tuple((u, n) for u, n in out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _spread(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...], hits: int
+            ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """How ``hits`` fall on each pack's living units: per pack, (hits, units) pairs."""
+    virtual: list[UnitFact] = []
+    owner: list[int] = []
+    for i, ((u, n), lost) in enumerate(zip(pk, state, strict=True)):
+        alive = n - lost if u.share == 1 else (1 if lost < u.left else 0)
+        for j in range(alive):
+            virtual.append(UnitFact(f"{i}.{j}", True, u.contact, u.distance, i * 100 + j,
+                                    u.share, u.left, u.worth, u.fail, u.fail_mw, u.shields,
+                                    (), u.inspiring, u.fearless, u.type, None))
+            owner.append(i)
+    got = _allocation(tuple(virtual), tuple(True for _ in virtual), hits)
+    per: list[dict[int, int]] = [{} for _ in pk]
+    for i, n in zip(owner, got, strict=True):
+        if n:
+            per[i][n] = per[i].get(n, 0) + 1
+    return tuple(tuple(sorted(d.items())) for d in per)
+
+
+def _pack_fates(u: UnitFact, lost: int, spread: tuple[tuple[int, int], ...],
+                macro: bool) -> list[tuple[int, Fraction]]:
+    """A pack's losses after its units take ``spread`` hits (a war engine: its points, void
+    shields first, E-W9)."""
+    if not spread:
+        return [(lost, Fraction(1))]
     p = u.fail_mw if macro else u.fail
-    if u.share == 1:  # a unit: one failed save destroys it
-        dead = 1 - (1 - p) ** hits
-        return [(0, 1 - dead), (1, dead)] if dead else [(0, Fraction(1))]
-    out: dict[int, Fraction] = {}
-    for k, q in Dist.binomial(hits, p).items():
-        after = min(u.left, taken + k)
-        out[after] = out.get(after, Fraction(0)) + q
-    return list(out.items())
+    if u.share > 1:
+        hits = spread[0][0]
+        hits -= min(u.shields, hits) if lost == 0 else 0
+        out: dict[int, Fraction] = {}
+        for k, q in Dist.binomial(hits, p).items():
+            after = min(u.left, lost + k)
+            out[after] = out.get(after, Fraction(0)) + q
+        return list(out.items())
+    deaths = Dist.point(0)
+    for n, units in spread:
+        deaths = deaths + Dist.binomial(units, 1 - (1 - p) ** n)
+    return [(lost + k, q) for k, q in deaths.items()]
 
 
-def _apply(units: tuple[UnitFact, ...], states: dict[tuple[int, ...], Fraction], hits: Dist,
-           macro: bool) -> dict[tuple[int, ...], Fraction]:
+def _apply(pk: tuple[tuple[UnitFact, int], ...], states: dict[tuple[int, ...], Fraction],
+           hits: Dist, macro: bool) -> dict[tuple[int, ...], Fraction]:
     if hits.high == 0:
         return states
     out: dict[tuple[int, ...], Fraction] = {}
     for state, p in states.items():
-        alive = tuple(t < u.left for t, u in zip(state, units, strict=True))
         for h, ph in hits.items():
-            spread = _allocation(units, alive, h)
+            spread = _spread(pk, state, h)
             partial: dict[tuple[int, ...], Fraction] = {(): p * ph}
-            for u, t, n in zip(units, state, spread, strict=True):
-                fates = _unit_fates(u, t, n, macro)
+            for (u, _), lost, part in zip(pk, state, spread, strict=True):
+                fates = _pack_fates(u, lost, part, macro)
                 partial = {(*key, after): q * pf for key, q in partial.items()
                            for after, pf in fates}
             for key, q in partial.items():
@@ -103,15 +147,17 @@ def _apply(units: tuple[UnitFact, ...], states: dict[tuple[int, ...], Fraction],
     return out
 
 
-def _summary(units: tuple[UnitFact, ...], idle: Sequence[UnitFact],
+def _summary(pk: tuple[tuple[UnitFact, int], ...], idle: Sequence[UnitFact],
              state: tuple[int, ...]) -> tuple[int, int, int, bool, bool]:
     """(points lost, units left as worth, inspiring engaged alive, engaged alive, any
     alive) of a fate."""
     lost = sum(state)
-    alive = [u for u, t in zip(units, state, strict=True) if t < u.left]
-    worth = sum(u.worth for u in alive) + sum(u.worth for u in idle)
-    return (lost, worth, sum(1 for u in alive if u.inspiring), bool(alive),
-            bool(alive) or bool(idle))
+    alive = [(u, (n - t) if u.share == 1 else int(t < u.left))
+             for (u, n), t in zip(pk, state, strict=True)]
+    worth = sum(u.worth * a for u, a in alive) + sum(u.worth for u in idle)
+    engaged = any(a for _, a in alive)
+    return (lost, worth, sum(a for u, a in alive if u.inspiring), engaged,
+            engaged or bool(idle))
 
 
 Fates = dict[tuple[int, int, int, bool, bool], tuple[Fraction, dict[Any, Fraction]]]
@@ -120,17 +166,17 @@ Fates = dict[tuple[int, int, int, bool, bool], tuple[Fraction, dict[Any, Fractio
 def fates(side: SideFact, normal: Dist, mw: Dist, support: Dist) -> Fates:
     """The side's fates after taking ``normal`` then ``mw`` hits, each with its fates after
     the enemy's supporting fire too (used when the assault goes on, E-A8)."""
-    units = tuple(u for u in side.units if u.engaged)
+    pk = packs([u for u in side.units if u.engaged])
     idle = [u for u in side.units if not u.engaged]
-    start = {tuple(0 for _ in units): Fraction(1)}
-    main = _apply(units, _apply(units, start, normal, False), mw, True)
+    start = {tuple(0 for _ in pk): Fraction(1)}
+    main = _apply(pk, _apply(pk, start, normal, False), mw, True)
     out: Fates = {}
     for state, p in main.items():
-        key = _summary(units, idle, state)
-        after = _apply(units, {state: Fraction(1)}, support, False)
+        key = _summary(pk, idle, state)
+        after = _apply(pk, {state: Fraction(1)}, support, False)
         prob, finals = out.get(key, (Fraction(0), {}))
         for s2, q in after.items():
-            k2 = _summary(units, idle, s2)
+            k2 = _summary(pk, idle, s2)
             finals[k2] = finals.get(k2, Fraction(0)) + p * q
         out[key] = (prob + p, finals)
     return out
@@ -219,26 +265,40 @@ def simulate(facts: AssaultFacts, runs: int = RUNS) -> dict[str, Fraction]:
     rng = random.Random(hash((len(facts.attacker.units), len(facts.defender.units),
                               facts.attacker.markers, facts.defender.markers)) & 0xFFFF)
     totals = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), 0.0)
+    spreads: dict[Any, tuple[int, ...]] = {}  # allocations met so far, by living units
     for _ in range(runs):
-        end, ka, kd = _one_run(facts, rng)
+        end, ka, kd = _one_run(facts, rng, spreads)
         totals[end] += 1
         totals["kills_a"] += ka
         totals["kills_d"] += kd
     return {k: Fraction(v / runs).limit_denominator(runs) for k, v in totals.items()}
 
 
-def _one_run(facts: AssaultFacts, rng: random.Random) -> tuple[str, int, int]:
+@functools.lru_cache(maxsize=64)
+def _floats(facts: AssaultFacts) -> dict[tuple[str, bool], float]:
+    """Each unit's chances as floats (a simulation's million comparisons)."""
+    return {(u.key, m): float(u.fail_mw if m else u.fail)
+            for s in (facts.attacker, facts.defender) for u in s.units for m in (False, True)}
+
+
+def _one_run(facts: AssaultFacts, rng: random.Random,
+             spreads: dict[Any, tuple[int, ...]]) -> tuple[str, int, int]:
     state = {s: {u.key: 0 for u in facts.side(s).units} for s in ("attacker", "defender")}
+    chance = _floats(facts)
+    engaged = {s: tuple(u for u in facts.side(s).units if u.engaged)
+               for s in ("attacker", "defender")}
 
     def take(side_name: str, n: int, macro: bool) -> None:
-        side = facts.side(side_name)
-        units = tuple(u for u in side.units if u.engaged)
+        units = engaged[side_name]
         alive = tuple(state[side_name][u.key] < u.left for u in units)
-        spread = _allocation(units, alive, n)
+        key = (side_name, alive, n)
+        spread = spreads.get(key)
+        if spread is None:
+            spread = spreads[key] = _allocation(units, alive, n)
         for u, k in zip(units, spread, strict=True):
+            fail = chance[(u.key, macro)]
             for _ in range(max(0, k - (u.shields if state[side_name][u.key] == 0 else 0))):
-                if state[side_name][u.key] < u.left and rng.random() < (u.fail_mw if macro
-                                                                         else u.fail):
+                if state[side_name][u.key] < u.left and rng.random() < fail:
                     state[side_name][u.key] += 1
 
     def phase(first: bool) -> None:
@@ -251,7 +311,7 @@ def _one_run(facts: AssaultFacts, rng: random.Random) -> tuple[str, int, int]:
                 if state[s][u.key] >= u.left:
                     continue
                 for p, fire, fs in u.dice:
-                    if fs == first and rng.random() < p:
+                    if fs == first and rng.random() < float(p):
                         m, n = (m + 1, n) if fire == "mw" else (m, n + 1)
             got[s] = (n, m)
         for s in ("attacker", "defender"):
