@@ -30,10 +30,12 @@ from referee.rulesets.epic.shooting import (
     close_formation,
     epic_result,
     go_on_overwatch,
+    keep_engines,
     target_places,
 )
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
+from referee.rulesets.epic.warengine import engines_of, wound_engines
 
 
 def barrage_row(points: int, options: dict[str, Any], log: StepLog) -> BarrageRow | None:
@@ -167,7 +169,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     crossfire = declared_crossfire
     if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
         crossfire = ask_crossfire(port, f"crossfire.{fkey}", state.shown)
-    settle_broken(port, state, len(alive), broken, log)
+    settle_broken(port, state, sum(d.worth for d in alive), broken, log)  # E-W6
     if crossfire:
         log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",
                   crossfire=crossfire)
@@ -180,8 +182,11 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     rows = []
     groups: dict[tuple[str, bool], list[Defender]] = {}
     for d in under:
-        fire = "at" if d.target.type == "AV" else "ap"
-        groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).append(d)
+        fire = "at" if d.target.type in ("AV", "WE") else "ap"
+        # E-W7: a war engine under a template's centre is attacked half its DC, rounded up
+        times = -(-d.dc // 2) if d.war_engine and d.under_centre else 1
+        groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).extend(
+            [d] * times)
     from referee.rulesets.epic.declaration import Weapon
     from referee.rulesets.epic.oddsfacts import AttackFacts, BarrageGroup, BarrageRest
 
@@ -231,11 +236,14 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         log.table(Msg.of("epic.table.saves", target=state.shown),
                   [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
                                                      "clause")], report.rows, clause="E-11")
-    casualties = list(report.destroyed)
+    engines = engines_of(alive)
+    casualties = [k for k in report.destroyed if k not in engines]
+    casualties += wound_engines(port, log, under, alloc, report.failed, ledger, engines,
+                                options, fkey)
     for i, key in enumerate(casualties):
         unit = next(u for u in under if u.key == key)
         log.outcome(Msg.of("epic.step.destroyed", unit=unit.shown), "E-11", unit=key)
-        if not disrupt:
+        if not disrupt and not unit.war_engine:  # an engine's came a point each (E-W5)
             ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.shown), "E-13")
         if i == 0 and crossfire:  # each crossfiring formation adds its marker
             ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
@@ -245,10 +253,16 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         extra_alloc = allocate(port, log, survivors,
                                [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)],
                                f"broken.{fkey}", options)
+        spare = MarkerLedger(state.shown, 0, True)  # E-W10: the points are hits already
+        casualties += wound_engines(port, log, survivors, extra_alloc, {}, spare, engines,
+                                    options, f"broken.{fkey}", no_save=True)
         for key in extra_alloc.hits_on:
+            if key in engines:
+                continue
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed_no_save",
                                unit=next(u.shown for u in alive if u.key == key)), "E-13")
+    keep_engines(state, alive, engines)
     is_broken, killed, left = close_formation(log, state, ledger, alive, casualties, "E-19")
     names = {u.key: u.name for u in alive}
     return state, {"casualties": killed, "markers_added": ledger.added,

@@ -23,7 +23,7 @@ from referee.rulesets.epic.common import MODEL_CONFIG, TerrainId, shown
 from referee.rulesets.epic.common import weapon_key as weapon_key  # re-exported
 from referee.rulesets.fields import FilePath, Name
 
-UnitType = Literal["INF", "LV", "AV"]
+UnitType = Literal["INF", "LV", "AV", "WE"]  # WE: a war engine (E-W1)
 ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
 
 
@@ -37,6 +37,9 @@ class Weapon(BaseModel):
     at: int | None = Field(default=None, ge=1, le=9, description="AT to-hit value, e.g. 4 for AT4+")
     barrage: int | None = Field(default=None, ge=1, le=40, description="barrage points (E-16)")
     macro: bool = Field(default=False, description="its hits are macro-weapon hits (E-12)")
+    titan_killer: Literal["1", "d3", "d6"] | None = Field(
+        default=None, description="a Titan killer: no save but invulnerable; against a war "
+                                  "engine, this many points of damage a hit (E-W8)")
     disrupt: bool = Field(default=False, description="a Blast marker per hit (E-13)")
     ignore_cover: bool = Field(default=False, description="ignores cover (brief section 3)")
     arc: ArcId = Field(default="all", description="fire arc (E-3)")
@@ -112,8 +115,14 @@ class TargetUnit(BaseModel):
     in_mw_range: bool | None = Field(default=None,
                                      description="in range/LOF of the macro-weapons (E-12)")
     under_template: bool | None = Field(default=None, description="under a barrage template")
+    under_centre: bool = Field(default=False,
+                               description="a war engine under a template's centre: attacked "
+                                           "half its DC times, rounded up (E-W7)")
     reinforced: bool = False
     invulnerable: bool = False
+    dc: int | None = Field(default=None, ge=1, le=20, description="a war engine's DC (E-W1)")
+    damage: int = Field(default=0, ge=0, le=20, description="damage it has taken")
+    void_shields: int = Field(default=0, ge=0, le=12, description="void shields (E-W9)")
     number: int | None = Field(default=None, ge=1,
                                description="entered at the table without a name: its number, "
                                            "shown as 'Unit 3' in the player's language; the "
@@ -122,6 +131,16 @@ class TargetUnit(BaseModel):
                               description="units entered together as alike (one line at the "
                                           "table): the hits that could go to any of them are "
                                           "not asked, and their saves are rolled together")
+
+    @model_validator(mode="after")
+    def _war_engine(self) -> TargetUnit:
+        if (self.type == "WE") != (self.dc is not None):
+            raise PydanticCustomError("epic.decl.we_dc", "a war engine, and only one, has a dc")
+        if self.dc is not None and self.damage >= self.dc:
+            raise PydanticCustomError("epic.decl.we_destroyed",
+                                      "damage {damage} destroys it (dc {dc})",
+                                      {"damage": self.damage, "dc": self.dc})
+        return self
 
     @property
     def key(self) -> str:
@@ -240,6 +259,9 @@ class ShootingDeclaration(BaseModel):
                                               "crossfire; left out: asked")
     also_under_templates: list[OtherFormation] = Field(default_factory=list, max_length=9)
     overwatch: Overwatch | None = None
+    aim: Literal["war-engines", "others"] | None = Field(
+        default=None, description="a formation of war engines and other units: which the "
+                                  "attack aims at (E-W2); left out: asked")
     takes_overwatch: bool = Field(default=False,
                                   description="the firing formation takes the Overwatch action "
                                               "now: it goes on overwatch, no shot (E-20)")

@@ -225,11 +225,17 @@ class UnitGroup:
     reinforced: bool = False
     invulnerable: bool = False
     in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
+    dc: int | None = None  # a war engine's damage capacity (E-W1)
+    shields: int = 0  # its void shields (E-W9)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self) -> str:
         parts = [str(self.count), _word("type", self.type, self.ru),
                  "-" if self.armour is None else f"{self.armour}+"]
+        if self.dc is not None:
+            parts.append(f"{_word('assault_value', 'dc', self.ru)}{self.dc}")
+        if self.shields:
+            parts.append(f"{_word('assault_value', 'shields', self.ru)}{self.shields}")
         if self.terrain != "open":
             parts.append(_word("terrain", self.terrain, self.ru))
         if self.distance is not None:
@@ -256,6 +262,12 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
                 raise AnswerError(Msg.of("epic.entry.bad_save", part=token))
             got.put("armour", int(save.group(1)), token, "save")
             continue
+        engine = _prefixed(token, "assault_value")
+        if engine is not None and engine[0] in ("dc", "shields"):  # a war engine's (E-W1)
+            if not 1 <= int(engine[1]) <= 20:
+                raise AnswerError(Msg.of("epic.assault.entry.bad_dc", part=token))
+            got.put(engine[0], int(engine[1]), token, "value")
+            continue
         distance = _distance(token)
         if distance is not None:
             if "distance" in got and "armour" not in got and got["distance"] in SAVES:
@@ -268,8 +280,6 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
         if named is None or named[1] in ("all", "in", "macro", "disrupt", "ignore_cover"):
             raise _unknown(token, "unit")
         section, thing = named
-        if section == "type" and thing == "WE":
-            raise AnswerError(Msg.of("epic.entry.we_in_shooting", part=token))
         if section == "type":
             got.put("type", thing, token, "type")
         elif section == "terrain":
@@ -299,6 +309,9 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
             raise AnswerError(Msg.of("epic.entry.no_save"))
         base = UnitGroup(1, got["type"], got["armour"])
     group = replace(base, count=count or 1, ru=ru, **got)
+    if (group.type == "WE") != (group.dc is not None) or (group.shields and group.dc is None):
+        raise AnswerError(Msg.of("epic.assault.entry.we_needs_dc" if group.type == "WE" else
+                                 "epic.assault.entry.dc_not_we"))
     if group.in_range and group.distance is None:
         raise AnswerError(Msg.of("epic.entry.no_distance_target"))
     if not group.in_range:

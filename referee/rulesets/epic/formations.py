@@ -60,6 +60,19 @@ class Defender:
     under_template: bool = True
     ignores_crossfire: bool = False  # in fortifications: no crossfire -1 to its saves (E-11)
     group: str | None = None  # entered together as alike units (one line at the table)
+    dc: int = 0  # a war engine's damage capacity (E-W1); 0: not a war engine
+    damage: int = 0  # the damage it has taken
+    shields: int = 0  # its void shields up (E-W9)
+    under_centre: bool = False  # under a barrage template's centre (E-W7)
+
+    @property
+    def war_engine(self) -> bool:
+        return self.dc > 0
+
+    @property
+    def worth(self) -> int:
+        """Units it counts as for the break point: a war engine its starting DC (E-W6)."""
+        return self.dc or 1
 
     @property
     def key(self) -> str:
@@ -287,6 +300,9 @@ def defender(unit: TargetUnit, order: int, place: Place | None, *, barrage: bool
     mw = unit.in_mw_range if unit.in_mw_range is not None else (
         in_range and (place.in_mw if place is not None else True))
     return Defender(Target(unit.key, unit.name, unit.type, distance, order, in_range, mw,
-                           in_cover, unit.label), unit.armour, cover_save, unit.reinforced,
+                           in_cover, unit.label, share=unit.dc or 1), unit.armour,
+                    cover_save, unit.reinforced,
                     unit.invulnerable, under, terrain.ignores_crossfire_save,
-                    unit.group if unit.group is not None else group)
+                    unit.group if unit.group is not None else group, dc=unit.dc or 0,
+                    damage=unit.damage, shields=unit.void_shields,
+                    under_centre=unit.under_centre)

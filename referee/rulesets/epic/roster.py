@@ -3,7 +3,7 @@ attacks, so that at the table only the situation is given or asked."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from referee.core.errors import ScriptError
 from referee.core.port import Port
@@ -121,13 +121,11 @@ def with_roster(decl: ShootingDeclaration) -> ShootingDeclaration:
         raise ScriptError(decl.roster, "formation",
                           Msg.of("epic.roster.unknown", name=decl.firing or "-",
                                  known=", ".join(f.name for f in roster.formation)))
-    if target is not None and any(u.type == "WE" for u in target.units):
-        raise ScriptError(decl.roster, "formation", Msg.of("epic.roster.we_target",
-                                                           name=target.name))
     if target is not None and not decl.target_units:
         update["target_units"] = [
-            TargetUnit(name=u.name, type=_shot_type(u.type), armour=u.armour,
-                       reinforced=u.reinforced, invulnerable=u.invulnerable,
+            TargetUnit(name=u.name, type=u.type, armour=u.armour,
+                       reinforced=u.reinforced, invulnerable=u.invulnerable, dc=u.dc,
+                       void_shields=u.void_shields,
                        **_fields(sit.get(u.name), ("distance", "in_range", "in_mw_range",
                                                    "terrain", "under_template")))
             for u in target.units]
@@ -188,19 +186,10 @@ def others_under_templates(port: Port, decl: ShootingDeclaration) -> ShootingDec
     sit = decl.situation
     return decl.model_copy(update={"also_under_templates": [
         OtherFormation(name=f.name, units=[
-            TargetUnit(name=u.name, type=_shot_type(u.type), armour=u.armour,
-                       reinforced=u.reinforced, invulnerable=u.invulnerable,
+            TargetUnit(name=u.name, type=u.type, armour=u.armour,
+                       reinforced=u.reinforced, invulnerable=u.invulnerable, dc=u.dc,
+                       void_shields=u.void_shields,
                        **_fields(sit.get(u.name), ("distance", "in_range", "terrain",
                                                    "under_template")))
             for u in f.units]) for f in picked]})
 
-
-def _shot_type(kind: str) -> Literal["INF", "LV", "AV"]:
-    """A roster unit's type as a shooting target (war engines are refused before)."""
-    if kind == "INF":
-        return "INF"
-    if kind == "LV":
-        return "LV"
-    if kind == "AV":
-        return "AV"
-    raise ScriptError("-", "type", Msg.of("epic.roster.we_target", name=kind))

@@ -208,6 +208,7 @@ def _targets(groups: list[UnitGroup]) -> list[TargetUnit]:
                 "armour": g.armour, "terrain": g.terrain,
                 "distance": g.distance if g.distance is not None else 0.0,
                 "in_range": g.in_range, "under_template": g.under,
-                "in_mw_range": g.in_range and g.in_mw,
+                "in_mw_range": g.in_range and g.in_mw, "dc": g.dc,
+                "void_shields": g.shields,
                 "reinforced": g.reinforced, "invulnerable": g.invulnerable}))
     return units

@@ -7,7 +7,8 @@ port, steps into the log."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.core.dice import DiceSpec
@@ -16,6 +17,8 @@ from referee.core.questions import ConfirmQuestion, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import dice_text
 from referee.core.text import Msg
+from referee.rulesets.epic.damage import Allocation, Hit, MarkerLedger
+from referee.rulesets.epic.formations import Defender
 
 CRITICAL_FACE = 6  # E-W4: a 6 on the die rolled for a point of damage
 
@@ -116,3 +119,93 @@ def _effect(port: Port, shown: Msg | str, name: str, datasheet: Any,
         id=f"{qid}.damage", clause="E-W4", minimum=0, maximum=20, default_value=0,
         text=Msg.of("epic.we.q.critical_damage", unit=shown))))
     return CriticalEffect(extra, False)
+
+
+def stop_with_shields(log: StepLog, units: Sequence[Defender], alloc: Allocation,
+                      *, close_combat: frozenset[int] = frozenset(),
+                      per_point: bool = False) -> tuple[Allocation, dict[str, int]]:
+    """E-W9: hits on a war engine with void shields up are stopped, one a shield (with the
+    option ``void-shield-stops=one-point``, a Titan killer hit takes down a shield a point
+    of its damage, E-X13): no save and no Blast marker for them. ``close_combat``: the
+    indexes of hits (in each unit's list) that ignore the shields. Returns the allocation
+    left and the shields each unit lost."""
+    hits_on = dict(alloc.hits_on)
+    lost: dict[str, int] = {}
+    for d in units:
+        held = hits_on.get(d.key, [])
+        if not d.war_engine or not d.shields or not held:
+            continue
+        up = d.shields
+        kept: list[Hit] = []
+        for i, h in enumerate(held):
+            if up and i not in close_combat:
+                use = min(up, h.weight) if per_point else 1
+                up -= use
+                if per_point and h.weight > use:
+                    kept.append(replace(h, weight=h.weight - use))
+                continue
+            kept.append(h)
+        lost[d.key] = d.shields - up
+        hits_on[d.key] = kept
+        log.outcome(Msg.of("epic.we.step.shields", unit=d.shown, count=lost[d.key], left=up),
+                    "E-W9", unit=d.key, stopped=lost[d.key])
+    return Allocation(hits_on, alloc.rows, alloc.wasted, alloc.record), lost
+
+
+def points_of(hits: Sequence[Hit], failed: int) -> int:
+    """Points of damage from ``failed`` of ``hits`` not saved on a war engine: a Titan
+    killer hit its rolled damage (the weightiest first when some were saved), another
+    hit a point (E-W1, E-W8)."""
+    weights = sorted((h.weight for h in hits), reverse=True)
+    return sum(weights[:failed])
+
+
+@dataclass
+class Engine:
+    """A war engine's damage and void shields up, as an attack goes on (E-W1, E-W9)."""
+
+    damage: int
+    shields: int
+
+
+def engines_of(units: Sequence[Defender]) -> dict[str, Engine]:
+    return {d.key: Engine(d.damage, d.shields) for d in units if d.war_engine}
+
+
+def shielded(log: StepLog, units: Sequence[Defender], alloc: Allocation,
+             engines: dict[str, Engine], options: dict[str, Any]) -> Allocation:
+    """E-W9 for a shooting attack's hits: each engine's shields up stop hits first."""
+    if not any(e.shields for e in engines.values()):
+        return alloc
+    now = [replace(d, shields=engines[d.key].shields) if d.key in engines else d
+           for d in units]
+    left, lost = stop_with_shields(log, now, alloc,
+                                   per_point=options.get("void-shield-stops") == "one-point")
+    for key, n in lost.items():
+        engines[key].shields -= n
+    return left
+
+
+def wound_engines(port: Port, log: StepLog, units: Sequence[Defender], alloc: Allocation,
+                  failed: dict[str, int], ledger: MarkerLedger, engines: dict[str, Engine],
+                  options: dict[str, Any], phase: str, *, no_save: bool = False) -> list[str]:
+    """E-W1, E-W4, E-W5: each war engine's unsaved hits (``no_save``: every hit, as a broken
+    formation's extra hits) as points of damage, a Blast marker a point; the keys of those
+    destroyed."""
+    out = []
+    for d in units:
+        if not d.war_engine or d.key not in engines:
+            continue
+        held = alloc.hits_on.get(d.key, [])
+        count = len(held) if no_save else failed.get(d.key, 0)
+        if not count:
+            continue
+        done = apply_damage(port, log, d.key, d.shown, d.dc, engines[d.key].damage,
+                            points_of(held, count), f"critical.{phase}.{d.key}", name=d.name,
+                            datasheet=options.get("critical-hits-file") or None)
+        engines[d.key].damage = done.damage_after
+        ledger.add(done.points, Msg.of("epic.bm.damage", unit=d.shown, count=done.points),
+                   "E-W5")
+        if done.destroyed:
+            out.append(d.key)
+    return out
