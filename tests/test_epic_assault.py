@@ -535,3 +535,28 @@ def test_property_the_odds_add_up_to_one(a: list[dict[str, Any]], d: list[dict[s
     report = _first_attack_odds(assault(_units(a, "A"), _units(d, "D")))
     values = [e.value for e in report.end_states]
     assert sum(values[:3]) == 1 and all(0 <= v <= 1 for v in values[:3])
+
+
+@pytest.mark.clause("E-X12")
+def test_E_X12_a_tie_fought_again_and_again_stops_at_the_safety_limit() -> None:
+    answers: dict[str, Any] = {}
+    for n in range(1, 11):
+        answers.update({f"assault.{n}.attacker": [1], f"assault.{n}.defender": [1],
+                        f"assault.{n}.result.attacker": [3, 3],
+                        f"assault.{n}.result.defender": [3, 3]})
+    r, _ = fight(assault([unit("A1")], [unit("D1")]), answers)
+    assert r.outcome_data["winner"] is None
+    assert any(s.clause == "E-X12" for s in r.steps)
+    assert len([t for t in r.tables if t.title.id == "epic.assault.table.result"]) == 10
+
+
+@pytest.mark.clause("E-X14")
+def test_E_X14_a_broken_formation_keeps_its_count_and_counts_as_its_units() -> None:
+    """The loser breaks with its markers as they were (the record keeps them); in the
+    next assault, broken, it counts as many markers as units (E-A9)."""
+    d = assault([unit(f"A{i}") for i in range(1, 4)], [unit("D1"), unit("D2", "out")],
+                d_markers=1)
+    r, _ = fight(d, {"assault.1.attacker": [1, 1, 1], "assault.1.defender": [1],
+                     "assault.1.result.attacker": [2, 1], "assault.1.result.defender": [1, 1]})
+    lost = r.outcome_data["formations"][DEF]
+    assert lost["broken"] and lost["blast_markers"] == 1

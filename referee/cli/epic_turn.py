@@ -62,3 +62,36 @@ def epic_assault(ctx: typer.Context,
                               odds=_odds_mode(odds, no_odds), game=plan.game)
         _announce(env, plan.seed, json_, plan.game)
         _play(env, plan, port, json_, game=game, record=record, command="epic-assault")
+
+
+@app.command("epic-turn", help=helped("epic_turn"))
+def epic_turn(ctx: typer.Context,
+              game: Annotated[Path, file_option("--game", "cli.epic_turn.game")],
+              roster: Annotated[Path | None,
+                                file_option("--roster", "cli.epic_turn.roster")] = None,
+              end_phase: Annotated[bool, typer.Option(
+                  "--end-phase", help=t("cli.epic_turn.end_phase"))] = False,
+              regroup: Annotated[str | None, typer.Option(
+                  "--regroup", metavar="FORMATION", help=t("cli.epic_turn.regroup"))] = None,
+              dice: Annotated[DiceMode, typer.Option("--dice", help=t("cli.opt.dice"))] =
+              DiceMode.typed,
+              seed: SeedOpt = None,
+              option: OptionOpt = None,
+              odds: OddsOpt = OddsMode.compact,
+              no_odds: NoOddsFlag = False,
+              json_: JsonFlag = False) -> None:
+    from referee import api
+
+    env = _env(ctx)
+    with _guarded(env, json_):
+        step: dict[str, object] = {"end_phase": end_phase}
+        if roster is not None:
+            step["roster"] = str(roster)
+        if regroup is not None:
+            step["regroup"] = regroup
+        plan = api.plan_attack("epic", seed=seed, options=option or [],
+                               declaration={"turn": step}, game=game)
+        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
+                              odds=_odds_mode(odds, no_odds), game=plan.game)
+        _announce(env, plan.seed, json_, plan.game)
+        _play(env, plan, port, json_, game=game, record=None, command="epic-turn")

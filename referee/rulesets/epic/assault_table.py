@@ -93,7 +93,8 @@ def with_roster(ctx: AttackContext, decl: AssaultDeclaration) -> AssaultDeclarat
         saved = ctx.state.get("formations", {}).get(f.name, {})
         lost = {weapon_key(n) for n in saved.get("destroyed", [])}
         units = [AssaultUnit.model_validate({
-            k: v for k, v in u.model_dump(exclude_unset=True).items() if k != "weapons"})
+            k: v for k, v in u.model_dump(exclude_unset=True).items()
+            if k not in ("weapons", "supreme_commander")})
             for u in found.units]
         standing = [u for u in units if u.key not in lost]
         places = _places(ctx.port, standing, f.name, charging)

@@ -174,6 +174,10 @@ def attack(ctx: AttackContext) -> Result:
             decl = ShootingDeclaration(assault=ask_assault(ctx))
         else:
             decl = ask_declaration(port)
+    if decl.turn is not None:  # E-T1 to E-T7: the next step of the game file's turn
+        from referee.rulesets.epic import turn
+
+        return turn.play(ctx, decl.turn)
     if decl.assault is not None:
         from referee.rulesets.epic import assault
         from referee.rulesets.epic.assault_table import with_roster as from_roster

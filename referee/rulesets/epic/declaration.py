@@ -214,6 +214,8 @@ class RosterUnit(BaseModel):
     inspiring: bool = False
     expendable: bool = False
     leader: bool = False
+    supreme_commander: bool = Field(default=False, description="a re-roll of one failed "
+                                                               "initiative test a turn (E-T8)")
     first_strike: bool = False
     extra: list[ExtraAttacks] = Field(default_factory=list, max_length=4)
 
@@ -225,6 +227,8 @@ class RosterFormation(BaseModel):
     weapons: list[Weapon] = Field(default_factory=list)
     units: list[RosterUnit] = Field(min_length=1, max_length=60)
     side: Name | None = Field(default=None, description="its side in a game (referee game)")
+    initiative: int | None = Field(default=None, ge=1, le=6,
+                                   description="its initiative value, 2 for 2+ (E-T3)")
 
 
 class Roster(BaseModel):
@@ -233,6 +237,18 @@ class Roster(BaseModel):
     model_config = MODEL_CONFIG
 
     formation: list[RosterFormation] = Field(min_length=1)
+
+
+class TurnStep(BaseModel):
+    """The next step of an Epic turn (``referee epic-turn``): the roster its formations
+    come from (else the game file's), ``end_phase`` to end the action phase now, or
+    ``regroup`` a formation after its marshal or hold action (E-T5)."""
+
+    model_config = MODEL_CONFIG
+
+    roster: FilePath | None = None
+    end_phase: bool = False
+    regroup: Name | None = None
 
 
 class ShootingDeclaration(BaseModel):
@@ -272,10 +288,13 @@ class ShootingDeclaration(BaseModel):
     assault: AssaultDeclaration | None = Field(default=None,
                                                description="an assault (engage action, "
                                                            "E-A1) instead of shooting")
+    turn: TurnStep | None = Field(default=None,
+                                  description="the next step of the turn kept in the game "
+                                              "file (E-T1 to E-T7) instead of an attack")
 
     @model_validator(mode="after")
     def _consistent(self) -> ShootingDeclaration:
-        if self.assault is not None:
+        if self.assault is not None or self.turn is not None:
             if self.weapons or self.target_units or self.firing_units or self.roster:
                 raise PydanticCustomError("epic.decl.assault_alone",
                                           "an assault is declared alone, not with shooting")
