@@ -221,7 +221,7 @@ def _group_text(count: int, d: Die) -> Msg:
 
 
 def _roll_attacks(fight: Fight, side: SideState, dice: list[Die], phase: str,
-                  facts: Any) -> list[Hit]:
+                  facts: Any, supporter: str | None = None) -> list[Hit]:
     """E-A4: one die per attack, a hit on its value or more, no modifier. One question for
     the side's dice, listed by kind and value (typed in that order)."""
     if not dice:
@@ -231,7 +231,9 @@ def _roll_attacks(fight: Fight, side: SideState, dice: list[Die], phase: str,
     listed: Msg | str = listing([_group_text(n, d) for n, d in groups])
     roll = fight.port.ask(DiceQuestion(
         id=qid, clause="E-A4", spec=DiceSpec(count=len(dice)),
-        text=Msg.of("epic.assault.q.attack", side=_names(side), dice=listed),
+        text=Msg.of("epic.assault.q.attack", side=_names(side), dice=listed)
+        if supporter is None else Msg.of("epic.assault.q.support_attack", name=supporter,
+                                         dice=listed),
         odds=OddsRef.to("referee.rulesets.epic.assault_odds:attack_dice",
                         side=side.side, targets=tuple(d.value for d in dice), facts=facts)))
     faces = roll.faces or ()
@@ -405,7 +407,7 @@ def supporting_fire(fight: Fight) -> None:
             dice = [Die(support.name, u.ff, "assault", False, False, "ff")
                     for u in support.units for _ in range(u.count * (u.dc or 1))]
             hits = _roll_attacks(fight, fight.sides[side], dice, "support",
-                                 _facts(fight, {}, ()))
+                                 _facts(fight, {}, ()), supporter=support.name)
             enemy = fight.sides[other(side)]
             _take_hits(fight, enemy, hits, "support", only=enemy.engaged())
 

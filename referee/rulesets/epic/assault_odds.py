@@ -406,3 +406,10 @@ def result_die(question: DiceQuestion, *, side: str, known: tuple[tuple[str, int
     return OddsReport(Msg.of("epic.assault.odds.title.result", side=label),
                       Msg.of("epic.assault.odds.unit.highest"), dist,
                       lambda roll: max(roll.faces or (1,)), states)
+
+
+def highest(question: DiceQuestion, *, label: Msg | str) -> OddsReport:
+    """A roll where the higher of two dice counts (a regroup, E-T5): its distribution."""
+    return OddsReport(Msg.of("epic.assault.odds.title.highest", what=label),
+                      Msg.of("epic.assault.odds.unit.highest"), Dist(dict(MAX_OF_TWO)),
+                      lambda roll: max(roll.faces or (1,)))

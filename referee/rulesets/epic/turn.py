@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core.dice import DiceSpec
+from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import (
     Choice,
@@ -319,7 +320,9 @@ class Turn:
         k = self.known(name)
         roll = self.port.ask(DiceQuestion(
             id=f"regroup.{weapon_key(name)}", clause="E-T5", spec=DiceSpec(count=2),
-            text=Msg.of("epic.turn.q.regroup", formation=formation_label(name))))
+            text=Msg.of("epic.turn.q.regroup", formation=formation_label(name)),
+            odds=OddsRef.to("referee.rulesets.epic.assault_odds:highest",
+                            label=formation_label(name))))
         removed = max(roll.faces or (1,)) + k.leaders
         state = self.state_of(name)
         before = int(state.get("blast_markers", 0))
