@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from referee import api
 from referee.core.port import settle_dice
 from referee.core.questions import DiceQuestion, EntryQuestion, Question
-from referee.frontends.display import value_from_label
+from referee.render.display import value_from_label
 
 FIRING, TARGET, OTHER = "Grey Company", "Red Company", "Blue Squad"
 FKEY, TKEY, OKEY = "grey-company", "red-company", "blue-squad"

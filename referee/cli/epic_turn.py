@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 
 from referee.catalog import t
-from referee.cli.app import _guarded, app
+from referee.cli.app import app, framed
+from referee.cli.seat import _announce, _play, _seat
 from referee.cli.shared import (
     DiceMode,
     GameOpt,
@@ -21,12 +22,10 @@ from referee.cli.shared import (
     OptionOpt,
     RecordOpt,
     SeedOpt,
-    _env,
     _odds_mode,
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _terminal_port
 
 
 @app.command("epic-assault", help=helped("epic_assault"))
@@ -46,22 +45,20 @@ def epic_assault(ctx: typer.Context,
                  odds: OddsOpt = OddsMode.compact,
                  no_odds: NoOddsFlag = False,
                  json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.plan import plan
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         assault: dict[str, object] = {"attackers": [{"name": attacker}],
                                       "defenders": [{"name": defender}]}
         if roster is not None:
             assault["roster"] = str(roster)
         else:
             assault["by_hand"] = True
-        plan = api.plan_attack("epic", seed=seed, options=option or [],
-                               declaration={"assault": assault}, game=game)
-        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game)
-        _announce(env, plan.seed, json_, plan.game)
-        _play(env, plan, port, json_, game=game, record=record, command="epic-assault")
+        planned = plan("epic", seed=seed, options=option or [],
+                       declaration={"assault": assault}, game=game)
+        seat = _seat(out, auto_dice=dice is DiceMode.auto, odds=_odds_mode(odds, no_odds))
+        _announce(out, planned.seed, planned.game)
+        _play(out, planned, seat, game=game, record=record, command="epic-assault")
 
 
 @app.command("epic-turn", help=helped("epic_turn"))
@@ -80,18 +77,16 @@ def epic_turn(ctx: typer.Context,
               odds: OddsOpt = OddsMode.compact,
               no_odds: NoOddsFlag = False,
               json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.plan import plan
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         step: dict[str, object] = {"end_phase": end_phase}
         if roster is not None:
             step["roster"] = str(roster)
         if regroup is not None:
             step["regroup"] = regroup
-        plan = api.plan_attack("epic", seed=seed, options=option or [],
-                               declaration={"turn": step}, game=game)
-        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game)
-        _announce(env, plan.seed, json_, plan.game)
-        _play(env, plan, port, json_, game=game, record=None, command="epic-turn")
+        planned = plan("epic", seed=seed, options=option or [], declaration={"turn": step},
+                       game=game)
+        seat = _seat(out, auto_dice=dice is DiceMode.auto, odds=_odds_mode(odds, no_odds))
+        _announce(out, planned.seed, planned.game)
+        _play(out, planned, seat, game=game, record=None, command="epic-turn")

@@ -89,7 +89,7 @@ class Report:
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
     """The working in brief: the steps that rolled and what each decided (as logged)."""
-    return [step for step in entry.entry.get("steps", [])
+    return [step for step in entry.result.get("steps", [])
             if isinstance(step, dict) and step.get("kind") in ("roll", "outcome")]
 
 
@@ -107,9 +107,9 @@ def _roll_title(roll: Mapping[str, Any]) -> str:
 
 
 def build_report(path: Path) -> Report:
+    from referee.game.entry import shown_dice
     from referee.game.history import read_history
     from referee.game.luck import luck
-    from referee.game.record import shown_dice
     from referee.game.view import entry_outcome, entry_title
 
     history, info = read_history(path)
