@@ -30,6 +30,7 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.assault_model import AssaultDeclaration, AssaultFormation, Support
+from referee.rulesets.epic.assault_near import ask_nearby, ask_where
 from referee.rulesets.epic.damage import Allocation, Hit, allocate, roll_saves
 from referee.rulesets.epic.fighters import (
     FAR,
@@ -579,8 +580,6 @@ def _facts(fight: Fight, pools: dict[str, list[Die]],
 def _stand_again(fight: Fight) -> None:
     """E-A10: before another round both sides may counter-charge (the attacker first): each
     side says whether its survivors stand as before, else where they stand now."""
-    from referee.rulesets.epic.assault_table import ask_where
-
     for side in SIDES:
         s = fight.sides[side]
         if not s.alive():
@@ -594,8 +593,6 @@ def _stand_again(fight: Fight) -> None:
 
 def attack(ctx: AttackContext, decl: AssaultDeclaration, log: StepLog) -> Result:
     """E-A1 to E-A18: the assault from its declaration (built at the table or given)."""
-    from referee.rulesets.epic.assault_table import ask_nearby
-
     fight = prepare(ctx, decl, log)
     if fight is None:
         return _result(ctx, log, None, Msg.of("epic.assault.outcome.none"), {})
@@ -612,7 +609,9 @@ def attack(ctx: AttackContext, decl: AssaultDeclaration, log: StepLog) -> Result
             _stand_again(fight)
         fight_round(fight)
         if not asked_nearby:
-            ask_nearby(fight)
+            for sup in ask_nearby(fight.port, ctx.state):
+                fight.nearby.setdefault(sup.side, []).append(sup.name)
+                fight.supports.setdefault(sup.side, []).append(sup)
             asked_nearby = True
         winner = early_end(fight)
         if winner is not None:
