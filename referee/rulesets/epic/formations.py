@@ -141,6 +141,8 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
     one; Blast markers left out of the declaration are asked."""
     shown = name if label is None else label
     saved = state.get("formations", {}).get(name)
+    if saved is None and name in state.get("turn", {}).get("sides", {}):
+        saved = {}  # in the game's turn since its first strategy roll, nothing on it yet
     if saved is None:
         if markers is None:
             markers = 0 if port is None else ask_markers(port, name, shown)

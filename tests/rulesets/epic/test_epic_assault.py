@@ -452,6 +452,54 @@ def test_an_unknown_roster_formation_is_refused() -> None:
         fight(d)
 
 
+BROKEN_DECLARATION = """ruleset = "epic"
+
+[[declaration.assault.attackers]]
+name = "Grey"
+
+[[declaration.assault.attackers.units]]
+name = "A1"
+type = "INF"
+armour = 4
+cc = 9
+contact = true
+
+[[declaration.assault.defenders]]
+name = "Red"
+units = [{ name = "D1", type = "INF", armour = 4, cc = 4, contact = true }]
+"""
+
+
+@pytest.mark.parametrize(("old", "new", "line", "field", "expected"), [
+    (None, None, 10, "attackers[0].units[0].cc", "a number of at most 6"),
+    ('type = "INF"', 'type = "TANK"', 8, "attackers[0].units[0].type", "'INF', 'LV', 'AV'"),
+    ('name = "Red"', 'name = "Red"\nmarkers = 1', 15, "defenders[0].markers",
+     "not part of the declaration"),
+])
+def test_a_broken_assault_declaration_names_the_file_line_and_what_was_expected(
+        tmp_path: Any, old: str | None, new: str | None, line: int, field: str,
+        expected: str) -> None:
+    """``referee run`` of a script whose assault is wrong: one line, no traceback, a
+    non-zero exit, the file, the line, the field and what was expected; nothing asked."""
+    import io
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.context import Environment
+
+    script = tmp_path / "assault.toml"
+    text = BROKEN_DECLARATION.replace("cc = 9", "cc = 4") if old else BROKEN_DECLARATION
+    script.write_text(text.replace(old, new) if old and new else text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    result = CliRunner().invoke(app, ["run", str(script)], obj=Environment(
+        stdin=io.StringIO(), stdout=out, stderr=err), catch_exceptions=False)
+    lines = err.getvalue().strip().splitlines()
+    assert result.exit_code != 0 and len(lines) == 1, err.getvalue()
+    assert lines[0].startswith(f"error: {script}, line {line} (declaration.assault.{field})")
+    assert expected in lines[0] and "Traceback" not in out.getvalue() + err.getvalue()
+
+
 # -- properties ------------------------------------------------------------------------------------
 
 UNITS = st.lists(st.fixed_dictionaries({
@@ -483,7 +531,14 @@ def test_property_the_winner_is_decided_by_the_totals_and_kills_never_exceed_uni
         name = ATT if side == "attacker" else DEF
         assert len(data["formations"][name]["destroyed"]) <= len(drawn)
     if data["margin"]:  # decided by a result roll: the higher total wins, by the margin
-        a_total, d_total = result_rows(r)["total"]
+        rows = result_rows(r)
+        a_total, d_total = rows["total"]
+        assert (a_total, d_total) == tuple(  # the total is its rows, nothing else
+            sum(v[i] for k, v in rows.items() if k != "total") for i in (0, 1))
+        for i, enemy in ((0, DEF), (1, ATT)):  # a kill is a unit of the enemy destroyed
+            destroyed = data["formations"][enemy]["destroyed"]
+            assert rows["kills"][i] <= len(destroyed) == len(set(destroyed))
+            assert len(destroyed) <= (len(d) if enemy == DEF else len(a))
         assert (a_total > d_total) == (data["winner"] == "attacker")
         assert data["margin"] == abs(a_total - d_total)
     else:  # decided without a roll: one side wiped out, or the attack stalled (E-A7)

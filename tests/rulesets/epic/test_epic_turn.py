@@ -169,3 +169,31 @@ def test_E_T8_a_supreme_commander_re_rolls_one_failed_test_a_turn(tmp_path: Path
     _r, asked = step(game, {"action": "march", "action-test.iron-walker-invented": [1]},
                     )
     assert "action-test.iron-walker-invented.supreme" not in ids(asked)  # used this turn
+
+
+@pytest.mark.clause("E-14")
+def test_an_assault_in_the_games_turn_asks_no_markers_and_no_broken_state(
+        tmp_path: Path) -> None:
+    """A formation the turn has kept since its strategy roll is known to the game file even
+    before anything happened to it: no Blast markers (none yet), not broken; a formation
+    the turn does not know is still asked."""
+    game = tmp_path / "game.db"
+    started(game)
+    step(game, {"formation": "grey-company-invented", "action": "engage",
+                "action-test.grey-company-invented": [4]})
+    assert RED not in state(game).get("formations", {})  # nothing happened to it yet
+
+    plan = api.plan_attack("epic", seed=1, game=game, declaration={"assault": {
+        "roster": ROSTER, "attackers": [{"name": GREY}], "defenders": [{"name": RED}]}})
+    port = Asked({"situation.grey-company-invented": "4 contact, 10",
+                  "situation.red-company-invented": "4 contact, 12"}, plan.dice)
+    api.play(plan, port, game=game)
+    assert not [q for q in ids(port.questions) if q.startswith(("markers.", "broken."))]
+    roster_only = tmp_path / "other.db"
+    plan = api.plan_attack("epic", seed=1, game=roster_only, declaration={"assault": {
+        "roster": ROSTER, "attackers": [{"name": GREY}], "defenders": [{"name": RED}]}})
+    port = Asked({"situation.grey-company-invented": "4 contact, 10",
+                  "situation.red-company-invented": "4 contact, 12"}, plan.dice)
+    api.play(plan, port, game=roster_only)
+    assert {"markers.red-company-invented", "broken.red-company-invented"} <= set(
+        ids(port.questions))
