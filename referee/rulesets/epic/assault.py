@@ -329,7 +329,8 @@ def _wound(fight: Fight, side: SideState, f: Fighter, points: int, clause: str) 
     if f.war_engine:
         done: Damage = apply_damage(fight.port, fight.log, f.key, f.shown, f.dc, f.damage,
                                     points, f"assault.{fight.round}.critical.{f.key}",
-                                    datasheet=fight.options.get("critical-hits-file"))
+                                    name=f.unit.name,
+                                    datasheet=fight.options.get("critical-hits-file") or None)
         f.damage = done.damage_after
         enemy.kills += done.points
         side.lost[f.formation] += done.points

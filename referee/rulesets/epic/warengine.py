@@ -2,8 +2,10 @@
 point for critical hits, and a critical's effect read from the war engine's datasheet, which
 is not public here: asked at the table, or read from the user's file (option
 ``critical-hits-file``: ``[[critical]]`` tables with the war engine's ``name``, the
-``extra_damage`` a critical does and whether it ``destroys`` it). Pure: questions through the
-port, steps into the log."""
+``extra_damage`` a critical does and whether it ``destroys`` it). What its destruction does
+around it (catastrophic damage, E-W12) is on the datasheet too: ``[[catastrophic]]`` tables
+in the same file (``name``, ``within`` in cm, ``hits_on``), else asked when it is destroyed.
+Pure: questions through the port, steps into the log."""
 
 from __future__ import annotations
 
@@ -42,18 +44,57 @@ class CriticalEffect:
     destroys: bool
 
 
+@dataclass(frozen=True)
+class Catastrophe:
+    """What a war engine's destruction does around it, from its datasheet (E-W12): every
+    unit within ``within`` cm is hit on ``hits_on`` or more (0 cm: nothing)."""
+
+    within: int
+    hits_on: int
+
+
+def _rows(path: str, table: str, fields: dict[str, type]) -> list[dict[str, Any]]:
+    """The ``[[table]]`` rows of the user's datasheet file, each field checked: a wrong one
+    names the file, the line and what was expected."""
+    from referee.core.errors import ScriptError
+    from referee.files import read_toml, where
+
+    text, raw = read_toml(path)
+    rows = raw.get(table, [])
+    if not isinstance(rows, list):
+        raise ScriptError(path, where(text, [table]), Msg.of("epic.we.file.rows", table=table))
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise ScriptError(path, where(text, [table, i]), Msg.of("epic.we.file.name"))
+        for key, value in row.items():
+            kind = fields.get(key)
+            number = kind is int and not isinstance(value, bool)
+            if kind is None or not isinstance(value, kind) or (
+                    kind is int and not (number and isinstance(value, int)
+                                         and 0 <= value <= 99)):
+                raise ScriptError(path, where(text, [table, i, key]), Msg.of(
+                    "epic.we.file.field", key=key, known=", ".join(fields)))
+    return rows
+
+
 def read_criticals(path: str | None) -> dict[str, CriticalEffect]:
     """The user's file of critical hit effects, by war engine name (folded)."""
     if not path:
         return {}
-    from referee.files import read_toml
+    rows = _rows(path, "critical", {"name": str, "extra_damage": int, "destroys": bool})
+    return {str(row["name"]).casefold(): CriticalEffect(int(row.get("extra_damage", 0)),
+                                                        bool(row.get("destroys", False)))
+            for row in rows}
 
-    _, raw = read_toml(path)
-    out = {}
-    for row in raw.get("critical", []):
-        out[str(row["name"]).casefold()] = CriticalEffect(int(row.get("extra_damage", 0)),
-                                                          bool(row.get("destroys", False)))
-    return out
+
+def read_catastrophes(path: str | None) -> dict[str, Catastrophe]:
+    """The user's file's catastrophic damage (E-W12), by war engine name (folded)."""
+    if not path:
+        return {}
+    rows = _rows(path, "catastrophic", {"name": str, "within": int, "hits_on": int})
+    return {str(row["name"]).casefold(): Catastrophe(int(row.get("within", 0)),
+                                                     min(max(int(row.get("hits_on", 6)), 2), 6))
+            for row in rows}
 
 
 def apply_damage(port: Port, log: StepLog, key: str, shown: Msg | str, dc: int,
@@ -99,7 +140,46 @@ def apply_damage(port: Port, log: StepLog, key: str, shown: Msg | str, dc: int,
                        state=Msg.of("epic.we.state.destroyed" if destroyed else
                                     "epic.we.state.working")), "E-W1",
                 unit=key, points=taken, damage=after, destroyed=destroyed)
+    if destroyed and taken:
+        catastrophe(port, log, shown, name, datasheet, f"{qid}.catastrophic")
     return Damage(taken, after, destroyed, found, by_critical)
+
+
+def catastrophe(port: Port, log: StepLog, shown: Msg | str, name: str, datasheet: Any,
+                qid: str) -> int:
+    """E-W12: what the destroyed war engine's datasheet says its end does around it, read
+    from the user's file or asked (Enter: nothing); the units within the distance are the
+    players' to count; a die each; the hits, which their formations save as shooting
+    hits (another attack). Returns the hits."""
+    table = read_catastrophes(datasheet) if isinstance(datasheet, str) else {}
+    found = table.get(name.casefold()) if name else None
+    if found is None and not (isinstance(datasheet, str) and name and
+                              name.casefold() in read_criticals(datasheet)):
+        within = int(port.ask(NumberQuestion(
+            id=f"{qid}.within", clause="E-W12", minimum=0, maximum=99, default_value=0,
+            text=Msg.of("epic.we.q.catastrophe_within", unit=shown))))
+        hits_on = 6 if not within else int(port.ask(NumberQuestion(
+            id=f"{qid}.hits-on", clause="E-W12", minimum=2, maximum=6, default_value=6,
+            text=Msg.of("epic.we.q.catastrophe_roll", unit=shown, within=within))))
+        found = Catastrophe(within, hits_on)
+    if found is None or not found.within:
+        return 0
+    near = int(port.ask(NumberQuestion(
+        id=f"{qid}.units", clause="E-W12", minimum=0, maximum=99, default_value=0,
+        text=Msg.of("epic.we.q.catastrophe_units", unit=shown, within=found.within))))
+    if not near:
+        log.note(Msg.of("epic.we.step.catastrophe_none", unit=shown, within=found.within),
+                 "E-W12")
+        return 0
+    roll = port.ask(DiceQuestion(
+        id=qid, clause="E-W12", spec=DiceSpec(count=near, target=found.hits_on,
+                                              count_only=True),
+        text=Msg.of("epic.we.q.catastrophe_dice", unit=shown, count=near,
+                    target=found.hits_on)))
+    log.roll(Msg.of("epic.we.step.catastrophe", unit=shown, count=near, within=found.within,
+                    target=found.hits_on, faces=dice_text(roll), hits=roll.successes),
+             "E-W12", faces=roll.faces, hits=roll.successes)
+    return roll.successes
 
 
 def _effect(port: Port, shown: Msg | str, name: str, datasheet: Any,

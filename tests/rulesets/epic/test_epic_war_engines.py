@@ -229,6 +229,84 @@ def test_E_W11_a_losing_war_engine_takes_a_point_for_each_point_it_lost_by() -> 
     assert r.outcome_data["formations"][DEF]["destroyed"] == ["Walker"]
 
 
+# -- E-W12: catastrophic damage, by datasheet --------------------------------------------------
+
+DESTROYED = {"to-hit.lascannon": [6, 6, 6], "save.normal.titan": [1, 1, 1],
+             "critical.normal.titan": [1, 1, 1]}  # three points on a DC 3 titan
+CATASTROPHE = "critical.normal.titan.catastrophic"
+
+
+@pytest.mark.clause("E-W12")
+def test_E_W12_a_destroyed_war_engines_catastrophic_damage_is_asked_and_rolled() -> None:
+    r, asked = shoot(decl([LASCANNON], [dict(TITAN)]),
+                     {**DESTROYED, f"{CATASTROPHE}.within": 5, f"{CATASTROPHE}.hits-on": 5,
+                      f"{CATASTROPHE}.units": 3, CATASTROPHE: [5, 6, 1]})
+    dice = next(q for q in asked if q.id == CATASTROPHE)
+    assert dice.spec.count == 3 and dice.spec.target == 5
+    step = next(s for s in r.steps if s.clause == "E-W12")
+    assert step.data["hits"] == 2
+    # not destroyed: nothing asked
+    _r, asked = shoot(decl([LASCANNON], [dict(TITAN, dc=4)]), DESTROYED)
+    assert not [q for q in asked if "catastrophic" in q.id]
+
+
+@pytest.mark.clause("E-W12")
+def test_E_W12_the_datasheet_file_gives_it_or_says_there_is_none(tmp_path: Path) -> None:
+    table = tmp_path / "datasheets.toml"
+    table.write_text('[[catastrophic]]\nname = "Titan"\nwithin = 5\nhits_on = 4\n',
+                     encoding="utf-8")
+    r, asked = shoot(decl([LASCANNON], [dict(TITAN)]),
+                     {**DESTROYED, f"{CATASTROPHE}.units": 2, CATASTROPHE: [4, 3]},
+                     (f"critical-hits-file={table}",))
+    assert [q.id for q in asked if "catastrophic" in q.id] == [f"{CATASTROPHE}.units",
+                                                               CATASTROPHE]
+    assert next(s for s in r.steps if s.clause == "E-W12").data["hits"] == 1
+    table.write_text('[[critical]]\nname = "Titan"\nextra_damage = 1\n', encoding="utf-8")
+    _r, asked = shoot(decl([LASCANNON], [dict(TITAN)]), DESTROYED,
+                      (f"critical-hits-file={table}",))
+    assert not [q for q in asked if "catastrophic" in q.id]  # its datasheet has none
+
+
+@pytest.mark.clause("E-W12")
+@pytest.mark.clause("E-W11")
+def test_E_W12_a_war_engine_destroyed_in_an_assault_reads_its_datasheet(
+        tmp_path: Path) -> None:
+    table = tmp_path / "datasheets.toml"
+    table.write_text('[[catastrophic]]\nname = "Walker"\nwithin = 5\nhits_on = 6\n',
+                     encoding="utf-8")
+    d = assault([unit(f"A{i}") for i in range(1, 6)], [dict(WALKER)])
+    qid = "assault.1.critical.walker.catastrophic"
+    r, asked = fight(d, {"assault.1.attacker": [1] * 5, "assault.1.split.walker": "4",
+                         "assault.1.defender": [1, 1, 1, 1],
+                         "assault.1.result.attacker": [6, 6],
+                         "assault.1.result.defender": [1, 1],
+                         "assault.1.critical.walker": [1, 1, 1, 1],
+                         f"{qid}.units": 4, qid: [6, 6, 2, 1]},
+                     options=(f"critical-hits-file={table}",))
+    assert r.outcome_data["formations"][DEF]["destroyed"] == ["Walker"]
+    assert next(s for s in r.steps if s.clause == "E-W12").data["hits"] == 2
+    assert f"{qid}.within" not in [q.id for q in asked]
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ('[[catastrophic]]\nname = "Titan"\nwithin = "far"\n', "line 3"),
+    ('[[catastrophic]]\nwithin = 5\n', "catastrophic[0]"),
+    ('[[critical]]\nname = "Titan"\ndestroys = "yes"\n', "line 3"),
+])
+def test_a_broken_datasheet_file_names_the_file_and_the_line(tmp_path: Path, text: str,
+                                                             where: str) -> None:
+    from referee.core.errors import ScriptError
+
+    table = tmp_path / "datasheets.toml"
+    table.write_text(text, encoding="utf-8")
+    with pytest.raises(ScriptError) as err:
+        shoot(decl([LASCANNON], [dict(TITAN)]),
+              {**DESTROYED, "critical.normal.titan": [6, 1, 1]}, (f"critical-hits-file={table}",))
+    from referee.catalog import render
+
+    assert err.value.file == str(table) and where in render(err.value.where)
+
+
 # -- property --------------------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)
