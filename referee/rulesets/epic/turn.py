@@ -326,6 +326,7 @@ class Turn:
         removed = max(roll.faces or (1,)) + k.leaders
         state = self.state_of(name)
         before = int(state.get("blast_markers", 0))
+        removed -= self._shields_back(name, state, removed)
         state["blast_markers"] = max(0, before - removed)
         self.log.roll(Msg.of("epic.turn.step.regroup", formation=formation_label(name),
                              faces=dice_text(roll), leaders=k.leaders, removed=removed,
@@ -333,6 +334,29 @@ class Turn:
                       faces=roll.faces, removed=removed, markers=state["blast_markers"])
         return Msg.of("epic.turn.outcome.regroup", formation=formation_label(name),
                       markers=state["blast_markers"])
+
+    def _shields_back(self, name: str, state: dict[str, Any], removed: int) -> int:
+        """E-W9: a regroup's roll may put void shields back up instead of taking markers
+        off, as its owner says; the points so spent."""
+        down = {u: int(n) for u, n in state.get("shields_down", {}).items() if n}
+        if not down or not removed:
+            return 0
+        spent = int(self.port.ask(NumberQuestion(
+            id=f"regroup.{weapon_key(name)}.shields", clause="E-W9", minimum=0,
+            maximum=min(removed, sum(down.values())), default_value=0,
+            text=Msg.of("epic.turn.q.regroup_shields", formation=formation_label(name),
+                        removed=removed, down=sum(down.values())))))
+        left = spent
+        for unit in down:
+            back = min(left, down[unit])
+            down[unit] -= back
+            left -= back
+        state["shields_down"] = {u: n for u, n in down.items() if n}
+        if spent:
+            self.log.outcome(Msg.of("epic.turn.step.regroup_shields",
+                                    formation=formation_label(name), count=spent), "E-W9",
+                             shields=spent)
+        return spent
 
     def end_phase(self) -> Msg:
         """E-T6, E-T7, E-W9: rally tests, alternating from the higher strategy rating; a

@@ -197,3 +197,23 @@ def test_an_assault_in_the_games_turn_asks_no_markers_and_no_broken_state(
     api.play(plan, port, game=roster_only)
     assert {"markers.red-company-invented", "broken.red-company-invented"} <= set(
         ids(port.questions))
+
+
+@pytest.mark.clause("E-W9")
+@pytest.mark.clause("E-T5")
+def test_E_W9_a_regroup_may_put_void_shields_back_up_instead_of_taking_markers_off(
+        tmp_path: Path) -> None:
+    game = tmp_path / "game.db"
+    started(game)
+    from referee.game import open_game
+
+    with open_game(game) as tx:
+        tx.update_state("epic-armageddon", {"formations": {
+            WALKER: {"blast_markers": 4, "broken": False, "destroyed": [],
+                     "shields_down": {"iron-walker": 2}}}})
+    _r, asked = step(game, {"regroup.iron-walker-invented": [5, 1],
+                            "regroup.iron-walker-invented.shields": 2}, regroup=WALKER)
+    spend = next(q for q in asked if q.id == "regroup.iron-walker-invented.shields")
+    assert spend.maximum == 2  # no more than the shields down
+    s = state(game)["formations"][WALKER]
+    assert s.get("shields_down", {}) == {} and s["blast_markers"] == 4 - (5 - 2)
