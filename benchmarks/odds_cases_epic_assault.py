@@ -4,10 +4,10 @@
 Each case stops a real assault at its first attack dice question (the resolver builds the
 question and the facts its odds get, as at the table) and times the full odds report: the
 hits of the roll and the exact chances of how the assault ends (every fate of both sides,
-allocated with the defaults, the result roll's modifiers), or, with first strike, a seeded
-simulation. ``bare`` is the dyce query of the same dice (their faces), in the same run, as
-the ratio's baseline; the assault's end has no dyce counterpart. ``RUNS`` are whole
-assaults, every roll timed. Time them alone with
+allocated with the defaults, the result roll's modifiers; with first strike, each pair of
+the sides' fates after it going on). ``bare`` is the dyce query of the same dice (their
+faces), in the same run, as the ratio's baseline; the assault's end has no dyce
+counterpart. ``RUNS`` are whole assaults, every roll timed. Time them alone with
 ``python benchmarks/odds.py --only epic_assault``.
 """
 
@@ -103,14 +103,29 @@ TITAN = assault([{"name": "Iron Walker", "type": "WE", "armour": 4, "cc": 3, "ff
                 + [unit(f"D{i}", 10, armour=5, cc=5, ff=4, group="e") for i in range(6, 8)])
 FIRST = assault([unit(f"A{i}", first_strike=True, group="a") for i in range(6)],
                 [unit(f"D{i}", armour=5, cc=5, ff=4, group="d") for i in range(6)])
+# first strike on both sides, with units that do not have it and supporting fire
+FIRST_MIXED = assault([unit(f"A{i}", first_strike=True, group="a") for i in range(4)]
+                      + [unit(f"A{i}", group="b") for i in range(4, 8)]
+                      + [unit(f"A{i}", 10, group="f") for i in range(8, 10)],
+                      [unit(f"D{i}", armour=5, cc=5, ff=4, first_strike=True, group="d")
+                       for i in range(3)]
+                      + [unit(f"D{i}", armour=5, cc=5, ff=4, group="e") for i in range(3, 8)]
+                      + [unit(f"D{i}", 12, armour=5, cc=5, ff=4, group="g")
+                         for i in range(8, 10)],
+                      support=[{"name": "Blue Squad (invented)", "side": "attacker",
+                                "units": [{"count": 4, "ff": 4}]}])
 
 CASES = [
     _case("epic assault: 6 against 5, a typical assault (exact)", False, question_at(TYPICAL)),
     _case("epic assault: 10 against 10 with supporting fire (exact)", False,
           question_at(COMPANY)),
     _case("epic assault: a war engine (DC4) against 8 (exact)", False, question_at(TITAN)),
-    _case("epic assault: first strike, 6 against 6 (simulated)", False,
+    _case("epic assault: first strike, 6 against 6 (exact)", False,
           question_at(FIRST, "assault.1.attacker.first-strike")),
+    _case("epic assault: first strike both sides, 10 against 10 with support (exact)", False,
+          question_at(FIRST_MIXED, "assault.1.attacker.first-strike")),
 ]
 RUNS = [Run("epic assault: 6 against 5, every roll", "epic", TYPICAL),
-        Run("epic assault: 10 against 10 with support, every roll", "epic", COMPANY)]
+        Run("epic assault: 10 against 10 with support, every roll", "epic", COMPANY),
+        Run("epic assault: first strike both sides, 10 against 10, every roll", "epic",
+            FIRST_MIXED)]

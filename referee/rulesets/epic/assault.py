@@ -360,11 +360,13 @@ def fight_round(fight: Fight) -> None:
         hits: dict[str, list[Hit]] = {}
         rolled: tuple[tuple[str, int, int], ...] = ()
         for s in SIDES:
-            waiting = {k: pools[k] for k in SIDES if not any(r[0] == k for r in rolled)}
+            done = {r[0] for r in rolled}
+            waiting = {k: pools[k] for k in SIDES if k not in done}
             if first_strike:  # the odds follow the fight on: every other die after these
-                waiting = {k: [*v, *(d for f in fight.sides[k].fighters
-                                     for d in dice_of(f, False, split.get(f.key)))]
-                           for k, v in waiting.items()}
+                waiting = {k: [*(pools[k] if k not in done else ()),
+                               *(d for f in fight.sides[k].fighters
+                                 for d in dice_of(f, False, split.get(f.key)))]
+                           for k in SIDES}
             hits[s] = _roll_attacks(fight, fight.sides[s], pools[s], phase,
                                     _facts(fight, waiting, rolled))
             rolled += ((s, sum(1 for h in hits[s] if not h.kind.macro),

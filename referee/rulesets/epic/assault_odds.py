@@ -8,9 +8,10 @@ after every save it may take (``assault_facts.kill_chance``), normal hits before
 hits, then the declared supporting fire on the survivors when the assault goes on. The two
 sides' fates are independent, so the result roll's chances are summed over every pair of
 fates: the early end (E-A7) or the highest of two dice plus the modifiers (E-A9). A tie's
-further round is counted as a tie (E-X12). First strike makes one side's dice depend on the
-other's hits: then the fates are simulated (seeded, labelled approximate with their
-interval)."""
+further round is counted as a tie (E-X12). First strike makes each side's other dice depend
+on the hits it took first (E-A16): the fates after the first strikes are worked out, then
+each pair of them goes on as above. Beyond the exact budget the fates are simulated
+(seeded, labelled approximate with their interval)."""
 
 from __future__ import annotations
 
@@ -72,12 +73,15 @@ def _signature(u: UnitFact) -> tuple[Any, ...]:
             u.shields, u.inspiring, u.fearless)
 
 
-def packs(units: Sequence[UnitFact]) -> tuple[tuple[UnitFact, int], ...]:
-    """Engaged units in packs of alike ones (a war engine alone), in their listed order."""
+def packs(units: Sequence[UnitFact], by_dice: bool = False
+          ) -> tuple[tuple[UnitFact, int], ...]:
+    """Engaged units in packs of alike ones (a war engine alone), in their listed order;
+    ``by_dice``: alike in their dice to roll too (their survivors attack later)."""
     out: list[list[Any]] = []
     for u in units:
         for pack in out:
-            if pack[0].share == 1 and u.share == 1 and _signature(pack[0]) == _signature(u):
+            if pack[0].share == 1 and u.share == 1 and _signature(pack[0]) == _signature(u) \
+                    and (not by_dice or pack[0].dice == u.dice):
                 pack[1] += 1
                 break
         else:
@@ -163,17 +167,24 @@ def _summary(pk: tuple[tuple[UnitFact, int], ...], idle: Sequence[UnitFact],
 Fates = dict[tuple[int, int, int, bool, bool], tuple[Fraction, dict[Any, Fraction]]]
 
 
-def fates(side: SideFact, normal: Dist, mw: Dist, support: Dist) -> Fates:
+def fates(side: SideFact, normal: Dist, mw: Dist, support: Dist,
+          begin: tuple[int, ...] | None = None,
+          memo: dict[Any, dict[tuple[int, ...], Fraction]] | None = None) -> Fates:
     """The side's fates after taking ``normal`` then ``mw`` hits, each with its fates after
-    the enemy's supporting fire too (used when the assault goes on, E-A8)."""
-    pk = packs([u for u in side.units if u.engaged])
+    the enemy's supporting fire too (used when the assault goes on, E-A8). ``begin``: the
+    losses of each pack (packed by dice) before, after a first strike."""
+    pk = packs([u for u in side.units if u.engaged], by_dice=begin is not None)
     idle = [u for u in side.units if not u.engaged]
-    start = {tuple(0 for _ in pk): Fraction(1)}
+    start = {begin if begin is not None else tuple(0 for _ in pk): Fraction(1)}
     main = _apply(pk, _apply(pk, start, normal, False), mw, True)
     out: Fates = {}
     for state, p in main.items():
         key = _summary(pk, idle, state)
-        after = _apply(pk, {state: Fraction(1)}, support, False)
+        after = None if memo is None else memo.get(state)
+        if after is None:  # the support's fates of a state: the same whatever led to it
+            after = _apply(pk, {state: Fraction(1)}, support, False)
+            if memo is not None:
+                memo[state] = after
         prob, finals = out.get(key, (Fraction(0), {}))
         for s2, q in after.items():
             k2 = _summary(pk, idle, s2)
@@ -189,6 +200,7 @@ def _mods(kills: int, worth: int, other_worth: int, markers: int, other_markers:
             + int(other_markers > markers) + inspiring)
 
 
+@functools.lru_cache(maxsize=1024)
 def _roll(a: int, d: int) -> tuple[Fraction, Fraction, Fraction]:
     """Chances the attacker wins, the defender wins, a tie, with modifiers ``a`` and ``d``."""
     win = sum((p for diff, p in DIFF.items() if diff > d - a), Fraction(0))
@@ -203,31 +215,59 @@ def outcome(facts: AssaultFacts, hits: dict[str, tuple[Dist, Dist]]) -> dict[str
     fa = fates(a_side, *hits["attacker"], _binomial_sum(d_side.support))
     fd = fates(d_side, *hits["defender"], _binomial_sum(a_side.support))
     out = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), Fraction(0))
+    _ends(out, fa, fd, a_side, d_side, Fraction(1))
+    return out
+
+
+Joint = dict[tuple[Any, Any], Fraction]
+
+
+def _ends(out: dict[str, Fraction], fa: Fates, fd: Fates, a_side: SideFact,
+          d_side: SideFact, weight: Fraction) -> None:
+    """Adds to ``out`` how the assault ends from each pair of the sides' fates, each pair's
+    chance times ``weight``."""
+    early: Joint = {}
+    later: Joint = {}
+    _pairs(fa, fd, weight, early, later)
+    _settle(out, early, later, a_side, d_side)
+
+
+def _pairs(fa: Fates, fd: Fates, weight: Fraction, early: Joint, later: Joint) -> None:
+    """The chances of each pair of the sides' fates: ``early`` those that end the fight
+    before supporting fire (E-A7), ``later`` the others, after it (E-A8)."""
     for ka, (pa, finals_a) in fa.items():
         for kd, (pd, finals_d) in fd.items():
-            if not kd[4] and ka[4]:  # E-A7: the defenders wiped out
-                _add(out, "attacker", pa * pd, ka, kd, a_side, d_side)
-                continue
-            if not ka[3]:  # E-A7: every engaged attacker down: stalled
-                _add(out, "defender", pa * pd, ka, kd, a_side, d_side)
+            if (not kd[4] and ka[4]) or not ka[3]:
+                early[(ka, kd)] = early.get((ka, kd), Fraction(0)) + weight * pa * pd
                 continue
             for fa2, qa in finals_a.items():
                 for fd2, qd in finals_d.items():
-                    q = qa * qd  # each side's finals add up to its main fate's chance
-                    if not fd2[4] and fa2[4]:
-                        _add(out, "attacker", q, fa2, fd2, a_side, d_side)
-                        continue
-                    if not fa2[4] and fd2[4]:
-                        _add(out, "defender", q, fa2, fd2, a_side, d_side)
-                        continue
-                    a = _mods(a_side.kills + fd2[0], fa2[1], fd2[1], a_side.markers,
-                              d_side.markers, fa2[2])
-                    d = _mods(d_side.kills + fa2[0], fd2[1], fa2[1], d_side.markers,
-                              a_side.markers, fd2[2])
-                    win, lose, tie = _roll(a, d)
-                    for key, chance in (("attacker", win), ("defender", lose), ("tie", tie)):
-                        _add(out, key, q * chance, fa2, fd2, a_side, d_side)
-    return out
+                    # each side's finals add up to its main fate's chance
+                    later[(fa2, fd2)] = later.get((fa2, fd2), Fraction(0)) + weight * qa * qd
+
+
+def _settle(out: dict[str, Fraction], early: Joint, later: Joint, a_side: SideFact,
+            d_side: SideFact) -> None:
+    """How each pair of fates ends: the early end (E-A7), or the result roll (E-A9)."""
+    for (ka, kd), p in early.items():
+        if not kd[4] and ka[4]:  # E-A7: the defenders wiped out
+            _add(out, "attacker", p, ka, kd, a_side, d_side)
+        else:  # E-A7: every engaged attacker down: stalled
+            _add(out, "defender", p, ka, kd, a_side, d_side)
+    for (fa2, fd2), q in later.items():
+        if not fd2[4] and fa2[4]:
+            _add(out, "attacker", q, fa2, fd2, a_side, d_side)
+            continue
+        if not fa2[4] and fd2[4]:
+            _add(out, "defender", q, fa2, fd2, a_side, d_side)
+            continue
+        a = _mods(a_side.kills + fd2[0], fa2[1], fd2[1], a_side.markers, d_side.markers,
+                  fa2[2])
+        d = _mods(d_side.kills + fa2[0], fd2[1], fa2[1], d_side.markers, a_side.markers,
+                  fd2[2])
+        win, lose, tie = _roll(a, d)
+        for key, chance in (("attacker", win), ("defender", lose), ("tie", tie)):
+            _add(out, key, q * chance, fa2, fd2, a_side, d_side)
 
 
 def _add(out: dict[str, Fraction], key: str, p: Fraction, a: tuple[Any, ...],
@@ -246,7 +286,10 @@ def _hits(side: SideFact) -> tuple[Dist, Dist]:
 def chances(facts: AssaultFacts) -> tuple[dict[str, Fraction], int | None]:
     """The end's chances from ``facts``, exactly (runs ``None``) or simulated."""
     if facts.attacker.first_strike or facts.defender.first_strike:
-        return simulate(facts), RUNS
+        try:
+            return first_strike(facts), None
+        except TooMany:
+            return simulate(facts), RUNS
     # each side takes the hits of the other's dice, or the hits it has rolled already
     hits = {"attacker": _hits(facts.defender), "defender": _hits(facts.attacker)}
     for side, n, m in facts.rolled:
@@ -256,6 +299,57 @@ def chances(facts: AssaultFacts) -> tuple[dict[str, Fraction], int | None]:
         return outcome(facts, hits), None
     except TooMany:
         return simulate(facts), RUNS
+
+
+# -- first strike: the other dice depend on who survives it (E-A16) ----------------------------
+PAIRS_BUDGET = 40  # pairs of the sides' fates after a first strike worked out exactly (32: ~160 ms)
+
+
+def _phase_hits(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...],
+                first: bool) -> tuple[Dist, Dist]:
+    """The normal and macro hits of the living units' dice of a phase."""
+    groups: dict[tuple[Fraction, bool], int] = {}
+    for (u, n), lost in zip(pk, state, strict=True):
+        alive = n - lost if u.share == 1 else int(lost < u.left)
+        for p, fire, fs in u.dice:
+            if fs == first and alive:
+                key = (p, fire == "mw")
+                groups[key] = groups.get(key, 0) + alive
+    return (_binomial_sum((n, p) for (p, mw), n in sorted(groups.items()) if not mw),
+            _binomial_sum((n, p) for (p, mw), n in sorted(groups.items()) if mw))
+
+
+def first_strike(facts: AssaultFacts) -> dict[str, Fraction]:
+    """The end's chances exactly when first strike dice are still to roll: both sides'
+    first strikes (or the hits already rolled), each side's fates after them, then for
+    every pair of fates the survivors' other dice, as without first strike."""
+    sides = {"attacker": facts.attacker, "defender": facts.defender}
+    rolled = {s: (Dist.point(n), Dist.point(m)) for s, n, m in facts.rolled}
+    pk = {s: packs([u for u in f.units if u.engaged], by_dice=True) for s, f in sides.items()}
+    begin = {s: tuple(0 for _ in pk[s]) for s in sides}
+    dealt = {s: rolled.get(s) or _phase_hits(pk[s], begin[s], True) for s in sides}
+    after = {}
+    for s in sides:
+        normal, mw = dealt["defender" if s == "attacker" else "attacker"]
+        after[s] = _apply(pk[s], _apply(pk[s], {begin[s]: Fraction(1)}, normal, False), mw,
+                          True)
+    if len(after["attacker"]) * len(after["defender"]) > PAIRS_BUDGET:
+        raise TooMany
+    support = {s: _binomial_sum(f.support) for s, f in sides.items()}
+    out = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), Fraction(0))
+    dice = {s: {st: _phase_hits(pk[s], st, False) for st in after[s]} for s in sides}
+    early: Joint = {}
+    later: Joint = {}
+    memo: dict[str, dict[Any, dict[tuple[int, ...], Fraction]]] = {s: {} for s in sides}
+    for sa, pa in after["attacker"].items():
+        for sd, pd in after["defender"].items():
+            fa = fates(facts.attacker, *dice["defender"][sd], support["defender"], begin=sa,
+                       memo=memo["attacker"])
+            fd = fates(facts.defender, *dice["attacker"][sa], support["attacker"], begin=sd,
+                       memo=memo["defender"])
+            _pairs(fa, fd, pa * pd, early, later)
+    _settle(out, early, later, facts.attacker, facts.defender)
+    return out
 
 
 # -- simulated, when exact is out of reach ----------------------------------------------------
@@ -327,10 +421,10 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
     insp = {s: sum(1 for u in facts.side(s).units
                    if u.inspiring and u.engaged and state[s][u.key] < u.left) for s in state}
     ka, kd = facts.attacker.kills + lost["defender"], facts.defender.kills + lost["attacker"]
-    if not worth["defender"] and worth["attacker"]:
+    if not worth["defender"] and worth["attacker"]:  # E-A7: the defenders wiped out
         return "attacker", ka, kd
-    if not worth["attacker"] and worth["defender"]:
-        return "defender", ka, kd
+    if not any(state["attacker"][u.key] < u.left for u in engaged["attacker"]):
+        return "defender", ka, kd  # E-A7: every engaged attacker down: stalled
     a = _mods(ka, worth["attacker"], worth["defender"], facts.attacker.markers,
               facts.defender.markers, insp["attacker"])
     d = _mods(kd, worth["defender"], worth["attacker"], facts.defender.markers,

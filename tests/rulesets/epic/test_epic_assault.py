@@ -548,18 +548,20 @@ def test_property_the_winner_is_decided_by_the_totals_and_kills_never_exceed_uni
 
 # -- odds -----------------------------------------------------------------------------------------
 
-def _first_attack_odds(declaration: dict[str, Any]) -> Any:
-    """The odds report of the assaulting side's attack dice, before they are rolled."""
+def _first_attack_odds(declaration: dict[str, Any], qid: str = "assault.1.attacker",
+                       answers: dict[str, Any] | None = None) -> Any:
+    """The odds report of a side's attack dice (the assaulting side's first), before they
+    are rolled."""
     plan = api.plan_attack("epic", seed=1, declaration=declaration)
     found: list[Any] = []
 
     class Catch(Asked):
         def ask(self, q: Question) -> Any:
-            if q.id == "assault.1.attacker" and not found:
+            if q.id == qid and not found:
                 found.append(q.odds.compute(q))  # type: ignore[attr-defined]
             return super().ask(q)
 
-    api.play(plan, Catch({}, plan.dice))
+    api.play(plan, Catch(answers or {}, plan.dice))
     return found[0]
 
 
@@ -579,6 +581,59 @@ def test_the_odds_of_an_assault_are_exact_one_against_one() -> None:
     assert values[:3] == [attacker, defender, tie]
     assert all(e.exact for e in report.end_states)
     assert sum(values[:3]) == 1
+
+
+@pytest.mark.clause("E-A16")
+def test_the_odds_of_an_assault_with_first_strike_are_exact() -> None:
+    """A first strike unit (CC4+) against one without (4+ saves both): the first strike
+    kills with a chance of 1/4 and the defender is wiped out (E-A7) before it attacks;
+    else the defender's die kills with 1/4 (stalled); else the result roll."""
+    from fractions import Fraction
+
+    d = assault([unit("A1", first_strike=True)], [unit("D1")])
+    roll_win = Fraction(1296 - 286, 2 * 1296)
+    both = Fraction(3, 4) * Fraction(3, 4)
+    expected = [Fraction(1, 4) + both * roll_win,
+                Fraction(3, 4) * Fraction(1, 4) + both * roll_win,
+                both * Fraction(286, 1296)]
+    report = _first_attack_odds(d, "assault.1.attacker.first-strike")
+    assert [e.value for e in report.end_states][:3] == expected
+    assert all(e.exact for e in report.end_states)
+    # the first strike rolled and missed: the defender's odds know it (no kill yet)
+    report = _first_attack_odds(d, "assault.1.defender",
+                                {"assault.1.attacker.first-strike": [1]})
+    values = [e.value for e in report.end_states][:3]
+    assert values[1] == Fraction(1, 4) + Fraction(3, 4) * roll_win
+
+
+@settings(max_examples=20, deadline=None)
+@given(UNITS, UNITS, st.lists(st.booleans(), min_size=5, max_size=5))
+def test_property_first_strike_odds_add_up_to_one_and_match_a_simulation(
+        a: list[dict[str, Any]], d: list[dict[str, Any]], fs: list[bool]) -> None:
+    from referee.rulesets.epic import assault_odds
+
+    a[0]["where"] = "contact"
+    a[0]["cc"] = a[0]["cc"] or 4
+    units = _units(a, "A"), _units(d, "D")
+    for u, first in zip([*units[0], *units[1]], fs * 2, strict=False):
+        u["first_strike"] = first
+    units[0][0]["first_strike"] = True
+    found: list[Any] = []
+
+    class Catch(Asked):
+        def ask(self, q: Question) -> Any:
+            facts = getattr(q, "odds", None)
+            if q.id.endswith("first-strike") and facts is not None and not found:
+                found.append(q.odds.facts["facts"][0])  # type: ignore[attr-defined]
+            return super().ask(q)
+
+    plan = api.plan_attack("epic", seed=1, declaration=assault(*units))
+    api.play(plan, Catch({}, plan.dice))
+    exact = assault_odds.first_strike(found[0])
+    assert sum(exact[k] for k in ("attacker", "defender", "tie")) == 1
+    simulated = assault_odds.simulate(found[0], runs=4000)
+    for k in ("attacker", "defender"):
+        assert abs(float(exact[k]) - float(simulated[k])) < 0.08
 
 
 @settings(max_examples=25, deadline=None)
