@@ -395,11 +395,17 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
                 if state[side_name][u.key] < u.left and rng.random() < fail:
                     state[side_name][u.key] += 1
 
+    facts_first = facts.attacker.first_strike or facts.defender.first_strike
+
     def phase(first: bool) -> None:
         """Every living unit's dice of the phase, then each side takes the other's hits
         (simultaneous within the phase; first strike before the rest, E-A16)."""
         got = {}
+        rolled = {r[0]: (r[1], r[2]) for r in facts.rolled}
         for s in ("attacker", "defender"):
+            if first == facts_first and s in rolled:  # this phase's hits already rolled
+                got[s] = rolled[s]
+                continue
             n = m = 0
             for u in facts.side(s).units:
                 if state[s][u.key] >= u.left:
