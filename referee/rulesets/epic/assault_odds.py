@@ -400,7 +400,7 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
     def phase(first: bool) -> None:
         """Every living unit's dice of the phase, then each side takes the other's hits
         (simultaneous within the phase; first strike before the rest, E-A16)."""
-        got = {}
+        got: dict[str, tuple[int, int]] = {}
         rolled = {r[0]: (r[1], r[2]) for r in facts.rolled}
         for s in ("attacker", "defender"):
             if first == facts_first and s in rolled:  # this phase's hits already rolled
