@@ -86,7 +86,8 @@ def test_every_link_leads_somewhere(path: Path) -> None:
 def test_the_link_check_finds_a_missing_file_and_a_missing_anchor(tmp_path: Path) -> None:
     page = ROOT / "README.md"
     assert broken(page, "docs/no-such-page.md") == "docs/no-such-page.md does not exist"
-    assert broken(page, "docs/json.md#no-such-heading") == "docs/json.md has no heading #no-such-heading"
+    assert (broken(page, "docs/json.md#no-such-heading")
+            == "docs/json.md has no heading #no-such-heading")
     assert broken(page, "docs/promises.md#exit-codes") is None
     assert broken(page, "#set-up-two-commands") is None
     assert broken(page, "#setup") == "README.md has no heading #setup"
