@@ -302,12 +302,12 @@ def chances(facts: AssaultFacts) -> tuple[dict[str, Fraction], int | None]:
 
 
 # -- first strike: the other dice depend on who survives it (E-A16) ----------------------------
-PAIRS_BUDGET = 40  # pairs of the sides' fates after a first strike worked out exactly (32: ~160 ms)
+PAIRS_BUDGET = 40  # pairs of the sides' fates after a first strike worked out exactly (32: ~90 ms)
 
 
-def _phase_hits(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...],
-                first: bool) -> tuple[Dist, Dist]:
-    """The normal and macro hits of the living units' dice of a phase."""
+def _phase_dice(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...],
+                first: bool) -> tuple[tuple[tuple[Fraction, bool], int], ...]:
+    """The living units' dice of a phase: (chance, macro) and how many."""
     groups: dict[tuple[Fraction, bool], int] = {}
     for (u, n), lost in zip(pk, state, strict=True):
         alive = n - lost if u.share == 1 else int(lost < u.left)
@@ -315,8 +315,15 @@ def _phase_hits(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...],
             if fs == first and alive:
                 key = (p, fire == "mw")
                 groups[key] = groups.get(key, 0) + alive
-    return (_binomial_sum((n, p) for (p, mw), n in sorted(groups.items()) if not mw),
-            _binomial_sum((n, p) for (p, mw), n in sorted(groups.items()) if mw))
+    return tuple(sorted(groups.items()))
+
+
+def _phase_hits(pk: tuple[tuple[UnitFact, int], ...], state: tuple[int, ...],
+                first: bool) -> tuple[Dist, Dist]:
+    """The normal and macro hits of the living units' dice of a phase."""
+    groups = _phase_dice(pk, state, first)
+    return (_binomial_sum((n, p) for (p, mw), n in groups if not mw),
+            _binomial_sum((n, p) for (p, mw), n in groups if mw))
 
 
 def first_strike(facts: AssaultFacts) -> dict[str, Fraction]:
@@ -337,16 +344,25 @@ def first_strike(facts: AssaultFacts) -> dict[str, Fraction]:
         raise TooMany
     support = {s: _binomial_sum(f.support) for s, f in sides.items()}
     out = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), Fraction(0))
-    dice = {s: {st: _phase_hits(pk[s], st, False) for st in after[s]} for s in sides}
+    # the dice each fate leaves to roll: fates that leave the same dice share their hits
+    dice = {s: {st: _phase_dice(pk[s], st, False) for st in after[s]} for s in sides}
+    hits = {s: {d: _phase_hits(pk[s], st, False) for st, d in dice[s].items()} for s in sides}
     early: Joint = {}
     later: Joint = {}
     memo: dict[str, dict[Any, dict[tuple[int, ...], Fraction]]] = {s: {} for s in sides}
+    known: dict[Any, Fates] = {}
+
+    def fates_of(side: str, state: tuple[int, ...], enemy: str, by: Any) -> Fates:
+        key = (side, state, by)  # a side's fates: its state and the dice rolled at it
+        if key not in known:
+            known[key] = fates(sides[side], *hits[enemy][by], support[enemy], begin=state,
+                               memo=memo[side])
+        return known[key]
+
     for sa, pa in after["attacker"].items():
         for sd, pd in after["defender"].items():
-            fa = fates(facts.attacker, *dice["defender"][sd], support["defender"], begin=sa,
-                       memo=memo["attacker"])
-            fd = fates(facts.defender, *dice["attacker"][sa], support["attacker"], begin=sd,
-                       memo=memo["defender"])
+            fa = fates_of("attacker", sa, "defender", dice["defender"][sd])
+            fd = fates_of("defender", sd, "attacker", dice["attacker"][sa])
             _pairs(fa, fd, pa * pd, early, later)
     _settle(out, early, later, facts.attacker, facts.defender)
     return out
