@@ -28,7 +28,6 @@ run it from the repository root with
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,17 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from odds_bench import ANY_MS, Case, Run, interleaved, median, run_times  # noqa: E402
-
-
-def modules(only: str | None) -> list[tuple[str, Any]]:
-    out = []
-    for file in sorted(HERE.glob("odds_cases_*.py")):
-        group = file.stem.removeprefix("odds_cases_")
-        if only and only != group:
-            continue
-        out.append((group, importlib.import_module(file.stem)))
-    return out
+from odds_bench import ANY_MS, Case, Run, interleaved, median, modules, run_times  # noqa: E402
 
 
 def steps(groups: list[tuple[str, Any]], rounds: int) -> int:

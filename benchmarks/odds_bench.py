@@ -15,15 +15,29 @@ the cards left in its deck).
 
 from __future__ import annotations
 
+import importlib
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 TYPICAL_MS = 25.0
 ANY_MS = 250.0
+HERE = Path(__file__).resolve().parent
+
+
+def modules(only: str | None) -> list[tuple[str, Any]]:
+    """The case files ``odds_cases_<group>.py`` (``only``: that group's), imported."""
+    out = []
+    for file in sorted(HERE.glob("odds_cases_*.py")):
+        group = file.stem.removeprefix("odds_cases_")
+        if only and only != group:
+            continue
+        out.append((group, importlib.import_module(file.stem)))
+    return out
 
 
 @dataclass(frozen=True)
