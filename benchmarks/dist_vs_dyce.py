@@ -156,7 +156,7 @@ class DyceDist:
 
     @staticmethod
     def _true(h: Any) -> Fraction:
-        return dict(h.probability_items()).get(True, Fraction(0))
+        return Fraction(dict(h.probability_items()).get(True, 0))
 
     def at_least(self, value: int) -> Fraction:
         return self._true(self.h.ge(value))
@@ -184,10 +184,10 @@ class DyceDist:
         return self._of(self.h + other.h, min(runs) if runs else None)
 
 
-IMPLEMENTATIONS: dict[str, type] = {"dist.py": Dist, "dyce": DyceDist}
+IMPLEMENTATIONS: dict[str, Any] = {"dist.py": Dist, "dyce": DyceDist}
 
 
-def _convert(value: Any, kind: type) -> Any:
+def _convert(value: Any, kind: Any) -> Any:
     counts, _ = value.counts()
     return kind.from_counts(counts, runs=value.runs)
 
@@ -204,7 +204,7 @@ def use(name: str) -> None:
                 setattr(module, attr, kind)
             elif isinstance(value, (Dist, DyceDist)) and not isinstance(value, kind):
                 setattr(module, attr, _convert(value, kind))
-    dist_module.Dist = kind  # type: ignore[misc]  # a function-level import reads it here
+    setattr(dist_module, "Dist", kind)  # noqa: B010  # a function-level import reads it here
 
 
 def cold() -> None:

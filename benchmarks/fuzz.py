@@ -5,7 +5,8 @@ scripts, rosters, deck and data files mutated; each run through the real command
 in-process), only many more: every run must end with an exit code of the README's table
 (0, 2, 3, 4 or 5) and no traceback. It reports, per ruleset, the runs, the exit codes seen,
 the findings (a run that ended otherwise: an escaped exception, exit code 1, a traceback in
-the output) and the time taken.
+the output), the time the whole run took and, beside it, each case's: the median and the
+slowest case (its number, to replay it), so that one input that is slow to refuse shows.
 
 How to run it, from the repository root::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -54,13 +56,20 @@ def main(argv: list[str] | None = None) -> int:
         for ruleset in args.ruleset or RULESETS:
             tally = Tally()
             start = time.perf_counter()
+            each: list[tuple[float, int]] = []  # (seconds, case number): the per-case figure
             for case in cases(ruleset, args.cases, args.seed):
+                began = time.perf_counter()
                 tally.add(case, run_case(case, Path(work)))
+                each.append((time.perf_counter() - began, case.number))
             seconds = time.perf_counter() - start
+            slowest = max(each, default=(0.0, 0))
             for case, _ in tally.findings[:20]:
                 (kept / f"{ruleset}-{case.number}.toml").write_bytes(case.content)
             results.append({
                 "ruleset": ruleset, "runs": tally.runs, "seconds": round(seconds, 2),
+                "case_median_ms": round(statistics.median(t for t, _ in each) * 1000, 2)
+                if each else None,
+                "slowest_case": {"case": slowest[1], "ms": round(slowest[0] * 1000, 1)},
                 "codes": {str(k): v for k, v in sorted(tally.codes.items(),
                                                        key=lambda kv: (kv[0] is None,
                                                                        kv[0] or 0))},
@@ -74,12 +83,15 @@ def main(argv: list[str] | None = None) -> int:
                           "results": results}, indent=2))
         return 1 if found else 0
     print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}\n")
-    print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7}  exit codes seen")
+    print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7} "
+          f"{'case ms':>8} {'slowest':>16}  exit codes seen")
     for r in results:
         codes = ", ".join(f"{k}: {v}" for k, v in r["codes"].items())
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
+        slow = f"{r['slowest_case']['ms']:.0f} ms (#{r['slowest_case']['case']})"
         print(f"{r['ruleset']:8} {r['runs']:>6} {len(r['findings']):>8} "
-              f"{r['seconds']:>7.1f}s {rate:>7.0f}  {codes}")
+              f"{r['seconds']:>7.1f}s {rate:>7.0f} {r['case_median_ms'] or 0:>8.1f} "
+              f"{slow:>16}  {codes}")
     total = sum(r["runs"] for r in results)
     seconds = sum(r["seconds"] for r in results)
     print(f"{'all':8} {total:>6} {found:>8} {seconds:>7.1f}s")

@@ -97,6 +97,14 @@ class Run:
     seed: int = 1
     fresh: Callable[[], None] = field(default=lambda: None)  # forget what odds keep
 
+    def script(self) -> dict[str, Any]:
+        """The attack as a script for ``referee run`` (the same declaration, options and
+        seed; every die rolled from the seed, every other question at its default)."""
+        return {"ruleset": self.ruleset, "title": self.name, "seed": self.seed,
+                "use_defaults": True, "roll_missing_dice": True,
+                "options": dict(o.split("=", 1) for o in self.options),
+                "declaration": self.declaration, "answers": {}}
+
     def questions(self) -> list[Any]:
         from referee import api
         from referee.core.questions import DiceQuestion
