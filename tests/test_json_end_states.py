@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.context import Environment
-from referee.frontends.answers import AnswerPort
+from referee.frontends.answers import AnswerPort, SequencePort
 from referee.odds.report import LazyEndStates, first_predictions
 from referee.play.attack import run_script
 from referee.render.json_out import SCHEMA_VERSION, result_json
@@ -145,3 +145,25 @@ def test_attack_at_the_board_follows_odds_full_in_json(tmp_path: Path) -> None:
     full = invoke([*args, "--odds", "full"], port_factory=port)["odds"]
     assert [r["end_states"] is None for r in compact] == [False, True]
     assert all(r["end_states"] for r in full)
+
+
+def test_a_phase_impulse_follows_odds_full_in_json(tmp_path: Path) -> None:
+    """``phase lnlt --json``: each impulse's rolls by the same rule, ``--odds full`` too."""
+    roster = str(ROOT / "transcripts" / "rosters" / "lnlt-crossroads.toml")
+    dct = tmp_path / "dct.toml"
+    dct.write_text('source = "our chart"\ncompare = "over-morale"\n'
+                   '[[leg]]\nat_least = 1\nresult = "shaken"\n', encoding="utf-8")
+    typed = ["activate", "C4", "", "fire:C4", "able", "D4", "0", "0", "6", "1", "4", "done"]
+
+    def impulse(*extra: str) -> list[Any]:
+        game = tmp_path / f"g{len(extra)}.sqlite"
+        doc = invoke(["phase", "lnlt", "--game", str(game), "--roster", roster, "--dct",
+                      str(dct), "--impulses", "1", "--seed", "1", "--json", *extra],
+                     port_factory=lambda dice: SequencePort(typed, dice))
+        odds: list[Any] = doc["impulses"][0]["odds"]
+        return odds
+
+    compact, full = impulse(), impulse("--odds", "full")
+    assert len(compact) == len(full) >= 2
+    assert compact[0]["end_states"] and all(r["end_states"] is None for r in compact[1:])
+    assert all(r["end_states"] for r in full) and full[0] == compact[0]
