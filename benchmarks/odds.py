@@ -33,6 +33,7 @@ text run. Exit status 1 if a case misses its target or its answer disagrees with
 one. This is a script, not a timed test: run it from the repository root with
 
     python benchmarks/odds.py [--rounds 20] [--only NAME] [--no-runs] [--no-whole]
+    python benchmarks/odds.py --whole-only --rounds 20    # the whole runs alone
 """
 
 from __future__ import annotations
@@ -135,6 +136,8 @@ def main() -> int:
     parser.add_argument("--no-runs", action="store_true", help="the steps alone")
     parser.add_argument("--no-whole", action="store_true",
                         help="not the whole runs as processes (text and JSON)")
+    parser.add_argument("--whole-only", action="store_true",
+                        help="the whole runs as processes alone (text and JSON)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds before a whole run is stopped (default 300)")
     args = parser.parse_args()
@@ -142,10 +145,12 @@ def main() -> int:
 
     print(f"load average {load_average()} at the start ({os.cpu_count()} CPUs)")
     groups = modules(args.only)
-    missed = steps(groups, args.rounds)
-    if not args.no_runs:
+    missed = 0
+    if not args.whole_only:
+        missed += steps(groups, args.rounds)
+    if not args.no_runs and not args.whole_only:
         missed += runs(groups, max(3, args.rounds // 4))
-    if not args.no_runs and not args.no_whole:
+    if args.whole_only or (not args.no_runs and not args.no_whole):
         missed += whole(groups, max(3, args.rounds // 4), args.timeout)
     print(f"load average {load_average()} at the end")
     return 1 if missed else 0
