@@ -29,8 +29,8 @@ defending teams ("some") or nearly all of them ("most", the densest graph).
   same script with ``--json`` beside it (``whole_run.py``): its CPU time as a multiple of the
   text run's (goal 2x, issue 25) and the size of each output.
 
-This is a script, not a timed test (``tests/test_fow_scale.py`` bounds the same work with
-counters). From the repository root:
+This is a script, not a timed test (``tests/rulesets/fow/test_fow_scale.py`` bounds the same
+work with counters). From the repository root:
 
     python benchmarks/fow_allocation.py [--rounds 5] [--only 200/60] [--no-run] [--check]
 

@@ -1,12 +1,16 @@
 """The fuzzer of issue 17 at scale: many seeded mutations of every ruleset's input files.
 
-The cases are those of the test suite's fuzzer (``tests/fuzz_support.py``: the bundled
+The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
 in-process), only many more: every run must end with an exit code of the README's table
-(0, 2, 3, 4 or 5) and no traceback. It reports, per ruleset, the runs, the exit codes seen,
-the findings (a run that ended otherwise: an escaped exception, exit code 1, a traceback in
-the output), the time the whole run took and, beside it, each case's: the median and the
-slowest case (its number, to replay it), so that one input that is slow to refuse shows.
+(0, 2, 3, 4 or 5) and no traceback, within its budget of time and memory: each case runs in
+a forked child under resource limits (``tests.support.fuzz.run_bounded``: 20 s of processor
+time, 60 s on the clock, 768 MB of memory more than the fuzzer's), so a case that would hang
+or eat memory is a finding, not the end of the fuzzer. It reports, per ruleset, the runs,
+the exit codes seen, the findings (a run that ended otherwise: an escaped exception, exit
+code 1, a traceback or a raw control character in the output, a hang, too much memory), the
+time the whole run took and, beside it, each case's: the median and the slowest case (its
+number, to replay it), so that one input that is slow to refuse shows.
 
 How to run it, from the repository root::
 
@@ -14,6 +18,8 @@ How to run it, from the repository root::
     python benchmarks/fuzz.py --cases 10000      # more
     python benchmarks/fuzz.py --seed 5 --ruleset cc
     python benchmarks/fuzz.py --json
+    python benchmarks/fuzz.py --seconds 5 --megabytes 256    # a tighter budget
+    python benchmarks/fuzz.py --in-process       # no children, no budget (faster)
 
 Exit status: 0 when no run found anything, 1 otherwise (the first findings are listed with
 the mutated file kept for replay).
@@ -39,7 +45,16 @@ os.environ.setdefault("REFEREE_STRICT_ODDS", "1")
 os.environ.setdefault("REFEREE_DEBUG", "1")
 os.environ.setdefault("LC_ALL", "C.UTF-8")
 
-from tests.fuzz_support import RULESETS, Tally, cases, run_case  # noqa: E402
+from tests.support.fuzz import (  # noqa: E402
+    MEGABYTES,
+    RULESETS,
+    SECONDS,
+    Tally,
+    cases,
+    run_bounded,
+    run_case,
+    warm_up,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--ruleset", choices=RULESETS, action="append")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--seconds", type=float, default=SECONDS,
+                        help="a case's budget of processor time")
+    parser.add_argument("--megabytes", type=int, default=MEGABYTES,
+                        help="a case's budget of memory")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the cases in this process, without a budget")
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
@@ -55,12 +76,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as work:
         for ruleset in args.ruleset or RULESETS:
             tally = Tally()
+            if not args.in_process:
+                warm_up(ruleset, Path(work))  # the children share what it imported
             start = time.perf_counter()
             each: list[tuple[float, int]] = []  # (seconds, case number): the per-case figure
             for case in cases(ruleset, args.cases, args.seed):
                 began = time.perf_counter()
-                tally.add(case, run_case(case, Path(work)))
+                outcome = (run_case(case, Path(work)) if args.in_process else
+                           run_bounded(case, Path(work), seconds=args.seconds,
+                                       megabytes=args.megabytes))
                 each.append((time.perf_counter() - began, case.number))
+                tally.add(case, outcome)
             seconds = time.perf_counter() - start
             slowest = max(each, default=(0.0, 0))
             for case, _ in tally.findings[:20]:
@@ -80,9 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         kept.rmdir()
     if args.json:
         print(json.dumps({"seed": args.seed, "cases_per_ruleset": args.cases,
+                          "budget": None if args.in_process else
+                          {"seconds": args.seconds, "megabytes": args.megabytes},
                           "results": results}, indent=2))
         return 1 if found else 0
-    print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}\n")
+    budget = ("no budget (in process)" if args.in_process else
+              f"budget {args.seconds:g} s, {args.megabytes} MB a case")
+    print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}, "
+          f"{budget}\n")
     print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7} "
           f"{'case ms':>8} {'slowest':>16}  exit codes seen")
     for r in results:
