@@ -37,6 +37,26 @@ otherwise not counted (a warm-up call first).
 From the repository root::
 
     python benchmarks/dist_vs_dyce.py [--rounds 7] [--only epic] [--no-runs]
+
+Measured, and what was decided
+------------------------------
+On the 2-CPU machine shared with other work (load average 5 to 8), dyce / dist.py:
+
+* 2026-12-02, before main's application layer was merged (``--rounds 7``): median 1.06x over
+  the 50 steps (range 0.67x-1.59x), 1.02x over the 7 whole runs; 0 answers different;
+  loading dyce 263 ms.
+* 2026-12-02, after the merge (``--rounds 3``): median 1.03x over the 50 steps (range
+  0.12x-2.63x: single calls of a few ms under load), 1.15x over the 7 whole runs (0.68x-1.38x;
+  the largest Epic declaration alone, 0.68x here, was 1.30x in a run of Epic alone); 0 answers
+  different; loading dist.py 22 ms, dyce 188 ms.
+
+Neither is faster beyond the noise, and ``dist.py`` loads with the odds anyway, so dyce would
+only add its import to a first roll's odds, and could not carry a simulation's runs or give an
+exact mean (a wrapper would stay). Kept: ``odds/dist.py``. dyce is no dependency of the
+referee: it is in ``pyproject.toml``'s ``test`` extra only, as this benchmark's other arm,
+the bare queries of ``benchmarks/odds.py`` and the tests' independent oracle
+(``tests/odds/test_odds_dist.py``); the import-linter contract ``no-dice-library`` forbids it
+in ``referee``.
 """
 
 from __future__ import annotations
