@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.errors import (
     GameFileError,
+    RecordedRollError,
     RefereeError,
     ScriptError,
     UnknownIdError,
@@ -261,6 +262,28 @@ def plan_script(path: str | Path, *, seed: int | None = None, options: Sequence[
     return plan, port
 
 
+def check_script(plan: AttackPlan, port: Any, game: Path | None) -> bool:
+    """Before a scripted run in a game writes anything: the whole script resolved once with
+    stand-in dice (its own typed dice where it gives them, the rest rolled from a fixed
+    seed) against the game's state, read only, so that an answer that no question asks for,
+    a missing one or one that does not fit fails now: nothing written, no number spent, no
+    word asked. Whether the program rolls any die."""
+    import copy
+
+    from referee.core.dice import KeyedDice
+    from referee.frontends.answers import AnswerPort
+    from referee.rulesets.base import AttackContext
+
+    stand_in = KeyedDice(0)
+    dry = AnswerPort(port.answers, stand_in, file=port.file, text=port.text,
+                     use_defaults=port.use_defaults, roll_missing_dice=port.roll_missing_dice)
+    state = _game_state(plan.info, game) if game is not None and game.is_file() else {}
+    plan.info.implementation().attack(AttackContext(
+        dry, plan.options, copy.deepcopy(plan.declaration), state=copy.deepcopy(dict(state))))
+    dry.finish()
+    return stand_in.rolled > 0
+
+
 def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, Any]]]:
     """Prepare to resume an attack from its ``--record`` file: the plan as recorded (seed,
     options, declaration) and the answers given so far, in order."""
@@ -286,10 +309,12 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
         from referee.game.record import prepare
 
         game = Path(os.path.normpath(folder / script.game))
-        play = prepare(game)
+        play = prepare(game, resume=script.attack)
         if not play.committed or play.number != script.attack:
             raise GameFileError(Msg.of("game.error.resume_moved", file=str(game),
                                        record=script.path, attack=script.attack or "?"))
+        if play.resume is not None:
+            _same_as_kept(script, play)
     elif script.seed is None:
         raise ScriptError(script.path, "seed", Msg.of("script.expected.resume_seed"))
     overrides = from_folder(info.option_specs(), script.options, str(folder))
@@ -300,6 +325,29 @@ def plan_resume(ruleset: str, path: Path) -> tuple[AttackPlan, list[tuple[str, A
     plan = AttackPlan(info, opts, None if play else script.seed, validated,
                       script.declaration, overrides, play)
     return plan, list(script.answers.items())
+
+
+def _same_as_kept(script: Any, play: GamePlay) -> None:
+    """A record that takes up an abandoned attack of a game says what the game kept of it:
+    its options, its declaration and, first, the answers it was abandoned with."""
+    from referee.core.text import jsonable
+    from referee.game import open_game
+    from referee.game.pending import abandoned_answers
+
+    assert play.resume is not None
+    kept = play.resume.body or {}
+    with open_game(play.file) as tx:
+        answers = abandoned_answers(tx, play.resume)
+    def plain(pairs: Any) -> list[Any]:  # a program roll is recomputed, never compared
+        return [[q, "program" if isinstance(a, dict) and "rolled" in a else a]
+                for q, a in pairs]
+
+    given = [[q, jsonable(a)] for q, a in script.answers.items()]
+    if (jsonable(script.declaration) != kept.get("declaration")
+            or plain(given[:len(answers)]) != plain(answers)):
+        raise ScriptError(script.path, "answers",
+                          Msg.of("game.error.resume_answers", file=str(play.file),
+                                 attack=play.number))
 
 
 def _whatif(plan: AttackPlan, game: Path | None, show: Callable[[list[str]], None]) -> Any:
@@ -343,7 +391,8 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
          resume: Sequence[tuple[str, Any]] = (),
          show_state: Callable[[Sequence[Table]], None] | None = None,
          whatif: Callable[[list[str]], None] | None = None,
-         ask_sides: bool = False) -> Result:
+         ask_sides: bool = False, contribution: Any = None,
+         unused: Callable[[RefereeError], None] | None = None) -> Result:
     """Resolve the attack through ``port``, going back as often as the player asks (see
     ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
     ``record``, every answer is written at once (atomically) as a script that ``referee run``
@@ -353,12 +402,19 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     given, before a choice whose options change how the attack may end, each option's end
     states (``frontends.whatif``). The game file's entry keeps the rolls, the sides
     (``ask_sides``: a formation's side not known yet is asked at the table) and what resolves
-    the attack again (``referee.game.record``)."""
+    the attack again (``referee.game.record``). In a game made by ``game new`` the entry is
+    written pending before its first program die and ``contribution`` (a
+    ``referee.game.contribution.Source``) gives the opponent's part of its dice
+    (``referee.game.pending``); a program roll once shown is fixed (``frontends.fixed``); an
+    attack stopped after its pending entry is marked abandoned. ``unused``: told of answers
+    that no question asked for once the entry is written (the game's dice took another way
+    than the script's check before the first write), instead of an error."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
     rewind = port if isinstance(port, RewindPort) else RewindPort(port, plan.dice)
     history = _history(plan, rewind, ask_sides) if game is not None else None
+    flow = _game_dice(plan, rewind, history, command, contribution)
     if resume:
         rewind.preload(resume)
     if whatif is not None:
@@ -377,21 +433,54 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
 
         rewind.on_change = after_each_answer
     try:
-        result = run_attack(plan.info, rewind, plan.options, plan.declaration, game=game,
-                            seed=plan.seed, command=command, show_state=show_state,
-                            history=history)
-        finish = getattr(rewind.inner, "finish", None)
-        if finish is not None:
-            finish()
-    except (KeyboardInterrupt, RefereeError):
-        if recorder is not None:
+        try:
+            result = run_attack(plan.info, rewind, plan.options, plan.declaration, game=game,
+                                seed=plan.seed, command=command, show_state=show_state,
+                                history=history)
+        except RecordedRollError as err:  # a resumed record's dice that are not the game's
+            raise ScriptError(str(record), f"answers.{err.question_id}", err.msg) from None
+    except BaseException as err:
+        if flow is not None:
+            flow.abandon("interrupted" if isinstance(err, KeyboardInterrupt) else "failed")
+        if recorder is not None and isinstance(err, (KeyboardInterrupt, RefereeError)):
             recorder.keep(rewind.answers())
         raise
+    finish = getattr(rewind.inner, "finish", None)
+    if finish is not None:
+        try:
+            finish()
+        except RefereeError as err:
+            if recorder is not None:
+                recorder.keep(rewind.answers())
+            if unused is None or history is None or history.code is None:
+                raise
+            unused(err)
     if recorder is not None:
         failed = recorder.keep(rewind.answers(), complete=True)
         if failed is not None:
             raise RecordWriteError(failed, result)
     return result
+
+
+def _game_dice(plan: AttackPlan, rewind: Any, history: Any, command: str,
+               contribution: Any) -> Any:
+    """In a game made by ``game new``: the entry's dice wait for the pending entry and the
+    opponent's contribution (``GamePlay.begin``), and the program's rolls, once shown, are
+    fixed at the table (``frontends.fixed``). ``None`` elsewhere."""
+    if plan.game is None or history is None or not plan.game.committed:
+        return None
+    from referee.frontends.fixed import FixedRolls
+    from referee.game.contribution import NoWord
+    from referee.game.record import ask_at_table
+
+    say = rewind.say if rewind.say is not None else (lambda _msg: None)
+    fixed = FixedRolls(ask_at_table(rewind.inner), say)
+    rewind.fixed = fixed
+    history.overrides = fixed.overrides
+    return plan.game.begin(plan.dice, ruleset=plan.info.id, command=command,
+                           source=contribution or NoWord("--word"),
+                           options=plan.option_overrides, declaration=plan.declaration_raw,
+                           answers=rewind.answers, say=say)
 
 
 def _history(plan: AttackPlan, rewind: Any, ask_sides: bool) -> Any:

@@ -78,8 +78,11 @@ def new_game(path: Path, *extra: str) -> dict[str, Any]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
-def run_in(game: Path, path: Path, *extra: str) -> dict[str, Any]:
-    code, out, err = invoke(["run", str(path), "--game", str(game), "--json", *extra])
+def run_in(game: Path, path: Path, *extra: str, word: str = "owls") -> dict[str, Any]:
+    """``referee run --game --json``; in a game made by ``game new`` the opponent's word is
+    given with ``--word`` (taken only where the program rolls a die of a new entry)."""
+    code, out, err = invoke(["run", str(path), "--game", str(game), "--json", "--word", word,
+                             *extra])
     assert code == 0, err
     return json.loads(out)  # type: ignore[no-any-return]
 

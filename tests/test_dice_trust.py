@@ -119,7 +119,7 @@ def test_rerolled_by_undo_a_redo_with_a_changed_hidden_key_rolls_the_same_dice(
     assert undone == redone
     entries = log_json(trusted)["entries"]
     assert [e["number"] for e in entries] == [1, 1]
-    assert entries[1]["redoes"]["changed"] == ["declaration"]  # shown to the opponent
+    assert entries[1]["redoes"]["changed"][0] == "declaration"  # shown to the opponent
     code, out, _ = invoke(["game", "log", str(trusted)])
     assert code == 0 and "changed: declaration" in out
 
@@ -227,6 +227,7 @@ def test_rewritten_in_the_file_a_rechained_edit_fails_the_opponents_check_code(
     args = ["game", "verify", str(trusted)] + [a for c in codes for a in ("--check", c)]
     code, out, err = invoke(args)
     assert code == 0, err  # as played, every code the opponent noted matches
+    assert all(f"Check code {c}: the log up to" in out for c in codes)
     with sqlite3.connect(trusted) as conn:
         edit(conn)
     _rechain(trusted)
@@ -292,7 +293,8 @@ def _head_edited(conn: sqlite3.Connection) -> None:
 
 
 def _state_edited(conn: sqlite3.Connection) -> None:
-    conn.execute("UPDATE state SET value = '{}' WHERE ruleset = 'epic-armageddon'")
+    conn.execute("INSERT OR REPLACE INTO state VALUES ('epic-armageddon', 'formations', ?)",
+                 (json.dumps({"Red Hill Battery (invented)": {"blast_markers": 3}}),))
 
 
 @pytest.mark.parametrize("damage", [_last_entry_deleted, _last_die_edited, _head_edited,

@@ -27,7 +27,7 @@ from referee.cli.shared import (
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _show_result, _terminal_port
+from referee.cli.table import _announce, _play, _show_result, _terminal_port, show_code
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
@@ -95,6 +95,8 @@ def run(ctx: typer.Context,
         DiceMode.typed,
         option: OptionOpt = None,
         game: GameOpt = None,
+        word: Annotated[str | None, typer.Option("--word", metavar="TEXT",
+                                                 help=t("cli.opt.word"))] = None,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
     from referee import api
@@ -103,13 +105,51 @@ def run(ctx: typer.Context,
     with _guarded(env, json_):
         plan, port = api.plan_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto, game=game)
+        contribution = _word_source(env, plan, port, game, word)
         if not no_odds:
             from referee.frontends.odds import OddsPort
 
             port = OddsPort(port, show=None)  # a script's odds follow its result
-        result = api.play(plan, port, game=game, command="run")
-        _show_result(env, result, plan.seed, json_, port, odds_after=True)
+        result = api.play(plan, port, game=game, command="run", contribution=contribution,
+                          unused=lambda err: _unused(env, err))
+        _show_result(env, result, plan.seed, json_, port, odds_after=True, game=plan.game)
         if plan.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(env, plan.seed, json_, plan.game)
+        show_code(env, plan.game, json_)
+
+
+def _word_source(env: Any, plan: Any, port: Any, game: Path | None, word: str | None) -> Any:
+    """In a game made by ``game new``: the whole script is checked before the first write
+    (``api.check_script``: a script that fails writes nothing and spends no number), then
+    where the opponent's word comes from: ``--word``, else the terminal; with neither, and
+    dice for the program to roll, the flag to give."""
+    if plan.game is None or not plan.game.committed:
+        return None
+    from referee import api
+    from referee.game.contribution import AskedWord, GivenWord
+
+    rolls = api.check_script(plan, port, game)
+    if word is not None:
+        from referee.core.errors import AnswerError
+
+        try:
+            return GivenWord(word)
+        except AnswerError as err:
+            raise UsageError(Msg.of("game.error.bad_word", reason=err.msg)) from None
+    needed = rolls and not plan.game.info.holder_dice and not plan.game.contributed
+    if needed and env.port_factory is None and not env.stdin_isatty:
+        raise UsageError(Msg.of("game.error.no_word", flag="--word"))
+    from referee.cli.shared import ask_terminal
+
+    return AskedWord(lambda question: ask_terminal(env, question, "--word"))
+
+
+def _unused(env: Any, err: Any) -> None:
+    """Answers no question asked for, found after the entry was written (the game's dice took
+    another way than the check's stand-in dice): a warning, the entry stands."""
+    from referee.render.console import print_message
+
+    print_message(_prompt_console(env), Msg.of("run.unused_warning", reason=err.msg),
+                  style="yellow")
 
 

@@ -17,7 +17,7 @@ import typer
 
 from referee.catalog import t
 from referee.cli.app import _guarded, app
-from referee.cli.shared import JsonFlag, _console, _env, _print_json, _prompt_console, helped
+from referee.cli.shared import JsonFlag, _console, _env, _print_json, ask_terminal, helped
 
 if TYPE_CHECKING:
     from referee.context import Environment
@@ -31,29 +31,7 @@ FileArg = Annotated[Path, typer.Argument(help=t("cli.game.arg.file"), readable=F
 
 
 def _ask(env: Environment, question: Question, flag: str) -> Any:
-    """Ask one question at the terminal (a test's port in tests and transcripts: one port a
-    command, so that its answers come in order); with no terminal, a message naming the flag
-    that gives the answer instead."""
-    from referee.core.dice import KeyedDice
-    from referee.core.errors import NoTerminalError
-    from referee.core.text import Msg
-    from referee.frontends.wrappers import EchoPort
-    from referee.render.console import print_message, show_answer
-
-    port: Any = getattr(env, "_game_port", None)
-    if port is None:
-        console = _prompt_console(env)
-        if env.port_factory is not None:
-            port = EchoPort(env.port_factory(KeyedDice(0)),
-                            lambda q, v: show_answer(console, q, v))
-        elif env.stdin_isatty:
-            from referee.frontends.interactive import InteractivePort
-
-            port = InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
-        else:
-            raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
-        env._game_port = port  # type: ignore[attr-defined]
-    return port.ask(question)
+    return ask_terminal(env, question, flag)
 
 
 @game_app.command("new", help=helped("game.new"))
@@ -62,8 +40,12 @@ def new(ctx: typer.Context, file: FileArg,
                                                  help=t("cli.game.opt.name"))] = None,
         side: Annotated[list[str] | None, typer.Option("--side", metavar="NAME",
                                                        help=t("cli.game.opt.side"))] = None,
+        holder: Annotated[str | None, typer.Option("--holder", metavar="SIDE",
+                                                   help=t("cli.game.opt.holder"))] = None,
+        holder_dice: Annotated[bool, typer.Option("--holder-dice",
+                                                  help=t("cli.game.opt.holder_dice"))] = False,
         opponent_seed: Annotated[str | None, typer.Option(
-            "--opponent-seed", metavar="TEXT", help=t("cli.game.opt.opponent_seed"))] = None,
+            "--opponent-seed", metavar="TEXT", hidden=True)] = None,
         json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env, json_):
@@ -72,6 +54,8 @@ def new(ctx: typer.Context, file: FileArg,
         from referee.core.text import Msg
         from referee.game.seed import new_game
 
+        if opponent_seed is not None:  # a text typed once, then kept in the holder's file
+            raise UsageError(Msg.of("game.error.opponent_seed"))
         if file.exists():  # before any question
             raise UsageError(Msg.of("game.error.exists", file=str(file)))
         sides = list(side or [])
@@ -81,7 +65,8 @@ def new(ctx: typer.Context, file: FileArg,
             sides = [_ask(env, TextQuestion(id=f"game.side.{i}",
                                             text=Msg.of(f"game.q.side_name.{i}")), "--side")
                      for i in (1, 2)]
-        info = new_game(file, name=name or file.stem, sides=sides, opponent=opponent_seed)
+        info = new_game(file, name=name or file.stem, sides=sides, holder=holder,
+                        holder_dice=holder_dice)
         if json_:
             from referee.render.json_out import document
 
@@ -93,8 +78,11 @@ def new(ctx: typer.Context, file: FileArg,
         print_message(console, Msg.of("game.new.made", name=info.name, file=str(file),
                                       first=info.sides[0], second=info.sides[1]))
         print_message(console, Msg.of("game.new.commitment", commitment=info.commitment))
-        if info.opponent:
-            print_message(console, Msg.of("game.new.opponent", text=info.opponent))
+        if info.holder_dice:
+            print_message(console, Msg.of("game.new.holder_dice", holder=info.holding))
+        else:
+            print_message(console, Msg.of("game.new.words", holder=info.holding,
+                                          opponent=info.opponent_side))
         print_message(console, Msg.of("game.new.how", file=str(file)), style="dim")
 
 
@@ -103,21 +91,22 @@ def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env, json_):
         from referee.game.history import read_history
-        from referee.game.view import entry_json, entry_lines, header_lines
+        from referee.game.view import Context, entry_json, event_json, header_lines, log_lines
 
         history, info = read_history(file)
+        context = Context(info, history)
         if json_:
             from referee.render.json_out import document
 
             _print_json(env, document("game-log", file=str(file),
                                       game=info.public() if info else None,
-                                      entries=[entry_json(e) for e in history.entries]))
+                                      entries=[entry_json(e, context) for e in history.entries],
+                                      events=[event_json(e) for e in history.events
+                                              if e.entry is None]))
             return
         from referee.render.console import print_lines
 
-        lines = header_lines(str(file), info, history.entries)
-        for entry in history.entries:
-            lines += entry_lines(entry)
+        lines = header_lines(str(file), info, history.entries) + log_lines(context)
         print_lines(_console(env), lines)
 
 
@@ -144,17 +133,18 @@ def undo(ctx: typer.Context, file: FileArg,
                                                         count=len(after))), "--yes"):
                 if json_:
                     _print_json(env, document("game-undo", file=str(file), undone=[],
-                                              next_number=(standing[-1].number or 0) + 1))
+                                              next_number=(standing[-1].number or 0) + 1,
+                                              check_code=None))
                     return
                 from referee.render.console import print_message
 
                 print_message(_console(env), Msg.of("game.undo.kept", file=str(file)))
                 return
-        undone = take_back(file, to)
+        undone, code = take_back(file, to)
         if json_:
             _print_json(env, document("game-undo", file=str(file),
                                       undone=[entry_json(e) for e in undone],
-                                      next_number=undone[-1].number))
+                                      next_number=undone[-1].number, check_code=code))
             return
         from referee.render.console import print_message
 
@@ -164,6 +154,7 @@ def undo(ctx: typer.Context, file: FileArg,
                                           title=entry_title(entry)))
         print_message(console, Msg.of("game.undo.next", number=undone[-1].number),
                       style="dim")
+        print_message(console, Msg.of("game.code_after_undo", code=code), style="bold")
 
 
 @game_app.command("report", help=helped("game.report"))
@@ -216,7 +207,7 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         from referee.core.text import Msg
         from referee.game.seed import reveal as do_reveal
 
-        info = do_reveal(file)
+        info, code = do_reveal(file)
         if json_:
             from referee.render.json_out import document
 
@@ -228,16 +219,21 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         print_message(console, Msg.of("game.reveal.seed", seed=info.seed))
         print_message(console, Msg.of("game.reveal.check", commitment=info.commitment,
                                       file=str(file)), style="dim")
+        if code is not None:
+            print_message(console, Msg.of("game.code_after_reveal", code=code), style="bold")
 
 
 @game_app.command("verify", help=helped("game.verify"))
-def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
+def verify(ctx: typer.Context, file: FileArg,
+           check_codes: Annotated[list[str] | None, typer.Option(
+               "--check", metavar="CODE", help=t("cli.game.opt.check"))] = None,
+           json_: JsonFlag = False) -> None:
     env = _env(ctx)
     with _guarded(env, json_):
         from referee.core.text import Msg
         from referee.game.verify import verify as check
 
-        found = check(file)
+        found = check(file, check_codes or [])
         if found.program_rolls is not None:
             msg = Msg.of("game.verify.match", count=found.program_rolls,
                          entries=found.entries)
@@ -248,14 +244,44 @@ def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         if json_:
             from referee.render.json_out import document, message
 
-            _print_json(env, document("game-verify", file=str(file), entries=found.entries,
-                                      committed=found.committed,
-                                      program_rolls=found.program_rolls,
-                                      verdict=message(msg)))
+            _print_json(env, document(
+                "game-verify", file=str(file), entries=found.entries,
+                committed=found.committed, program_rolls=found.program_rolls,
+                checks=[{"code": c.code, "id": c.event.id, "kind": c.event.kind,
+                         "number": c.event.number} for c in found.checks],
+                overrides=found.overrides, abandoned=found.abandoned,
+                holder_dice=found.holder_dice, verdict=message(msg)))
             return
         from referee.render.console import print_message
 
-        print_message(_console(env), msg)
+        console = _console(env)
+        for checked in found.checks:
+            print_message(console, _code_found(checked))
+        print_message(console, msg)
+        for extra in _verify_notes(found):
+            print_message(console, extra)
+
+
+def _code_found(checked: Any) -> Any:
+    """What a check code proves: the log up to its event is what was shown with it."""
+    from referee.core.text import Msg
+    from referee.game.history import where_event
+
+    return Msg.of("game.verify.code", code=checked.code, where=where_event(checked.event))
+
+
+def _verify_notes(found: Any) -> list[Any]:
+    """What ``verify`` says besides the verdict: the holder's dice, overrides, abandoned."""
+    from referee.core.text import Msg
+
+    notes = []
+    if found.holder_dice:
+        notes.append(Msg.of("game.verify.holder_dice"))
+    if found.overrides:
+        notes.append(Msg.of("game.verify.overrides", count=found.overrides))
+    if found.abandoned:
+        notes.append(Msg.of("game.verify.abandoned", count=found.abandoned))
+    return notes
 
 
 app.add_typer(game_app, name="game", help=helped("game"))

@@ -92,3 +92,29 @@ def _print_json(env: Environment, data: Any) -> None:
     env.stdout.write(dumps(data) + "\n")
 
 
+
+
+def ask_terminal(env: Environment, question: Any, flag: str) -> Any:
+    """Ask one question at the terminal (a test's port in tests and transcripts: one port a
+    command, so that its answers come in order); with no terminal, a message naming the flag
+    that gives the answer instead."""
+    from referee.core.dice import KeyedDice
+    from referee.core.errors import NoTerminalError
+    from referee.core.text import Msg
+    from referee.frontends.wrappers import EchoPort
+    from referee.render.console import print_message, show_answer
+
+    port: Any = getattr(env, "_game_port", None)
+    if port is None:
+        console = _prompt_console(env)
+        if env.port_factory is not None:
+            port = EchoPort(env.port_factory(KeyedDice(0)),
+                            lambda q, v: show_answer(console, q, v))
+        elif env.stdin_isatty:
+            from referee.frontends.interactive import InteractivePort
+
+            port = InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
+        else:
+            raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
+        env._game_port = port  # type: ignore[attr-defined]
+    return port.ask(question)

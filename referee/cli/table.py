@@ -30,22 +30,54 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
 
     try:
         result = api.play(plan, port, show_state=show_state, whatif=_whatif_show(env, port),
-                          ask_sides=True, **play)
+                          ask_sides=True, contribution=_asked_word(port), **play)
     except api.RecordWriteError as err:
-        _show_result(env, err.result, plan.seed, json_, port)
+        _show_result(env, err.result, plan.seed, json_, port, game=plan.game)
+        show_code(env, plan.game, json_)
         raise
-    _show_result(env, result, plan.seed, json_, port)
+    _show_result(env, result, plan.seed, json_, port, game=plan.game)
+    show_code(env, plan.game, json_)
+
+
+def _asked_word(port: Any) -> Any:
+    """The opponent's word for an entry's dice, typed at the table (the prompts under the
+    rewind port: going back does not reach it)."""
+    from referee.game.contribution import AskedWord
+    from referee.game.record import ask_at_table
+
+    return AskedWord(ask_at_table(port.inner))
+
+
+def show_code(env: Environment, game: Any, json_: bool) -> None:
+    """After an entry of a game made by ``game new``: its check code, for the opponent to
+    note (``game verify --check CODE`` proves the log up to it later)."""
+    if json_ or game is None or not game.committed or not game.code:
+        return
+    from referee.render.console import print_message
+
+    print_message(_console(env), Msg.of("game.code_after", number=game.number,
+                                        code=game.code), style="bold")
+
+
+def game_json(game: Any) -> dict[str, Any] | None:
+    """The entry a result was written as (``null``: no game file)."""
+    if game is None or game.code is None:
+        return None
+    return {"file": str(game.file), "number": game.number, "check_code": game.code}
 
 
 def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
     """The seed to repeat the run with; in a game made by ``game new``, the entry whose
-    dice the game's secret seed rolls."""
+    dice the game's secret seed and the opponent's word roll."""
     if not json_:
         from referee.render.console import print_message
 
-        msg = (Msg.of("game.announce", number=game.number,
-                      commitment=game.info.commitment[:16])
-               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        if game is not None and game.committed:
+            msg = Msg.of("game.announce_holder" if game.info.holder_dice else "game.announce",
+                         number=game.number, commitment=game.info.commitment[:16],
+                         opponent=game.info.opponent_side)
+        else:
+            msg = Msg.of("run.seed", seed=seed)
         print_message(_console(env), msg, style="dim")
 
 
@@ -152,13 +184,14 @@ def _odds_records(port: Any) -> list[Any]:
 
 def _show_result(env: Environment, result: Any, seed: int | None, json_: bool,
                  port: Any = None,
-                 *, odds_after: bool = False) -> None:
+                 *, odds_after: bool = False, game: Any = None) -> None:
     records = _odds_records(port)
     if json_:
         from referee.render.json_out import document, result_json
 
         body = result_json(result, records if _odds_port(port) is not None else None)
-        _print_json(env, document("result", ruleset=body.pop("ruleset"), seed=seed, **body))
+        _print_json(env, document("result", ruleset=body.pop("ruleset"), seed=seed,
+                                  game=game_json(game), **body))
         return
     from referee.render.console import print_lines, print_result
 

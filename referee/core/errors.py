@@ -89,3 +89,12 @@ class NoTerminalError(RefereeError):
 
 class GameFileError(RefereeError):
     """A game file that cannot be opened or does not belong to this ruleset."""
+
+
+class RecordedRollError(RefereeError):
+    """A program roll read from a record (``--resume``) that is not the roll the game's dice
+    give there: a record is never trusted for the program's dice of a game."""
+
+    def __init__(self, question_id: str, msg: Msg) -> None:
+        super().__init__(msg)
+        self.question_id = question_id

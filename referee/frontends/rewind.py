@@ -13,6 +13,11 @@ same key, so its first dice are the same, and it is marked as taken again after 
 offers them as the default.
 
 Resuming is the same replay, with the answers read from a ``--record`` file.
+
+In a game made by ``game new`` a program roll once shown is fixed (``fixed``: a
+``referee.frontends.fixed.FixedRolls``): going back over it brings it back, but typed dice
+over it and going back past it to change an earlier answer are refused unless both players
+record an override.
 """
 
 from __future__ import annotations
@@ -59,10 +64,11 @@ class RewindPort:
 
     def __init__(self, inner: Port, dice: KeyedDice, *,
                  say: Callable[[Msg], None] | None = None,
-                 checkpoints: Sequence[Checkpointed] = ()) -> None:
+                 checkpoints: Sequence[Checkpointed] = (), fixed: Any = None) -> None:
         self.inner = inner
         self.dice = dice
         self.say = say
+        self.fixed = fixed  # a game's program rolls, once shown (``frontends.fixed``)
         self.checkpoints = list(checkpoints)
         self.on_change: Callable[[list[Given]], None] | None = None
         # shown before a question is asked live, with the answers before it (the what-if)
@@ -134,9 +140,6 @@ class RewindPort:
         if self._position < self._replay:
             value = self._replayed(question)
             if value is not _UNSET:
-                if isinstance(value, DiceRoll) and value.source.by_program:
-                    assert isinstance(question, DiceQuestion)
-                    self.dice.rolled_for(question.id, question.roll_key())
                 # a resumed record does not say which answers the automatic dice gave
                 self.given[self._position].asked = not self._answered_below(question)
                 self._position += 1
@@ -147,12 +150,19 @@ class RewindPort:
         while True:
             try:
                 value = self.inner.ask(question)
-                break
             except GoBack:
                 if self.can_go_back():
-                    raise
+                    if self.fixed is None or self.fixed.may_go_back(question,
+                                                                    *self._passed(question)):
+                        raise
+                    continue
                 if self.say is not None:  # nothing the player answered comes before it
                     self.say(Msg.of("back.at_first"))
+                continue
+            if self.fixed is not None and not self.fixed.may_answer(
+                    question, value, self.previous.get(question.id), self._program_rolls()):
+                continue
+            break
         self.given.append(Given(question.id, question.to_script(value), value,
                                 asked=not self._answered_below(question)))
         self._marks.append(marks)
@@ -161,6 +171,33 @@ class RewindPort:
         self._changed()
         return value
 
+    def _replayed_roll(self, question: Question, value: Any) -> None:
+        """A program roll given again without rolling counts as rolled (``replayed``)."""
+        if isinstance(value, DiceRoll) and value.source.by_program:
+            assert isinstance(question, DiceQuestion)
+            self.dice.replayed(question.id, question.roll_key())
+
+    def _program_rolls(self, given: Sequence[Given] | None = None) -> int:
+        """How many program rolls ``given`` holds (this pass's answers so far)."""
+        return sum(1 for g in (self.given if given is None else given)
+                   if isinstance(g.value, DiceRoll) and g.value.source.by_program)
+
+    def _passed(self, question: Question) -> tuple[DiceRoll | None, int, str]:
+        """The program roll that going back from ``question`` would pass (``None``: none),
+        its number in the entry and its question: ``question`` itself when its program roll
+        was shown before, else one the automatic dice rolled after the answer to ask again."""
+        before = self.previous.get(question.id)
+        if (isinstance(question, DiceQuestion) and isinstance(before, DiceRoll)
+                and before.source.by_program):
+            return before, self._program_rolls(), question.id
+        for at in range(len(self.given) - 1, -1, -1):
+            given = self.given[at]
+            if given.asked:
+                break  # asked again: a program roll there comes back the same
+            if isinstance(given.value, DiceRoll) and given.value.source.by_program:
+                return given.value, self._program_rolls(self.given[:at]), given.question_id
+        return None, 0, ""
+
     def _replayed(self, question: Question) -> Any:
         """The given answer to replay for ``question``; when it no longer fits (a record
         from another version, or the attack took another way), the answers from here on are
@@ -168,13 +205,18 @@ class RewindPort:
         given = self.given[self._position]
         if given.question_id == question.id:
             if given.value is not _UNSET:
+                self._replayed_roll(question, given.value)
                 return given.value
             try:
                 from referee.frontends.display import value_from_label
 
                 value = question.accept(value_from_label(question, given.script))
                 if isinstance(question, DiceQuestion):
+                    fresh = value == ROLL  # rolled now: counted as it is drawn
                     value = settle_dice(question, value, self.dice)
+                    if value.source.by_program and not fresh:
+                        value = self.dice.confirm(question, value)  # a game's: never trusted
+                        self._replayed_roll(question, value)
             except AnswerError:
                 pass
             else:

@@ -40,6 +40,22 @@ def _working(entry: LogEntry) -> Table:
                  tuple(rows))
 
 
+def _last_event(history: Any, context: Any) -> list[str]:
+    """The last event when it is not an entry (an undo, an abandoned attack, the reveal:
+    with its check code), or the attack being played now."""
+    from referee.catalog import render
+    from referee.game.view import event_lines
+
+    out: list[str] = []
+    if history.events and history.events[-1].entry is None:
+        out += event_lines(history.events[-1], context)
+    if history.pending is not None:
+        out.append(render(Msg.of("game.log.pending", number=history.pending.number,
+                                 at=history.pending.at[:16].replace("T", " "),
+                                 command=history.pending.command)))
+    return out
+
+
 def _states(tx: Any) -> list[Table]:
     from referee.core.errors import RefereeError
     from referee.rulesets import find_ruleset
@@ -59,16 +75,20 @@ def frame(path: Path, conn: Any, width: int | None, color: bool) -> tuple[str, l
     from referee.game import read_game
     from referee.game.history import check_history
     from referee.game.seed import game_info
-    from referee.game.view import entry_lines, header_lines
+    from referee.game.view import Context, entry_lines, header_lines
     from referee.render.console import make_console, print_lines, print_table
 
     buffer = io.StringIO()
     console = make_console(buffer, terminal=True, color=color, width=width)
     with read_game(path, conn) as tx:
-        entries = check_history(tx).entries
-        lines = header_lines(str(path), game_info(tx), entries)
+        history = check_history(tx)
+        entries = history.entries
+        info = game_info(tx)
+        context = Context(info, history)
+        lines = header_lines(str(path), info, entries)
         for entry in entries[-SHOWN_ENTRIES:]:
-            lines += entry_lines(entry)
+            lines += entry_lines(entry, context)
+        lines += _last_event(history, context)
         print_lines(console, lines)
         standing = [e for e in entries if e.standing]
         if standing:
@@ -126,19 +146,33 @@ def _live(path: Path, conn: Any, env: Environment, interval: float,
 
 def _tail(path: Path, conn: Any, env: Environment, interval: float,
           rounds: int | None) -> None:
-    from referee.game.view import entry_lines
+    from referee.game import read_game
+    from referee.game.history import check_history
+    from referee.game.seed import game_info
+    from referee.game.view import Context, entry_lines, event_lines
 
     shown: dict[int, bool] = {}  # entry id: whether it was shown undone
+    seen_events: set[int] = set()
     first = True
     for _ in _changes(conn, interval, rounds):
         text, entries = frame(path, conn, None, False)
+        with read_game(path, conn) as tx:
+            history = check_history(tx)
+            context = Context(game_info(tx), history)
         if first:
             env.stdout.write(text)
             shown = {e.id: not e.standing for e in entries}
+            seen_events = {e.id for e in history.events}
             first = False
         else:
-            for entry in entries:
-                if shown.get(entry.id) != (not entry.standing):
-                    env.stdout.write("\n".join(entry_lines(entry)) + "\n")
+            for event in history.events:
+                entry = event.entry
+                if entry is not None and shown.get(entry.id) != (not entry.standing):
+                    env.stdout.write("\n".join(entry_lines(entry, context)) + "\n")
                     shown[entry.id] = not entry.standing
+                elif entry is None and event.id not in seen_events:
+                    lines = event_lines(event, context)
+                    if lines:
+                        env.stdout.write("\n".join(lines) + "\n")
+                seen_events.add(event.id)
         env.stdout.flush()

@@ -3,8 +3,10 @@
 Each entry keeps what resolves it again: for an attack its options, its declaration and its
 answers in order; for a Lock 'n Load impulse its options, the roster of a first impulse and
 its answers; for World at War's marker phase, which action it took. Replaying gives the typed
-dice as typed and rolls every program die afresh from the revealed seed (the entry's number,
-the question, the roll), starting from the state the entry began from. The replay's rolls,
+dice as typed and rolls every program die afresh from the revealed seed (scheme 2: the entry's
+number, the roll's number in the entry and the opponent's contribution; scheme 1, entries of
+older games: the entry's number, the question, the roll), starting from the state the entry
+began from. The replay's rolls,
 outcome and state are then compared with the log (``referee.game.verify``).
 """
 
@@ -78,9 +80,9 @@ def _is_program(script: Any) -> bool:
     return isinstance(script, Mapping) and "rolled" in script
 
 
-def replay(entry: LogEntry, key: str | None) -> Replayed:
+def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
     """Resolve ``entry`` again from its before-state: its program dice rolled afresh from
-    the game's dice ``key`` (``None``: as the log gives them)."""
+    ``dice`` (the game's, for the entry; ``None``: as the log gives them)."""
     from referee.frontends.answers import AnswerPort
 
     assert entry.replay is not None and entry.before is not None and entry.number is not None
@@ -88,10 +90,10 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
     before = entry.before
     if block.get("kind") == "waw-markers":
         return _markers(block, before)
-    answers = {str(q): (ROLL if key is not None and _is_program(a) else a)
+    answers = {str(q): (ROLL if dice is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
-    dice = KeyedDice(key if key is not None else "", attack=entry.number)
-    port = _Capture(AnswerPort(answers, dice, file=f"#{entry.number}"))
+    port = _Capture(AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
+                               file=f"#{entry.number}"))
     from referee.core.options import resolve_options
     from referee.rulesets import find_ruleset
 
@@ -130,3 +132,65 @@ def _markers(block: Mapping[str, Any], before: dict[str, Any]) -> Replayed:
     else:
         state.update(mk.removal_phase(state)[1])
     return Replayed([], None, _plain(state))
+
+
+def would_have(history: Any, info: Any, abandon: Any) -> list[tuple[str, DiceRoll]] | None:
+    """The program rolls an abandoned attack would have had (after the reveal): resolved
+    from the state it began from with the answers it kept, each program die from the seed
+    and its contribution, up to the first question those answers do not give. ``None``: no
+    contribution was given, so it had no dice."""
+    from referee.core.errors import RefereeError
+    from referee.frontends.answers import AnswerPort
+    from referee.game.verify import entry_dice
+
+    by_id = {e.id: e for e in history.events}
+    pending = by_id.get((abandon.body or {}).get("pending"))
+    if pending is None or pending.number is None:
+        return None
+    if not info.holder_dice and not history.contribution(pending.number):
+        return None
+    kept = (abandon.body or {}).get("answers") or (pending.body or {}).get("answers") or []
+    answers = {str(q): (ROLL if _is_program(a) else a) for q, a in kept}
+    port = _Capture(AnswerPort(answers, entry_dice(info, history, pending.number, 2),
+                               file=f"#{pending.number}", roll_missing_dice=True))
+    state = history.states.get(pending.id, {})
+    body = pending.body or {}
+    try:
+        from referee.core.options import resolve_options
+        from referee.rulesets import find_ruleset
+
+        ruleset = find_ruleset(pending.ruleset)
+        options = resolve_options(ruleset.option_specs(), body.get("options") or {})
+        if pending.command == "phase":
+            from referee.rulesets.lnlt.roster import Roster
+
+            raw = body.get("declaration")
+            roster = Roster.model_validate(raw) if raw is not None else None
+            impulse(roster, state, options)(port)
+        else:
+            from referee.rulesets.base import AttackContext
+            from referee.session import validate_declaration
+
+            raw = body.get("declaration")
+            declaration = (validate_declaration(ruleset, raw, f"#{pending.number}")
+                           if raw is not None else None)
+            ruleset.implementation().attack(AttackContext(port, options, declaration,
+                                                          state=dict(state)))
+    except (RefereeError, ValueError):
+        pass  # the answers it kept end here
+    return port.rolls
+
+
+def would_have_lines(history: Any, info: Any, abandon: Any) -> list[str]:
+    """``would_have`` as lines of the log."""
+    from referee.catalog import render
+    from referee.core.text import Msg
+    from referee.frontends.display import dice_text
+
+    rolls = would_have(history, info, abandon)
+    if rolls is None:
+        return [render(Msg.of("game.log.no_dice"))]
+    if not rolls:
+        return [render(Msg.of("game.log.would_have_none"))]
+    return [render(Msg.of("game.log.would_have", question=qid, dice=dice_text(roll)))
+            for qid, roll in rolls]

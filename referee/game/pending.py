@@ -1,0 +1,235 @@
+"""An entry's program dice in a game: pending first, then the opponent's contribution.
+
+Before the first program die of an entry of a game made by ``game new`` (an attack, an
+impulse), ``EntryFlow.contribute`` writes the entry's declaration so far (its options, its
+declaration, the answers given up to that die) to the log as a *pending* entry, in its own
+transaction, which takes the entry's number; only then is the opponent asked for the entry's
+contribution (``referee.game.contribution``), which is written in a second transaction before
+the die is drawn. So the holder of the file cannot know a die before the declaration it
+depends on is fixed, nor fix the declaration after seeing the dice.
+
+An entry redone after an undo takes the same number and the same contribution (no word is
+asked again): the same dice for the same rolls. An attack abandoned after its pending entry
+(Ctrl-C, a crash, a kill) stays in the log as abandoned: by itself on Ctrl-C (``abandon``),
+else by the next command that opens the file for writing (``meet_pending``), which tells a
+pending entry still being played (its process alive: it is not disturbed, the command is
+refused) from one left behind. A number abandoned after its contribution is never taken
+again (``GameTransaction.burned``): the holder could have computed its dice. ``--resume``
+takes an interrupted attack up again (a ``resume`` event) when nothing was written since.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee.core.errors import GameFileError, RefereeError
+from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from referee.game import Event, GameTransaction
+    from referee.game.contribution import Contribution, Source
+    from referee.game.record import GamePlay
+
+STALE_ELSEWHERE = 12 * 3600  # seconds after which a pending entry of another machine is stale
+_LIVE: set[tuple[str, int]] = set()  # (file, pending id) this process is playing now
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (Linux's /proc), to tell a reused process id."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def writer_id() -> str:
+    """Who writes a pending entry: this process, its machine, when it started (kept beside
+    the event, outside the chain)."""
+    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                       "start": _start_time(os.getpid()), "since": time.time()})
+
+
+def alive(tx: GameTransaction, pending: Event) -> bool:
+    """Whether the command that wrote ``pending`` may still be playing it."""
+    try:
+        writer = json.loads(pending.writer or "")
+        pid, host = int(writer["pid"]), str(writer["host"])
+        since = float(writer.get("since") or 0)
+    except (ValueError, KeyError, TypeError):
+        return False
+    if host != socket.gethostname():
+        return time.time() - since < STALE_ELSEWHERE
+    if pid == os.getpid():
+        return (str(tx.name), pending.id) in _LIVE
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process: alive
+    except OSError:
+        return False
+    started = writer.get("start")
+    return started is None or _start_time(pid) in (None, started)
+
+
+def meet_pending(tx: GameTransaction, pending: Event) -> None:
+    """A writing command found ``pending`` open: refused while its command plays it, else
+    marked abandoned (in this command's transaction)."""
+    if alive(tx, pending):
+        try:
+            pid: Any = json.loads(pending.writer or "{}").get("pid", "?")
+        except ValueError:
+            pid = "?"
+        raise GameFileError(Msg.of("game.error.in_play", file=tx.name, number=pending.number,
+                                   pid=pid))
+    tx.append_event("abandon", {"pending": pending.id, "reason": "left", "answers": None},
+                    number=pending.number, ruleset=pending.ruleset, command=pending.command)
+
+
+def last_event(tx: GameTransaction) -> Event | None:
+    """The last event but the contributions (which follow their pending entry)."""
+    row = tx._conn.execute(
+        "SELECT id FROM log WHERE kind != 'contribution' ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else tx.event(int(row[0]))
+
+
+def resumable(tx: GameTransaction, number: int) -> Event | None:
+    """The pending entry of attack ``number`` that ``--resume`` may take up: abandoned, with
+    nothing written after it (the game did not move on); else ``None``."""
+    last = last_event(tx)
+    if last is None or last.kind != "abandon" or last.number != number:
+        return None
+    pending = tx.event(int((last.body or {}).get("pending", 0)))
+    return pending if pending.kind == "pending" and pending.number == number else None
+
+
+def abandoned_answers(tx: GameTransaction, pending: Event) -> list[list[Any]]:
+    """The answers an abandoned attack kept: those it was interrupted at, else those of its
+    pending entry."""
+    last = last_event(tx)
+    kept = (last.body or {}).get("answers") if last is not None else None
+    if isinstance(kept, list):
+        return kept
+    answers = (pending.body or {}).get("answers")
+    return answers if isinstance(answers, list) else []
+
+
+class EntryFlow:
+    """The game-file side of one entry's program dice (``EntryDice.contribute`` calls
+    ``contribute``): ``answers()`` the answers so far (script form), ``side()`` the side of
+    the opponent to ask, ``source`` where the contribution comes from."""
+
+    def __init__(self, play: GamePlay, *, ruleset: str, command: str, source: Source,
+                 options: Mapping[str, Any], declaration: Any,
+                 answers: Callable[[], Sequence[tuple[str, Any]]],
+                 say: Callable[[Msg], None] | None = None) -> None:
+        self.play = play
+        self.say = say
+        self.ruleset = ruleset
+        self.command = command
+        self.source = source
+        self.options = options
+        self.declaration = declaration
+        self.answers = answers
+        self.pending: Event | None = None
+        self.contribution: Contribution | None = None
+        self.closed = False
+
+    @property
+    def number(self) -> int:
+        return self.play.number
+
+    def _open(self) -> Any:
+        from referee.game import open_game
+
+        return open_game(self.play.file, owner=self.pending.id if self.pending else None)
+
+    def _unchanged(self, tx: GameTransaction) -> None:
+        if self.play.revision is not None and tx.revision != self.play.revision:
+            raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+
+    def contribute(self) -> Callable[[int], str]:
+        """Write the entry pending, then get and write its contribution; its values."""
+        from referee.core.text import jsonable
+        from referee.game.contribution import HolderDice, from_file
+
+        play = self.play
+        answers = [[q, jsonable(a)] for q, a in self.answers()]
+        with self._open() as tx:
+            self._unchanged(tx)
+            if play.resume is not None:
+                if resumable(tx, play.number) != play.resume:
+                    raise GameFileError(Msg.of("game.error.resume_moved", file=tx.name,
+                                               record="--resume", attack=play.number))
+                tx.append_event("resume", {"pending": play.resume.id, "answers": answers},
+                                number=play.number, ruleset=self.ruleset,
+                                command=self.command, writer=writer_id())
+                self.pending = play.resume
+            else:
+                if tx.next_number() != play.number:
+                    raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+                self.pending = tx.append_event(
+                    "pending", {"options": jsonable(dict(self.options)),
+                                "declaration": jsonable(self.declaration),
+                                "answers": answers}, number=play.number,
+                    ruleset=self.ruleset, command=self.command, writer=writer_id())
+            _LIVE.add((str(tx.name), self.pending.id))
+            known = from_file(tx.contributions(play.number))
+            play.revision = tx.revision
+        assert play.info is not None
+        given: Contribution
+        if play.info.holder_dice:
+            given = HolderDice()
+        elif known is not None:
+            given = known
+            if self.say is not None:
+                self.say(Msg.of("game.kept_word", number=play.number))
+        else:
+            given = self.source.contribution(play.number, play.info.opponent_side)
+            with self._open() as tx:
+                self._unchanged(tx)
+                for body in given.stored():
+                    tx.append_event("contribution", body, number=play.number,
+                                    ruleset=self.ruleset, command=self.command)
+                play.revision = tx.revision
+        self.contribution = given
+        return given.value
+
+    def body(self, overrides: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+        """What the entry keeps of its dice: the scheme, the pending entry it closes, the
+        overrides the players agreed."""
+        return {"scheme": 2, "pending": self.pending.id if self.pending else None,
+                "overrides": [dict(o) for o in overrides]}
+
+    def written(self) -> None:
+        """The entry is in the file: nothing left pending."""
+        self.closed = True
+        if self.pending is not None:
+            _LIVE.discard((str(self.play.file), self.pending.id))
+
+    def abandon(self, reason: str) -> None:
+        """The entry will not be written (Ctrl-C, an error): its pending entry is marked
+        abandoned with the answers given so far. Best effort: when even this cannot be
+        written, the next command marks it."""
+        from referee.core.text import jsonable
+
+        if self.pending is None or self.closed:
+            return
+        self.closed = True
+        try:
+            answers = [[q, jsonable(a)] for q, a in self.answers()]
+            with self._open() as tx:
+                tx.append_event("abandon", {"pending": self.pending.id, "reason": reason,
+                                            "answers": answers}, number=self.pending.number,
+                                ruleset=self.ruleset, command=self.command)
+        except (RefereeError, OSError):
+            pass
+        finally:
+            _LIVE.discard((str(self.play.file), self.pending.id))
