@@ -465,18 +465,16 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
 def _game_dice(plan: AttackPlan, rewind: Any, history: Any, command: str,
                contribution: Any) -> Any:
     """In a game made by ``game new``: the entry's dice wait for the pending entry and the
-    opponent's contribution (``GamePlay.begin``), and the program's rolls, once shown, are
-    fixed at the table (``frontends.fixed``). ``None`` elsewhere."""
+    opponent's contribution (``GamePlay.begin``), and the overrides of program rolls the
+    players agreed at the table (``frontends.fixed``) are kept with the entry. ``None``
+    elsewhere."""
     if plan.game is None or history is None or not plan.game.committed:
         return None
-    from referee.frontends.fixed import FixedRolls
     from referee.game.contribution import NoWord
-    from referee.game.record import ask_at_table
 
+    if rewind.fixed is not None:
+        history.overrides = rewind.fixed.overrides
     say = rewind.say if rewind.say is not None else (lambda _msg: None)
-    fixed = FixedRolls(ask_at_table(rewind.inner), say)
-    rewind.fixed = fixed
-    history.overrides = fixed.overrides
     return plan.game.begin(plan.dice, ruleset=plan.info.id, command=command,
                            source=contribution or NoWord("--word"),
                            options=plan.option_overrides, declaration=plan.declaration_raw,

@@ -76,7 +76,13 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     import functools
 
     from referee import api
-    from referee.cli.table import _announce, _odds_records, _terminal_port, _whatif_show
+    from referee.cli.table import (
+        _announce,
+        _odds_records,
+        _terminal_port,
+        _whatif_show,
+        show_code,
+    )
     from referee.core.dice import KeyedDice, new_seed, usable_seed
     from referee.core.errors import GameFileError, UsageError
     from referee.core.options import parse_assignments, resolve_options
@@ -109,6 +115,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         keyed = KeyedDice(usable_seed(chosen_seed))
     played: list[Result] = []
     played_odds: list[list[Any]] = []
+    codes: list[str | None] = []  # each impulse's check code (a game made by game new)
     model = info.implementation().state_model()
     with open_game(game) as tx:
         saved = tx.state(info.id, model)
@@ -142,30 +149,40 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
         while impulses is None or count < impulses:
             # read, then ask with the file unlocked (another command may use the game file
             # meanwhile), then write only if nobody wrote in between, as an attack does
-            history = History(info.id, ask=ask_at_table(port.inner))
+            history = History(info.id, play=play, ask=ask_at_table(port.inner))
             with open_game(game) as tx:
+                if count:  # the next impulse: the game's next entry
+                    play.next_entry(tx.next_number())
                 state, revision = tx.state(info.id, model), tx.revision
                 history.check(tx)
-                keyed.attack = tx.next_number() if play.committed else keyed.attack
+                keyed.attack = play.number if play.committed else keyed.attack
             kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
             kept.update(overrides)
             options = resolve_options(info.option_specs(), kept)
             port.reset()
+            flow = _impulse_dice(env, play, keyed, port, history, kept, roster)
             if shows_whatif is not None:  # each option of a marked choice, from this impulse
                 port.before_live = api.whatif(info, options, roster,
                                               functools.partial(dict, state), shows_whatif)
-            phase, log = resolve(port, impulse(roster, state, options))
-            result = engine.impulse_result(phase, log, options)
-            history.complete(result, [(g.question_id, g.value) for g in port.given],
-                             odds_records(port)[seen:],
-                             {"kind": "phase", "options": kept, "answers": port.answers(),
-                              "roster": roster.model_dump(mode="json")
-                              if roster is not None else None})
-            with open_game(game) as tx:
-                if tx.revision != revision:
-                    raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
-                tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
-                history.store(tx, "phase", result, chosen_seed)
+            try:
+                phase, log = resolve(port, impulse(roster, state, options))
+                result = engine.impulse_result(phase, log, options)
+                history.complete(result, [(g.question_id, g.value) for g in port.given],
+                                 odds_records(port)[seen:],
+                                 {"kind": "phase", "options": kept, "answers": port.answers(),
+                                  "roster": roster.model_dump(mode="json")
+                                  if roster is not None else None})
+                owner = flow.pending.id if flow is not None and flow.pending else None
+                with open_game(game, owner=owner) as tx:
+                    if tx.revision != history.revision(revision):
+                        raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
+                    tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
+                    history.store(tx, "phase", result, chosen_seed)
+            except BaseException as err:
+                if flow is not None:
+                    flow.abandon("interrupted" if isinstance(err, KeyboardInterrupt)
+                                 else "failed")
+                raise
             roster = None
             play.typed_then.clear()  # only the first impulse can redo an undone one
             played.append(result)
@@ -175,6 +192,9 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
             seen = len(records)
             if not json_:
                 _print_steps(env, result)
+                show_code(env, play, json_)
+            else:
+                codes.append(history.code)
             count += 1
             if phase.ended:
                 break
@@ -189,7 +209,8 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                          for r, o in zip(played, played_odds, strict=True)]
         # with --show nothing is rolled: no seed to repeat (unless one was given)
         _print_json(env, document("phase", ruleset=info.id, seed=seed if show else chosen_seed,
-                                  impulses=impulses_json, summary=result_json(final)))
+                                  impulses=impulses_json, summary=result_json(final),
+                                  check_codes=codes if play.committed else None))
         return
     from referee.render.console import print_message, print_table
 
@@ -197,6 +218,29 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
     for summary_table in final.tables:
         print_table(console, summary_table)
     print_message(console, Msg.of("result.outcome", outcome=final.outcome))
+
+
+def _impulse_dice(env: Environment, play: Any, keyed: Any, port: Any, history: Any,
+                  kept: dict[str, Any], roster: Any) -> Any:
+    """An impulse of a game made by ``game new``: its dice wait for the pending entry and
+    the opponent's word (``GamePlay.begin``), the overrides of its program rolls agreed at
+    the table (``frontends.fixed``) are kept with it. ``None`` elsewhere."""
+    if not play.committed:
+        return None
+    from referee.cli.table import _asked_word
+    from referee.render.console import print_message
+
+    keyed.begin(play.number)
+
+    def say(msg: Any) -> None:
+        print_message(_prompt_console(env), msg)
+
+    if port.fixed is not None:  # each impulse keeps its own overrides
+        port.fixed.overrides = history.overrides
+    return play.begin(keyed, ruleset="lnl-tactical", command="phase",
+                      source=_asked_word(port), options=kept,
+                      declaration=roster.model_dump(mode="json") if roster is not None else None,
+                      answers=port.answers, say=say)
 
 
 def _print_steps(env: Environment, result: Result) -> None:

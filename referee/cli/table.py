@@ -60,8 +60,8 @@ def show_code(env: Environment, game: Any, json_: bool) -> None:
 
 
 def game_json(game: Any) -> dict[str, Any] | None:
-    """The entry a result was written as (``null``: no game file)."""
-    if game is None or game.code is None:
+    """The entry of a game made by ``game new`` a result was written as (``null``: none)."""
+    if game is None or not game.committed or game.code is None:
         return None
     return {"file": str(game.file), "number": game.number, "check_code": game.code}
 
@@ -89,7 +89,7 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
     redoes are shown again before their question."""
     from referee.frontends.rewind import RewindPort
     from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
-    from referee.render.console import print_message, print_table, show_answer
+    from referee.render.console import print_message, print_table, show_answer, show_under
 
     console = _prompt_console(env)
     # JSON on the screen the questions are asked on: nothing besides the prompts
@@ -99,7 +99,8 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
     if env.port_factory is not None:
         port = env.port_factory(dice)
         if not quiet:
-            port = EchoPort(port, lambda q, v: show_answer(console, q, v))
+            port = EchoPort(port, lambda q, v: show_answer(console, q, v),
+                            lambda q, v: show_under(console, q, v))
     elif env.stdin_isatty:
         from referee.frontends.interactive import InteractivePort
 
@@ -112,6 +113,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                                              output=output)
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
+    fixed = None
+    if game is not None and game.committed:  # the program's rolls, once shown, are fixed
+        from referee.frontends.fixed import FixedRolls
+
+        port = fixed = FixedRolls(port, lambda msg: print_message(console, msg))
     if not quiet:
         def show_tables(tables: Any) -> None:
             for table in tables:
@@ -142,9 +148,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
         port = OddsPort(port, show=None if quiet else show, full=odds == OddsMode.full)
         checkpoints.append(port)
     rewind = RewindPort(port, dice, say=lambda msg: print_message(console, msg),
-                        checkpoints=checkpoints)
+                        checkpoints=checkpoints, fixed=fixed)
     if interactive is not None:
         interactive.table = rewind
+    if fixed is not None:
+        fixed.table = rewind
     return rewind
 
 

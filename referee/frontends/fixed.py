@@ -1,4 +1,5 @@
-"""A game's program rolls, once shown, are fixed (the rewind port asks this policy).
+"""A game's program rolls, once shown, are fixed (a port next to the prompts, and a policy the
+rewind port asks before going back).
 
 In a game made by ``game new`` the dice of each entry come from the game's seed and the
 opponent's word (``referee.game.contribution``); once the program has shown a roll, going back
@@ -7,6 +8,10 @@ program rolled this: 4 6"), and so is going back past it to change an answer bef
 the roll depended on). Both are allowed only when the players record an override, asked of
 both at the table; the overrides are kept with the entry, shown by the log, the report and
 ``game verify``, and the luck summary leaves the entry's rolls out.
+
+``FixedRolls`` sits right above the prompts (under the odds, so that a refused answer is
+never counted) and reads the rewind port above it (``table``: the answers taken back, the
+program rolls given so far).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.core.dice import DiceRoll
-from referee.core.port import GoBack
+from referee.core.port import GoBack, Port
 from referee.core.questions import ConfirmQuestion, DiceQuestion, Question
 from referee.core.text import Msg
 
@@ -27,41 +32,48 @@ def _faces(roll: DiceRoll) -> list[int] | None:
     return list(roll.faces) if roll.faces is not None else None
 
 
-def _text(roll: DiceRoll) -> str:
-    from referee.frontends.display import dice_text
-
-    return dice_text(roll)
+def faces_text(roll: DiceRoll) -> str:
+    """A roll's dice as typed (``4 6``; ``=3`` for a count of successes)."""
+    return " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
 
 
 class FixedRolls:
-    """The policy of ``RewindPort.fixed``: ``ask`` puts a question at the table (the override,
-    through the ports below the rewind port), ``say`` shows one line. ``overrides`` keeps what
-    the players agreed, in order (each a dict kept with the entry)."""
+    """The port (``ask``) and the policy of ``RewindPort.fixed`` (``may_go_back``). ``say``
+    shows one line; ``table`` is the rewind port above (set once it is made). ``overrides``
+    keeps what the players agreed, in order (each a dict kept with the entry)."""
 
-    def __init__(self, ask: Callable[[Question], Any], say: Callable[[Msg], None]) -> None:
-        self.ask = ask
+    def __init__(self, inner: Port, say: Callable[[Msg], None]) -> None:
+        self.inner = inner
         self.say = say
+        self.table: Any = None
         self.overrides: list[dict[str, Any]] = []
 
     def _agreed(self) -> bool:
         try:
-            return bool(self.ask(OVERRIDE))
+            return bool(self.inner.ask(OVERRIDE))
         except GoBack:
             return False
 
-    def may_answer(self, question: Question, value: Any, before: Any, roll: int) -> bool:
-        """``value`` answers ``question``, whose answer before going back was ``before``:
-        typed dice over a program roll are refused unless the players override it."""
+    def ask(self, question: Question) -> Any:
+        while True:
+            value = self.inner.ask(question)
+            if self.may_answer(question, value):
+                return value
+
+    def may_answer(self, question: Question, value: Any) -> bool:
+        """Typed dice over a program roll shown before going back are refused unless the
+        players override it."""
+        before = self.table.previous.get(question.id) if self.table is not None else None
         if not (isinstance(question, DiceQuestion) and isinstance(value, DiceRoll)
                 and isinstance(before, DiceRoll) and before.source.by_program
                 and not value.source.by_program):
             return True
-        self.say(Msg.of("game.fixed.typed", dice=_text(before)))
+        self.say(Msg.of("game.fixed.typed", dice=faces_text(before)))
         if not self._agreed():
             return False
-        self.overrides.append({"kind": "typed", "question": question.id, "roll": roll,
-                               "program": _faces(before), "typed": _faces(value),
-                               "successes": value.successes})
+        self.overrides.append({"kind": "typed", "question": question.id,
+                               "roll": self.table.program_rolls(), "program": _faces(before),
+                               "typed": _faces(value), "successes": value.successes})
         return True
 
     def may_go_back(self, question: Question, passed: DiceRoll | None, roll: int,
@@ -71,7 +83,7 @@ class FixedRolls:
         players override it."""
         if passed is None:
             return True
-        self.say(Msg.of("game.fixed.back", dice=_text(passed)))
+        self.say(Msg.of("game.fixed.back", dice=faces_text(passed)))
         if not self._agreed():
             return False
         self.overrides.append({"kind": "back", "question": passed_question, "roll": roll,

@@ -15,9 +15,9 @@ offers them as the default.
 Resuming is the same replay, with the answers read from a ``--record`` file.
 
 In a game made by ``game new`` a program roll once shown is fixed (``fixed``: a
-``referee.frontends.fixed.FixedRolls``): going back over it brings it back, but typed dice
-over it and going back past it to change an earlier answer are refused unless both players
-record an override.
+``referee.frontends.fixed.FixedRolls``, which also sits under the odds to refuse typed dice
+over it): going back over it brings it back, but going back past it to change an earlier
+answer is refused unless both players record an override.
 """
 
 from __future__ import annotations
@@ -159,9 +159,6 @@ class RewindPort:
                 if self.say is not None:  # nothing the player answered comes before it
                     self.say(Msg.of("back.at_first"))
                 continue
-            if self.fixed is not None and not self.fixed.may_answer(
-                    question, value, self.previous.get(question.id), self._program_rolls()):
-                continue
             break
         self.given.append(Given(question.id, question.to_script(value), value,
                                 asked=not self._answered_below(question)))
@@ -176,6 +173,10 @@ class RewindPort:
         if isinstance(value, DiceRoll) and value.source.by_program:
             assert isinstance(question, DiceQuestion)
             self.dice.replayed(question.id, question.roll_key())
+
+    def program_rolls(self) -> int:
+        """How many program rolls the answers of this pass hold so far."""
+        return self._program_rolls()
 
     def _program_rolls(self, given: Sequence[Given] | None = None) -> int:
         """How many program rolls ``given`` holds (this pass's answers so far)."""

@@ -50,9 +50,10 @@ def where_event(event: Event) -> str:
 
     if event.entry is not None:
         return _where(event.entry)
-    return render(Msg.of("game.where.event", kind=Msg.of(f"game.kind.{event.kind}"),
-                         number=event.number if event.number is not None else "-",
-                         id=event.id))
+    kind = Msg.of(f"game.kind.{event.kind}")
+    if event.number is None:
+        return render(Msg.of("game.where.event_plain", kind=kind, id=event.id))
+    return render(Msg.of("game.where.event", kind=kind, number=event.number, id=event.id))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,12 @@ roll with their chances, and the units it destroyed against the odds' expectatio
 odds know them. Markdown on standard output; with ``--html``, one self-contained page (inline
 CSS, an inline SVG chart of each side's luck over the game drawn by pygal, the page by
 Jinja2), both loaded only then. Undone entries are left out (they are in ``game log``).
+
+In a game made by ``game new`` each attack also shows the opponent's word of its dice (or
+that the holder could foresee them, ``--holder-dice``), the overrides of the program's rolls
+the players agreed (whose entries' rolls the luck leaves out) and its check code; the attacks
+abandoned after their pending entry are listed, after the reveal with the dice they would
+have had.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ class Attack:
     working: list[str]
     outcome: str
     entry: LogEntry = field(compare=False, repr=False)
+    notes: list[str] = field(default_factory=list)  # its word, overrides, check code
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,9 @@ class Report:
     undone: int
     luck: list[SideLuck]
     rolls: int  # program and typed rolls counted for a side
+    abandoned: list[list[str]] = field(default_factory=list)  # each abandoned attack's lines
+    holder_dice: str | None = None  # the holder who could foresee the dice (--holder-dice)
+    context: Any = field(default=None, compare=False, repr=False)  # ``view.Context``
 
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
@@ -110,9 +120,11 @@ def build_report(path: Path) -> Report:
     from referee.game.history import read_history
     from referee.game.luck import luck
     from referee.game.record import shown_dice
-    from referee.game.view import entry_outcome, entry_title
+    from referee.game.replay import would_have_lines
+    from referee.game.view import Context, context_lines, entry_outcome, entry_title, event_lines
 
     history, info = read_history(path)
+    context = Context(info, history)
     sides = tuple(info.sides) if info is not None else ()
     by_side: dict[str | None, SideLuck] = {s: SideLuck(s) for s in sides}
     unknown = render(Msg.of("game.report.side_unknown"))
@@ -124,8 +136,9 @@ def build_report(path: Path) -> Report:
         attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
                               entry_title(entry), entry_sides.get("attacker"),
                               entry_sides.get("defender"), _working(entry),
-                              entry_outcome(entry), entry))
-        for roll in entry.rolls:
+                              entry_outcome(entry), entry,
+                              [line.strip() for line in context_lines(entry, context)]))
+        for roll in entry.rolls if not entry.overrides else ():  # overridden: not luck
             pct, higher, by = roll.get("percentile"), roll.get("higher_is_better"), roll.get("by")
             if not isinstance(pct, (int, float)) or not isinstance(higher, bool) or by is None:
                 continue
@@ -151,10 +164,15 @@ def build_report(path: Path) -> Report:
             record.destroyed += destroyed
             record.known_losses += 1
     undone = sum(1 for e in history.entries if not e.standing)
+    revealed = info is not None and info.revealed is not None
+    abandoned = [[line.strip() for line in event_lines(
+        event, context, (lambda e: would_have_lines(history, info, e)) if revealed else None)]
+        for _pending, event in history.abandoned()]
     return Report(str(path), info.name if info else path.stem, sides,
                   info.commitment if info else None,
                   info.seed if info is not None and info.revealed else None, attacks, undone,
-                  list(by_side.values()), counted)
+                  list(by_side.values()), counted, abandoned,
+                  info.holding if info is not None and info.holder_dice else None, context)
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -200,6 +218,8 @@ def header_lines(report: Report) -> list[str]:
     if report.commitment is not None:
         out.append(render(Msg.of("game.report.seed", commitment=report.commitment,
                                  seed=report.seed or render(Msg.of("game.report.unrevealed")))))
+    if report.holder_dice is not None:
+        out.append(render(Msg.of("game.report.holder_dice", holder=report.holder_dice)))
     return out
 
 
@@ -224,6 +244,13 @@ def markdown(report: Report) -> str:
         lines += [f"### {attack_heading(attack)}", "", f"*{attack_facts(attack)}*", ""]
         lines += [f"- {w}" for w in attack.working]
         lines += ["", render(Msg.of("game.report.outcome", outcome=attack.outcome)), ""]
+        if attack.notes:
+            lines += [f"{note}  " for note in attack.notes[:-1]] + [attack.notes[-1], ""]
+    if report.abandoned:
+        lines += [f"## {render(Msg.of('game.report.abandoned'))}", ""]
+        for abandoned in report.abandoned:
+            lines += [f"- {abandoned[0]}", *(f"  - {line}" for line in abandoned[1:])]
+        lines.append("")
     lines += [f"## {render(Msg.of('game.report.luck'))}", ""]
     headers, rows = luck_rows(report)
     if rows:
@@ -268,7 +295,7 @@ def report_json(report: Report) -> dict[str, Any]:
     that stands (its log entry with its working in brief) and each side's luck."""
     from referee.game.view import entry_json, stored_message
 
-    attacks = [{**entry_json(a.entry),
+    attacks = [{**entry_json(a.entry, report.context),
                 "working": [{"kind": step.get("kind"), "clause": step.get("clause"), **shown}
                             for step in _brief(a.entry)
                             if (shown := stored_message(step.get("text"))) is not None]}
@@ -322,8 +349,10 @@ def html(report: Report) -> str:
         attacks_title=render(Msg.of("game.report.attacks")),
         luck_title=render(Msg.of("game.report.luck")),
         attacks=[(attack_heading(a), attack_facts(a), a.working,
-                  render(Msg.of("game.report.outcome", outcome=a.outcome)))
+                  render(Msg.of("game.report.outcome", outcome=a.outcome)), a.notes)
                  for a in report.attacks],
+        abandoned_title=render(Msg.of("game.report.abandoned")),
+        abandoned=report.abandoned,
         headers=headers, rows=rows, chart=Markup(svg) if svg else None,
         note=render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
 
