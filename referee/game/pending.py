@@ -158,7 +158,7 @@ class EntryFlow:
     def contribute(self) -> Callable[[int], str]:
         """Write the entry pending, then get and write its contribution; its values."""
         from referee.core.text import jsonable
-        from referee.game.contribution import HolderDice, from_file
+        from referee.game.contribution import HolderDice, PerRoll, from_file
 
         play = self.play
         answers = [[q, jsonable(a)] for q, a in self.answers()]
@@ -193,14 +193,23 @@ class EntryFlow:
                 self.say(Msg.of("game.kept_word", number=play.number))
         else:
             given = self.source.contribution(play.number, play.info.opponent_side)
-            with self._open() as tx:
-                self._unchanged(tx)
-                for body in given.stored():
-                    tx.append_event("contribution", body, number=play.number,
-                                    ruleset=self.ruleset, command=self.command)
-                play.revision = tx.revision
+            self._keep(given.stored())
+            if isinstance(given, PerRoll) and given.keep is None:  # each roll as it comes
+                given.keep = lambda roll, value: self._keep(
+                    [{"kind": given.kind, "roll": roll, "value": value}])
         self.contribution = given
         return given.value
+
+    def _keep(self, bodies: Sequence[Mapping[str, Any]]) -> None:
+        """Write contributions of the entry (before any die drawn from them)."""
+        if not bodies:
+            return
+        with self._open() as tx:
+            self._unchanged(tx)
+            for body in bodies:
+                tx.append_event("contribution", body, number=self.play.number,
+                                ruleset=self.ruleset, command=self.command)
+            self.play.revision = tx.revision
 
     def body(self, overrides: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
         """What the entry keeps of its dice: the scheme, the pending entry it closes, the
