@@ -596,3 +596,34 @@ def test_each_impulse_of_a_phase_in_a_game_takes_its_own_word_and_code(game: Pat
     assert code == 0, err
     assert WORD_Q not in out and "Check code after #2" in out  # no die, no word
     assert [(k, n) for k, n in events(game)][-1] == ("entry", 2)
+
+
+def test_the_readme_checks_dice_and_codes_by_hand(game: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Checking by hand.**"):]
+    start = section.index("```python\n") + len("```python\n")
+    code_block = section[start:section.index("\n```", start)]
+    namespace: dict[str, Any] = {}
+    exec(compile(code_block, "README.md", "exec"), namespace)
+    assert capsys.readouterr().out.strip() == "[1, 5, 5]"
+    run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
+    invoke(["game", "undo", str(game)])
+    by_hand = {i: code for i, _kind, _n, code in namespace["codes"](str(game))}
+    data = log_json(game)
+    shown = {e["id"]: e["check_code"] for e in data["entries"]}
+    shown.update({e["id"]: e["check_code"] for e in data["events"]})
+    assert by_hand == shown
+
+
+def test_entries_without_dice_in_a_game_hold_together(game: Path, tmp_path: Path) -> None:
+    smoke = ROOT / "transcripts/scripts/waw-example-5-smoke.toml"
+    run_in(game, smoke)
+    code, _, err = invoke(["waw-markers", "--game", str(game), "--phase"])
+    assert code == 0, err
+    code, out, err = invoke(["game", "log", str(game)])
+    assert code == 0 and "Check code" in out, err
+    assert invoke(["game", "undo", str(game)])[0] == 0
+    invoke(["game", "reveal", str(game)])
+    code, _, err = invoke(["game", "verify", str(game)])
+    assert code == 0, err

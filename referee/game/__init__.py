@@ -110,6 +110,7 @@ class LogEntry:
     # format 3: its scheme of dice, the pending entry it closes, the overrides agreed (None:
     # an entry written by format 2 or 1)
     body: dict[str, Any] | None = None
+    stored: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # as read
 
     @property
     def standing(self) -> bool:
@@ -147,6 +148,7 @@ class Event:
     writer: str | None = None
     entry: LogEntry | None = None
     columns: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    stored: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # as read
 
     @property
     def code(self) -> str:
@@ -181,11 +183,16 @@ def row_digest(previous: str, entry: LogEntry) -> str:
 
 
 def event_head(previous: str, event: Event) -> str:
-    """The head of any event (an entry's by ``row_digest``)."""
-    if event.entry is not None:
-        return row_digest(previous, event.entry)
-    from referee.game.chain import event_digest
+    """The head of any event (an entry's by ``row_digest``); read from the file, from its
+    columns as stored (``chain.spliced_digest``)."""
+    from referee.game.chain import event_digest, spliced_digest
 
+    if event.entry is not None:
+        if event.entry.stored is not None and event.entry.body is not None:
+            return spliced_digest(previous, event.entry.stored)
+        return row_digest(previous, event.entry)
+    if event.stored is not None:
+        return spliced_digest(previous, event.stored)
     return event_digest(previous, event.columns)
 
 
@@ -197,7 +204,9 @@ def _event_columns(id_: int, kind: str, number: int | None, at: str, ruleset: st
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    """JSON as the file keeps it: canonical (sorted keys, no spaces, UTF-8), so that a row's
+    chained columns put together are its event's canonical JSON (``chain.spliced_digest``)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _plain(value: Any) -> Any:
@@ -545,7 +554,7 @@ class GameTransaction:
         return Event(int(row["id"]), kind, number, str(row["at"]), str(row["ruleset"]),
                      str(row["command"]), body, row["digest"],
                      row["writer"] if isinstance(row["writer"], str) else None,
-                     columns=columns)
+                     columns=columns, stored={n: row[n] for n in EVENT_COLUMNS_READ})
 
     def redone(self, number: int) -> LogEntry | None:
         """The entry numbered ``number`` undone after the last entry that stands (the one the
@@ -604,9 +613,11 @@ class GameTransaction:
             body = self._json(f"{where}.body", row["body"])
             if not isinstance(body, dict):
                 raise self._damaged(f"{where}.body", type(body).__name__)
+        stored = ({n: row[n] for n in EVENT_COLUMNS_READ} if "kind" in row and body is not None
+                  else None)
         return LogEntry(out.id, out.at, out.ruleset, out.command, seed, entry, number, undone,
                         parts["before"], parts["after"], parts["rolls"], replay, parts["about"],
-                        row["digest"], body)
+                        row["digest"], body, stored)
 
 
 @contextmanager

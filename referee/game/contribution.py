@@ -164,13 +164,18 @@ class AskedWord:
 
 
 class GivenWord:
-    """A word given on the command line (``referee run --word TEXT``)."""
+    """A word given on the command line (``referee run --word TEXT``): known before the
+    entry is written pending (``given``), so both are written in one transaction."""
 
     def __init__(self, text: str) -> None:
         self.text = check_word(text)
 
-    def contribution(self, number: int, side: str | None) -> Contribution:
+    @property
+    def given(self) -> Contribution:
         return Word(self.text)
+
+    def contribution(self, number: int, side: str | None) -> Contribution:
+        return self.given
 
 
 class NoWord:

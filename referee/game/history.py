@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ def where_event(event: Event) -> str:
     return render(Msg.of("game.where.event", kind=kind, number=event.number, id=event.id))
 
 
-@dataclass(frozen=True)
+@dataclass
 class History:
     """The entries of a game file in order, checked (``check_history``); since format 3 also
     every event, and the pending entry still open at the end (``None``: none)."""
@@ -84,8 +85,15 @@ class History:
 
     def contribution(self, number: int) -> list[dict[str, Any]]:
         """The bodies of the contributions of entry ``number``, in order."""
-        return [e.body for e in self.events
-                if e.kind == "contribution" and e.number == number and e.body is not None]
+        return list(self._contributions.get(number, ()))
+
+    @cached_property
+    def _contributions(self) -> dict[int, list[dict[str, Any]]]:
+        out: dict[int, list[dict[str, Any]]] = {}
+        for e in self.events:
+            if e.kind == "contribution" and e.number is not None and e.body is not None:
+                out.setdefault(e.number, []).append(e.body)
+        return out
 
 
 def _migrated(tx: GameTransaction) -> dict[str, Any]:
@@ -230,6 +238,7 @@ class _Walk:
         self.first = int(migrated["entries"])  # entries of format 1, before any history
         self.state: dict[str, Any] = {str(k): v for k, v in migrated["state"].items()}
         self.stack: list[LogEntry] = []  # the entries standing (old ones: and undone)
+        self.tops: list[int] = []  # the highest number standing, at each place of the stack
         self.previous = ""
         self.undone: dict[int, str] = {}  # entry id: when an undo took it back
         self.open: Event | None = None  # the pending entry not closed yet
@@ -254,16 +263,26 @@ class _Walk:
         return tampered(self.name, where, Msg.of(f"game.why.{why}", **params))
 
     def next_number(self) -> int:
-        number = max((e.number or 0 for e in self.stack), default=0) + 1
+        number = (self.tops[-1] if self.tops else 0) + 1
         while number in self.abandoned and number not in self.written_after:
             number += 1
         return number
+
+    def _push(self, entry: LogEntry) -> None:
+        self.stack.append(entry)
+        self.tops.append(max(self.tops[-1] if self.tops else 0, entry.number or 0))
+
+    def _pop(self) -> LogEntry:
+        self.tops.pop()
+        return self.stack.pop()
 
     def run(self) -> History:
         old = self.events[:self.first]
         if len(old) != self.first or any(e.entry is None or e.entry.has_history for e in old):
             raise tampered(self.name, "log", Msg.of("game.why.old_entries", count=self.first))
-        self.stack = [e.entry for e in old if e.entry is not None]
+        for e in old:
+            if e.entry is not None:
+                self._push(e.entry)
         for event in self.events[self.first:]:
             self._head(event)
             getattr(self, f"_{event.kind}")(event)
@@ -303,7 +322,7 @@ class _Walk:
         if not set(self.old_undone) <= ids:
             raise self.fail(event, "migrated")
         while self.stack and self.stack[-1].id in self.old_undone:
-            top = self.stack.pop()
+            top = self._pop()
             if top.before is None:
                 raise self.fail(event, "old_undone")
             self.state[top.ruleset] = top.before
@@ -326,13 +345,13 @@ class _Walk:
             raise self.fail(event, "pending_open", number=self.open.number)
         elif entry.number != self.next_number():
             raise self.fail(event, "numbered", number=self.next_number())
-        scheme = entry.body.get("scheme")
-        if scheme != (2 if self.info is not None else 1):
-            raise self.fail(event, "scheme")
+        program = any(r.get("source") != "typed" for r in entry.rolls)
+        if program and entry.body.get("scheme") != (2 if self.info is not None else 1):
+            raise self.fail(event, "scheme")  # a game's dice are of scheme 2, --seed's of 1
         if entry.before != self.state.get(entry.ruleset, {}):
             raise self.fail(event, "before")
         self.state[entry.ruleset] = entry.after
-        self.stack.append(entry)
+        self._push(entry)
         first = self.first_pending.get(entry.number)
         if first is not None and first < entry.id:
             self.written_after.add(entry.number)
@@ -341,7 +360,7 @@ class _Walk:
         assert entry.number is not None and entry.before is not None
         where = _where(entry)
         while self.stack and (self.stack[-1].number or 0) >= entry.number:
-            top = self.stack.pop()
+            top = self._pop()
             if top.id not in self.old_undone or not top.has_history:
                 raise self.fail(where, "renumbered", other=top.number)
             assert top.before is not None
@@ -351,7 +370,7 @@ class _Walk:
         if entry.before != self.state.get(entry.ruleset, {}):
             raise self.fail(where, "before")
         self.state[entry.ruleset] = entry.after
-        self.stack.append(entry)
+        self._push(entry)
 
     def _pending(self, event: Event) -> None:
         self._open_after_reveal(event)
@@ -402,7 +421,7 @@ class _Walk:
         if (not self.stack or self.stack[-1].id != target or self.open is not None
                 or self.stack[-1].number != event.number or not self.stack[-1].has_history):
             raise self.fail(event, "undo")
-        top = self.stack.pop()
+        top = self._pop()
         assert top.before is not None
         self.state[top.ruleset] = top.before
         self.undone[top.id] = event.at

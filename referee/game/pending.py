@@ -161,6 +161,7 @@ class EntryFlow:
         from referee.game.contribution import HolderDice, PerRoll, from_file
 
         play = self.play
+        assert play.info is not None
         answers = [[q, jsonable(a)] for q, a in self.answers()]
         with self._open() as tx:
             self._unchanged(tx)
@@ -182,14 +183,22 @@ class EntryFlow:
                     ruleset=self.ruleset, command=self.command, writer=writer_id())
             _LIVE.add((str(tx.name), self.pending.id))
             known = from_file(tx.contributions(play.number))
+            kept = known is not None  # a redo's, or a resumed attack's
+            given_before = getattr(self.source, "given", None)
+            if known is None and given_before is not None and not play.info.holder_dice:
+                # a word given with the command (--word), before the declaration was fixed
+                # anyway: written with the pending entry, one transaction less
+                known = given_before
+                for body in known.stored():
+                    tx.append_event("contribution", body, number=play.number,
+                                    ruleset=self.ruleset, command=self.command)
             play.revision = tx.revision
-        assert play.info is not None
         given: Contribution
         if play.info.holder_dice:
             given = HolderDice()
         elif known is not None:
             given = known
-            if self.say is not None:
+            if kept and self.say is not None:
                 self.say(Msg.of("game.kept_word", number=play.number))
         else:
             given = self.source.contribution(play.number, play.info.opponent_side)

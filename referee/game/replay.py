@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.dice import ROLL, DiceRoll, KeyedDice
 from referee.core.questions import DiceQuestion, Question
+from referee.core.text import jsonable
 
 if TYPE_CHECKING:
     from referee.core.port import Port
@@ -111,16 +112,34 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
                  STATE_OPTIONS: block.get("options") or {}}
     else:
         from referee.rulesets.base import AttackContext
-        from referee.session import validate_declaration
 
         raw = block.get("declaration")
-        declaration = (validate_declaration(info, raw, f"#{entry.number}")
+        declaration = (_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
         result = info.implementation().attack(AttackContext(port, options, declaration,
                                                             state=before))
         after = {**before, **_plain(dict(result.state_updates))}
     port.inner.finish()  # type: ignore[attr-defined]
-    return Replayed(port.rolls, _plain(result.to_json()["outcome"]), _plain(after))
+    outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}
+    return Replayed(port.rolls, _plain(outcome), _plain(after))
+
+
+_DECLARED: dict[tuple[str, str], Any] = {}  # a declaration validated once per process
+
+
+def _declaration(info: Any, raw: Any, where: str) -> Any:
+    """The ruleset's declaration of ``raw`` (validated once for the same text: a long game
+    repeats its declarations), a fresh copy each time (a resolver may change it)."""
+    import copy
+
+    from referee.session import validate_declaration
+
+    key = (info.id, json.dumps(raw, sort_keys=True, ensure_ascii=False))
+    if key not in _DECLARED:
+        if len(_DECLARED) > 256:
+            _DECLARED.clear()
+        _DECLARED[key] = validate_declaration(info, raw, where)
+    return copy.deepcopy(_DECLARED[key])
 
 
 def _markers(block: Mapping[str, Any], before: dict[str, Any]) -> Replayed:

@@ -68,6 +68,8 @@ def check_codes(file: str, history: Any, codes: Sequence[str]) -> list[Checked]:
     a code) is a ``GameFileError``."""
     from referee.game.chain import read_code
 
+    if not codes:
+        return []
     by_code = {e.code: e for e in history.events if e.digest and (
         e.entry is None or e.entry.body is not None)}
     out = []
