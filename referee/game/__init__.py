@@ -66,10 +66,10 @@ ALTER TABLE log ADD COLUMN digest TEXT;
 """
 # format 3: the log is a chain of events (NULL body: an entry written by format 2 or 1)
 SCHEMA_3 = """
+CREATE INDEX IF NOT EXISTS log_number ON log (number);
 ALTER TABLE log ADD COLUMN kind TEXT NOT NULL DEFAULT 'entry';
 ALTER TABLE log ADD COLUMN body TEXT;
 ALTER TABLE log ADD COLUMN writer TEXT;
-CREATE INDEX IF NOT EXISTS log_number ON log (number, kind);
 """
 KINDS = ("game", "migrated", "pending", "resume", "contribution", "entry", "abandon", "undo",
          "reveal")
@@ -77,7 +77,6 @@ KINDS = ("game", "migrated", "pending", "resume", "contribution", "entry", "aban
 
 _ROW_NAMES = ("id", "at", "ruleset", "command", "seed", "entry", *HISTORY_COLUMNS, "kind",
               "body", "writer")
-_ROW = ", ".join(_ROW_NAMES)
 EVENT_COLUMNS_READ = ("id", "kind", "number", "at", "ruleset", "command", "seed", "entry",
                       "before", "after", "rolls", "replay", "about", "body")
 
@@ -281,7 +280,8 @@ class GameTransaction:
         which every reading command runs)."""
         from referee.game.history import tampered
 
-        rows = self._conn.execute(f"SELECT {_ROW} FROM log ORDER BY id DESC LIMIT 2").fetchall()
+        rows = self._conn.execute("SELECT {} FROM log ORDER BY id DESC LIMIT 2".format(
+            ", ".join(_ROW_NAMES))).fetchall()
         head = self.meta("head") or ""
         if not rows:
             if head:
@@ -471,7 +471,8 @@ class GameTransaction:
         return None
 
     def event(self, event_id: int) -> Event:
-        row = self._conn.execute(f"SELECT {_ROW} FROM log WHERE id = ?", (event_id,)).fetchone()
+        row = self._conn.execute("SELECT {} FROM log WHERE id = ?".format(", ".join(_ROW_NAMES)),
+                                 (event_id,)).fetchone()
         if row is None:
             raise self._damaged(f"log[{event_id}]", "missing")
         return self._event(dict(zip(_ROW_NAMES, row, strict=True)))
@@ -528,7 +529,7 @@ class GameTransaction:
         if self.schema < 3:
             return [Event(e.id, "entry", e.number, e.at, e.ruleset, e.command, None, e.digest,
                           entry=e) for e in self.log()]
-        rows = self._conn.execute(f"SELECT {_ROW} FROM log ORDER BY id")
+        rows = self._conn.execute("SELECT {} FROM log ORDER BY id".format(", ".join(_ROW_NAMES)))
         return [self._event(dict(zip(_ROW_NAMES, row, strict=True))) for row in rows]
 
     def _event(self, row: dict[str, Any]) -> Event:
