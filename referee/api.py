@@ -338,6 +338,7 @@ def _same_as_kept(script: Any, play: GamePlay) -> None:
     kept = play.resume.body or {}
     with open_game(play.file) as tx:
         answers = abandoned_answers(tx, play.resume)
+
     def plain(pairs: Any) -> list[Any]:  # a program roll is recomputed, never compared
         return [[q, "program" if isinstance(a, dict) and "rolled" in a else a]
                 for q, a in pairs]
@@ -407,8 +408,8 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
     ``referee.game.contribution.Source``) gives the opponent's part of its dice
     (``referee.game.pending``); a program roll once shown is fixed (``frontends.fixed``); an
     attack stopped after its pending entry is marked abandoned. ``unused``: told of answers
-    that no question asked for once the entry is written (the game's dice took another way
-    than the script's check before the first write), instead of an error."""
+    that no question asked for once an entry of such a game is written (the game's dice took
+    another way than the script's check before the first write), instead of an error."""
     from referee.frontends.rewind import RewindPort
     from referee.session import run_attack
 
@@ -452,7 +453,9 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
         except RefereeError as err:
             if recorder is not None:
                 recorder.keep(rewind.answers())
-            if unused is None or history is None or history.code is None:
+            written = (history is not None and history.code is not None
+                       and plan.game is not None and plan.game.committed)
+            if unused is None or not written:
                 raise
             unused(err)
     if recorder is not None:

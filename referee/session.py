@@ -73,9 +73,7 @@ def run_attack(info: RulesetInfo, port: Port, options: Options, declaration: Any
 
     if history is not None:
         history.finish(result)  # may ask a formation's side: before the file is locked
-    owner = history.play.flow.pending if history is not None and history.play is not None \
-        and history.play.flow is not None else None
-    with open_game(game, owner=owner.id if owner is not None else None) as tx:
+    with open_game(game, owner=history.owner if history is not None else None) as tx:
         if tx.revision != (history.revision(revision) if history is not None else revision):
             raise GameFileError(Msg.of("error.game_changed", file=str(game)))
         if result.state_updates:

@@ -172,8 +172,7 @@ def _phase(env: Environment, ruleset: str, game: Path, roster_file: Path | None,
                                  {"kind": "phase", "options": kept, "answers": port.answers(),
                                   "roster": roster.model_dump(mode="json")
                                   if roster is not None else None})
-                owner = flow.pending.id if flow is not None and flow.pending else None
-                with open_game(game, owner=owner) as tx:
+                with open_game(game, owner=history.owner) as tx:
                     if tx.revision != history.revision(revision):
                         raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
                     tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})

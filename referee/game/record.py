@@ -341,6 +341,12 @@ class History:
         self.game_sides = info.sides if info is not None else None
         self.known = {**tx.sides(), **self.known}
 
+    @property
+    def owner(self) -> int | None:
+        """The pending entry this entry closes (its command's own: ``open_game(owner=)``)."""
+        flow = self.play.flow if self.play is not None else None
+        return flow.pending.id if flow is not None and flow.pending is not None else None
+
     def revision(self, read: int | None) -> int | None:
         """The revision the file must still have at the entry's write: the one read, or
         after this command's own writes (the pending entry, the contribution)."""
