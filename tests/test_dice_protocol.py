@@ -517,7 +517,7 @@ def _format_2_game(path: Path) -> None:
         digest = entry_digest("", entry)
         conn.execute("INSERT INTO log VALUES (1, ?, 'epic-armageddon', 'attack', NULL, ?, 1, "
                      "NULL, '{}', '{}', ?, ?, '{}', ?)",
-                     (entry.at, json.dumps(entry.entry), json.dumps(rolls), json.dumps(replay),
+                     (entry.at, json.dumps(entry.result), json.dumps(rolls), json.dumps(replay),
                       digest))
         conn.executemany("INSERT INTO meta VALUES (?, ?)", [
             ("schema", "2"), ("revision", "3"), ("game", json.dumps(game)),
@@ -571,9 +571,10 @@ def test_answers_the_game_s_dice_left_unused_are_a_warning_once_the_entry_is_wri
     """The check before the first write rolls stand-in dice; when the game's dice then take
     another way (here: no six to roll again), an answer left over is a warning, not a
     failure after the write."""
-    from referee import api
+    import referee.play.attack
 
-    monkeypatch.setattr(api, "check_script", lambda *_args: True)  # a stand-in with a six
+    monkeypatch.setattr(referee.play.attack, "check_script",
+                        lambda *_args: True)  # a stand-in with a six
     text = EPIC_PROGRAM + '"to-hit.autogun.then" = [4]\n'
     code, out, err = invoke(["run", str(script(tmp_path, "a.toml", text)), "--game",
                              str(game), "--word", "pine", "--no-odds"])

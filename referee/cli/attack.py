@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli.app import Interrupted, _guarded, app
+from referee.cli.app import Interrupted, app, framed
+from referee.cli.seat import _announce, _play, _seat, _show_result, asked_word, show_code
 from referee.cli.shared import (
     DeclarationOpt,
     DiceMode,
@@ -21,13 +22,10 @@ from referee.cli.shared import (
     RecordOpt,
     RulesetArg,
     SeedOpt,
-    _env,
     _odds_mode,
-    _prompt_console,
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _show_result, _terminal_port, show_code
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
@@ -47,43 +45,43 @@ def attack(ctx: typer.Context,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
            json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.plan import Reads, plan
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         answers: list[tuple[str, Any]] = []
         if resume is not None:
             if seed is not None or option or declaration is not None or roster is not None:
                 raise UsageError(Msg.of("error.resume_fixed"))
-            plan, answers = api.plan_resume(ruleset, resume)
+            planned = plan(ruleset, reads=Reads.RECORD, file=resume)
+            answers = planned.source_answers()
             record = record or resume  # the record goes on in the file it came from
-            if plan.game is not None:  # an attack of a game: the record names its file
-                game = plan.game.file
+            if planned.game is not None:  # an attack of a game: the record names its file
+                game = planned.game.file
         elif roster is not None:
             if declaration is not None:
                 raise UsageError(Msg.of("error.roster_or_declaration"))
             # the pieces come from the roster; the ruleset asks which of them take part
-            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration={"roster": str(roster)}, game=game)
+            planned = plan(ruleset, seed=seed, options=option or [],
+                           declaration={"roster": str(roster)}, game=game)
         else:
-            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration_file=declaration, game=game)
-        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game)
-        _announce(env, plan.seed, json_, plan.game)
+            planned = plan(ruleset, seed=seed, options=option or [],
+                           declaration_file=declaration, game=game)
+        seat = _seat(out, auto_dice=dice is DiceMode.auto,
+                     odds=_odds_mode(odds, no_odds))
+        _announce(out, planned.seed, planned.game)
         if resume is not None:
             from referee.render.console import print_message
 
-            print_message(_prompt_console(env), Msg.of("run.resumed", file=str(resume),
-                                                       count=len(answers)), style="dim")
+            print_message(out.prompts, Msg.of("run.resumed", file=str(resume),
+                                              count=len(answers)), style="dim")
         try:
-            _play(env, plan, port, json_, game=game, record=record, command="attack",
+            _play(out, planned, seat, game=game, record=record, command="attack",
                   resume=answers)
         except KeyboardInterrupt:
             if record is None:
                 raise
             raise Interrupted(Msg.of("error.resume_hint", file=str(record),
-                                     ruleset=plan.info.id)) from None
+                                     ruleset=planned.info.id)) from None
 
 
 @app.command(help=helped("run"))
@@ -99,57 +97,41 @@ def run(ctx: typer.Context,
                                                  help=t("cli.opt.word"))] = None,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.attack import run_script
 
-    env = _env(ctx)
-    with _guarded(env, json_):
-        plan, port = api.plan_script(file, seed=seed, options=option or [],
-                                     auto_dice=dice is DiceMode.auto, game=game)
-        contribution = _word_source(env, plan, port, game, word)
-        if not no_odds:
-            from referee.frontends.odds import OddsPort
+    with framed(ctx, json_) as out:
+        def word_source(_plan: Any, needed: bool) -> Any:
+            """The opponent's word in a game made by ``game new``: ``--word``, else the
+            terminal; with neither, and a word needed, the flag to give (before anything is
+            written: the script was checked whole, the file untouched)."""
+            if word is not None:
+                from referee.core.errors import AnswerError
+                from referee.game.contribution import GivenWord
 
-            port = OddsPort(port, show=None)  # a script's odds follow its result
-        result = api.play(plan, port, game=game, command="run", contribution=contribution,
-                          unused=lambda err: _unused(env, err))
-        _show_result(env, result, plan.seed, json_, port, odds_after=True, game=plan.game)
-        if plan.dice.rolled:  # the seed matters only when the program rolled dice
-            _announce(env, plan.seed, json_, plan.game)
-        show_code(env, plan.game, json_)
+                try:
+                    return GivenWord(word)
+                except AnswerError as err:
+                    raise UsageError(Msg.of("game.error.bad_word", reason=err.msg)) from None
+            if needed and out.env.port_factory is None and not out.env.stdin_isatty:
+                raise UsageError(Msg.of("game.error.no_word", flag="--word"))
+            return asked_word(out)
 
+        def unused(err: Any) -> None:
+            """Answers no question asked for, found after the entry was written (the game's
+            dice took another way than the check's stand-in dice): a warning, the entry
+            stands."""
+            from referee.render.console import print_message
 
-def _word_source(env: Any, plan: Any, port: Any, game: Path | None, word: str | None) -> Any:
-    """In a game made by ``game new``: the whole script is checked before the first write
-    (``api.check_script``: a script that fails writes nothing and spends no number), then
-    where the opponent's word comes from: ``--word``, else the terminal; with neither, and
-    dice for the program to roll, the flag to give."""
-    if plan.game is None or not plan.game.committed:
-        return None
-    from referee import api
-    from referee.game.contribution import AskedWord, GivenWord
+            print_message(out.prompts, Msg.of("run.unused_warning", reason=err.msg),
+                          style="yellow")
 
-    rolls = api.check_script(plan, port, game)
-    if word is not None:
-        from referee.core.errors import AnswerError
-
-        try:
-            return GivenWord(word)
-        except AnswerError as err:
-            raise UsageError(Msg.of("game.error.bad_word", reason=err.msg)) from None
-    needed = rolls and not plan.game.info.holder_dice and not plan.game.contributed
-    if needed and env.port_factory is None and not env.stdin_isatty:
-        raise UsageError(Msg.of("game.error.no_word", flag="--word"))
-    from referee.cli.shared import ask_terminal
-
-    return AskedWord(lambda question: ask_terminal(env, question, "--word"))
-
-
-def _unused(env: Any, err: Any) -> None:
-    """Answers no question asked for, found after the entry was written (the game's dice took
-    another way than the check's stand-in dice): a warning, the entry stands."""
-    from referee.render.console import print_message
-
-    print_message(_prompt_console(env), Msg.of("run.unused_warning", reason=err.msg),
-                  style="yellow")
+        # a script's odds follow its result
+        planned, played = run_script(file, seed=seed, options=option or [],
+                                     auto_dice=dice is DiceMode.auto, game=game,
+                                     odds=not no_odds, word=word_source, unused=unused)
+        _show_result(out, played, planned.seed, odds_after=True, game=planned.game)
+        if planned.dice.rolled:  # the seed matters only when the program rolled dice
+            _announce(out, planned.seed, planned.game)
+        show_code(out, planned.game)
 
 

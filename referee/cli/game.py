@@ -1,9 +1,10 @@
 """``referee game ...``: the game as a whole, kept in one game file.
 
-``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every entry;
-``undo`` takes entries back (the next attack rolls the same program dice); ``report`` writes
-the battle report (Markdown, or one HTML page); ``follow`` is the opponent's view, read only;
-``reveal`` prints the seed at the end and ``verify`` recomputes every program die from it.
+``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every event
+with its check code; ``undo`` takes entries back (the next attack rolls the same program dice:
+the same number, the same word); ``report`` writes the battle report (Markdown, or one HTML
+page); ``follow`` is the opponent's view, read only; ``reveal`` prints the seed at the end and
+``verify`` checks the codes the opponent noted and recomputes every program die.
 Thin commands over ``referee.game_*``; registered on the app as one sub-app, and light at
 import like every command module.
 """
@@ -11,27 +12,20 @@ import like every command module.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from referee.catalog import t
-from referee.cli.app import _guarded, app
-from referee.cli.shared import JsonFlag, _console, _env, _print_json, ask_terminal, helped
-
-if TYPE_CHECKING:
-    from referee.context import Environment
-    from referee.core.questions import Question
+from referee.cli.app import app, framed
+from referee.cli.seat import Questions
+from referee.cli.shared import JsonFlag, helped
 
 game_app = typer.Typer(help=helped("game"), no_args_is_help=True, add_completion=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
 
 FileArg = Annotated[Path, typer.Argument(help=t("cli.game.arg.file"), readable=False,
                                          metavar="FILE")]
-
-
-def _ask(env: Environment, question: Question, flag: str) -> Any:
-    return ask_terminal(env, question, flag)
 
 
 @game_app.command("new", help=helped("game.new"))
@@ -47,8 +41,7 @@ def new(ctx: typer.Context, file: FileArg,
         opponent_seed: Annotated[str | None, typer.Option(
             "--opponent-seed", metavar="TEXT", hidden=True)] = None,
         json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.errors import UsageError
         from referee.core.questions import TextQuestion
         from referee.core.text import Msg
@@ -62,19 +55,18 @@ def new(ctx: typer.Context, file: FileArg,
         if len(sides) > 2 or len(sides) == 1:
             raise UsageError(Msg.of("game.error.sides"))
         if not sides:
-            sides = [_ask(env, TextQuestion(id=f"game.side.{i}",
-                                            text=Msg.of(f"game.q.side_name.{i}")), "--side")
+            questions = Questions(out)
+            sides = [questions.ask(TextQuestion(id=f"game.side.{i}",
+                                                text=Msg.of(f"game.q.side_name.{i}")), "--side")
                      for i in (1, 2)]
         info = new_game(file, name=name or file.stem, sides=sides, holder=holder,
                         holder_dice=holder_dice)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game", file=str(file), game=info.public()))
+        if out.json:
+            out.document("game", file=str(file), game=info.public())
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         print_message(console, Msg.of("game.new.made", name=info.name, file=str(file),
                                       first=info.sides[0], second=info.sides[1]))
         print_message(console, Msg.of("game.new.commitment", commitment=info.commitment))
@@ -88,26 +80,22 @@ def new(ctx: typer.Context, file: FileArg,
 
 @game_app.command("log", help=helped("game.log"))
 def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.game.history import read_history
         from referee.game.view import Context, entry_json, event_json, header_lines, log_lines
+        from referee.play.replay import would_have_lines
 
         history, info = read_history(file)
         context = Context(info, history)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game-log", file=str(file),
-                                      game=info.public() if info else None,
-                                      entries=[entry_json(e, context) for e in history.entries],
-                                      events=[event_json(e) for e in history.events
-                                              if e.entry is None]))
+        if out.json:
+            out.document("game-log", file=str(file), game=info.public() if info else None,
+                         entries=[entry_json(e, context) for e in history.entries],
+                         events=[event_json(e) for e in history.events if e.entry is None])
             return
         from referee.render.console import print_lines
 
-        lines = header_lines(str(file), info, history.entries) + log_lines(context)
-        print_lines(_console(env), lines)
+        lines = header_lines(str(file), info, history.entries)
+        print_lines(out.console, lines + log_lines(context, would_have_lines))
 
 
 @game_app.command("undo", help=helped("game.undo"))
@@ -116,39 +104,35 @@ def undo(ctx: typer.Context, file: FileArg,
                                                 help=t("cli.game.opt.to"))] = None,
          yes: Annotated[bool, typer.Option("--yes", help=t("cli.game.opt.yes"))] = False,
          json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.questions import ConfirmQuestion
         from referee.core.text import Msg
         from referee.game.history import read_history
         from referee.game.history import undo as take_back
         from referee.game.view import entry_json, entry_title
-        from referee.render.json_out import document
 
         if to is not None and not yes:
             standing = read_history(file)[0].standing
             after = [e for e in standing if (e.number or 0) > to]
-            if after and not _ask(env, ConfirmQuestion(
+            if after and not Questions(out).ask(ConfirmQuestion(
                     id="game.undo.confirm", text=Msg.of("game.q.undo_to", to=to,
                                                         count=len(after))), "--yes"):
-                if json_:
-                    _print_json(env, document("game-undo", file=str(file), undone=[],
-                                              next_number=(standing[-1].number or 0) + 1,
-                                              check_code=None))
+                if out.json:
+                    out.document("game-undo", file=str(file), undone=[],
+                                 next_number=(standing[-1].number or 0) + 1, check_code=None)
                     return
                 from referee.render.console import print_message
 
-                print_message(_console(env), Msg.of("game.undo.kept", file=str(file)))
+                print_message(out.console, Msg.of("game.undo.kept", file=str(file)))
                 return
         undone, code = take_back(file, to)
-        if json_:
-            _print_json(env, document("game-undo", file=str(file),
-                                      undone=[entry_json(e) for e in undone],
-                                      next_number=undone[-1].number, check_code=code))
+        if out.json:
+            out.document("game-undo", file=str(file), undone=[entry_json(e) for e in undone],
+                         next_number=undone[-1].number, check_code=code)
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         for entry in undone:
             print_message(console, Msg.of("game.undo.done", number=entry.number,
                                           title=entry_title(entry)))
@@ -163,25 +147,23 @@ def report(ctx: typer.Context, file: FileArg,
                                                      help=t("cli.game.opt.html"),
                                                      readable=False)] = None,
            json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.game.report import build_report, markdown, report_json, write_html
+        from referee.play.replay import would_have_lines
 
-        built = build_report(file)
+        built = build_report(file, would_have_lines)
         if html is not None:
             write_html(built, html)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game-report", **report_json(built)))
+        if out.json:
+            out.document("game-report", **report_json(built))
             return
         if html is not None:
             from referee.core.text import Msg
             from referee.render.console import print_message
 
-            print_message(_console(env), Msg.of("game.report.written", file=str(html)))
+            print_message(out.console, Msg.of("game.report.written", file=str(html)))
             return
-        env.stdout.write(markdown(built))
+        out.env.stdout.write(markdown(built))
 
 
 @game_app.command("follow", help=helped("game.follow"))
@@ -190,32 +172,28 @@ def follow(ctx: typer.Context, file: FileArg,
                                                    max=60,
                                                    help=t("cli.game.opt.interval"))] = 0.5
            ) -> None:
-    env = _env(ctx)
-    with _guarded(env):
+    with framed(ctx) as out:
         from referee.game.follow import follow as watch
 
         try:
-            watch(file, env, interval=interval)
+            watch(file, out.env, interval=interval)
         except KeyboardInterrupt:
             raise typer.Exit(0) from None  # Ctrl-C is how one stops watching
 
 
 @game_app.command("reveal", help=helped("game.reveal"))
 def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.text import Msg
         from referee.game.seed import reveal as do_reveal
 
         info, code = do_reveal(file)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game", file=str(file), game=info.public()))
+        if out.json:
+            out.document("game", file=str(file), game=info.public())
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         print_message(console, Msg.of("game.reveal.seed", seed=info.seed))
         print_message(console, Msg.of("game.reveal.check", commitment=info.commitment,
                                       file=str(file)), style="dim")
@@ -228,10 +206,9 @@ def verify(ctx: typer.Context, file: FileArg,
            check_codes: Annotated[list[str] | None, typer.Option(
                "--check", metavar="CODE", help=t("cli.game.opt.check"))] = None,
            json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.text import Msg
-        from referee.game.verify import verify as check
+        from referee.play.verify import verify as check
 
         found = check(file, check_codes or [])
         if found.program_rolls is not None:
@@ -241,31 +218,29 @@ def verify(ctx: typer.Context, file: FileArg,
             msg = Msg.of("game.verify.awaiting", entries=found.entries)
         else:
             msg = Msg.of("game.verify.no_seed", entries=found.entries)
-        if json_:
-            from referee.render.json_out import document, message
+        if out.json:
+            from referee.render.json_out import message
 
-            _print_json(env, document(
-                "game-verify", file=str(file), entries=found.entries,
-                committed=found.committed, program_rolls=found.program_rolls,
-                checks=[{"code": c.code, "id": c.event.id, "kind": c.event.kind,
-                         "number": c.event.number} for c in found.checks],
-                overrides=found.overrides, abandoned=found.abandoned,
-                holder_dice=found.holder_dice, verdict=message(msg)))
+            out.document("game-verify", file=str(file), entries=found.entries,
+                         committed=found.committed, program_rolls=found.program_rolls,
+                         checks=[{"code": c.code, "id": c.event.id, "kind": c.event.kind,
+                                  "number": c.event.number} for c in found.checks],
+                         overrides=found.overrides, abandoned=found.abandoned,
+                         holder_dice=found.holder_dice, verdict=message(msg))
             return
         from referee.render.console import print_message
 
-        console = _console(env)
         for checked in found.checks:
-            print_message(console, _code_found(checked))
-        print_message(console, msg)
-        for extra in _verify_notes(found):
-            print_message(console, extra)
+            print_message(out.console, _code_found(checked))
+        print_message(out.console, msg)
+        for note in _verify_notes(found):
+            print_message(out.console, note)
 
 
 def _code_found(checked: Any) -> Any:
     """What a check code proves: the log up to its event is what was shown with it."""
     from referee.core.text import Msg
-    from referee.game.history import where_event
+    from referee.game.faults import where_event
 
     return Msg.of("game.verify.code", code=checked.code, where=where_event(checked.event))
 

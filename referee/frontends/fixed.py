@@ -10,8 +10,8 @@ both at the table; the overrides are kept with the entry, shown by the log, the 
 ``game verify``, and the luck summary leaves the entry's rolls out.
 
 ``FixedRolls`` sits right above the prompts (under the odds, so that a refused answer is
-never counted) and reads the rewind port above it (``table``: the answers taken back, the
-program rolls given so far).
+never counted) and reads the answers the rewind port above it keeps (``answered``: those
+taken back, the program rolls given so far).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from referee.core.dice import DiceRoll
 from referee.core.port import GoBack, Port
 from referee.core.questions import ConfirmQuestion, DiceQuestion, Question
 from referee.core.text import Msg
+from referee.frontends.rewind import Answered
 
 OVERRIDE = ConfirmQuestion(id="game.override", text=Msg.of("game.q.override"),
                            default_value=False)
@@ -39,14 +40,21 @@ def faces_text(roll: DiceRoll) -> str:
 
 class FixedRolls:
     """The port (``ask``) and the policy of ``RewindPort.fixed`` (``may_go_back``). ``say``
-    shows one line; ``table`` is the rewind port above (set once it is made). ``overrides``
-    keeps what the players agreed, in order (each a dict kept with the entry)."""
+    shows one line; ``answered``: the answers of the attack so far (the rewind port's).
+    ``overrides`` keeps what the players agreed, in order (each a dict kept with the
+    entry)."""
 
-    def __init__(self, inner: Port, say: Callable[[Msg], None]) -> None:
+    def __init__(self, inner: Port, say: Callable[[Msg], None], answered: Answered) -> None:
         self.inner = inner
         self.say = say
-        self.table: Any = None
+        self.answered = answered
         self.overrides: list[dict[str, Any]] = []
+
+    def program_rolls(self) -> int:
+        """How many program rolls this pass of the attack has given so far."""
+        memory = self.answered
+        return sum(1 for g in memory.given[:memory.position]
+                   if isinstance(g.value, DiceRoll) and g.value.source.by_program)
 
     def _agreed(self) -> bool:
         try:
@@ -63,7 +71,7 @@ class FixedRolls:
     def may_answer(self, question: Question, value: Any) -> bool:
         """Typed dice over a program roll shown before going back are refused unless the
         players override it."""
-        before = self.table.previous.get(question.id) if self.table is not None else None
+        before = self.answered.previous.get(question.id)
         if not (isinstance(question, DiceQuestion) and isinstance(value, DiceRoll)
                 and isinstance(before, DiceRoll) and before.source.by_program
                 and not value.source.by_program):
@@ -72,7 +80,7 @@ class FixedRolls:
         if not self._agreed():
             return False
         self.overrides.append({"kind": "typed", "question": question.id,
-                               "roll": self.table.program_rolls(), "program": _faces(before),
+                               "roll": self.program_rolls(), "program": _faces(before),
                                "typed": _faces(value), "successes": value.successes})
         return True
 

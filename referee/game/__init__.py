@@ -96,7 +96,7 @@ class LogEntry:
     ruleset: str
     command: str
     seed: int | None
-    entry: dict[str, Any]
+    result: dict[str, Any]  # the result as JSON (the log's column ``entry``)
     # format 2 (None in an entry written by a referee of format 1)
     number: int | None = None
     undone: str | None = None  # when it was undone
@@ -160,7 +160,7 @@ def entry_digest(previous: str, entry: LogEntry) -> str:
     """SHA-256 over the previous entry's digest and everything this entry keeps but its
     undone mark: an entry changed or taken out breaks the chain after it."""
     body = [previous, entry.id, entry.number, entry.at, entry.ruleset, entry.command,
-            entry.seed, entry.entry, entry.before, entry.after, entry.rolls, entry.replay,
+            entry.seed, entry.result, entry.before, entry.after, entry.rolls, entry.replay,
             entry.about]
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -176,7 +176,7 @@ def row_digest(previous: str, entry: LogEntry) -> str:
     return event_digest(previous, {
         "id": entry.id, "kind": "entry", "number": entry.number, "at": entry.at,
         "ruleset": entry.ruleset, "command": entry.command, "seed": entry.seed,
-        "entry": entry.entry, "before": entry.before, "after": entry.after,
+        "entry": entry.result, "before": entry.before, "after": entry.after,
         "rolls": entry.rolls, "replay": entry.replay, "about": entry.about,
         "body": entry.body})
 
@@ -278,7 +278,7 @@ class GameTransaction:
         event's head follows from the one before it (a last event taken out, or changed
         without its head, is refused; an edit further back is caught by ``check_history``,
         which every reading command runs)."""
-        from referee.game.history import tampered
+        from referee.game.faults import tampered
 
         rows = self._conn.execute("SELECT {} FROM log ORDER BY id DESC LIMIT 2".format(
             ", ".join(_ROW_NAMES))).fetchall()
@@ -294,7 +294,7 @@ class GameTransaction:
         if last.entry is not None and last.entry.body is None:
             return  # written by format 2: its digest is checked by check_history
         if event_head(previous, last) != last.digest:
-            from referee.game.history import where_event
+            from referee.game.faults import where_event
 
             raise tampered(self._name, where_event(last), Msg.of("game.why.digest"))
 
@@ -323,7 +323,7 @@ class GameTransaction:
                 raise self._damaged(f"log[{row[0]}].body", "?")
             expected = self._json(f"log[{target}].before", found[0])
         if self.state(ruleset) != expected:
-            from referee.game.history import tampered
+            from referee.game.faults import tampered
 
             raise tampered(self._name, f"state.{ruleset}", Msg.of("game.why.state"))
 
@@ -367,7 +367,7 @@ class GameTransaction:
             "INSERT INTO log (id, at, ruleset, command, seed, entry, number, before, after, "
             "rolls, replay, about, digest, kind, body) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'entry', ?)",
-            (row.id, row.at, ruleset, command, seed, _dumps(row.entry), number, _dumps(before),
+            (row.id, row.at, ruleset, command, seed, _dumps(row.result), number, _dumps(before),
              _dumps(after), _dumps(row.rolls),
              _dumps(row.replay) if row.replay is not None else None, _dumps(row.about),
              digest, _dumps(row.body)))
@@ -644,7 +644,7 @@ def open_game(path: str | Path, *, owner: int | None = None) -> Iterator[GameTra
             tx.guard()
             pending = tx.open_pending()
             if pending is not None and pending.id != owner:
-                from referee.game.pending import meet_pending
+                from referee.game.liveness import meet_pending
 
                 meet_pending(tx, pending)
             yield tx

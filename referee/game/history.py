@@ -22,6 +22,7 @@ from typing import Any
 from referee.core.errors import GameFileError, UsageError
 from referee.core.text import Msg
 from referee.game import Event, GameTransaction, LogEntry, entry_digest, event_head
+from referee.game.faults import tampered, where_entry, where_event
 
 
 def message(value: Any) -> Any:
@@ -33,28 +34,6 @@ def message(value: Any) -> Any:
     if isinstance(value, list):
         return [message(v) for v in value]
     return value
-
-
-def tampered(file: str, where: str, reason: Msg) -> GameFileError:
-    return GameFileError(Msg.of("game.error.tampered", file=file, where=where, reason=reason))
-
-
-def _where(entry: LogEntry) -> str:
-    from referee.catalog import render
-
-    return render(Msg.of("game.where.entry", number=entry.number or "?", id=entry.id))
-
-
-def where_event(event: Event) -> str:
-    """Where an event is, as a message names it (an entry: its number and row)."""
-    from referee.catalog import render
-
-    if event.entry is not None:
-        return _where(event.entry)
-    kind = Msg.of(f"game.kind.{event.kind}")
-    if event.number is None:
-        return render(Msg.of("game.where.event_plain", kind=kind, id=event.id))
-    return render(Msg.of("game.where.event", kind=kind, number=event.number, id=event.id))
 
 
 @dataclass
@@ -132,7 +111,7 @@ def _check_format_2(tx: GameTransaction) -> History:
     stack: list[LogEntry] = list(old)
     previous = ""
     for entry in entries[first:]:
-        where = _where(entry)
+        where = where_entry(entry)
         if not entry.has_history:
             raise tampered(name, where, Msg.of("game.why.no_history"))
         assert entry.number is not None and entry.before is not None
@@ -156,16 +135,16 @@ def _check_format_2(tx: GameTransaction) -> History:
     while stack and not stack[-1].standing:  # undone at the end, nothing played since
         top = stack.pop()
         if not top.has_history:
-            raise tampered(name, _where(top), Msg.of("game.why.old_undone"))
+            raise tampered(name, where_entry(top), Msg.of("game.why.old_undone"))
         assert top.before is not None
         state[top.ruleset] = top.before
     for entry in stack:
         if not entry.standing:
-            raise tampered(name, _where(entry), Msg.of("game.why.undone_below"))
+            raise tampered(name, where_entry(entry), Msg.of("game.why.undone_below"))
     on_stack = {e.id for e in stack}
     for entry in entries:
         if entry.standing and entry.id not in on_stack:
-            raise tampered(name, _where(entry), Msg.of("game.why.stands"))
+            raise tampered(name, where_entry(entry), Msg.of("game.why.stands"))
     held = tx.all_state()
     for ruleset in sorted(set(held) | set(state)):
         if held.get(ruleset, {}) != (state.get(ruleset) or {}):
@@ -358,7 +337,7 @@ class _Walk:
 
     def _old_entry(self, entry: LogEntry) -> None:
         assert entry.number is not None and entry.before is not None
-        where = _where(entry)
+        where = where_entry(entry)
         while self.stack and (self.stack[-1].number or 0) >= entry.number:
             top = self._pop()
             if top.id not in self.old_undone or not top.has_history:

@@ -20,78 +20,16 @@ takes an interrupted attack up again (a ``resume`` event) when nothing was writt
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee.core.errors import GameFileError, RefereeError
 from referee.core.text import Msg
+from referee.game.liveness import LIVE, writer_id
 
 if TYPE_CHECKING:
     from referee.game import Event, GameTransaction
     from referee.game.contribution import Contribution, Source
-    from referee.game.record import GamePlay
-
-STALE_ELSEWHERE = 12 * 3600  # seconds after which a pending entry of another machine is stale
-_LIVE: set[tuple[str, int]] = set()  # (file, pending id) this process is playing now
-
-
-def _start_time(pid: int) -> str | None:
-    """When process ``pid`` started (Linux's /proc), to tell a reused process id."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def writer_id() -> str:
-    """Who writes a pending entry: this process, its machine, when it started (kept beside
-    the event, outside the chain)."""
-    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
-                       "start": _start_time(os.getpid()), "since": time.time()})
-
-
-def alive(tx: GameTransaction, pending: Event) -> bool:
-    """Whether the command that wrote ``pending`` may still be playing it."""
-    try:
-        writer = json.loads(pending.writer or "")
-        pid, host = int(writer["pid"]), str(writer["host"])
-        since = float(writer.get("since") or 0)
-    except (ValueError, KeyError, TypeError):
-        return False
-    if host != socket.gethostname():
-        return time.time() - since < STALE_ELSEWHERE
-    if pid == os.getpid():
-        return (str(tx.name), pending.id) in _LIVE
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # another user's process: alive
-    except OSError:
-        return False
-    started = writer.get("start")
-    return started is None or _start_time(pid) in (None, started)
-
-
-def meet_pending(tx: GameTransaction, pending: Event) -> None:
-    """A writing command found ``pending`` open: refused while its command plays it, else
-    marked abandoned (in this command's transaction)."""
-    if alive(tx, pending):
-        try:
-            pid: Any = json.loads(pending.writer or "{}").get("pid", "?")
-        except ValueError:
-            pid = "?"
-        raise GameFileError(Msg.of("game.error.in_play", file=tx.name, number=pending.number,
-                                   pid=pid))
-    tx.append_event("abandon", {"pending": pending.id, "reason": "left", "answers": None},
-                    number=pending.number, ruleset=pending.ruleset, command=pending.command)
-
 
 def last_event(tx: GameTransaction) -> Event | None:
     """The last event but the contributions (which follow their pending entry)."""
@@ -123,10 +61,11 @@ def abandoned_answers(tx: GameTransaction, pending: Event) -> list[list[Any]]:
 
 class EntryFlow:
     """The game-file side of one entry's program dice (``EntryDice.contribute`` calls
-    ``contribute``): ``answers()`` the answers so far (script form), ``side()`` the side of
-    the opponent to ask, ``source`` where the contribution comes from."""
+    ``contribute``): ``play`` the entry (a ``game.entry.GamePlay``, whose number, revision
+    and game it reads and updates), ``answers()`` the answers so far (script form),
+    ``source`` where the contribution comes from."""
 
-    def __init__(self, play: GamePlay, *, ruleset: str, command: str, source: Source,
+    def __init__(self, play: Any, *, ruleset: str, command: str, source: Source,
                  options: Mapping[str, Any], declaration: Any,
                  answers: Callable[[], Sequence[tuple[str, Any]]],
                  say: Callable[[Msg], None] | None = None) -> None:
@@ -144,7 +83,7 @@ class EntryFlow:
 
     @property
     def number(self) -> int:
-        return self.play.number
+        return int(self.play.number)
 
     def _open(self) -> Any:
         from referee.game import open_game
@@ -181,7 +120,7 @@ class EntryFlow:
                                 "declaration": jsonable(self.declaration),
                                 "answers": answers}, number=play.number,
                     ruleset=self.ruleset, command=self.command, writer=writer_id())
-            _LIVE.add((str(tx.name), self.pending.id))
+            LIVE.add((str(tx.name), self.pending.id))
             known = from_file(tx.contributions(play.number))
             kept = known is not None  # a redo's, or a resumed attack's
             given_before = getattr(self.source, "given", None)
@@ -230,7 +169,7 @@ class EntryFlow:
         """The entry is in the file: nothing left pending."""
         self.closed = True
         if self.pending is not None:
-            _LIVE.discard((str(self.play.file), self.pending.id))
+            LIVE.discard((str(self.play.file), self.pending.id))
 
     def abandon(self, reason: str) -> None:
         """The entry will not be written (Ctrl-C, an error): its pending entry is marked
@@ -250,4 +189,4 @@ class EntryFlow:
         except (RefereeError, OSError):
             pass
         finally:
-            _LIVE.discard((str(self.play.file), self.pending.id))
+            LIVE.discard((str(self.play.file), self.pending.id))

@@ -16,7 +16,7 @@ have had.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,7 +99,7 @@ class Report:
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
     """The working in brief: the steps that rolled and what each decided (as logged)."""
-    return [step for step in entry.entry.get("steps", [])
+    return [step for step in entry.result.get("steps", [])
             if isinstance(step, dict) and step.get("kind") in ("roll", "outcome")]
 
 
@@ -116,11 +116,13 @@ def _roll_title(roll: Mapping[str, Any]) -> str:
     return render(message(title)) if title is not None else str(roll.get("question"))
 
 
-def build_report(path: Path) -> Report:
+def build_report(path: Path,
+                 would_have: Callable[[Any, Any, Any], list[str]] | None = None) -> Report:
+    """The report of the game file ``path``; ``would_have``: the dice an abandoned attack
+    would have had, as lines (``play.replay.would_have_lines``), shown after the reveal."""
+    from referee.game.entry import shown_dice
     from referee.game.history import read_history
     from referee.game.luck import luck
-    from referee.game.record import shown_dice
-    from referee.game.replay import would_have_lines
     from referee.game.view import Context, context_lines, entry_outcome, entry_title, event_lines
 
     history, info = read_history(path)
@@ -164,10 +166,13 @@ def build_report(path: Path) -> Report:
             record.destroyed += destroyed
             record.known_losses += 1
     undone = sum(1 for e in history.entries if not e.standing)
-    revealed = info is not None and info.revealed is not None
-    abandoned = [[line.strip() for line in event_lines(
-        event, context, (lambda e: would_have_lines(history, info, e)) if revealed else None)]
-        for _pending, event in history.abandoned()]
+    revealed = None
+    if would_have is not None and info is not None and info.revealed is not None:
+        def revealed(event: Any) -> list[str]:
+            return would_have(history, info, event)
+
+    abandoned = [[line.strip() for line in event_lines(event, context, revealed)]
+                 for _pending, event in history.abandoned()]
     return Report(str(path), info.name if info else path.stem, sides,
                   info.commitment if info else None,
                   info.seed if info is not None and info.revealed else None, attacks, undone,

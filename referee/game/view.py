@@ -9,7 +9,7 @@ chosen language) and as lines of text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ def _text(value: Any) -> str:
 def _title_message(entry: LogEntry) -> Any:
     title = entry.about.get("title")
     if title is None:  # an entry of format 1: its first step
-        steps = entry.entry.get("steps")
+        steps = entry.result.get("steps")
         if isinstance(steps, list) and steps and isinstance(steps[0], dict):
             title = steps[0].get("text")
     return title
@@ -37,7 +37,7 @@ def entry_title(entry: LogEntry) -> str:
 
 
 def entry_outcome(entry: LogEntry) -> str:
-    outcome = entry.entry.get("outcome")
+    outcome = entry.result.get("outcome")
     if isinstance(outcome, dict):
         return _text(outcome.get("text"))
     return ""
@@ -65,7 +65,7 @@ def roll_json(roll: Mapping[str, Any]) -> dict[str, Any]:
     """A logged roll as JSON: its dice (``null`` when only the count was typed), their
     count of successes, the card's trigger where there is one, the dice as shown, typed or
     rolled, and the odds the log keeps (rounded as kept; ``null`` when the odds were off)."""
-    from referee.game.record import shown_dice
+    from referee.game.entry import shown_dice
 
     return {"question": roll.get("question"), "dice": roll.get("dice"),
             "successes": roll.get("successes"), "label": stored_message(roll.get("label")),
@@ -128,7 +128,7 @@ def entry_json(entry: LogEntry, context: Context | None = None) -> dict[str, Any
     code, the scheme of its dice, the opponent's word, the overrides agreed, and the entry
     it redoes with what changed (``null`` where the log keeps none)."""
     sides = entry.about.get("sides") or {}
-    outcome = entry.entry.get("outcome")
+    outcome = entry.result.get("outcome")
     redone = context.redoes(entry) if context is not None else None
     return {"number": entry.number, "id": entry.id, "at": entry.at, "ruleset": entry.ruleset,
             "command": entry.command, "title": stored_message(_title_message(entry)),
@@ -219,15 +219,18 @@ def _reason(event: Event) -> str:
     return reason if reason in ("interrupted", "failed", "left") else "left"
 
 
-def log_lines(context: Context) -> list[str]:
-    """Every entry and event of the log, in order, with the pending entry still open."""
-    from referee.game.replay import would_have_lines
-
+def log_lines(context: Context,
+              would_have: Callable[[Any, Any, Event], list[str]] | None = None) -> list[str]:
+    """Every entry and event of the log, in order, with the pending entry still open; after
+    the reveal, under an abandoned attack, the dice it would have had (``would_have``:
+    ``play.replay.would_have_lines``, which resolves it again)."""
     history = context.history
     out: list[str] = []
     info = context.info
-    revealed = (lambda event: would_have_lines(history, info, event)) if (
-        info is not None and info.revealed is not None) else None
+    revealed = None
+    if would_have is not None and info is not None and info.revealed is not None:
+        def revealed(event: Event) -> list[str]:
+            return would_have(history, info, event)
     if not history.events:
         for entry in history.entries:
             out += entry_lines(entry, context)
@@ -260,7 +263,7 @@ def entry_lines(entry: LogEntry, context: Context | None = None) -> list[str]:
     if not entry.has_history:
         lines.append("    " + render(Msg.of("game.log.no_history")))
     for roll in entry.rolls:
-        from referee.game.record import shown_dice
+        from referee.game.entry import shown_dice
 
         pct = roll.get("percentile")
         lines.append("    " + render(Msg.of(

@@ -330,7 +330,7 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
 
 def show_answer(console: Console, question: Any, value: Any) -> None:
     """One answered question as the player saw it: ``? text  answer``."""
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
 
     _print(console, f"? {render(question.text)}  {answer_text(question, value)}")
 
@@ -338,6 +338,6 @@ def show_answer(console: Console, question: Any, value: Any) -> None:
 def show_under(console: Console, question: Any, value: Any) -> None:
     """The answer of a question shown before it was answered (a program roll after the
     opponent's word): under it, as the terminal shows the dice."""
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
 
     _print(console, f"  {answer_text(question, value)}")

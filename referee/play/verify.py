@@ -1,13 +1,13 @@
 """``game verify``: does the log hold together, and were the game's dice the seed's?
 
-First the log is checked without the seed (``game_history.check_history``): every event's
+First the log is checked without the seed (``game.history.check_history``): every event's
 head follows from the ones before it. Each check code the opponent noted (``--check``) must
 be the code of an event of the log: then the log up to that event is what was shown with the
 code (a removed, reordered or changed event, an undo taken out, a die or answer or state
 changed, a program roll turned typed: every head after it changes). Once the seed is
 revealed, it is checked against the commitment noted at the start, and every entry that kept
 what resolves it again is replayed from the state it began from with its answers, each
-program die rolled afresh from the seed and the opponent's contribution (``game_replay``):
+program die rolled afresh from the seed and the opponent's contribution (``play.replay``):
 every roll, the outcome and the state after must be the log's. The first entry and roll that
 differ are named.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.core.dice import DiceRoll, KeyedDice
+from referee.core.dice import DiceRoll
 from referee.core.errors import GameFileError, RefereeError, UsageError
 from referee.core.text import Msg
 from referee.game import Event, LogEntry
@@ -46,21 +46,6 @@ class Verified:
     overrides: int = 0
     abandoned: int = 0
     holder_dice: bool = False
-
-
-def entry_dice(info: Any, history: Any, number: int, scheme: int) -> KeyedDice:
-    """The game's dice of entry ``number`` as they were drawn: scheme 2 from the seed and the
-    contribution the file keeps, scheme 1 (older games) from the seed and the opponent's
-    text."""
-    if scheme < 2:
-        return KeyedDice(info.key, attack=number)
-    from referee.core.dice import EntryDice
-    from referee.game.contribution import HolderDice, from_file
-
-    given = HolderDice() if info.holder_dice else from_file(history.contribution(number))
-    if given is None:
-        return EntryDice(info.seed, number)  # no contribution: any program die is a mismatch
-    return EntryDice(info.seed, number, contribute=lambda: given.value)
 
 
 def check_codes(file: str, history: Any, codes: Sequence[str]) -> list[Checked]:
@@ -119,7 +104,7 @@ def _compare(file: str, entry: LogEntry, replayed: list[tuple[str, DiceRoll]]) -
 
 
 def _files_unchanged(file: str, entry: LogEntry) -> None:
-    from referee.game.record import digest_file
+    from referee.game.entry import digest_file
 
     assert entry.replay is not None
     files = entry.replay.get("files") or {}
@@ -133,8 +118,8 @@ def verify(path: Path, codes: Sequence[str] = ()) -> Verified:
     """Check the game file ``path`` (see the module) and the check codes ``codes``;
     ``GameFileError`` names what is wrong."""
     from referee.game.history import read_history
-    from referee.game.replay import replay
     from referee.game.seed import commitment
+    from referee.play.replay import entry_dice, replay
 
     name = str(path)
     history, info = read_history(path)
@@ -162,7 +147,7 @@ def verify(path: Path, codes: Sequence[str] = ()) -> Verified:
             raise GameFileError(Msg.of("game.error.replay_failed", file=name,
                                        number=entry.number, reason=err.msg)) from None
         program += _compare(name, entry, again.rolls)
-        if again.outcome is not None and again.outcome != entry.entry.get("outcome"):
+        if again.outcome is not None and again.outcome != entry.result.get("outcome"):
             raise GameFileError(Msg.of("game.error.outcome_differs", file=name,
                                        number=entry.number))
         if again.after != entry.after:

@@ -6,14 +6,16 @@ its answers; for World at War's marker phase, which action it took. Replaying gi
 dice as typed and rolls every program die afresh from the revealed seed (scheme 2: the entry's
 number, the roll's number in the entry and the opponent's contribution; scheme 1, entries of
 older games: the entry's number, the question, the roll), starting from the state the entry
-began from. The replay's rolls,
-outcome and state are then compared with the log (``referee.game.verify``).
+began from, through the same resolution as at the board (``play.resolve.Attack``). The
+replay's rolls, outcome and state are then compared with the log (``play.verify``). An attack
+abandoned after its pending entry is resolved the same way, as far as the answers it kept go,
+for the dice it would have had (``would_have``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,33 +25,8 @@ from referee.core.text import jsonable
 
 if TYPE_CHECKING:
     from referee.core.port import Port
-    from referee.core.result import Result, StepLog
+    from referee.core.result import Result
     from referee.game import LogEntry
-    from referee.rulesets.lnlt.roster import Roster
-
-STATE_OPTIONS = "options"  # where a Lock 'n Load phase keeps the options it plays with
-
-
-def impulse(roster: Roster | None, state: Any,
-            options: Any) -> Callable[[Any], tuple[Any, StepLog]]:
-    """One Lock 'n Load impulse, from the roster (the first) or the state the game file
-    holds: played again from there when the player goes back (a fresh copy each time)."""
-    from referee.core.result import StepLog
-    from referee.rulesets.lnlt import play as engine
-
-    def play_one(port: Any) -> tuple[Any, StepLog]:
-        log = StepLog()
-        kept = engine.load_state(state) if roster is None else None
-        if roster is not None:
-            phase = engine.begin(roster.model_copy(deep=True), port, log)
-        else:
-            assert kept is not None  # the loop plays a phase the file holds, not ended
-            phase = kept
-        if not phase.ended:
-            engine.play(phase, port, options, log, 1)
-        return phase, log
-
-    return play_one
 
 
 class _Capture:
@@ -90,38 +67,51 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
     block = entry.replay
     before = entry.before
     if block.get("kind") == "waw-markers":
-        return _markers(block, before)
+        from referee.play.markers import replay_markers
+
+        return Replayed([], None, _plain(replay_markers(block, before)))
     answers = {str(q): (ROLL if dice is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
-    port = _Capture(AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
-                               file=f"#{entry.number}"))
+    answerer = AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
+                          file=f"#{entry.number}")
+    port = _Capture(answerer)
     from referee.core.options import resolve_options
+    from referee.play.resolve import Attack
     from referee.rulesets import find_ruleset
 
     info = find_ruleset(entry.ruleset)
     options = resolve_options(info.option_specs(), block.get("options") or {})
     if block.get("kind") == "phase":
-        from referee.rulesets.lnlt import play as engine
-        from referee.rulesets.lnlt.roster import Roster
+        from referee.play.phase import STATE_OPTIONS, Impulse, impulse_result, roster_of
 
-        roster = (Roster.model_validate(block["roster"]) if block.get("roster") is not None
-                  else None)
-        phase, log = impulse(roster, before, options)(port)
-        result: Result = engine.impulse_result(phase, log, options)
+        phase, log = Impulse(roster_of(block.get("roster")), before, options)(port)
+        result: Result = impulse_result(phase, log, options)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
     else:
-        from referee.rulesets.base import AttackContext
-
         raw = block.get("declaration")
         declaration = (_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
-        result = info.implementation().attack(AttackContext(port, options, declaration,
-                                                            state=before))
+        result = Attack(info, options, declaration, before)(port)
         after = {**before, **_plain(dict(result.state_updates))}
-    port.inner.finish()  # type: ignore[attr-defined]
+    answerer.finish()
     outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}
     return Replayed(port.rolls, _plain(outcome), _plain(after))
+
+
+def entry_dice(info: Any, history: Any, number: int, scheme: int) -> KeyedDice:
+    """The game's dice of entry ``number`` as they were drawn: scheme 2 from the seed and the
+    contribution the file keeps, scheme 1 (older games) from the seed and the opponent's
+    text."""
+    if scheme < 2:
+        return KeyedDice(info.key, attack=number)
+    from referee.core.dice import EntryDice
+    from referee.game.contribution import HolderDice, from_file
+
+    given = HolderDice() if info.holder_dice else from_file(history.contribution(number))
+    if given is None:
+        return EntryDice(info.seed, number)  # no contribution: any program die is a mismatch
+    return EntryDice(info.seed, number, contribute=lambda: given.value)
 
 
 _DECLARED: dict[tuple[str, str], Any] = {}  # a declaration validated once per process
@@ -132,7 +122,7 @@ def _declaration(info: Any, raw: Any, where: str) -> Any:
     repeats its declarations), a fresh copy each time (a resolver may change it)."""
     import copy
 
-    from referee.session import validate_declaration
+    from referee.play.plan import validate_declaration
 
     key = (info.id, json.dumps(raw, sort_keys=True, ensure_ascii=False))
     if key not in _DECLARED:
@@ -142,25 +132,16 @@ def _declaration(info: Any, raw: Any, where: str) -> Any:
     return copy.deepcopy(_DECLARED[key])
 
 
-def _markers(block: Mapping[str, Any], before: dict[str, Any]) -> Replayed:
-    from referee.rulesets.waw import markers as mk
-
-    state = dict(before)
-    if block.get("action") == "clear":
-        state.update(mk.clear(state))
-    else:
-        state.update(mk.removal_phase(state)[1])
-    return Replayed([], None, _plain(state))
-
-
 def would_have(history: Any, info: Any, abandon: Any) -> list[tuple[str, DiceRoll]] | None:
     """The program rolls an abandoned attack would have had (after the reveal): resolved
     from the state it began from with the answers it kept, each program die from the seed
     and its contribution, up to the first question those answers do not give. ``None``: no
     contribution was given, so it had no dice."""
     from referee.core.errors import RefereeError
+    from referee.core.options import resolve_options
     from referee.frontends.answers import AnswerPort
-    from referee.game.verify import entry_dice
+    from referee.play.resolve import Attack
+    from referee.rulesets import find_ruleset
 
     by_id = {e.id: e for e in history.events}
     pending = by_id.get((abandon.body or {}).get("pending"))
@@ -175,26 +156,17 @@ def would_have(history: Any, info: Any, abandon: Any) -> list[tuple[str, DiceRol
     state = history.states.get(pending.id, {})
     body = pending.body or {}
     try:
-        from referee.core.options import resolve_options
-        from referee.rulesets import find_ruleset
-
         ruleset = find_ruleset(pending.ruleset)
         options = resolve_options(ruleset.option_specs(), body.get("options") or {})
+        raw = body.get("declaration")
         if pending.command == "phase":
-            from referee.rulesets.lnlt.roster import Roster
+            from referee.play.phase import Impulse, roster_of
 
-            raw = body.get("declaration")
-            roster = Roster.model_validate(raw) if raw is not None else None
-            impulse(roster, state, options)(port)
+            Impulse(roster_of(raw), state, options)(port)
         else:
-            from referee.rulesets.base import AttackContext
-            from referee.session import validate_declaration
-
-            raw = body.get("declaration")
-            declaration = (validate_declaration(ruleset, raw, f"#{pending.number}")
+            declaration = (_declaration(ruleset, raw, f"#{pending.number}")
                            if raw is not None else None)
-            ruleset.implementation().attack(AttackContext(port, options, declaration,
-                                                          state=dict(state)))
+            Attack(ruleset, options, declaration, dict(state))(port)
     except (RefereeError, ValueError):
         pass  # the answers it kept end here
     return port.rolls
@@ -204,7 +176,7 @@ def would_have_lines(history: Any, info: Any, abandon: Any) -> list[str]:
     """``would_have`` as lines of the log."""
     from referee.catalog import render
     from referee.core.text import Msg
-    from referee.frontends.display import dice_text
+    from referee.render.display import dice_text
 
     rolls = would_have(history, info, abandon)
     if rolls is None:
