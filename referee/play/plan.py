@@ -71,8 +71,9 @@ class AttackPlan:
 
 def attack_dice(plan: AttackPlan) -> KeyedDice:
     """The dice source of an attack: in a game made by ``game new``, the game's dice for the
-    entry's number; else the seed's. The one place an attack's dice are made (trusted dice,
-    issue 24, make theirs here, after the pending entry and the opponent's contribution)."""
+    entry's number (``EntryDice``: they ask the opponent's contribution when their first die
+    is drawn, after the pending entry is written: ``game.entry.GamePlay.begin``); else the
+    seed's. The one place an attack's dice are made."""
     from referee.core.dice import KeyedDice, usable_seed
 
     if plan.game is not None and plan.game.committed:
