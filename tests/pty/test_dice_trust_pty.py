@@ -1,0 +1,62 @@
+"""A game's dice at a real pseudo-terminal (pexpect): the opponent's word asked after Enter at
+the first dice prompt, typed dice over a program roll refused after going back, the override
+asked of both players, and the check code shown at the end."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.game import log_json, new_game
+from tests.support.pty import DOWN, ENTER, Session
+
+pytestmark = [
+    pytest.mark.pty,
+    pytest.mark.skipif(sys.platform == "win32", reason="pexpect.spawn needs a POSIX pty"),
+]
+
+
+def test_the_word_the_refusal_and_the_check_code_at_a_terminal(spawn, tmp_path: Path) -> None:
+    game = tmp_path / "night.sqlite"
+    new_game(game)
+    s = Session(spawn("attack", "epic", "--declaration",
+                      "transcripts/scripts/epic-grey-company.toml", "--game", str(game),
+                      "--odds", "none"))
+    s.expect("What action is")
+    s.child.send(DOWN + ENTER)  # Double
+    s.expect("in cover?")
+    s.child.send("y")
+    s.expect("fires AP5+ or AT4+?")
+    s.child.send(DOWN + ENTER)  # AT 4+
+    s.expect("Roll to hit for Heavy cannon")
+    s.child.send(ENTER)  # the program rolls: Red's word first
+    s.expect("Red: type a word for this attack's dice")
+    s.child.sendline("owls")
+    s.expect("Roll to hit for Autogun")
+    s.child.sendline("<")
+    s.expect("Roll to hit for Heavy cannon")
+    s.child.sendline("6 6 6")
+    s.expect("Override the program's roll?")
+    s.child.send("n")
+    s.expect("Roll to hit for Heavy cannon")
+    s.child.send(ENTER)
+    s.expect("Roll to hit for Autogun")
+    s.child.send(ENTER)
+    if s.child.expect_exact(["roll the", "Which side"]) == 0:  # a six to roll again
+        s.seen.append(s.child.before + s.child.after)
+        s.child.send(ENTER)
+        s.expect("Which side")
+    s.child.send(ENTER)  # Grey
+    assert s.finish() == 0
+    text = s.text
+    shown = re.search(r"owls.*?\n\s+([1-6] [1-6] [1-6]) \(rolled\)", text, re.S)
+    assert shown is not None, text
+    assert f"the program rolled this: {shown.group(1)}" in text
+    code = re.search(r"Check code after #1: (\S+)", text)
+    assert code is not None and "Traceback" not in text
+    entry = log_json(game)["entries"][0]
+    assert entry["check_code"] == code.group(1) and entry["word"] == "owls"
+    assert entry["rolls"][0]["dice_text"] == shown.group(1) and entry["overrides"] == []
