@@ -11,6 +11,13 @@ that the holder could foresee them, ``--holder-dice``), the overrides of the pro
 the players agreed (whose entries' rolls the luck leaves out) and its check code; the attacks
 abandoned after their pending entry are listed, after the reveal with the dice they would
 have had.
+
+Names come from the players' files: every text of the Markdown and of the page passes through
+the one escaping rule (``core.text.visible``: a right-to-left override, a zero-width space, an
+escape sequence shown as ``\\u202e``, ``\\u200b``, ``\\x1b``), before the chart library
+sees it too. The page runs nothing (a strict Content-Security-Policy) and wraps long words;
+it is the same page whether or not lxml is installed (pygal would use it: the standard
+library's ElementTree is asked for).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.catalog import render
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.game import LogEntry
 from referee.game.history import message
 
@@ -264,7 +271,7 @@ def markdown(report: Report) -> str:
         lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
         lines.append("")
     lines.append(render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")  # names from files are data, never controls
 
 
 # --- JSON -------------------------------------------------------------------------------------
@@ -319,16 +326,19 @@ def chart_svg(report: Report) -> str | None:
     if not any(side.series for side in report.luck):
         return None
     import pygal
+    from pygal.etree import etree
 
+    etree.to_etree()  # the same page with lxml installed or not (lxml refuses controls)
     config = pygal.Config(js=[], disable_xml_declaration=True, width=800, height=360,
                           range=(0, 100), show_dots=True, dots_size=3, explicit_size=True,
                           title=render(Msg.of("game.report.chart_title")),
                           x_title=render(Msg.of("game.report.chart_x")),
                           y_title=render(Msg.of("game.report.chart_y")))
     chart = pygal.XY(config)
+    chart.uuid = "luck"  # its id in the page (pygal draws a random one): the same page
     for side in report.luck:
         if side.series:
-            chart.add(side.side, [(float(x), round(y, 1)) for x, y in side.series])
+            chart.add(visible(side.side), [(float(x), round(y, 1)) for x, y in side.series])
     chart.add(render(Msg.of("game.report.chart_median")),
               [(1.0, 50.0), (float(max(report.rolls, 1)), 50.0)], stroke_style={"dasharray": "4"},
               show_dots=False)
@@ -343,8 +353,12 @@ def html(report: Report) -> str:
 
     from referee.catalog import current_language
 
+    def shown(value: Any) -> Any:  # every text of the page through the one rule
+        return value if isinstance(value, Markup) or not isinstance(value, str) else \
+            visible(value)
+
     env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"),
-                             autoescape=True, keep_trailing_newline=True)
+                             autoescape=True, keep_trailing_newline=True, finalize=shown)
     template = env.get_template("report.html.j2")
     headers, rows = luck_rows(report)
     svg = chart_svg(report)
@@ -364,10 +378,11 @@ def html(report: Report) -> str:
 
 def write_html(report: Report, path: Path) -> None:
     from referee.core.errors import UsageError
+    from referee.files import write_atomic
 
     text = html(report)
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)  # a full disk leaves no half page, nor an empty file
     except OSError as err:
         raise UsageError(Msg.of("game.error.html", file=str(path),
                                 reason=err.strerror or str(err))) from None

@@ -130,7 +130,7 @@ def new_game(path: Path, *, name: str, sides: Sequence[str], holder: str | None 
              holder_dice: bool = False) -> GameInfo:
     """Make a new game file at ``path`` (which must not exist) with a fresh secret seed;
     ``holder``: the side that holds the file (the first, if not said)."""
-    from referee.game import clock, open_game
+    from referee.game import clock, create_game
 
     if path.exists():
         raise UsageError(Msg.of("game.error.exists", file=str(path)))
@@ -145,10 +145,13 @@ def new_game(path: Path, *, name: str, sides: Sequence[str], holder: str | None 
     seed = draw_secret()
     info = GameInfo(name, (sides[0], sides[1]), commitment(seed), None, clock(), seed,
                     holder=holder or sides[0], holder_dice=holder_dice)
-    with open_game(path) as tx:
+
+    def fill(tx: Any) -> None:
         tx.set_meta("game", json.dumps(info.facts(), ensure_ascii=False))
         tx.set_meta("seed", seed)
-        tx.append_event("game", info.facts())
+        tx.append_event("game", info.facts())  # the chain's first event: the game's facts
+
+    create_game(path, fill)  # whole or not at all: a full disk leaves no empty file
     return info
 
 
