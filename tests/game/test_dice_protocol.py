@@ -601,6 +601,59 @@ def test_each_impulse_of_a_phase_in_a_game_takes_its_own_word_and_code(game: Pat
     assert [(k, n) for k, n in events(game)][-1] == ("entry", 2)
 
 
+PHASE_ARGS = ["phase", "lnlt", "--roster", str(ROOT / "transcripts/rosters/lnlt-crossroads.toml"),
+              "--impulses", "1", "--no-odds"]
+FIRE = ["Activate", "C4: Lt. Ash / Able squad", "C5 via Lt. Ash: Baker squad", "Fire from C4",
+        "Lt. Ash: directs the fire (LM 1), Able squad: IFP 2, light MG of Able squad: MG FP 2",
+        "D4: Pawn half-squad", "0", "1"]  # then the terrain modifier and the attack die
+
+
+def test_an_impulse_s_program_roll_once_shown_is_fixed_unless_overridden(game: Path) -> None:
+    """``<`` over the attack die brings the same die back; typed dice there are refused
+    unless both players override, which the log and ``verify`` show."""
+    args = [*PHASE_ARGS, "--game", str(game)]
+    code, out, err = invoke(args, answers=[*FIRE, "", "owls", "<", "6", "no", "6",
+                                                   "yes", "", "", "", "", "done"])
+    assert code == 0, err
+    assert out.count("the program rolled this: 5") == 2
+    entry = log_json(game)["entries"][0]
+    attack = entry["rolls"][0]
+    assert attack["dice"] == [6] and not attack["by_program"]
+    assert entry["overrides"] == [{"kind": "typed", "question": "i1.fire.C4.attack", "roll": 0,
+                                   "program": [5], "typed": [6]}]
+    assert documented_faces(FIXED_SEED, 1, 0, "owls", 1) == [5]
+    # the defence die takes roll 0, the program rolls being counted without the typed one
+    assert entry["rolls"][1]["dice"] == documented_faces(FIXED_SEED, 1, 0, "owls", 1)
+    invoke(["game", "reveal", str(game)])
+    code, out, err = invoke(["game", "verify", str(game)])
+    assert code == 0 and "1 override of the program's rolls agreed" in out, err
+
+
+def test_an_undone_impulse_redone_rolls_the_same_dice_and_its_codes_verify(game: Path) -> None:
+    args = [*PHASE_ARGS, "--game", str(game)]
+    code, out, err = invoke([*args, "--json"], answers=[*FIRE, "", "owls", "", "", "", "",
+                                                                "done"])
+    assert code == 0, err
+    first = json.loads(out)["check_codes"]
+    logged = log_json(game)["entries"][0]
+    assert first == [logged["check_code"]]
+    assert [r["dice"] for r in logged["rolls"]] == [
+        documented_faces(FIXED_SEED, 1, j, "owls", 1) for j in range(4)]
+    assert invoke(["game", "undo", str(game)])[0] == 0
+    # redone with another terrain modifier: no word asked, the same dice for the same rolls
+    code, out, err = invoke(args, answers=[*FIRE[:-1], "2", "", "", "", "", "", "done"])
+    assert code == 0, err
+    assert WORD_Q not in out and "Check code after #1" in out
+    redo = log_json(game)["entries"][1]
+    assert redo["number"] == 1 and redo["word"] == "owls"
+    assert [r["dice"] for r in redo["rolls"]] == [r["dice"] for r in logged["rolls"]]
+    assert redo["redoes"]["changed"] == ["i1.fire.C4.tm"]
+    invoke(["game", "reveal", str(game)])
+    code, out, err = invoke(["game", "verify", str(game), "--check", first[0], "--check",
+                             redo["check_code"]])
+    assert code == 0 and "the 8 program rolls match" in out, err
+
+
 def test_the_readme_checks_dice_and_codes_by_hand(game: Path, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
