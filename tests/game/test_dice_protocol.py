@@ -1,5 +1,5 @@
 """The protocol of a game's dice (issue 24) beyond the eight reproductions: the scheme and the
-check codes as the README states them, the pending entry before the word, abandoned attacks
+check codes as docs/dice.md states them, the pending entry before the word, abandoned attacks
 and burned numbers, a live attack left alone, resuming, overrides, ``--holder-dice``, the
 opponent's phone designed in (per-roll contributions), scripts checked before the first write,
 and game files of format 2 read, migrated and verified."""
@@ -53,11 +53,11 @@ def events(game: Path) -> list[tuple[str, int | None]]:
         return [(e.kind, e.number) for e in tx.events()]
 
 
-# --- the scheme, as the README states it ---------------------------------------------------
+# --- the scheme, as docs/dice.md states it ------------------------------------------------
 
 def documented_faces(seed: str, entry: int, roll_number: int, contribution: str,
                      count: int, sides: int = 6) -> list[int]:
-    """README: HMAC-SHA256(seed, referee-dice/2|i|j|contribution|block), bytes below
+    """docs/dice.md: HMAC-SHA256(seed, referee-dice/2|i|j|contribution|block), bytes below
     256 - 256 mod sides, each 1 + b mod sides."""
     faces: list[int] = []
     block = 0
@@ -108,7 +108,7 @@ def test_the_contribution_is_asked_once_just_before_the_first_program_die() -> N
 # --- check codes -------------------------------------------------------------------------
 
 def documented_code(head: str) -> str:
-    """README: 12 characters of the head in Crockford's base32, grouped by four."""
+    """docs/dice.md: 12 characters of the head in Crockford's base32, grouped by four."""
     rfc = base64.b32encode(bytes.fromhex(head))[:12].decode()
     text = rfc.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
                                        "0123456789ABCDEFGHJKMNPQRSTVWXYZ"))
@@ -654,15 +654,24 @@ def test_an_undone_impulse_redone_rolls_the_same_dice_and_its_codes_verify(game:
     assert code == 0 and "the 8 program rolls match" in out, err
 
 
-def test_the_readme_checks_dice_and_codes_by_hand(game: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Checking by hand.**"):]
+def test_docs_dice_checks_dice_and_codes_by_hand(game: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/dice.md's Python block gives the dice and every check code; its openssl line's
+    bytes are the HMAC the scheme says."""
+    page = (ROOT / "docs/dice.md").read_text(encoding="utf-8")
+    section = page[page.index("## Checking a game by hand"):]
     start = section.index("```python\n") + len("```python\n")
     code_block = section[start:section.index("\n```", start)]
     namespace: dict[str, Any] = {}
-    exec(compile(code_block, "README.md", "exec"), namespace)
+    exec(compile(code_block, "docs/dice.md", "exec"), namespace)
     assert capsys.readouterr().out.strip() == "[1, 5, 5]"
+    openssl = re.search(r"printf '(referee-dice/2\|[^']*)' \| openssl dgst -sha256 -hmac\s+"
+                        r"([0-9a-f]{32})` gives `([0-9a-f]{8})\.\.\.`", section)
+    assert openssl is not None
+    message, seed, shown = openssl.groups()
+    digest = hmac.new(seed.encode(), message.encode(), hashlib.sha256).hexdigest()
+    assert digest.startswith(shown)
+    assert documented_faces(seed, 1, 0, "owls at dusk", 3) == [1, 5, 5]
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
     invoke(["game", "undo", str(game)])
     by_hand = {i: code for i, _kind, _n, code in namespace["codes"](str(game))}

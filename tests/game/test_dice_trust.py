@@ -1,6 +1,6 @@
 """The eight attacks of issue 24 on a game's dice, each stopped: one test per attack, named
 after it. Each was first run against the referee before the issue and failed there (the
-attack worked); the protocol that stops them is in the README's "Dice both players can trust".
+attack worked); the protocol that stops them is described in docs/dice.md.
 
 The player who holds the game file (the laptop) is the attacker of these tests: they can read
 and rewrite the file, type any name, undo, go back, interrupt and edit a record. The opponent
