@@ -681,6 +681,24 @@ def test_docs_dice_checks_dice_and_codes_by_hand(game: Path, tmp_path: Path,
     assert by_hand == shown
 
 
+def test_game_follow_keeps_every_check_code_the_terminal_showed(game: Path,
+                                                              tmp_path: Path) -> None:
+    import io
+
+    from referee.context import Environment
+    from referee.game.follow import follow
+
+    run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
+    assert invoke(["game", "undo", str(game)])[0] == 0
+    data = log_json(game)
+    codes = [e["check_code"] for e in data["entries"]]
+    codes += [e["check_code"] for e in data["events"] if e["kind"] == "undo"]
+    assert len(codes) == 2
+    out = io.StringIO()
+    follow(game, Environment(stdout=out, stdout_isatty=False), interval=0.01, rounds=1)
+    assert all(code in out.getvalue() for code in codes), out.getvalue()
+
+
 def test_entries_without_dice_in_a_game_hold_together(game: Path, tmp_path: Path) -> None:
     smoke = ROOT / "transcripts/scripts/waw-example-5-smoke.toml"
     run_in(game, smoke)
