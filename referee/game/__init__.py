@@ -81,6 +81,7 @@ CREATE INDEX IF NOT EXISTS log_number ON log (number);
 ALTER TABLE log ADD COLUMN kind TEXT NOT NULL DEFAULT 'entry';
 ALTER TABLE log ADD COLUMN body TEXT;
 ALTER TABLE log ADD COLUMN writer TEXT;
+CREATE INDEX IF NOT EXISTS log_kind ON log (kind);
 """
 KINDS = ("game", "migrated", "pending", "resume", "contribution", "entry", "abandon", "undo",
          "reveal")
@@ -302,12 +303,41 @@ class GameTransaction:
         if last.digest != head:
             raise tampered(self._name, "log", Msg.of("game.why.last_removed"))
         previous = str(rows[1][_ROW_NAMES.index("digest")] or "") if len(rows) > 1 else ""
-        if last.entry is not None and last.entry.body is None:
-            return  # written by format 2: its digest is checked by check_history
-        if event_head(previous, last) != last.digest:
+        if not (last.entry is not None and last.entry.body is None) and event_head(
+                previous, last) != last.digest:  # (format 2's digests: check_history's)
             from referee.game.faults import where_event
 
             raise tampered(self._name, where_event(last), Msg.of("game.why.digest"))
+        self._guard_meta()
+
+    def _guard_meta(self) -> None:
+        """What the commands read from ``meta`` besides the chain is what the chain says: the
+        game's facts (its sides, holder, ``--holder-dice``) and whether it was revealed; a
+        file whose ``meta`` was edited (say, ``holder_dice`` turned on to be asked no word)
+        takes no write (``check_history`` finds it too, on reading)."""
+        from referee.game.faults import tampered
+
+        if self.schema < 3:
+            return
+        first = self._conn.execute("SELECT kind, body FROM log ORDER BY id LIMIT 1").fetchone()
+        facts = (self._json("log.body", first[1]) if first is not None and first[0] == "game"
+                 and first[1] is not None else None)
+        migrated = self._conn.execute(
+            "SELECT body FROM log WHERE kind = 'migrated' ORDER BY id LIMIT 1").fetchone()
+        if migrated is not None and migrated[0] is not None:
+            body = self._json("log.body", migrated[0])
+            if isinstance(body, dict) and body.get("game") is not None:
+                facts = body["game"]
+        raw = self.meta("game")
+        if (facts is None) != (raw is None) or (
+                raw is not None and self._json("meta.game", raw) != facts):
+            raise tampered(self._name, "meta.game", Msg.of("game.why.facts"))
+        reveal = self._conn.execute(
+            "SELECT at FROM log WHERE kind = 'reveal' ORDER BY id LIMIT 1").fetchone()
+        revealed = self.meta("revealed")
+        if (reveal is None) != (revealed is None) or (
+                reveal is not None and reveal[0] != revealed):
+            raise tampered(self._name, "meta.revealed", Msg.of("game.why.revealed"))
 
     def guard_state(self, ruleset: str) -> None:
         """The state the file holds for ``ruleset`` is the one its last event of that ruleset

@@ -289,10 +289,17 @@ def _state_edited(conn: sqlite3.Connection) -> None:
                  (json.dumps({"Red Hill Battery (invented)": {"blast_markers": 3}}),))
 
 
+def _holder_dice_turned_on(conn: sqlite3.Connection) -> None:
+    """The game's facts in ``meta`` say ``--holder-dice``: no word would be asked."""
+    (raw,) = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'game'",
+                 (json.dumps({**json.loads(raw), "holder_dice": True}),))
+
+
 @pytest.mark.parametrize("damage", [_last_entry_deleted, _last_die_edited, _head_edited,
-                                    _state_edited],
+                                    _state_edited, _holder_dice_turned_on],
                          ids=["last-event-deleted", "last-die-edited", "head-edited",
-                              "state-edited"])
+                              "state-edited", "holder-dice-turned-on"])
 def test_written_into_a_broken_file_a_write_is_refused(trusted: Path, tmp_path: Path,
                                                        damage: Any) -> None:
     program = script(tmp_path, "a.toml", EPIC_PROGRAM)
@@ -303,4 +310,19 @@ def test_written_into_a_broken_file_a_write_is_refused(trusted: Path, tmp_path: 
     before = trusted.read_bytes()
     code, _, err = run_with_word(trusted, program, "larks")
     assert code == 5 and err.count("\n") == 1, err  # ... takes no new attack
+    assert trusted.read_bytes() == before
+
+
+def test_written_into_a_revealed_game_whose_reveal_was_hidden_a_write_is_refused(
+        trusted: Path, tmp_path: Path) -> None:
+    """Once revealed, every die is known: taking the reveal out of ``meta`` (so that the
+    game would take attacks again) is refused by the write, not only by a later read."""
+    program = script(tmp_path, "a.toml", EPIC_PROGRAM)
+    assert run_with_word(trusted, program, "owls")[0] == 0
+    assert invoke(["game", "reveal", str(trusted)])[0] == 0
+    with sqlite3.connect(trusted) as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'revealed'")
+    before = trusted.read_bytes()
+    code, _, err = run_with_word(trusted, program, "larks")
+    assert code == 5 and "meta.revealed" in err and err.count("\n") == 1, err
     assert trusted.read_bytes() == before
