@@ -2,7 +2,7 @@
 
 The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
-in-process), only many more: every run must end with an exit code of the README's table
+in-process), only many more: every run must end with an exit code of docs/promises.md
 (0, 2, 3, 4 or 5) and no traceback, within its budget of time and memory: each case runs in
 a forked child under resource limits (``tests.support.fuzz.run_bounded``: 20 s of processor
 time, 60 s on the clock, 768 MB of memory more than the fuzzer's), so a case that would hang

@@ -1,5 +1,5 @@
 """JSON output (``--json``): every document the referee prints, built as plain data by the
-contract the README states (``--json``: the contract): each document carries
+contract docs/json.md states (``--json``: the contract): each document carries
 ``schema_version`` and ``kind``; keys are English ids in every language; numbers are numbers
 (an exact value as ``{"fraction": "1/18", "float": 0.055556}``); display text only in fields
 named ``text`` or ``*_text``. The JSON Schemas of the documents (``referee/schemas/``) are

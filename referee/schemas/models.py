@@ -534,7 +534,7 @@ class GameReportDocument(_Document):
 
 class ErrorDocument(_Document):
     """Any command's error under ``--json``: one document on standard error instead of the
-    ``error: ...`` line; the exit code is the same (see the README's table)."""
+    ``error: ...`` line; the exit code is the same (see docs/promises.md)."""
 
     kind: Literal["error"]
     exit_code: int

@@ -1,4 +1,4 @@
-"""The JSON contract (README: ``--json``: the contract): every document ``--json`` prints
+"""The JSON contract (docs/json.md): every document ``--json`` prints
 validates against the shipped JSON Schema of its kind, every transcript's JSON output
 included; keys and values are the same in every language (display text only in ``text`` and
 ``*_text`` fields); lookups give their table's data, not its rendered cells, and so do the
