@@ -137,6 +137,15 @@ def run(ctx: typer.Context,
         _show_result(out, played, planned.seed, odds_after=True, game=planned.game)
         if planned.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(out, planned.seed, planned.game)
+            flow = getattr(planned.game, "flow", None)
+            if word is not None and not out.json and flow is not None and (
+                    flow.contribution is not None and flow.contribution.kind == "word"):
+                from referee.render.console import print_message
+
+                # typed by the holder: shown, for the opponent to see it is the word given
+                given = Msg.of("game.word_given", word=flow.contribution.value(0),
+                               opponent=planned.game.info.opponent_side)
+                print_message(out.console, given, style="dim")
         show_code(out, planned.game)
 
 

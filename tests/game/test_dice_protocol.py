@@ -212,6 +212,20 @@ def test_a_run_without_word_or_terminal_names_the_flag_and_writes_nothing(
     assert code == 0, err  # all dice typed: no word needed
 
 
+def test_a_word_given_with_the_command_is_shown_where_the_opponent_sees_it(
+        game: Path, tmp_path: Path) -> None:
+    """The holder types ``--word``: the terminal shows the word the dice came from (and the
+    log keeps it), for the opponent to see it is the word given."""
+    program = script(tmp_path, "a.toml", EPIC_PROGRAM)
+    code, out, err = invoke(["run", str(program), "--game", str(game), "--word", "owls"])
+    assert code == 0, err
+    assert 'The word given with --word: "owls" (Red\'s, for this entry\'s dice)' in out
+    assert log_json(game)["entries"][0]["word"] == "owls"
+    code, out, err = invoke(["run", str(program), "--game", str(game), "--word", "larks",
+                             "--json"])
+    assert code == 0 and json.loads(out)["game"]["number"] == 2, err  # JSON only
+
+
 def test_a_missing_answer_is_found_before_the_first_write(game: Path, tmp_path: Path) -> None:
     before = game.read_bytes()
     broken = EPIC_PROGRAM.replace('cover = true\n', '')
