@@ -137,15 +137,17 @@ def run(ctx: typer.Context,
         _show_result(out, played, planned.seed, odds_after=True, game=planned.game)
         if planned.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(out, planned.seed, planned.game)
-            flow = getattr(planned.game, "flow", None)
-            if word is not None and not out.json and flow is not None and (
-                    flow.contribution is not None and flow.contribution.kind == "word"):
+            entry = planned.game
+            flow = entry.flow if entry is not None else None
+            given = flow.contribution if flow is not None else None
+            if (word is not None and not out.json and entry is not None
+                    and entry.info is not None and given is not None and given.kind == "word"):
                 from referee.render.console import print_message
 
                 # typed by the holder: shown, for the opponent to see it is the word given
-                given = Msg.of("game.word_given", word=flow.contribution.value(0),
-                               opponent=planned.game.info.opponent_side)
-                print_message(out.console, given, style="dim")
+                print_message(out.console, Msg.of("game.word_given", word=given.value(0),
+                                                  opponent=entry.info.opponent_side),
+                              style="dim")
         show_code(out, planned.game)
 
 
