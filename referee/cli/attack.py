@@ -100,6 +100,8 @@ def run(ctx: typer.Context,
         game: GameOpt = None,
         word: Annotated[str | None, typer.Option("--word", metavar="TEXT",
                                                  help=t("cli.opt.word"))] = None,
+        odds: Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.run_odds"))] =
+        OddsMode.compact,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
     from referee.play.attack import run_script
@@ -130,11 +132,14 @@ def run(ctx: typer.Context,
             print_message(out.prompts, Msg.of("run.unused_warning", reason=err.msg),
                           style="yellow")
 
+        shown = _odds_mode(odds, no_odds)
         # a script's odds follow its result
         planned, played = run_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto, game=game,
-                                     odds=not no_odds, word=word_source, unused=unused)
-        _show_result(out, played, planned.seed, odds_after=True, game=planned.game)
+                                     odds=shown != OddsMode.none, word=word_source,
+                                     unused=unused)
+        _show_result(out, played, planned.seed, odds_after=True,
+                     full_odds=shown == OddsMode.full, game=planned.game)
         if planned.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(out, planned.seed, planned.game)
             entry = planned.game

@@ -180,12 +180,15 @@ def asked_word(out: Out) -> Any:
 
 
 def _show_result(out: Out, played: Played, seed: int | None, *,
-                 odds_after: bool = False, game: Any = None) -> None:
-    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``)."""
+                 odds_after: bool = False, full_odds: bool = False,
+                 game: Any = None) -> None:
+    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``).
+    A roll's end states are given where it first predicts them, or at every roll with
+    ``full_odds`` (``--odds full``); ``game``: the game entry it was written as."""
     if out.json:
         from referee.render.json_out import result_json
 
-        body = result_json(played.result, played.odds)
+        body = result_json(played.result, played.odds, every_end_state=full_odds)
         out.document("result", ruleset=body.pop("ruleset"), seed=seed, game=game_json(game),
                      **body)
         return
@@ -195,7 +198,7 @@ def _show_result(out: Out, played: Played, seed: int | None, *,
     if odds_after and played.odds:
         from referee.render.odds import rolls_lines
 
-        print_lines(out.console, rolls_lines(played.odds))
+        print_lines(out.console, rolls_lines(played.odds, full=full_odds))
 
 
 def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
@@ -206,8 +209,8 @@ def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
     try:
         played = at_seat(plan, seat, **how)
     except RecordWriteError as err:
-        _show_result(out, err.played, plan.seed, game=plan.game)
+        _show_result(out, err.played, plan.seed, full_odds=seat.full_odds, game=plan.game)
         show_code(out, plan.game)
         raise
-    _show_result(out, played, plan.seed, game=plan.game)
+    _show_result(out, played, plan.seed, full_odds=seat.full_odds, game=plan.game)
     show_code(out, plan.game)

@@ -54,7 +54,7 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 def validate(doc: Any) -> str:
     """``doc`` is a document of a known kind and valid by its schema; its kind."""
     assert isinstance(doc, dict), doc
-    assert doc.get("schema_version") == 1, doc.get("schema_version")
+    assert doc.get("schema_version") == 2, doc.get("schema_version")
     kind = doc.get("kind")
     assert kind in KINDS, kind
     errors = sorted(validator(kind).iter_errors(doc), key=lambda e: list(e.absolute_path))
