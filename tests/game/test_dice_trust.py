@@ -206,9 +206,41 @@ def _typed_sixes(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE log SET rolls = ? WHERE id = ?", (json.dumps(rolls), row[0]))
 
 
-@pytest.mark.parametrize("edit", [_delete_undone, _delete_last, _typed_sixes],
+def _reordered(conn: sqlite3.Connection) -> None:
+    """The first two entries' places swapped (their ids kept in order)."""
+    columns = [c for c in CHAINED_COLUMNS if c != "id"]
+    first, second = (r[0] for r in conn.execute(
+        "SELECT id FROM log WHERE kind = 'entry' ORDER BY id LIMIT 2").fetchall())
+    rows = {i: conn.execute(f"SELECT {', '.join(columns)} FROM log WHERE id = ?",
+                            (i,)).fetchone() for i in (first, second)}
+    assign = ", ".join(f"{c} = ?" for c in columns)
+    for target, source in ((first, second), (second, first)):
+        conn.execute(f"UPDATE log SET {assign} WHERE id = ?", (*rows[source], target))
+
+
+def _answer_changed(conn: sqlite3.Connection) -> None:
+    """An answer of the first entry changed (no cover), its dice left as they were."""
+    row = conn.execute("SELECT id, replay FROM log WHERE kind = 'entry' ORDER BY id "
+                       "LIMIT 1").fetchone()
+    replay = json.loads(row[1])
+    replay["answers"] = [[q, False if q == "cover" else a] for q, a in replay["answers"]]
+    conn.execute("UPDATE log SET replay = ? WHERE id = ?", (json.dumps(replay), row[0]))
+
+
+def _program_die_changed(conn: sqlite3.Connection) -> None:
+    """A program roll's first die made a six, still shown as the program's."""
+    row = conn.execute("SELECT id, rolls FROM log WHERE kind = 'entry' ORDER BY id "
+                       "LIMIT 1").fetchone()
+    rolls = json.loads(row[1])
+    rolls[0]["dice"][0] = 6
+    conn.execute("UPDATE log SET rolls = ? WHERE id = ?", (json.dumps(rolls), row[0]))
+
+
+@pytest.mark.parametrize("edit", [_delete_undone, _delete_last, _typed_sixes, _reordered,
+                                  _answer_changed, _program_die_changed],
                          ids=["undone-entry-deleted", "last-attack-deleted",
-                              "program-roll-turned-typed-sixes"])
+                              "program-roll-turned-typed-sixes", "entries-reordered",
+                              "answer-changed", "program-die-changed"])
 @pytest.mark.parametrize("revealed", [False, True], ids=["before-reveal", "after-reveal"])
 def test_rewritten_in_the_file_a_rechained_edit_fails_the_opponents_check_code(
         trusted: Path, tmp_path: Path, edit: Any, revealed: bool) -> None:
