@@ -79,8 +79,12 @@ def phase(ctx: typer.Context,
             # with --show nothing is rolled: no seed to repeat (unless one was given)
             out.document("phase", ruleset=planned.info.id,
                          seed=seed if show else planned.seed,
-                         impulses=[result_json(p.result, p.odds) for p in played],
-                         summary=result_json(final))
+                         impulses=[result_json(p.result, p.odds,
+                                               every_end_state=odds == OddsMode.full)
+                                   for p in played],
+                         summary=result_json(final),
+                         check_codes=[p.code for p in played]
+                         if planned.entry.committed else None)
             return
         from referee.core.text import Msg
         from referee.render.console import print_message, print_table
@@ -95,16 +99,21 @@ def phase(ctx: typer.Context,
 
 def _print_steps(out: Out, working: bool, played: Played) -> None:
     """An impulse played: its whole working (``working``), else what it did to each unit by
-    name and its rolls (``render.outcome``)."""
-    from referee.render.console import print_lines, print_result
+    name and its rolls (``render.outcome``); in a game made by ``game new`` its check code."""
+    from referee.render.console import print_lines, print_message, print_result
 
     if working:
         print_result(out.console, played.result, outcome=False)
-        return
-    from referee.render.outcome import fate_lines, roll_line
+    else:
+        from referee.render.outcome import fate_lines, roll_line
 
-    rolls = [line for line in map(roll_line, played.odds or []) if line is not None]
-    lines = fate_lines(played.result)
-    if rolls:
-        lines += [t("kept.fate.rolls"), *("  " + r for r in rolls)]
-    print_lines(out.console, lines)
+        rolls = [line for line in map(roll_line, played.odds or []) if line is not None]
+        lines = fate_lines(played.result)
+        if rolls:
+            lines += [t("kept.fate.rolls"), *("  " + r for r in rolls)]
+        print_lines(out.console, lines)
+    if played.code is not None:
+        from referee.core.text import Msg
+
+        print_message(out.console, Msg.of("game.code_after", number=played.number,
+                                          code=played.code), style="bold")

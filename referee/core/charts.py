@@ -18,6 +18,7 @@ out in its ``state_updates``, so that undo puts them back, the log's chain cover
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,18 @@ def as_state(charts: Mapping[ChartKey, Kept]) -> list[dict[str, Any]]:
             for k, v in sorted(charts.items())]
 
 
+_ANSWERED: ContextVar[set[str] | None] = ContextVar("chart_answered", default=None)
+
+
+def listen() -> set[str]:
+    """From now on, in this context, the ids of the questions a kept chart answers are added
+    to the set returned: a script (``frontends.answers.AnswerPort``) that answers one of them
+    is not told its answer went unused (the game had it already)."""
+    answered: set[str] = set()
+    _ANSWERED.set(answered)
+    return answered
+
+
 class Charts:
     """The chart answers of one attack (or impulse): those the game kept, those entered in
     it. ``entry``: the game entry being played (``None``: no game file)."""
@@ -101,6 +114,9 @@ class Charts:
                 pass  # the question no longer takes it (another edition): ask
             else:
                 self.used.append((key, found))
+                answered = _ANSWERED.get()
+                if answered is not None:
+                    answered.add(question.id)
                 return ChartAnswer(value, self.source(None if here else found.at))
         value = port.ask(question)
         self.new[key] = Kept(question.to_script(value), self.entry)

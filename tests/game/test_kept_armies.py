@@ -22,8 +22,8 @@ from tests.support.game import invoke, new_game
 ROSTERS = ROOT / "transcripts" / "rosters"
 # the side of Grey Company is asked once the formations are named, before any die
 EPIC_TYPED = ["whole", "Grey Company", "Red Company", "Grey", "0", "4 ap4", "-",
-              "2 inf 6+ woods 15", "2 av 4+ 25", "-", "0", "0", "advance", "5 5 5 5", "1 1",
-              "1 1"]
+              "2 inf 6+ woods 15", "2 av 4+ 25", "-", "0", "0", "no", "advance", "5 5 5 5",
+              "1 1", "1 1"]
 
 
 def _roster(game: Path, *extra: str) -> dict[str, Any]:
@@ -57,11 +57,13 @@ def test_a_later_epic_attack_offers_the_kept_formations_by_name(game: Path) -> N
     assert invoke(["attack", "epic", "--game", str(game), "--no-odds"],
                   answers=EPIC_TYPED)[0] == 0
     code, out, err = invoke(["attack", "epic", "--game", str(game), "--no-odds"],
-                            answers=["kept:Grey Company:Red Company", "advance", "20",
+                            answers=["kept:Grey Company:Red Company", "0", "advance", "20",
                                      "5 5 5 5"])
     assert code == 0, err
     asked = [line[2:].split("?")[0] for line in out.splitlines() if line.startswith("? ")]
-    assert asked == ["What is to be resolved", "What action is Grey Company taking",
+    assert asked == ["What is to be resolved",
+                     "How many other friendly formations have Red Company in crossfire",
+                     "What action is Grey Company taking",
                      "Red Company: where do its units stand (Unit 3, Unit 4, in this order)",
                      "Roll to hit for weapon 1: 4 dice, 4+ hits  5 5 5 5"]
     assert "Grey Company fires at Red Company (both as the game keeps them)" in out
@@ -160,8 +162,9 @@ def test_an_army_edited_in_the_file_outside_the_referee_is_refused(game: Path) -
     _roster(game, "--import", str(ROSTERS / "fow-orchard.toml"))
     conn = sqlite3.connect(game)
     (value,) = conn.execute("SELECT value FROM state WHERE key = 'teams'").fetchone()
-    conn.execute("UPDATE state SET value = ? WHERE key = 'teams'",
-                 (value.replace('"top": 1', '"top": 9'),))
+    teams = json.loads(value)
+    teams[0]["status"] = "destroyed" if teams[0].get("status") != "destroyed" else "active"
+    conn.execute("UPDATE state SET value = ? WHERE key = 'teams'", (json.dumps(teams),))
     conn.commit()
     conn.close()
     code, _out, err = invoke(["game", "roster", str(game)])

@@ -19,6 +19,7 @@ from referee.core.charts import ChartKey, Charts
 from referee.core.errors import AnswerError
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
+from tests.support import ROOT
 from tests.support.game import invoke, new_game
 from tests.support.lnlt import roster, unit
 
@@ -218,7 +219,8 @@ def test_verify_replays_a_chart_entry_from_the_revealed_seed(tmp_path: Path,
                                                              game_seed: str) -> None:
     game = tmp_path / "g.sqlite"
     new_game(game)
-    answers = ["he", "0712 1", "2 inf, cv", "5 4+", "5 5 5 5 5", "6", "", "disorganize"]
+    answers = ["he", "0712 1", "2 inf, cv", "5 4+", "5 5 5 5 5", "6", "", "owls",
+               "disorganize"]  # Enter: the program rolls, Red's word first
     code, _out, err = invoke(["attack", "waw", "--game", str(game), "--no-odds"],
                              answers=answers)
     assert code == 0, err
@@ -286,3 +288,14 @@ def test_lnlt_a_damage_table_given_in_the_middle_of_a_phase_is_used_from_then_on
     code, _out, err = invoke(["phase", "lnlt", "--game", str(game), "--dct", str(dct),
                               "--show"])
     assert code == 2 and "--show plays none" in err
+
+
+def test_a_script_whose_chart_answer_the_game_has_already_runs(tmp_path: Path) -> None:
+    """A scripted phase played again in a game that kept its Damage Check result: the
+    script's answer for it is not refused as unused, the game's chart answers it."""
+    game = tmp_path / "g.sqlite"
+    phase = str(ROOT / "transcripts" / "scripts" / "lnlt-short-phase.toml")
+    assert invoke(["run", phase, "--game", str(game), "--no-odds"])[0] == 0
+    code, out, err = invoke(["run", phase, "--game", str(game), "--no-odds"])
+    assert code == 0, err
+    assert "from your chart, entered at #1" in out

@@ -17,7 +17,8 @@ from referee.core.armies import Group, RosterPart, Unit
 from referee.core.fates import joined
 from referee.core.result import Result
 from referee.core.text import Msg
-from referee.rulesets.epic.declaration import ShootingDeclaration, shown, weapon_key
+from referee.rulesets.epic.common import shown
+from referee.rulesets.epic.declaration import ShootingDeclaration, weapon_key
 
 RULESET_ID = "epic-armageddon"
 ARMY = "army"
@@ -67,7 +68,8 @@ def with_army(state: Mapping[str, Any], decl: ShootingDeclaration, result: Resul
                                                    [_weapon(w) for w in decl.weapons], units)}
     if target and decl.target_units:
         units = [{"name": u.name, "number": u.number, "type": u.type, "armour": u.armour,
-                  "reinforced": u.reinforced or None, "invulnerable": u.invulnerable or None}
+                  "reinforced": u.reinforced or None, "invulnerable": u.invulnerable or None,
+                  "dc": u.dc, "void_shields": u.void_shields or None}
                  for u in decl.target_units]
         saved = formations.get(target, {"blast_markers": 0, "broken": False, "destroyed": []})
         formations[target] = {**saved, ARMY: _army(saved.get(ARMY), sides.get(target), [],
@@ -158,7 +160,8 @@ def roster(state: Mapping[str, Any], sides: Mapping[str, str]) -> list[RosterPar
             parts.append(("[[formation.units]]", {
                 "name": render(_unit_label(u)), "type": u["type"], "armour": u.get("armour"),
                 "weapons": carried or None, "reinforced": u.get("reinforced") or None,
-                "invulnerable": u.get("invulnerable") or None}))
+                "invulnerable": u.get("invulnerable") or None, "dc": u.get("dc"),
+                "void_shields": u.get("void_shields")}))
         parts += [Msg.of("kept.army.epic.left_out", name=_unit_label(u))
                   for u in army.get("units", []) if u not in units]
     return parts
@@ -206,5 +209,6 @@ def target_from_kept(state: Mapping[str, Any], name: str) -> list[dict[str, Any]
     return [{k: v for k, v in (("name", u["name"]), ("number", u.get("number")),
                                 ("type", u["type"]), ("armour", u.get("armour")),
                                 ("reinforced", u.get("reinforced") or False),
-                                ("invulnerable", u.get("invulnerable") or False))
+                                ("invulnerable", u.get("invulnerable") or False),
+                                ("dc", u.get("dc")), ("void_shields", u.get("void_shields")))
              if v is not None} for u in units]

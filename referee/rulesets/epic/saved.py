@@ -1,5 +1,6 @@
 """What an Epic Armageddon game file keeps, as a model: each formation's Blast markers, broken
-state, destroyed units and overwatch (E-14, E-20). A damaged or edited file is refused before
+state, destroyed units, overwatch (E-14, E-20) and its war engines' damage and void
+shields down (E-W1, E-W9). A damaged or edited file is refused before
 any rule reads it (``referee.game``)."""
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ class SavedArmyUnit(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     number: int | None = Field(default=None, ge=1)
-    type: Literal["INF", "LV", "AV"] | None = None
+    type: Literal["INF", "LV", "AV", "WE"] | None = None
     armour: int | None = Field(default=None, ge=2, le=6)
+    dc: int | None = Field(default=None, ge=1, le=20)  # a war engine's (E-W1)
+    void_shields: int | None = Field(default=None, ge=0, le=12)  # a war engine's (E-W9)
     weapons: list[str] = Field(default_factory=list, max_length=40)
     reinforced: bool | None = None
     invulnerable: bool | None = None
@@ -41,9 +44,35 @@ class SavedFormation(BaseModel):
     destroyed: list[str] = Field(default_factory=list)
     overwatch: bool | None = None
     army: SavedArmy | None = None  # issue 27: what the game keeps of its units
+    damage: dict[str, int] = Field(default_factory=dict)  # war engines' damage, by unit (E-W1)
+    shields_down: dict[str, int] = Field(default_factory=dict)  # void shields down (E-W9)
+
+
+class SavedTurn(BaseModel):
+    """Where the turn stands (E-T1 to E-T7, ``referee epic-turn``): its number and phase,
+    the side to act, the formations that have acted, the last activation (for retaining
+    the initiative), each side's strategy rating and each formation's side and initiative,
+    asked once."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    number: int = Field(default=1, ge=1, le=99)
+    phase: Literal["strategy", "action", "end"] = "strategy"
+    first: str | None = None  # the side that acted first this turn
+    acting: str | None = None  # the side whose activation comes next
+    acted: list[str] = Field(default_factory=list)
+    last: str | None = None  # the formation that acted last ...
+    last_passed: bool = False  # ... passed its action test ...
+    last_retained: bool = False  # ... and had retained the initiative
+    last_action: str | None = None
+    strategy: dict[str, int] = Field(default_factory=dict)
+    sides: dict[str, str] = Field(default_factory=dict)
+    initiative: dict[str, int] = Field(default_factory=dict)
+    rerolls: list[str] = Field(default_factory=list)  # sides whose supreme commander re-rolled
 
 
 class SavedState(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     formations: dict[str, SavedFormation] = Field(default_factory=dict)
+    turn: SavedTurn | None = None
