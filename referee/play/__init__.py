@@ -35,7 +35,7 @@ Glossary: one meaning per name.
 * **entry**: a numbered entry of a game file's log (``game.LogEntry``, its result as JSON
   ``LogEntry.result``; the one about to be played: ``game.entry.GamePlay``). The console
   script is ``referee.start``. Not yet renamed: the compact lines typed at the board
-  (``rulesets/*/entry.py``, ``EntryQuestion``, the messages ``*.entry.*``) become "line" with
+  (``rulesets/*/entry.py``, ``LineQuestion``, the messages ``*.entry.*``) become "line" with
   the one compact-line vocabulary (issue 25, item 3), as the Epic and Flames of War work
   changes those files now.
 * **table**: rows and columns shown to the player (``core.table.Table``): a rule table

@@ -14,17 +14,17 @@ from referee.core.errors import ScriptError
 from referee.core.port import Port
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.assault_entry import AssaultEntry, to_units
+from referee.rulesets.epic.assault_line import AssaultEntry, to_units
 from referee.rulesets.epic.assault_model import (
     AssaultDeclaration,
     AssaultFormation,
     AssaultUnit,
 )
 from referee.rulesets.epic.common import weapon_key
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.formations import formation_label, join
+from referee.rulesets.epic.line import (
     Needs,
 )
-from referee.rulesets.epic.formations import formation_label, join
 
 ATTACKER, DEFENDER = "assaulting-formation", "defending-formation"
 

@@ -17,7 +17,7 @@ from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import Target
 from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon, weapon_key
-from referee.rulesets.epic.entry import Needs, Place, SituationEntry, each_unit
+from referee.rulesets.epic.line import Needs, Place, SituationEntry, each_unit
 from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500

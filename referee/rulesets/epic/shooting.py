@@ -27,7 +27,6 @@ from referee.rulesets.epic.damage import (
     roll_saves,
 )
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon, weapon_key
-from referee.rulesets.epic.entry import Needs, Place
 from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_may_fire
 from referee.rulesets.epic.formations import (
     Defender,
@@ -41,6 +40,7 @@ from referee.rulesets.epic.formations import (
     settle_broken,
     target_needs,
 )
+from referee.rulesets.epic.line import Needs, Place
 from referee.rulesets.epic.tables import RULESET_ID, Action, tables
 from referee.rulesets.epic.warengine import Engine, engines_of, shielded, wound_engines
 

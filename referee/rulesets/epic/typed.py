@@ -19,7 +19,8 @@ from referee.core.port import Port
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, TargetUnit, Weapon
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.formations import ask_markers, formation_label
+from referee.rulesets.epic.line import (
     FiringEntry,
     FiringGroup,
     GroupEntry,
@@ -28,7 +29,6 @@ from referee.rulesets.epic.entry import (
     TargetEntry,
     UnitGroup,
 )
-from referee.rulesets.epic.formations import ask_markers, formation_label
 
 DEFAULT_FIRING, DEFAULT_TARGET = "firing-formation", "target-formation"
 MAX_OTHERS = 9  # other formations under a barrage's templates (the declaration's limit)

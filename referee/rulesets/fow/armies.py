@@ -1,5 +1,5 @@
 """A whole assault of known armies: a roster's, or those a game file keeps (``kept``). The
-teams and their cards are known, so the table answers one line (``fight_entry.AssaultEntry``:
+teams and their cards are known, so the table answers one line (``fight_line.AssaultEntry``:
 who charges, whom, who fires defensively, and what changed since), and the ratings of a platoon
 the roster does not rate.
 
@@ -17,8 +17,8 @@ from referee.core.text import Msg
 from referee.rulesets.fow.ask import Asked
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.fight import slug
-from referee.rulesets.fow.fight_entry import AssaultEntry, AssaultLine
-from referee.rulesets.fow.side_entry import RatingsEntry
+from referee.rulesets.fow.fight_line import AssaultEntry, AssaultLine
+from referee.rulesets.fow.side_line import RatingsEntry
 
 
 @dataclass(frozen=True)

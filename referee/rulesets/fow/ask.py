@@ -21,7 +21,7 @@ from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.entry import (
+from referee.rulesets.fow.line import (
     MAX_TEAMS,
     DefenderEntry,
     HitterEntry,

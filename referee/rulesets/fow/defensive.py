@@ -18,9 +18,9 @@ from referee.core.port import Port
 from referee.core.questions import DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
-from referee.rulesets.fow.entry import none_line
 from referee.rulesets.fow.fight import BAILED, DESTROYED, Fight, Fighter, Status
-from referee.rulesets.fow.fight_entry import CasualtiesEntry
+from referee.rulesets.fow.fight_line import CasualtiesEntry
+from referee.rulesets.fow.line import none_line
 from referee.rulesets.fow.ratings import to_hit_as_target
 
 MAX_SCORE = 6

@@ -21,7 +21,7 @@ from referee.files import read_toml, validate, where
 from referee.rulesets.fields import Name
 from referee.rulesets.fow.ask import Asked, Hitters
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.entry import ExceptionsEntry, TeamsEntry, all_line, none_line
+from referee.rulesets.fow.line import ExceptionsEntry, TeamsEntry, all_line, none_line
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*$")  # a letter first: a number in a line is a count of hits
 

@@ -25,8 +25,8 @@ from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQ
 from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
-from referee.rulesets.lnlt.entry import DRM_RANGE, TM_RANGE, Mods, ModsEntry
 from referee.rulesets.lnlt.firepower import FpBuild
+from referee.rulesets.lnlt.line import DRM_RANGE, TM_RANGE, Mods, ModsEntry
 from referee.rulesets.lnlt.roster import DamageTable, Unit
 from referee.rulesets.lnlt.tables import tables
 

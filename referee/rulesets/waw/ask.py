@@ -20,7 +20,7 @@ from referee.rulesets.waw.declaration import (
     Unit,
     default_id,
 )
-from referee.rulesets.waw.entry import HexEntry, HexLine, UnitsEntry, UnitsLine
+from referee.rulesets.waw.line import HexEntry, HexLine, UnitsEntry, UnitsLine
 from referee.rulesets.waw.tables import tables
 from referee.rulesets.waw.userdata import EMPTY, UserData
 

@@ -21,7 +21,6 @@ from referee.core.result import StepLog
 from referee.core.table import NOTHING, as_dice, as_need, dice_text
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
-from referee.rulesets.waw.entry import RatingEntry, RatingLine
 from referee.rulesets.waw.he import (
     Allocation,
     AskCell,
@@ -34,6 +33,7 @@ from referee.rulesets.waw.he import (
     owner_picks,
 )
 from referee.rulesets.waw.labels import join
+from referee.rulesets.waw.line import RatingEntry, RatingLine
 from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
 

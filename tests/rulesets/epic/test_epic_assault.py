@@ -410,7 +410,7 @@ def test_the_typed_assault_is_one_line_a_formation() -> None:
 def test_a_bad_assault_line_is_refused_with_the_part(line: str, part: str | None) -> None:
     from referee.core.errors import AnswerError
     from referee.core.text import Msg
-    from referee.rulesets.epic.assault_entry import AssaultEntry
+    from referee.rulesets.epic.assault_line import AssaultEntry
 
     q = AssaultEntry(id="assault.attacker", text=Msg.of("epic.assault.q.attacker_line"),
                      charging=True)
@@ -423,7 +423,7 @@ def test_a_bad_assault_line_is_refused_with_the_part(line: str, part: str | None
 
 def test_a_line_shown_back_reads_as_the_same_units() -> None:
     from referee.core.text import Msg
-    from referee.rulesets.epic.assault_entry import AssaultEntry
+    from referee.rulesets.epic.assault_line import AssaultEntry
 
     q = AssaultEntry(id="assault.defender", text=Msg.of("epic.assault.q.defender_line"))
     for line in ("Red: bm2, 3 inf 5+ cc5 ff4 contact woods, 1 we 4+ cc3 ff4 dc4 vs2 10 fearless",

@@ -1,5 +1,5 @@
 """The whole Flames of War assault at the table: the first question, each side in one line
-(``side_entry``), the one line of known armies (``fight_entry.AssaultEntry``), and a typed
+(``side_line``), the one line of known armies (``fight_line.AssaultEntry``), and a typed
 assault giving what the same declaration gives."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.rulesets.fow.fight_entry import AssaultEntry
-from referee.rulesets.fow.side_entry import Group, RatingsEntry, SideEntry
+from referee.rulesets.fow.fight_line import AssaultEntry
+from referee.rulesets.fow.side_line import Group, RatingsEntry, SideEntry
 from tests.support import ROOT
 from tests.support.fow import A, D, P, questions_asked, whole
 

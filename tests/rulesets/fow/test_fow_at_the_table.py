@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from referee import api
 from referee.catalog import current_language, render, set_language
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError
-from referee.core.questions import ChoiceQuestion, ConfirmQuestion, EntryQuestion, Question
+from referee.core.questions import ChoiceQuestion, ConfirmQuestion, LineQuestion, Question
 from referee.core.result import Result
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.rulesets.fow.entry import DefenderEntry, DefenderLine, HitterEntry, HitterLine
+from referee.rulesets.fow.line import DefenderEntry, DefenderLine, HitterEntry, HitterLine
 from tests.support import ROOT
 from tests.support.fow import D, H, decl
 from tests.support.fow import run as run_declared
@@ -78,7 +78,7 @@ def language(lang: str) -> Iterator[None]:
         set_language(before)
 
 
-def refusal(question: EntryQuestion, line: str) -> str:
+def refusal(question: LineQuestion, line: str) -> str:
     with pytest.raises(AnswerError) as err:
         question.accept(line)
     return render(err.value.msg)
@@ -142,7 +142,7 @@ def test_a_wrong_defending_line_is_refused_naming_the_part_in_both_languages(
 def test_the_top_armour_is_typed_not_picked_from_a_list() -> None:
     _, port = play({**REFERENCE, "defending.3": "tank bailed top 14"})
     assert not any(isinstance(q, ChoiceQuestion) and "top" in q.id for q in port.questions)
-    assert isinstance(port.get("defending.3"), EntryQuestion)
+    assert isinstance(port.get("defending.3"), LineQuestion)
 
 
 def test_no_type_and_no_hits_are_refused() -> None:
@@ -364,7 +364,7 @@ def test_the_roster_of_a_script_is_found_from_the_script_s_folder(tmp_path: Path
 
 
 def test_a_roster_s_exceptions_are_refused_naming_the_team() -> None:
-    from referee.rulesets.fow.entry import ExceptionsEntry
+    from referee.rulesets.fow.line import ExceptionsEntry
 
     line = ExceptionsEntry(id="defending.exceptions", text=Msg.of("fow.q.roster_exceptions"),
                            team_ids=("r1", "rt"), vehicles=("rt",))

@@ -19,7 +19,7 @@ from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.lnlt.combat import target_facts
-from referee.rulesets.lnlt.entry import Mods, ModsEntry
+from referee.rulesets.lnlt.line import Mods, ModsEntry
 from referee.rulesets.lnlt.odds import attack_odds, opposed_odds
 from referee.rulesets.lnlt.roster import Unit
 from tests.support.lnlt import asked, leader, refusal, roster, run, step_texts, unit

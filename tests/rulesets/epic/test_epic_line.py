@@ -1,5 +1,5 @@
 """Epic's compact lines at the table (issue 14): what a line means, how it is shown back, and
-the one-line reasons a line is refused with, in both languages (``referee.rulesets.epic.entry``)."""
+the one-line reasons a line is refused with, in both languages (``referee.rulesets.epic.line``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.render.display import answer_text, hint
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.line import (
     FiringEntry,
     FiringGroup,
     NameEntry,

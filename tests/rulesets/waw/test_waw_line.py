@@ -18,7 +18,7 @@ from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.frontends.wrappers import ScriptingPort
 from referee.rulesets.waw.declaration import Unit
-from referee.rulesets.waw.entry import (
+from referee.rulesets.waw.line import (
     HexEntry,
     HexLine,
     RatingEntry,
@@ -127,7 +127,7 @@ def test_the_refusals_list_the_words_the_vocabulary_reads() -> None:
         shown = render(Msg.of("waw.entry.kinds"), lang) + render(Msg.of("waw.entry.states"),
                                                                   lang)
         for part in ("kind", "state"):
-            for word in vocab.listed(part, lang).split(", "):
+            for word in vocab.first_words(part, lang):
                 if word not in ("good", "норм"):
                     assert word in shown, (lang, word)
 
