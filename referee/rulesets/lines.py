@@ -50,15 +50,19 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text.casefold()).replace("ё", "е").split())
 
 
-def _token_pattern(seps: str) -> re.Pattern[str]:
+@functools.cache
+def _pattern(seps: str) -> re.Pattern[str]:
+    """A quoted name (closed or not), one of ``seps``, or a run of anything else."""
     sep = f"|[{re.escape(seps)}]" if seps else ""
     word = f"[^\\s{re.escape(seps)}]+" if seps else "\\S+"
     return re.compile(rf'"[^"]*"|«[^»]*»|"[^"]*$|«[^»]*${sep}|{word}')
 
 
-@functools.cache
-def _pattern(seps: str) -> re.Pattern[str]:
-    return _token_pattern(seps)
+def _closed(token: str) -> str:
+    if (token.startswith('"') and (len(token) == 1 or not token.endswith('"'))) or \
+            (token.startswith("«") and not token.endswith("»")):
+        raise Unclosed(token)
+    return token
 
 
 def tokens(text: str, *, blanks: str = "", names: bool = True) -> list[str]:
@@ -67,12 +71,7 @@ def tokens(text: str, *, blanks: str = "", names: bool = True) -> list[str]:
     raises ``Unclosed``."""
     if not names:
         return [t for t in re.split(rf"[\s{re.escape(blanks)}]+", text) if t]
-    found = [t for t in _pattern(blanks).findall(text) if t not in blanks]
-    for t in found:
-        if (t.startswith('"') and (len(t) == 1 or not t.endswith('"'))) or \
-                (t.startswith("«") and not t.endswith("»")):
-            raise Unclosed(t)
-    return found
+    return [_closed(t) for t in _pattern(blanks).findall(text) if t not in blanks]
 
 
 def groups(text: str, *, seps: str = ",;", blanks: str = "",
@@ -88,10 +87,7 @@ def groups(text: str, *, seps: str = ",;", blanks: str = "",
         if t in seps:
             out.append([])
         elif t not in blanks:
-            if (t.startswith('"') and (len(t) == 1 or not t.endswith('"'))) or \
-                    (t.startswith("«") and not t.endswith("»")):
-                raise Unclosed(t)
-            out[-1].append(t)
+            out[-1].append(_closed(t))
     return [g for g in out if g]
 
 
@@ -102,14 +98,14 @@ def quoted(token: str) -> str | None:
     return None
 
 
-def count(token: str, *, before: bool = False, digits: int = 6) -> int | None:
+def count(token: str, *, before: bool = False, digits: int | None = None) -> int | None:
     """How many alike things ``token`` says (``2x``, ``2×``, ``2х``; with ``before`` also
-    ``x2``), at most ``digits`` digits; ``None``: it is no count."""
+    ``x2``), in at most ``digits`` digits (``None``: any); ``None``: it is no count."""
     m = (_COUNT_BEFORE if before else COUNT).match(token)
     if m is None:
         return None
     number = next(g for g in m.groups() if g is not None)
-    return int(number) if len(number) <= digits else None
+    return int(number) if digits is None or len(number) <= digits else None
 
 
 def _key(text: str) -> str:
@@ -124,6 +120,7 @@ class Words:
 
     index: dict[str, tuple[str, str, str]]  # key -> (section, thing, language)
     listed: dict[str, dict[str, dict[str, tuple[str, ...]]]]  # section -> thing -> lang -> words
+    folded: dict[str, dict[str, tuple[str, ...]]]  # section -> thing -> its words, folded
     longest: int  # the most parts a word has
 
     def meaning(self, word: str, *sections: str) -> tuple[str, str] | None:
@@ -144,7 +141,7 @@ class Words:
 
     def of(self, section: str) -> dict[str, tuple[str, ...]]:
         """Each thing of ``section`` with its words in every language, folded."""
-        return _folded(self, section)
+        return self.folded[section]
 
     def shown(self, section: str, thing: str, lang: str) -> str:
         """The word a thing is shown with in ``lang``: its first word in that language, else
@@ -173,17 +170,6 @@ class Words:
         return None
 
 
-_FOLDED: dict[tuple[int, str], dict[str, tuple[str, ...]]] = {}
-
-
-def _folded(words: Words, section: str) -> dict[str, tuple[str, ...]]:
-    key = (id(words), section)
-    if key not in _FOLDED:
-        _FOLDED[key] = {thing: tuple(fold(w) for ws in by_lang.values() for w in ws)
-                        for thing, by_lang in words.listed[section].items()}
-    return _FOLDED[key]
-
-
 @functools.cache
 def words(ruleset_id: str) -> Words:
     """``rulesets/<ruleset_id>/words.toml``, read once."""
@@ -203,4 +189,7 @@ def words(ruleset_id: str) -> Words:
                         raise ValueError(f"{ruleset_id}/words.toml: {word!r} means "
                                          f"{before[:2]} and {(section, thing)}")
                     longest = max(longest, len(key.split()))
-    return Words(index, listed, longest)
+    folded = {section: {thing: tuple(fold(w) for ws in by_lang.values() for w in ws)
+                        for thing, by_lang in things.items()}
+              for section, things in listed.items()}
+    return Words(index, listed, folded, longest)

@@ -251,7 +251,7 @@ def fight_group(tokens: list[str], previous: FightGroup | None, ru: bool,
 
 
 @dataclass(frozen=True, kw_only=True)
-class AssaultEntry(LineQuestion):
+class AssaultQuestion(LineQuestion):
     """A formation's whole line (see the module's docstring). ``charging``: the side that
     engages; ``named``: a name before a colon is allowed (typed without a roster)."""
 

@@ -146,7 +146,7 @@ def _twice(token: str, what: str) -> AnswerError:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NameEntry(LineQuestion):
+class NameQuestion(LineQuestion):
     """A formation's name, or ``-`` (what Enter takes) for the label it is given."""
 
     max_length: int = 60
@@ -159,7 +159,7 @@ class NameEntry(LineQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GroupEntry(LineQuestion):
+class GroupQuestion(LineQuestion):
     """A line of groups of alike units (several if commas part them); ``-`` once at least
     one unit is entered: no more. ``previous``: the group before, for ``same``."""
 
@@ -310,7 +310,7 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
 
 
 @dataclass(frozen=True, kw_only=True)
-class TargetEntry(GroupEntry):
+class TargetQuestion(GroupQuestion):
     """A line of target units: ``3 inf 6+ woods 30``. ``barrage``: ``clear`` is allowed;
     ``macro``: macro-weapons fire, so ``nomw`` marks units beyond their reach (E-12)."""
 
@@ -459,7 +459,7 @@ def firing_group(tokens: list[str], previous: FiringGroup | None,
 
 
 @dataclass(frozen=True, kw_only=True)
-class FiringEntry(GroupEntry):
+class FiringQuestion(GroupQuestion):
     """A line of firing units and their weapons: ``4 ap4``. ``need_distance``: the formation
     has Blast markers (E-4); ``barrage``: the kind of fire of the lines before (None: no
     line yet); ``profiles``: the weapons they named."""
@@ -597,7 +597,7 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
 
 
 @dataclass(frozen=True, kw_only=True)
-class SituationEntry(LineQuestion):
+class SituationQuestion(LineQuestion):
     """Where each of ``count`` units (a formation's units whose situation is not declared,
     in their order) stands: runs of units, the last without a count taking the rest."""
 

@@ -1,9 +1,9 @@
-"""Compact entry lines: a defending team or a group of identical ones (``3 inf``,
+"""Compact lines: a defending team or a group of identical ones (``3 inf``,
 ``tank bailed top 1``), a hitting team or a group (``3 hits``, ``2 hits tank fa priority
 inf d1 d2``), the names of a side's teams, and the exceptions of a roster's teams (``k1
 bailed, r2 building``).
 
-Each is an ``LineQuestion``: a typed line and a scripted one are read by the same ``parse``,
+Each is a ``LineQuestion``: a typed line and a scripted one are read by the same ``parse``,
 and a wrong line is refused with one line naming the part that is wrong. The words are read
 in every language (``rulesets/flames-of-war/words.toml``, read by ``referee.rulesets.lines``); a
 value is shown in the session's language.
@@ -93,7 +93,7 @@ class DefenderLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class DefenderEntry(LineQuestion):
+class DefenderQuestion(LineQuestion):
     """A defending team or a group of identical ones; with ``optional``, the answer ``done``
     (Enter) ends the list (``None``)."""
 
@@ -209,7 +209,7 @@ class HitterLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HitterEntry(LineQuestion):
+class HitterQuestion(LineQuestion):
     """A hitting team or a group of identical ones. ``team_ids``: the defending teams a
     reach may name; ``buildings``: whether a defending team is in a building (F-10);
     ``known_type``: the type a roster gives (then no type, Fully-Armoured or count is
@@ -374,7 +374,7 @@ def _ids(ids: tuple[str, ...]) -> str:
 # --- names ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class NamesEntry(LineQuestion):
+class NamesQuestion(LineQuestion):
     """The names of a side's teams, in order, separated by commas; ``-`` (or Enter for all)
     keeps a team's default label."""
 
@@ -406,7 +406,7 @@ class NamesEntry(LineQuestion):
 # --- a roster's teams -----------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class TeamsEntry(LineQuestion):
+class TeamsQuestion(LineQuestion):
     """Some of a roster's teams, by id (``p1 p2``, ``r1-r3``), or ``all`` where
     ``every`` allows it; with ``sides`` (each team's side), all of one side."""
 
@@ -423,7 +423,7 @@ class TeamsEntry(LineQuestion):
         picked: list[str] = []
         for part in parts:
             folded = part.casefold()
-            named = (ids[folded],) if folded in ids else HitterEntry._span(folded, ids)
+            named = (ids[folded],) if folded in ids else HitterQuestion._span(folded, ids)
             if named is None:
                 raise _refuse("unknown_team", part=part, ids=_ids(self.team_ids))
             for team in named:
@@ -445,7 +445,7 @@ class TeamsEntry(LineQuestion):
 # --- a roster's teams: what the roster cannot know -----------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class ExceptionsEntry(LineQuestion):
+class ExceptionsQuestion(LineQuestion):
     """Which of a roster's defending teams are Bogged Down, Bailed Out or in a building in
     this assault (``k1 bailed, r2 building``); ``none`` (Enter) for none. The value: each
     team named, with its status and whether it is in the building."""

@@ -98,7 +98,7 @@ _NUMBERED = {"top": (MAX_TOP, 0), "rof": (20, 1), "anti-tank": (20, 0), "firepow
 
 
 @dataclass(frozen=True, kw_only=True)
-class SideEntry(LineQuestion):
+class SideQuestion(LineQuestion):
     """One side of a whole assault (``charging``: the assaulting side) in one line.
     ``team_ids``: the defending teams a charging group may name; ``buildings``: whether a
     defending team is in a building (F-10)."""
@@ -312,7 +312,7 @@ class SideEntry(LineQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingsEntry(LineQuestion):
+class RatingsQuestion(LineQuestion):
     """A platoon's ratings when its roster gives none: ``trained confident``, with
     ``reroll`` where a commander or special rule allows a re-roll of a failed test."""
 

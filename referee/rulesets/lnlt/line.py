@@ -31,7 +31,7 @@ def _signed(word: str) -> int | None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ModsEntry(LineQuestion):
+class ModsQuestion(LineQuestion):
     """The DRM then the TM: ``0 0``, ``+1 2``, ``-1 -1``."""
 
     def accept(self, raw: Any) -> Any:

@@ -1,12 +1,12 @@
 """The compact lines of a World at War mission at the table (issue 14): a question that says
 several things in one answer, read by the question itself (typed lines and scripts alike).
 
-* ``HexEntry`` (id ``hex``): the target hex, and for an HE mission the hex's infantry
+* ``HexQuestion`` (id ``hex``): the target hex, and for an HE mission the hex's infantry
   defence bonus (or a terrain of the data file) when the player knows it: ``0712``,
   ``0712 1``, ``0712 woods``.
-* ``UnitsEntry`` (id ``units``): the hex's units, identical ones counted once:
+* ``UnitsQuestion`` (id ``units``): the hex's units, identical ones counted once:
   ``2 inf, cv dis, "Alpha" inf weak``.
-* ``RatingEntry`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
+* ``RatingQuestion`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
 
 Each keeps the id and the meaning of the question it replaces: a script written before holds
 ``hex = 712``, ``units = 3`` and ``firepower = 5`` and replays unchanged (a bare count asks each
@@ -63,7 +63,7 @@ def hex_label(word: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexEntry(Line):
+class HexQuestion(Line):
     """The target hex; with ``defence_most`` (an HE mission whose terrain is not declared)
     it may name the hex's infantry defence bonus, or one of ``terrains`` (data file ids)."""
 
@@ -105,7 +105,7 @@ class RatingLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingEntry(Line):
+class RatingQuestion(Line):
     """The mission's firepower and hit number (``5 4+``; ``5/4``); the firepower alone (as
     scripts wrote it before) leaves the hit number to its own question."""
 
@@ -182,7 +182,7 @@ class _Part:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitsEntry(Line):
+class UnitsQuestion(Line):
     """The units of the target hex in one line, or their count (as before: each unit is then
     asked on its own). ``positions``: a chemical strike, whose units may stand in the six
     hexes around (``adj``)."""

@@ -19,20 +19,20 @@ from referee.frontends.answers import AnswerPort
 from referee.frontends.wrappers import ScriptingPort
 from referee.rulesets.waw.declaration import Unit
 from referee.rulesets.waw.line import (
-    HexEntry,
     HexLine,
-    RatingEntry,
+    HexQuestion,
     RatingLine,
-    UnitsEntry,
+    RatingQuestion,
     UnitsLine,
+    UnitsQuestion,
     vocabulary,
 )
 
-UNITS = UnitsEntry(id="units", text=Msg.of("waw.q.units_he"))
-CHEM_UNITS = UnitsEntry(id="units", text=Msg.of("waw.q.units_chemical"), positions=True)
-HEX = HexEntry(id="hex", text=Msg.of("waw.q.hex_he"), defence_most=10,
+UNITS = UnitsQuestion(id="units", text=Msg.of("waw.q.units_he"))
+CHEM_UNITS = UnitsQuestion(id="units", text=Msg.of("waw.q.units_chemical"), positions=True)
+HEX = HexQuestion(id="hex", text=Msg.of("waw.q.hex_he"), defence_most=10,
                terrains=("woods", "town"))
-RATING = RatingEntry(id="firepower", text=Msg.of("waw.q.rating"))
+RATING = RatingQuestion(id="firepower", text=Msg.of("waw.q.rating"))
 
 
 def kinds(line: Any) -> list[tuple[str, str, bool, bool, str]]:
@@ -150,7 +150,7 @@ def test_the_hex_keeps_its_map_number_and_may_carry_its_defence_bonus() -> None:
     assert "'x': neither a defence bonus (0 to 10) nor a terrain of your data file" in \
         refusal(HEX, "0712 x")
     assert "«11»: это не защитный бонус" in refusal(HEX, "0712 11", "ru")
-    smoke = HexEntry(id="hex", text=Msg.of("waw.q.hex"))
+    smoke = HexQuestion(id="hex", text=Msg.of("waw.q.hex"))
     assert "'1': only the hex here" in refusal(smoke, "0712 1")
 
 
