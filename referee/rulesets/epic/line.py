@@ -165,8 +165,9 @@ class GroupQuestion(LineQuestion):
 
     previous: Any = None
     units_before: int = 0
-    # room for the line a record writes back (``format``), which spells out every weapon
-    # and flag: 200 refused the record of three groups of three weapons (as FoW's lines)
+    # room for the line a --record file writes back (``format``), which spells out every
+    # weapon and flag: 200 refused the --record line of three groups of three weapons (as
+    # FoW's lines)
     max_length: int = 4000
     plus: ClassVar[bool] = False  # weapons: + parts two weapons of one unit
 
