@@ -6,6 +6,12 @@ odds know them. Markdown on standard output; with ``--html``, one self-contained
 CSS, an inline SVG chart of each side's luck over the game drawn by pygal, the page by
 Jinja2), both loaded only then. Undone entries are left out (they are in ``game log``).
 
+In a game made by ``game new`` each attack also shows the opponent's word of its dice (or
+that the holder could foresee them, ``--holder-dice``), the overrides of the program's rolls
+the players agreed (whose entries' rolls the luck leaves out) and its check code; the attacks
+abandoned after their pending entry are listed, after the reveal with the dice they would
+have had.
+
 Names come from the players' files: every text of the Markdown and of the page passes through
 the one escaping rule (``core.text.visible``: a right-to-left override, a zero-width space, an
 escape sequence shown as ``\\u202e``, ``\\u200b``, ``\\x1b``), before the chart library
@@ -17,7 +23,7 @@ library's ElementTree is asked for).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +85,7 @@ class Attack:
     working: list[str]
     outcome: str
     entry: LogEntry = field(compare=False, repr=False)
+    notes: list[str] = field(default_factory=list)  # its word, overrides, check code
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,9 @@ class Report:
     undone: int
     luck: list[SideLuck]
     rolls: int  # program and typed rolls counted for a side
+    abandoned: list[list[str]] = field(default_factory=list)  # each abandoned attack's lines
+    holder_dice: str | None = None  # the holder who could foresee the dice (--holder-dice)
+    context: Any = field(default=None, compare=False, repr=False)  # ``view.Context``
 
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
@@ -113,13 +123,17 @@ def _roll_title(roll: Mapping[str, Any]) -> str:
     return render(message(title)) if title is not None else str(roll.get("question"))
 
 
-def build_report(path: Path) -> Report:
+def build_report(path: Path,
+                 would_have: Callable[[Any, Any, Any], list[str]] | None = None) -> Report:
+    """The report of the game file ``path``; ``would_have``: the dice an abandoned attack
+    would have had, as lines (``play.replay.would_have_lines``), shown after the reveal."""
     from referee.game.entry import shown_dice
     from referee.game.history import read_history
     from referee.game.luck import luck
-    from referee.game.view import entry_outcome, entry_title
+    from referee.game.view import Context, context_lines, entry_outcome, entry_title, event_lines
 
     history, info = read_history(path)
+    context = Context(info, history)
     sides = tuple(info.sides) if info is not None else ()
     by_side: dict[str | None, SideLuck] = {s: SideLuck(s) for s in sides}
     unknown = render(Msg.of("game.report.side_unknown"))
@@ -131,8 +145,9 @@ def build_report(path: Path) -> Report:
         attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
                               entry_title(entry), entry_sides.get("attacker"),
                               entry_sides.get("defender"), _working(entry),
-                              entry_outcome(entry), entry))
-        for roll in entry.rolls:
+                              entry_outcome(entry), entry,
+                              [line.strip() for line in context_lines(entry, context)]))
+        for roll in entry.rolls if not entry.overrides else ():  # overridden: not luck
             pct, higher, by = roll.get("percentile"), roll.get("higher_is_better"), roll.get("by")
             if not isinstance(pct, (int, float)) or not isinstance(higher, bool) or by is None:
                 continue
@@ -158,10 +173,18 @@ def build_report(path: Path) -> Report:
             record.destroyed += destroyed
             record.known_losses += 1
     undone = sum(1 for e in history.entries if not e.standing)
+    revealed = None
+    if would_have is not None and info is not None and info.revealed is not None:
+        def revealed(event: Any) -> list[str]:
+            return would_have(history, info, event)
+
+    abandoned = [[line.strip() for line in event_lines(event, context, revealed)]
+                 for _pending, event in history.abandoned()]
     return Report(str(path), info.name if info else path.stem, sides,
                   info.commitment if info else None,
                   info.seed if info is not None and info.revealed else None, attacks, undone,
-                  list(by_side.values()), counted)
+                  list(by_side.values()), counted, abandoned,
+                  info.holding if info is not None and info.holder_dice else None, context)
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -207,6 +230,8 @@ def header_lines(report: Report) -> list[str]:
     if report.commitment is not None:
         out.append(render(Msg.of("game.report.seed", commitment=report.commitment,
                                  seed=report.seed or render(Msg.of("game.report.unrevealed")))))
+    if report.holder_dice is not None:
+        out.append(render(Msg.of("game.report.holder_dice", holder=report.holder_dice)))
     return out
 
 
@@ -231,6 +256,13 @@ def markdown(report: Report) -> str:
         lines += [f"### {attack_heading(attack)}", "", f"*{attack_facts(attack)}*", ""]
         lines += [f"- {w}" for w in attack.working]
         lines += ["", render(Msg.of("game.report.outcome", outcome=attack.outcome)), ""]
+        if attack.notes:
+            lines += [f"{note}  " for note in attack.notes[:-1]] + [attack.notes[-1], ""]
+    if report.abandoned:
+        lines += [f"## {render(Msg.of('game.report.abandoned'))}", ""]
+        for abandoned in report.abandoned:
+            lines += [f"- {abandoned[0]}", *(f"  - {line}" for line in abandoned[1:])]
+        lines.append("")
     lines += [f"## {render(Msg.of('game.report.luck'))}", ""]
     headers, rows = luck_rows(report)
     if rows:
@@ -275,7 +307,7 @@ def report_json(report: Report) -> dict[str, Any]:
     that stands (its log entry with its working in brief) and each side's luck."""
     from referee.game.view import entry_json, stored_message
 
-    attacks = [{**entry_json(a.entry),
+    attacks = [{**entry_json(a.entry, report.context),
                 "working": [{"kind": step.get("kind"), "clause": step.get("clause"), **shown}
                             for step in _brief(a.entry)
                             if (shown := stored_message(step.get("text"))) is not None]}
@@ -336,8 +368,10 @@ def html(report: Report) -> str:
         attacks_title=render(Msg.of("game.report.attacks")),
         luck_title=render(Msg.of("game.report.luck")),
         attacks=[(attack_heading(a), attack_facts(a), a.working,
-                  render(Msg.of("game.report.outcome", outcome=a.outcome)))
+                  render(Msg.of("game.report.outcome", outcome=a.outcome)), a.notes)
                  for a in report.attacks],
+        abandoned_title=render(Msg.of("game.report.abandoned")),
+        abandoned=report.abandoned,
         headers=headers, rows=rows, chart=Markup(svg) if svg else None,
         note=render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
 
