@@ -204,7 +204,7 @@ class TextQuestion(Question):
 
 
 @dataclass(frozen=True, kw_only=True)
-class EntryQuestion(Question):
+class LineQuestion(Question):
     """A compact line that says several things at once (``3 inf 6+ woods 30``: three
     infantry units, save 6+, in woods, 30 cm away). A ruleset subclasses it with ``parse``
     (the line to a value, or an ``AnswerError`` naming the part that is wrong) and ``format``

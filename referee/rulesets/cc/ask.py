@@ -17,7 +17,7 @@ from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.cc.deck import NATIONS
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
-from referee.rulesets.cc.entry import (
+from referee.rulesets.cc.line import (
     DONE,
     NationQuestion,
     PieceLine,

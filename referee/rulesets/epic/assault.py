@@ -294,7 +294,7 @@ def _take_hits(fight: Fight, side: SideState, hits: list[Hit], phase: str,
 def _void_shields(fight: Fight, alive: Sequence[Fighter], alloc: Allocation) -> Allocation:
     """E-W9: hits on a war engine with shields up are stopped one by one (no save, no
     marker), close combat hits aside, which ignore the shields."""
-    out = Allocation(dict(alloc.hits_on), alloc.rows, alloc.wasted, alloc.record)
+    out = Allocation(dict(alloc.hits_on), alloc.rows, alloc.wasted, alloc.allocated)
     for f in alive:
         if not f.war_engine or not f.shields_up or f.key not in out.hits_on:
             continue

@@ -72,7 +72,7 @@ class Allocation:
     hits_on: dict[str, list[Hit]] = field(default_factory=dict)
     rows: list[tuple[Any, ...]] = field(default_factory=list)
     wasted: int = 0
-    record: list[tuple[str, str]] = field(default_factory=list)  # (fire, unit key) in order
+    allocated: list[tuple[str, str]] = field(default_factory=list)  # (fire, unit key) in order
 
 
 def _label(u: Target, held: int) -> Msg:
@@ -142,7 +142,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
                 hit = replace(hit, weight=_titan_killer(port, log, hit, chosen, phase, n))
             taken[chosen.key] = taken.get(chosen.key, 0) + hit.weight
             out.hits_on.setdefault(chosen.key, []).append(hit)
-            out.record.append((kind.fire, chosen.key))
+            out.allocated.append((kind.fire, chosen.key))
             out.rows.append((n, fire, _weapon_cell(hit), chosen.shown, why,
                              "E-12" if kind.macro else "E-10"))
     if out.wasted:

@@ -1,7 +1,7 @@
 """The formations of an attack as the resolver works with them: declared units, the game
 file's carried-over state (Blast markers, casualties, broken), and the situation of each unit,
 asked at the table when the declaration leaves it out (decision 4: geometry is input): one
-line for a formation, its units in their order (``entry.SituationEntry``)."""
+line for a formation, its units in their order (``entry.SituationQuestion``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import Target
 from referee.rulesets.epic.declaration import FiringUnit, TargetUnit, Weapon, weapon_key
-from referee.rulesets.epic.entry import Needs, Place, SituationEntry, each_unit
+from referee.rulesets.epic.line import Needs, Place, SituationQuestion, each_unit
 from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500
@@ -243,7 +243,7 @@ def ask_places(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg 
     if not labels:
         return []
     optional = not (needs.distance or needs.bearing)
-    places = port.ask(SituationEntry(
+    places = port.ask(SituationQuestion(
         id=qid, text=text, hint_msg=hint, count=len(labels),
         needs=needs, default_value="all" if optional else None, clause="E-2"))
     return each_unit(places)

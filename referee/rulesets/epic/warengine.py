@@ -229,7 +229,7 @@ def stop_with_shields(log: StepLog, units: Sequence[Defender], alloc: Allocation
         hits_on[d.key] = kept
         log.outcome(Msg.of("epic.we.step.shields", unit=d.shown, count=lost[d.key], left=up),
                     "E-W9", unit=d.key, stopped=lost[d.key])
-    return Allocation(hits_on, alloc.rows, alloc.wasted, alloc.record), lost
+    return Allocation(hits_on, alloc.rows, alloc.wasted, alloc.allocated), lost
 
 
 def points_of(hits: Sequence[Hit], failed: int) -> int:

@@ -25,8 +25,8 @@ from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQ
 from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
-from referee.rulesets.lnlt.entry import DRM_RANGE, TM_RANGE, Mods, ModsEntry
 from referee.rulesets.lnlt.firepower import FpBuild
+from referee.rulesets.lnlt.line import DRM_RANGE, TM_RANGE, Mods, ModsQuestion
 from referee.rulesets.lnlt.roster import DamageTable, Unit
 from referee.rulesets.lnlt.tables import tables
 
@@ -104,7 +104,7 @@ def _modifiers(port: Port, log: StepLog, prefix: str, target_hex: str, compact: 
                                       default_value=0, clause="L-5"))
         return int(drm), tm_known
     if compact:
-        mods: Mods = port.ask(ModsEntry(
+        mods: Mods = port.ask(ModsQuestion(
             id=f"{prefix}.mods", text=Msg.of("lnlt.q.mods", hex=target_hex),
             hint_msg=Msg.of("lnlt.hint.mods"), default_value="0 0", clause="L-5"))
         return mods.drm, mods.tm

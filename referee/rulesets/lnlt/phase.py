@@ -35,8 +35,8 @@ from referee.rulesets.lnlt.firepower import (
 from referee.rulesets.lnlt.questions import Refusal, RuledChoice, RuledMultiChoice
 from referee.rulesets.lnlt.roster import (
     MOVE_MARKERS,
-    ImpulseRecord,
     PhaseState,
+    PlayedImpulse,
     Roster,
     Unit,
     UnitAction,
@@ -92,7 +92,7 @@ def play_pass(state: PhaseState, log: StepLog, options: Options) -> None:
     log.input(Msg.of("lnlt.step.pass" if counts else "lnlt.step.pass_not_counted",
                      side=side, passes=state.passes), "L-X1" if not counts else "L-2",
               passes=state.passes)
-    state.log.append(ImpulseRecord(number=state.impulses, side=side, kind="pass",
+    state.log.append(PlayedImpulse(number=state.impulses, side=side, kind="pass",
                                    passes=state.passes))
 
 
@@ -424,7 +424,7 @@ class Activation:
         return [u for u in self.roster.scan() if self.move_fire.get(u.id) == hex_id
                 and "fired" not in u.markers and _fires(u)]
 
-    def _record(self, unit: Unit, action: str) -> None:
+    def _note_action(self, unit: Unit, action: str) -> None:
         self.state.actions.append(UnitAction(impulse=self.n, unit=unit.id,
                                              action=action,  # type: ignore[arg-type]
                                              markers_before=list(unit.markers)))
@@ -477,7 +477,7 @@ class Activation:
         self._resolve(f"i{n}.fire.{hex_id}", chosen, hex_id, target, kind)
         for unit in {c.unit.id: c.unit for c in chosen}.values():
             only_sw = all(c.sw is not None for c in chosen if c.unit is unit) and not unit.leader
-            self._record(unit, "move-fire" if unit.id in self.move_fire else
+            self._note_action(unit, "move-fire" if unit.id in self.move_fire else
                          "spotted-fire" if unit.markers else "fire")
             self.acted.add(unit.id)
             if only_sw:
@@ -647,7 +647,7 @@ class Activation:
             if not movers:
                 return
         for u in movers:
-            self._record(u, "move")
+            self._note_action(u, "move")
             self.acted.add(u.id)
             u.hex, u.position, u.level = to, "open", None
             _mark(u, how)
@@ -709,7 +709,7 @@ class Activation:
                           target_moved=how in tables().moved_target_markers)
             firers = list({c.unit.id: c.unit for c in chosen}.values())
             for u in firers:
-                self._record(u, "op-fire")
+                self._note_action(u, "op-fire")
                 _mark(u, "fired")
             self.log.outcome(Msg.of("lnlt.step.marked", units=_names(firers),
                                     marker=Msg.of("lnlt.marker.fired")), "L-8")
@@ -733,7 +733,7 @@ class Activation:
             id=f"{prefix}.found", text=Msg.of("lnlt.q.spot_found", hex=target),
             default_value=False, clause="L-14", help=Msg.of("lnlt.help.spot")))
         unit = roster.unit(uid)
-        self._record(unit, "spot")
+        self._note_action(unit, "spot")
         self.acted.add(uid)
         _mark(unit, "ops-complete")
         self.log.outcome(Msg.of("lnlt.step.spotted" if found else "lnlt.step.not_spotted",
@@ -747,7 +747,7 @@ class Activation:
         for lid in self.reach_leaders:
             leader = self.roster.unit(lid)
             if lid not in self.acted and not leader.markers:
-                self._record(leader, "activate-others")
+                self._note_action(leader, "activate-others")
                 _mark(leader, "ops-complete")
                 marked_leaders.append(leader)
                 self.log.outcome(Msg.of("lnlt.step.leader_ops_complete", leader=leader.label),
@@ -764,7 +764,7 @@ class Activation:
                 self.log.input(Msg.of("lnlt.step.passes_reset", passes=self.state.passes),
                                "L-X1")
             self.state.passes = 0
-        self.state.log.append(ImpulseRecord(number=self.n, side=self.side, kind="activation",
+        self.state.log.append(PlayedImpulse(number=self.n, side=self.side, kind="activation",
                                             hexes=list(self.hexes), did=list(self.did),
                                             passes=self.state.passes))
 

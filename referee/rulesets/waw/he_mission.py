@@ -21,7 +21,6 @@ from referee.core.result import StepLog
 from referee.core.table import NOTHING, as_dice, as_need, dice_text
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
-from referee.rulesets.waw.entry import RatingEntry, RatingLine
 from referee.rulesets.waw.he import (
     Allocation,
     AskCell,
@@ -34,6 +33,7 @@ from referee.rulesets.waw.he import (
     owner_picks,
 )
 from referee.rulesets.waw.labels import join
+from referee.rulesets.waw.line import RatingLine, RatingQuestion
 from referee.rulesets.waw.tables import ASK, EFFECTS, EffectRow, tables
 from referee.rulesets.waw.userdata import UserData
 
@@ -86,7 +86,7 @@ def ask_rating(port: Port, decl: MissionDeclaration, data: UserData) -> Rating:
             return Rating(asset.firepower, asset.hit_number, asset.name)
     firepower, hit_number = decl.firepower, decl.hit_number
     if firepower is None and hit_number is None:  # one line for both (a script: 5, then 4)
-        line: RatingLine = port.ask(RatingEntry(
+        line: RatingLine = port.ask(RatingQuestion(
             id="firepower", text=Msg.of("waw.q.rating"), max_firepower=t.max_firepower,
             lowest_hit=t.lowest_hit_number, highest_hit=t.highest_hit_number,
             hint_msg=Msg.of("waw.entry.hint.rating"), clause="W-1", rule=_rule("he")))

@@ -26,8 +26,9 @@ from typing import Any, ClassVar, Literal
 
 from referee.core.errors import AnswerError
 from referee.core.options import Options
-from referee.core.questions import ChoiceQuestion, EntryQuestion
+from referee.core.questions import ChoiceQuestion, LineQuestion
 from referee.core.text import Msg
+from referee.rulesets import lines
 from referee.rulesets.cc.declaration import FiringPiece
 from referee.rulesets.cc.legality import best_fp, group_refusal
 from referee.rulesets.cc.words import bonus_of, fold, keyword, nation_of
@@ -36,8 +37,7 @@ DONE = "-"  # the answer that ends a list of pieces or units
 MAX_PIECES = 20  # the declaration's limits
 MAX_UNITS = 12
 
-_TOKEN = re.compile(r'"[^"]*"|«[^»]*»|"[^"]*$|«[^»]*$|\S+')
-_COUNT = re.compile(r"^(\d+)[x×х]$", re.I)
+_COUNT = lines.COUNT
 _GLUED_H = re.compile(r"^[hп](\d+)$", re.I)
 _INT = re.compile(r"^[+-]?\d+$")
 _MORALE = re.compile(r"^(\d+)/(\d+)$")
@@ -51,18 +51,13 @@ def _error(key: str, **params: Any) -> AnswerError:
 
 
 def _tokens(text: str) -> list[str]:
-    tokens = _TOKEN.findall(text)
-    for t in tokens:
-        if (t.startswith('"') and (len(t) == 1 or not t.endswith('"'))) or \
-                (t.startswith("«") and not t.endswith("»")):
-            raise _error("quote", given=t)
-    return tokens
+    try:
+        return lines.tokens(text)
+    except lines.Unclosed as unclosed:
+        raise _error("quote", given=unclosed.token) from None
 
 
-def _quoted(token: str) -> str | None:
-    if len(token) >= 2 and token[0] + token[-1] in ('""', "«»"):
-        return " ".join(token[1:-1].split()) or None
-    return None
+_quoted = lines.quoted
 
 
 def _bounded(value: int, part: str, low: int, high: int) -> int:
@@ -299,7 +294,7 @@ def line_pieces(line: PieceLine, first: int, hex: str) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ListQuestion(EntryQuestion):
+class ListQuestion(LineQuestion):
     """A line of a list (pieces, units): ``number`` is the next one's; the first line needs
     an answer (``default_value`` ``None``), the others take ``-`` (the end) on Enter."""
 
@@ -484,7 +479,7 @@ def format_situation(value: Situation) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SituationQuestion(EntryQuestion):
+class SituationQuestion(LineQuestion):
     """The attack's FP bonuses and the target hex's cover (and, typed in, its name). An
     attack whose FP would be 0 or less with the best base piece is refused here (C-9)."""
 
@@ -536,7 +531,7 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RangeQuestion(EntryQuestion):
+class RangeQuestion(LineQuestion):
     """How far a firing hex is from the target, and the hindrance on its line of sight;
     refused when none of its pieces reaches that far (``reach``: the longest Range with
     Command of the hex's pieces that may fire, C-6, C-14)."""
