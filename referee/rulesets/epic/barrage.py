@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.questions import NumberQuestion
+from referee.core.questions import EITHER, NumberQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import as_need, as_signed
 from referee.core.text import Msg
@@ -167,6 +167,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
         crossfire = int(port.ask(NumberQuestion(
             id=f"crossfire.{fkey}", minimum=0, maximum=9, default_value=0, clause="E-13",
+            answered_by=EITHER,
             text=Msg.of("epic.q.crossfire", target=state.shown))))
     if crossfire:
         log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",

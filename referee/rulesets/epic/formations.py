@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import NumberQuestion
+from referee.core.questions import EITHER, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -137,7 +137,7 @@ def ask_markers(port: Port, name: str, shown: Msg | str) -> int:
     """The Blast markers on a formation the game file does not know (E-4, E-14)."""
     return int(port.ask(NumberQuestion(
         id=f"markers.{weapon_key(name)}", minimum=0, maximum=99, default_value=0,
-        clause="E-4", text=Msg.of("epic.q.markers", formation=shown))))
+        clause="E-4", answered_by=EITHER, text=Msg.of("epic.q.markers", formation=shown))))
 
 
 def join(labels: Sequence[Msg | str]) -> Msg | str:
@@ -186,7 +186,8 @@ def ask_places(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg 
     optional = not (needs.distance or needs.bearing)
     places = port.ask(SituationEntry(
         id=qid, text=text, hint_msg=hint, count=len(labels),
-        needs=needs, default_value="all" if optional else None, clause="E-2"))
+        needs=needs, default_value="all" if optional else None, clause="E-2",
+        answered_by=EITHER))  # where the units stand: both see it
     return each_unit(places)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import NumberQuestion
+from referee.core.questions import EITHER, NumberQuestion
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, TargetUnit, Weapon
@@ -68,6 +68,7 @@ def ask_formations(ctx: AttackContext, decl: ShootingDeclaration) -> ShootingDec
     if not decl.crossfire:  # brief section 3, E-11 and E-13
         update["crossfire"] = int(port.ask(NumberQuestion(
             id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
+            answered_by=EITHER,
             text=Msg.of("epic.q.crossfire", target=formation_label(target)))))
     from referee.rulesets.epic.roster import revalidate
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.core.errors import UsageError
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion
+from referee.core.questions import DEFENDER, Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog, Summary
 from referee.core.table import NOTHING, Shown, Table
 from referee.core.text import Msg
@@ -104,7 +104,8 @@ def _choose(port: Port, allocator: Allocator, log: StepLog,
         id="allocation", text=Msg.of("fow.q.allocation", hits=len(problem.hits)),
         choices=tuple(Choice(c, Msg.of(f"fow.allocation.mode.{c}"))
                       for c in ("proposed", "by-hit", "complete")),
-        default_value="proposed", clause="F-1", shows=(proposed,), whatif=True))
+        default_value="proposed", clause="F-1", shows=(proposed,), whatif=True,
+        answered_by=DEFENDER))  # F-1: the player whose teams were hit
     if mode == "proposed":
         log.input(Msg.of("fow.step.accepted"), "F-1")
         return dict(proposal)
@@ -117,7 +118,7 @@ def _choose(port: Port, allocator: Allocator, log: StepLog,
                         proposal=" ".join(proposal[n] for n in numbers)),
             hit_numbers=numbers, team_ids=tuple(t.id for t in problem.teams),
             check=allocator.check, default_value=tuple(proposal[n] for n in numbers),
-            clause="F-1"))
+            clause="F-1", answered_by=DEFENDER))
         log.input(Msg.of("fow.step.complete_checked", teams=str(answer)), "F-1")
         return dict(zip(numbers, answer, strict=True))
     chosen: dict[int, str] = {}
@@ -139,7 +140,7 @@ def _choose(port: Port, allocator: Allocator, log: StepLog,
         team_id = port.ask(ChoiceQuestion(
             id=f"hit.{hit.number}", text=Msg.of("fow.q.hit", hit=hit.number,
                                                 hitter=hit.attacker),
-            choices=choices, default_value=default, clause="F-1"))
+            choices=choices, default_value=default, clause="F-1", answered_by=DEFENDER))
         chosen[hit.number] = team_id
         plan = options[team_id]
         log.input(Msg.of("fow.step.chosen_hit", hit=hit.number, team=problem.team(team_id).name,
