@@ -20,6 +20,7 @@ DECLARING: Mapping[str, tuple[str | None, str | None]] = {
     "epic.step.declared_barrage": ("firing", "target"),
     "fow.step.declared": ("attacker", "defender"),
     "cc.step.declared": ("attacker", None),  # the attacking nation; the defender's units
+    "cc.step.declared_unnamed": ("attacker", None),  # ... at a target hex left unnamed
     "lnlt.step.impulse": ("side", None),  # the side whose impulse it is
 }
 

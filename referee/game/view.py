@@ -129,3 +129,18 @@ def header_lines(file: str, info: Any, entries: Sequence[LogEntry]) -> list[str]
     if info.revealed is not None:
         out.append(render(Msg.of("game.log.revealed", seed=info.seed, at=_time(info.revealed))))
     return out
+
+
+def state_tables(tx: Any) -> list[Any]:
+    """Each ruleset's state as its tables (the board: formations, decks, markers, phase)."""
+    from referee.core.errors import RefereeError
+    from referee.rulesets import find_ruleset
+
+    out: list[Any] = []
+    for ruleset in tx.all_state():
+        try:
+            module = find_ruleset(ruleset).implementation()
+            out += list(module.state_view(tx.state(ruleset, module.state_model())))
+        except RefereeError:
+            continue  # a ruleset this referee does not know: its state is not shown
+    return out
