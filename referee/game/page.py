@@ -106,7 +106,8 @@ def words() -> dict[str, str]:
     out = {k: render(Msg.of(f"game.report.{k}")) for k in keys}
     for key in ("working", "back_to_game", "report", "log", "board", "progress", "no_entries",
                 "waiting", "offline", "check", "watching", "answered_here",
-                "answered_there", "roll", "typed", "send", "back", "no_progress"):
+                "answered_there", "roll", "typed", "send", "back", "no_progress", "yes", "no",
+                "back_title", "checking", "no_question"):
         out[key] = render(Msg.of(f"game.page.{key}"))
     return out
 

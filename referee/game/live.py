@@ -1,0 +1,397 @@
+"""What a game file holds besides the game, for the phones at the table (``game serve``).
+
+The commands at the terminal and the server talk only through the game file: no socket of
+their own. Three small tables sit beside the log, outside its history and its checks (they
+are never in an entry, never in a digest, and no write to them bumps the file's revision, so
+an attack that asks its questions with the file unlocked never finds "the game changed"
+because a phone was looked at):
+
+* ``serving``: the one server on this file (its process, host and start), so that a second
+  ``serve`` is refused and the terminal knows whether phones may be watching;
+* ``seats``: the sides whose phone is connected now (the server keeps it);
+* ``progress``: the attack in progress, written by the attack at the terminal after each
+  answer while a server is serving, cleared at its end: the phones show it step by step;
+* ``pending``: a question the terminal put to a side's phone, and its answer. Whoever answers
+  first wins, in one transaction (``answer``, ``claim``): the phone's answer is taken only if
+  the terminal has not claimed the question, and the terminal claims it only if no answer
+  came; the terminal then checks the phone's answer with the question's own ``accept`` (the
+  one validation path) and either takes it or hands the refusal back to the phone.
+
+Each write is one short transaction (``BEGIN IMMEDIATE``) with a bounded wait for the lock:
+a writer holding the file's lock longer makes the write fail (``LiveBusy``), and the caller
+tries again later; nothing here ever blocks a command for long. Only the standard library is
+imported here: the attack path uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.core.errors import GameFileError
+from referee.core.text import Msg
+
+LIVE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS serving (
+    id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL,
+    started TEXT NOT NULL, address TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    side TEXT PRIMARY KEY, phones INTEGER NOT NULL, seen REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS progress (
+    id INTEGER PRIMARY KEY CHECK (id = 1), entry INTEGER, ruleset TEXT, at REAL NOT NULL,
+    steps TEXT NOT NULL, asking TEXT);
+CREATE TABLE IF NOT EXISTS pending (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, entry INTEGER, side TEXT NOT NULL,
+    question TEXT NOT NULL, asked REAL NOT NULL, answer TEXT, contribution TEXT,
+    by TEXT, error TEXT, answered REAL, done INTEGER NOT NULL DEFAULT 0);
+"""
+BUSY_SECONDS = 0.5  # how long a live write waits for a writer's lock before giving up
+MAX_ANSWER = 400  # characters of an answer sent by a phone (longer: refused)
+MAX_CONTRIBUTION = 64  # hex characters of a phone's random bytes for a roll
+
+
+class LiveBusy(Exception):
+    """Another command holds the file's lock: the live write is tried again later."""
+
+
+def _tables(conn: sqlite3.Connection, name: str) -> None:
+    from referee.game import APPLICATION_ID
+
+    (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    if app_id != APPLICATION_ID:
+        raise GameFileError(Msg.of("error.game_foreign", file=name))
+    for statement in filter(str.strip, LIVE_SCHEMA.split(";")):
+        conn.execute(statement)
+
+
+@contextmanager
+def live_write(path: Path) -> Iterator[sqlite3.Connection]:
+    """One short transaction on the live tables of ``path`` (made when missing)."""
+    if not path.is_file():
+        raise GameFileError(Msg.of("game.error.no_file", file=str(path)))
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS)
+    except sqlite3.Error as err:
+        raise GameFileError(Msg.of("error.game_open", file=str(path), reason=str(err))) from None
+    try:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise LiveBusy(str(err)) from None
+        try:
+            _tables(conn, str(path))
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as err:
+        raise LiveBusy(str(err)) from None
+    finally:
+        conn.close()
+
+
+def _has(conn: sqlite3.Connection, table: str) -> bool:
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                       (table,)).fetchone()
+    return row is not None
+
+
+@contextmanager
+def live_read(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read of the live tables (a connection that writes nothing)."""
+    from referee.game import connect_read_only
+
+    conn = connect_read_only(path)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# --- the server -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Server:
+    pid: int
+    host: str
+    started: str
+    address: str
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process still runs (a server killed with kill -9 leaves its row: it
+        counts for nothing once its process is gone). Another host's server is taken as
+        alive: it cannot be checked from here."""
+        if self.host != socket.gethostname():
+            return True
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+
+def server_of(conn: sqlite3.Connection) -> Server | None:
+    if not _has(conn, "serving"):
+        return None
+    row = conn.execute("SELECT pid, host, started, address FROM serving WHERE id = 1").fetchone()
+    if row is None or not isinstance(row[0], int):
+        return None
+    return Server(int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+
+def serving(path: Path) -> Server | None:
+    """The server serving ``path`` now (``None``: none, or one that died)."""
+    try:
+        with live_read(path) as conn:
+            found = server_of(conn)
+    except (GameFileError, sqlite3.Error):
+        return None
+    return found if found is not None and found.alive else None
+
+
+def start_serving(path: Path, address: str) -> Server | None:
+    """Take the file for this process's server; the server already serving it (alive) if
+    there is one, else ``None``. A dead server's row and its seats and questions are
+    cleared."""
+    from datetime import UTC, datetime
+
+    with live_write(path) as conn:
+        found = server_of(conn)
+        if found is not None and found.alive and found.pid != os.getpid():
+            return found
+        conn.execute("DELETE FROM serving")
+        conn.execute("DELETE FROM seats")
+        conn.execute("INSERT INTO serving VALUES (1, ?, ?, ?, ?)",
+                     (os.getpid(), socket.gethostname(),
+                      datetime.now(UTC).isoformat(timespec="seconds"), address))
+    return None
+
+
+def stop_serving(path: Path) -> None:
+    with live_write(path) as conn:
+        conn.execute("DELETE FROM serving WHERE pid = ?", (os.getpid(),))
+        conn.execute("DELETE FROM seats")
+
+
+def seat_joined(path: Path, side: str, change: int) -> None:
+    """A phone of ``side`` connected (``change`` 1) or went away (-1)."""
+    with live_write(path) as conn:
+        conn.execute("INSERT INTO seats VALUES (?, max(0, ?), ?) ON CONFLICT (side) DO UPDATE "
+                     "SET phones = max(0, phones + ?), seen = excluded.seen",
+                     (side, change, time.time(), change))
+
+
+def phones(path: Path) -> dict[str, int]:
+    """The sides with a phone connected to a live server now, and how many."""
+    try:
+        with live_read(path) as conn:
+            found = server_of(conn)
+            if found is None or not found.alive or not _has(conn, "seats"):
+                return {}
+            return {str(s): int(n) for s, n in conn.execute(
+                "SELECT side, phones FROM seats WHERE phones > 0")}
+    except (GameFileError, sqlite3.Error):
+        return {}
+
+
+# --- the attack in progress ---------------------------------------------------------------
+
+class Progress:
+    """The attack in progress as the phones see it: each question answered so far (its text
+    and the answer as the terminal shows it) and the question being asked. Written after
+    each change while a server serves the file; a write that finds the file busy is skipped
+    (the next one carries everything)."""
+
+    def __init__(self, path: Path, entry: int | None, ruleset: str) -> None:
+        self.path = path
+        self.entry = entry
+        self.ruleset = ruleset
+        self.steps: list[dict[str, Any]] = []
+        self.asking: dict[str, Any] | None = None
+
+    def ask(self, question: Any, who: str | None = None) -> None:
+        from referee.core.text import jsonable
+
+        self.asking = {"id": question.id, "text": jsonable(question.text),
+                       "clause": question.clause, "by": question.answered_by, "who": who}
+        self._write()
+
+    def answered(self, question: Any, shown: str, who: str | None = None) -> None:
+        from referee.core.text import jsonable
+
+        self.steps = [s for s in self.steps if s["id"] != question.id]
+        self.steps.append({"id": question.id, "text": jsonable(question.text),
+                           "clause": question.clause, "answer": shown, "who": who})
+        self.asking = None
+        self._write()
+
+    def back_to(self, question_ids: list[str]) -> None:
+        """After going back: only the answers that stand (``question_ids``, in order)."""
+        keep = {s["id"]: s for s in self.steps}
+        self.steps = [keep[q] for q in question_ids if q in keep]
+        self._write()
+
+    def _write(self) -> None:
+        try:
+            with live_write(self.path) as conn:
+                conn.execute("INSERT INTO progress VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) "
+                             "DO UPDATE SET entry = excluded.entry, ruleset = excluded.ruleset, "
+                             "at = excluded.at, steps = excluded.steps, "
+                             "asking = excluded.asking",
+                             (self.entry, self.ruleset, time.time(),
+                              json.dumps(self.steps, ensure_ascii=False),
+                              json.dumps(self.asking, ensure_ascii=False)
+                              if self.asking else None))
+        except (LiveBusy, GameFileError, sqlite3.Error):
+            pass  # the phones show it with the next write
+
+    def clear(self) -> None:
+        clear_progress(self.path)
+
+
+def clear_progress(path: Path) -> None:
+    try:
+        with live_write(path) as conn:
+            conn.execute("DELETE FROM progress")
+            conn.execute("UPDATE pending SET done = 1 WHERE done = 0")
+    except (LiveBusy, GameFileError, sqlite3.Error):
+        pass
+
+
+def progress_of(conn: sqlite3.Connection) -> dict[str, Any] | None:
+    if not _has(conn, "progress"):
+        return None
+    row = conn.execute("SELECT entry, ruleset, steps, asking FROM progress WHERE id = 1"
+                       ).fetchone()
+    if row is None:
+        return None
+    try:
+        steps = json.loads(row[2])
+        asking = json.loads(row[3]) if row[3] else None
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(steps, list):
+        return None
+    return {"entry": row[0], "ruleset": row[1], "steps": [s for s in steps
+                                                           if isinstance(s, dict)],
+            "asking": asking if isinstance(asking, dict) else None}
+
+
+# --- questions put to a phone -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pending:
+    id: int
+    entry: int | None
+    side: str
+    question: dict[str, Any]
+    answer: str | None
+    contribution: str | None
+    by: str | None  # "phone" or "terminal": who answered (or claimed) it
+    error: Any  # the refusal of the last answer the phone sent (a message as JSON)
+    done: bool
+
+
+def _pending(row: tuple[Any, ...]) -> Pending | None:
+    try:
+        question = json.loads(row[3])
+        error = json.loads(row[7]) if row[7] else None
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(question, dict):
+        return None
+    return Pending(int(row[0]), row[1], str(row[2]), question, row[4], row[5], row[6], error,
+                   bool(row[8]))
+
+
+_PENDING = "SELECT id, entry, side, question, answer, contribution, by, error, done FROM pending"
+
+
+def put_question(path: Path, entry: int | None, side: str, question: dict[str, Any]) -> int:
+    """Put a question to ``side``'s phone; its id. Earlier questions left open are closed."""
+    with live_write(path) as conn:
+        conn.execute("UPDATE pending SET done = 1 WHERE done = 0")
+        cursor = conn.execute("INSERT INTO pending (entry, side, question, asked) "
+                              "VALUES (?, ?, ?, ?)",
+                              (entry, side, json.dumps(question, ensure_ascii=False),
+                               time.time()))
+        conn.execute("DELETE FROM pending WHERE done = 1 AND id < ? - 200", (cursor.lastrowid,))
+        return int(cursor.lastrowid or 0)
+
+
+def open_question(conn: sqlite3.Connection, side: str | None = None) -> Pending | None:
+    """The question open now (for ``side``), if any."""
+    if not _has(conn, "pending"):
+        return None
+    query = _PENDING + " WHERE done = 0" + (" AND side = ?" if side is not None else "")
+    row = conn.execute(query + " ORDER BY id DESC LIMIT 1",
+                       (side,) if side is not None else ()).fetchone()
+    return None if row is None else _pending(row)
+
+
+def last_question(conn: sqlite3.Connection, side: str) -> Pending | None:
+    """The last question put to ``side`` (open or not): a phone that comes back sees it."""
+    if not _has(conn, "pending"):
+        return None
+    row = conn.execute(_PENDING + " WHERE side = ? ORDER BY id DESC LIMIT 1", (side,)
+                       ).fetchone()
+    return None if row is None else _pending(row)
+
+
+def read_question(path: Path, question_id: int) -> Pending | None:
+    with live_read(path) as conn:
+        row = conn.execute(_PENDING + " WHERE id = ?", (question_id,)).fetchone()
+    return None if row is None else _pending(row)
+
+
+def answer(path: Path, question_id: int, side: str, text: str,
+           contribution: str | None = None) -> bool:
+    """The phone of ``side`` answers: taken only if the question is still open, is that
+    side's, and nobody answered or claimed it (first answer wins); whether it was taken."""
+    if len(text) > MAX_ANSWER or (contribution is not None
+                                  and len(contribution) > MAX_CONTRIBUTION):
+        return False
+    with live_write(path) as conn:
+        cursor = conn.execute(
+            "UPDATE pending SET answer = ?, contribution = ?, by = 'phone', error = NULL, "
+            "answered = ? WHERE id = ? AND side = ? AND done = 0 AND by IS NULL",
+            (text, contribution, time.time(), question_id, side))
+        return cursor.rowcount == 1
+
+
+def claim(path: Path, question_id: int) -> bool:
+    """The terminal answers the question itself: taken only if no answer came first."""
+    with live_write(path) as conn:
+        cursor = conn.execute("UPDATE pending SET by = 'terminal', answered = ? "
+                              "WHERE id = ? AND done = 0 AND by IS NULL",
+                              (time.time(), question_id))
+        return cursor.rowcount == 1
+
+
+def refuse(path: Path, question_id: int, reason: Any) -> None:
+    """The phone's answer was refused (``reason``: a message as JSON): the question is
+    open again, with the reason for the phone to show."""
+    with live_write(path) as conn:
+        conn.execute("UPDATE pending SET answer = NULL, contribution = NULL, by = NULL, "
+                     "error = ? WHERE id = ? AND done = 0",
+                     (json.dumps(reason, ensure_ascii=False), question_id))
+
+
+def close(path: Path, question_id: int) -> None:
+    """The question is answered (its answer taken) or given up (Ctrl-C, an error)."""
+    with live_write(path) as conn:
+        conn.execute("UPDATE pending SET done = 1 WHERE id = ?", (question_id,))

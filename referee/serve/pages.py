@@ -1,0 +1,253 @@
+"""What the served pages show, read from the game file once a change and drawn once a language
+and a role: the game page (the attack in progress, the question put to this phone, each side's
+board, the log newest first, the latest check code), the served battle report.
+
+A ``Snapshot`` is the file as one read transaction saw it (checked: ``check_history``); the
+pages are drawn from it in the reader's language (``language``) with the battle report's
+templates (``game.page``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.core.text import Msg
+
+LIVE_ENTRIES = 60  # the newest entries the game page shows (the report shows them all)
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who holds a token: a spectator (``side`` None: reads only) or a side's seat."""
+
+    side: str | None = None
+    base: str = ""  # the address of its pages (``/t/TOKEN``)
+
+    @property
+    def key(self) -> str:
+        return self.side or ""
+
+
+@dataclass
+class Snapshot:
+    """The game file at one commit, as the pages need it."""
+
+    version: int
+    name: str
+    sides: tuple[str, ...]
+    entries: list[Any]
+    info: Any
+    state: list[Any]
+    progress: dict[str, Any] | None
+    questions: dict[str, Any]  # the last question put to each side (open or not)
+    error: Any = None  # the file does not hold together (a message): shown, nothing else
+    drawn: dict[tuple[str, str, str], Any] = field(default_factory=dict)
+
+
+def read_snapshot(path: Path, version: int) -> Snapshot:
+    from referee.core.errors import RefereeError
+    from referee.game import read_game
+    from referee.game.history import check_history
+    from referee.game.live import last_question, progress_of
+    from referee.game.seed import game_info
+    from referee.game.view import state_tables
+
+    try:
+        with read_game(path) as tx:
+            info = game_info(tx)
+            entries = check_history(tx).entries
+            state = state_tables(tx)
+            conn = tx._conn  # the same snapshot: the live tables at this commit
+            progress = progress_of(conn)
+            sides = tuple(info.sides) if info is not None else ()
+            questions = {s: q for s in sides if (q := last_question(conn, s)) is not None}
+    except RefereeError as err:
+        return Snapshot(version, path.stem, (), [], None, [], None, {}, err.msg)
+    return Snapshot(version, info.name if info else path.stem, sides, entries, info, state,
+                    progress, questions)
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Draw in ``lang`` (the pages are drawn one at a time, on one event loop)."""
+    from referee.catalog import current_language, set_language
+
+    before = current_language()
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+def pick_language(header: str | None, default: str) -> str:
+    """The language a phone asks for (``Accept-Language``), among the catalogue's; else the
+    game's (the language ``serve`` runs in)."""
+    from referee.catalog import available_languages
+
+    if not header:
+        return default
+    found = []
+    for i, part in enumerate(header.split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        if code in available_languages() and weight > 0:
+            found.append((-weight, i, code))
+    return min(found)[2] if found else default
+
+
+# --- drawing --------------------------------------------------------------------------------
+
+def _progress(snap: Snapshot) -> dict[str, Any] | None:
+    from referee.catalog import render
+    from referee.game.history import message
+
+    found = snap.progress
+    if found is None:
+        return None
+
+    def text(step: dict[str, Any]) -> str:
+        shown = message(step.get("text"))
+        return render(shown) if isinstance(shown, Msg) else str(step.get("id", ""))
+
+    steps = [{"text": text(s), "clause": s.get("clause") or "",
+              "answer": str(s.get("answer", "")), "who": s.get("who") or ""}
+             for s in found["steps"]]
+    asking = found.get("asking")
+    return {"entry": found.get("entry"), "ruleset": found.get("ruleset") or "",
+            "steps": steps, "asking": text(asking) if asking else None,
+            "asking_clause": (asking or {}).get("clause") or "",
+            "asking_who": (asking or {}).get("who") or ""}
+
+
+def _log(snap: Snapshot) -> list[Any]:
+    from referee.game.report import entry_view
+    from referee.game.story import story
+
+    newest = list(reversed(snap.entries))[:LIVE_ENTRIES]
+    return [entry_view(story(e)) for e in newest]
+
+
+def _board(snap: Snapshot) -> dict[str, Any]:
+    from referee.game.report import casualty_rows, report_of, table_view
+
+    report = report_of("", snap.name, snap.entries, snap.info, snap.state)
+    headers, rows = casualty_rows(report)
+    return {"casualty_headers": headers, "casualties": rows,
+            "any_casualties": any(c.losses for c in report.casualties),
+            "tables": [table_view(t) for t in snap.state]}
+
+
+def _question(snap: Snapshot, role: Role) -> dict[str, Any] | None:
+    """The question put to this seat's phone, drawn for it (``None``: none yet)."""
+    if role.side is None:
+        return None
+    found = snap.questions.get(role.side)
+    if found is None:
+        return None
+    from referee.serve.question import view
+
+    return view(found)
+
+
+def draw(snap: Snapshot, role: Role, lang: str, part: str) -> Any:
+    """One part of the game page (``progress``, ``question``, ``board``, ``log``, ``head``)
+    for ``role`` in ``lang``, drawn once a snapshot."""
+    key = (lang, role.key if part in ("question", "head") else "", part)
+    if key not in snap.drawn:
+        with language(lang):
+            snap.drawn[key] = _draw(snap, role, part)
+    return snap.drawn[key]
+
+
+def _draw(snap: Snapshot, role: Role, part: str) -> Any:
+    from referee.game.page import render_page
+
+    if part == "progress":
+        return render_page("live_progress.html.j2", standalone=False, progress=_progress(snap))
+    if part == "question":
+        return render_page("live_question.html.j2", standalone=False,
+                           question=_question(snap, role), side=role.side, base=role.base)
+    if part == "board":
+        return render_page("live_board.html.j2", standalone=False, **_board(snap))
+    if part == "log":
+        return render_page("live_log.html.j2", standalone=False, entries=_log(snap),
+                           count=len(snap.entries))
+    if part == "head":
+        return _head(snap, role)
+    raise ValueError(part)
+
+
+def _head(snap: Snapshot, role: Role) -> dict[str, Any]:
+    from referee.catalog import render
+
+    who = (render(Msg.of("game.page.seat_of", side=role.side)) if role.side
+           else render(Msg.of("game.page.watching")))
+    sides = (render(Msg.of("game.report.sides", first=snap.sides[0], second=snap.sides[1]))
+             if len(snap.sides) == 2 else "")
+    error = render(snap.error) if snap.error is not None else None
+    return {"title": snap.name, "who": who, "sides": sides, "code": check_code(snap),
+            "error": error, "question_key": question_key(snap, role)}
+
+
+def question_key(snap: Snapshot, role: Role) -> str:
+    """What tells a phone its question changed (so that a half-typed answer is kept until
+    then): the question's id and its state."""
+    if role.side is None:
+        return ""
+    found = snap.questions.get(role.side)
+    if found is None:
+        return "none"
+    return f"{found.id}:{found.done}:{found.by}:{found.error is not None}:{found.answer}"
+
+
+def check_code(snap: Snapshot) -> str | None:
+    """The latest check code of the log, for the players to compare (the dice issue's
+    codes: none yet in this format of the game file)."""
+    return None
+
+
+def page(snap: Snapshot, role: Role, lang: str, base: str) -> str:
+    """The whole game page (the parts as first drawn; the script keeps them live)."""
+    from referee.game.page import render_page
+
+    from markupsafe import Markup
+
+    parts = {p: Markup(draw(snap, role, lang, p))
+             for p in ("progress", "question", "board", "log")}
+    head = draw(snap, role, lang, "head")
+    with language(lang):
+        return render_page("game.html.j2", standalone=False, static="/static", base=base,
+                           head=head, parts=parts, seat=role.side is not None,
+                           title=head["title"])
+
+
+def update(snap: Snapshot, role: Role, lang: str) -> dict[str, Any]:
+    """What the event stream sends a phone after a change: every part, drawn."""
+    parts = {p: draw(snap, role, lang, p) for p in ("progress", "question", "board", "log")}
+    head = draw(snap, role, lang, "head")
+    with language(lang):
+        from referee.catalog import render
+
+        code = (f"{render(Msg.of('game.page.check'))}: {head['code']}" if head["code"]
+                else "")
+    return {"version": snap.version, "code": code, "error": head["error"],
+            "question_key": head["question_key"], **parts}
+
+
+def report(path: Path, lang: str, base: str) -> str:
+    from referee.game.page import render_page
+    from referee.game.report import build_report, report_context
+
+    with language(lang):
+        return render_page("report.html.j2", standalone=False, static="/static", live=base,
+                           **report_context(build_report(path)))

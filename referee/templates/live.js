@@ -1,0 +1,65 @@
+/* The game page kept live: each change of the game file arrives as a server-sent event with
+   the page's parts drawn by the server (text already escaped), put in place here. A question
+   being answered is replaced only when it changes, so a half-typed answer stays. "Roll" sends
+   this phone's own random bytes with the roll. No other script runs on the page. */
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live) { return; }
+  var status = document.getElementById("status");
+
+  function put(id, html) {
+    var el = document.getElementById(id);
+    if (el && typeof html === "string" && el.innerHTML !== html) {
+      var open = {};
+      el.querySelectorAll("article[id] > details[open]").forEach(function (d) {
+        open[d.parentNode.id] = true;
+      });
+      el.innerHTML = html;
+      Object.keys(open).forEach(function (id) {
+        var again = document.querySelector("#" + CSS.escape(id) + " > details");
+        if (again) { again.open = true; }
+      });
+    }
+  }
+
+  function hex(bytes) {
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var button = event.submitter;
+    if (form.contribution && button && button.value === "roll") {
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      form.contribution.value = hex(bytes);
+    }
+  });
+
+  if (!window.EventSource) { return; }
+  var source = new EventSource(live.dataset.events);
+  source.addEventListener("update", function (event) {
+    var data = JSON.parse(event.data);
+    put("progress", data.progress);
+    put("log", data.log);
+    put("board", data.board);
+    if (data.question_key !== live.dataset.question) {
+      live.dataset.question = data.question_key;
+      put("question", data.question);
+    }
+    var code = document.getElementById("code");
+    if (code) { code.textContent = data.code || ""; }
+    var error = document.getElementById("error");
+    if (error) { error.textContent = data.error || ""; error.hidden = !data.error; }
+    live.dataset.version = String(data.version);
+    status.textContent = "";
+    status.classList.remove("offline");
+  });
+  source.addEventListener("error", function () {
+    status.textContent = status.dataset.offline;
+    status.classList.add("offline");
+  });
+}());
