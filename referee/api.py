@@ -407,6 +407,11 @@ def _history(plan: AttackPlan, rewind: Any, ask_sides: bool) -> Any:
         return given, odds_records(rewind), attack_replay(plan, rewind.answers())
 
     history.collect = collect
+    from referee.core.port import below
+
+    seat = below(rewind, "progress")  # the phones' seat knows who attacks, once asked
+    if seat is not None:
+        history.attacking = lambda: seat.attacking
     return history
 
 

@@ -69,7 +69,8 @@ def attack(ctx: typer.Context,
             plan = api.plan_attack(ruleset, seed=seed, options=option or [],
                                    declaration_file=declaration, game=game)
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game)
+                              odds=_odds_mode(odds, no_odds), game=plan.game,
+                              ruleset=plan.info.id, declaration=plan.declaration)
         _announce(env, plan.seed, json_, plan.game)
         if resume is not None:
             from referee.render.console import print_message

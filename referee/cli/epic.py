@@ -67,6 +67,7 @@ def epic_shoot(ctx: typer.Context,
         if isinstance(plan.declaration, ShootingDeclaration):
             with_roster(plan.declaration)  # a bad roster or name: refused before any question
         port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game)
+                              odds=_odds_mode(odds, no_odds), game=plan.game,
+                              ruleset=plan.info.id, declaration=plan.declaration)
         _announce(env, plan.seed, json_, plan.game)
         _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")

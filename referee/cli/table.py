@@ -34,7 +34,18 @@ def _play(env: Environment, plan: Any, port: Any, json_: bool, **play: Any) -> N
     except api.RecordWriteError as err:
         _show_result(env, err.result, plan.seed, json_, port)
         raise
+    finally:
+        _seat_done(port)
     _show_result(env, result, plan.seed, json_, port)
+
+
+def _seat_done(port: Any) -> None:
+    """The attack is over (written, abandoned, refused): the phones stop showing it."""
+    from referee.core.port import below
+
+    seat = below(port, "progress")
+    if seat is not None:
+        seat.finish()
 
 
 def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None) -> None:
@@ -50,11 +61,14 @@ def _announce(env: Environment, seed: int | None, json_: bool, game: Any = None)
 
 
 def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
-                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None) -> Any:
+                   json_: bool, odds: OddsMode = OddsMode.compact, game: Any = None,
+                   ruleset: str = "", declaration: Any = None) -> Any:
     """The port an attack at the table asks: the terminal's prompts (or a test's port), the
     automatic dice, the odds before each roll, and going back (``RewindPort``, outermost).
     In a game (``game``: a ``GamePlay``), the dice typed in the undone attack this one
-    redoes are shown again before their question."""
+    redoes are shown again before their question; while ``game serve`` serves the game
+    file, the questions of a side whose phone is connected are put to that phone
+    (``frontends.seat``, right above the prompts)."""
     from referee.frontends.rewind import RewindPort
     from referee.frontends.wrappers import AutoDicePort, EchoPort, ShowPort
     from referee.render.console import print_message, print_table, show_answer
@@ -80,6 +94,11 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                                              output=output)
     else:
         raise NoTerminalError(Msg.of("error.no_terminal"))
+    seat = None
+    if game is not None and not quiet:
+        seat = _seat(env, game, dice, port, ruleset, declaration)
+        if seat is not None:
+            port = seat
     if not quiet:
         def show_tables(tables: Any) -> None:
             for table in tables:
@@ -113,7 +132,36 @@ def _terminal_port(env: Environment, dice: KeyedDice, *, auto_dice: bool,
                         checkpoints=checkpoints)
     if interactive is not None:
         interactive.table = rewind
+    if seat is not None:
+        seat.table = rewind
     return rewind
+
+
+def _seat(env: Environment, game: Any, dice: Any, port: Any, ruleset: str,
+          declaration: Any) -> Any:
+    """The seat port over the prompts, when a server serves the game file (``None``: none
+    serves it: nothing changes at the table)."""
+    from referee.game.live import serving
+
+    if serving(game.file) is None:
+        return None
+    from referee.frontends.seat import SeatPort
+    from referee.game import read_game
+    from referee.game.record import roster_sides
+    from referee.game.seed import game_info
+    from referee.render.console import print_message
+
+    with read_game(game.file) as tx:
+        info = game_info(tx)
+        known = tx.sides()
+    known.update(roster_sides(ruleset, declaration) if declaration is not None else {})
+    named = [getattr(declaration, f, None) for f in ("firing", "attacker")]
+    attackers = tuple(n for n in named if isinstance(n, str))
+    attackers += tuple(f"cc.nation.{n}" for n in attackers)  # a Combat Commander nation
+    console = _prompt_console(env)
+    return SeatPort(port, game.file, entry=game.number, ruleset=ruleset, dice=dice,
+                    sides=tuple(info.sides) if info is not None else (), known=known,
+                    attackers=attackers, say=lambda text: print_message(console, text))
 
 
 def _whatif_show(env: Environment, port: Any) -> Any:

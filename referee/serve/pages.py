@@ -218,9 +218,9 @@ def check_code(snap: Snapshot) -> str | None:
 
 def page(snap: Snapshot, role: Role, lang: str, base: str) -> str:
     """The whole game page (the parts as first drawn; the script keeps them live)."""
-    from referee.game.page import render_page
-
     from markupsafe import Markup
+
+    from referee.game.page import render_page
 
     parts = {p: Markup(draw(snap, role, lang, p))
              for p in ("progress", "question", "board", "log")}

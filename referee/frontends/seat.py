@@ -1,0 +1,229 @@
+"""The opponent's seat at the terminal: while ``game serve`` serves the game file, an attack's
+questions owned by a side whose phone is connected are put to that phone, and the attack's
+progress is published for every phone to follow.
+
+This port sits right above the terminal's prompts (below the odds, the automatic dice and
+the rewind port). For each question:
+
+* it publishes the question being asked, then its answer, into the game file's ``progress``
+  table (``game.live.Progress``), which the server pushes to the phones; going back drops
+  the answers after the question asked again; the attack's end clears it;
+* when the question is the attacker's or the defender's (``Question.answered_by``) and that
+  side has a phone connected now, it writes the question into ``pending`` and waits for the
+  first answer from either the phone (through the file) or the keyboard: the terminal shows
+  "waiting for Red's phone (Enter: answer here)", and Enter claims the question for the
+  terminal, in one transaction that fails if the phone answered first. A phone's answer is
+  checked with the question's own ``accept`` (the one validation path): refused, its reason
+  goes back to the phone and the question stays open; ``<`` goes back as at the terminal;
+  "roll" rolls the program's dice for the question, and the phone's random bytes for the roll
+  are kept with the question in the file. The answer is shown at the terminal as a line of
+  the scrollback, marked as the phone's.
+
+Which game side attacks is read from the declaration (a formation whose side the game knows),
+else asked at the terminal once an attack (once an impulse of a phase), the first time a
+question needs it. A phone that disconnects finds the question again when it comes back; a
+server that stops (Ctrl-C, kill -9) leaves the question to the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import select
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from referee.core.dice import ROLL, KeyedDice
+from referee.core.errors import AnswerError, GameFileError
+from referee.core.port import BACK_KEY, GoBack, Port, settle_dice
+from referee.core.questions import ATTACKER, DEFENDER, Choice, ChoiceQuestion, Question
+from referee.core.text import Msg, jsonable
+
+POLL_SECONDS = 0.1  # how often the terminal looks for the phone's answer
+_IMPULSE = re.compile(r"i\d+")
+
+
+class Keyboard(Protocol):
+    def enter(self, timeout: float) -> bool:
+        """Whether Enter was pressed within ``timeout`` seconds (the line is consumed)."""
+        ...
+
+
+class TerminalKeyboard:
+    """Enter on the terminal's standard input, between two prompts (the line is read)."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = sys.stdin if stream is None else stream
+
+    def enter(self, timeout: float) -> bool:
+        try:
+            ready, _, _ = select.select([self.stream], [], [], timeout)
+        except (OSError, ValueError):
+            time.sleep(timeout)
+            return False
+        if ready:
+            line = self.stream.readline()
+            if line == "":
+                raise KeyboardInterrupt  # the terminal closed, as Ctrl-D at a prompt
+            return True
+        return False
+
+
+class GoingBack(Protocol):
+    def can_go_back(self) -> bool: ...
+
+    def offered(self, question: Question) -> Any: ...
+
+
+class SeatPort:
+    """See the module. ``sides``: the game's two sides; ``known``: each formation's side as
+    the game file knows it; ``attackers``: the attacking formation's names the declaration
+    gives (looked up in ``known``)."""
+
+    def __init__(self, inner: Port, path: Path, *, entry: int | None, ruleset: str,
+                 dice: KeyedDice, sides: tuple[str, ...], known: dict[str, str],
+                 attackers: tuple[str, ...] = (), say: Callable[[str], None],
+                 keyboard: Keyboard | None = None) -> None:
+        from referee.game.live import Progress
+
+        self.inner = inner
+        self.path = path
+        self.entry = entry
+        self.dice = dice
+        self.sides = sides
+        self.known = known
+        self.attackers = attackers
+        self.say = say
+        self.keyboard = keyboard if keyboard is not None else TerminalKeyboard()
+        self.progress = Progress(path, entry, ruleset)
+        self.table: GoingBack | None = None
+        self.attacking: str | None = None
+        self._scope: str | None = None
+
+    # --- who answers ----------------------------------------------------------------------
+
+    def _new_scope(self, question: Question) -> None:
+        """A phase's next impulse is another side's: who attacks is asked again."""
+        first = question.id.split(".", 1)[0]
+        if _IMPULSE.fullmatch(first) and first != self._scope:
+            if self._scope is not None:
+                self.attacking = None
+                self.progress.steps = []
+            self._scope = first
+
+    def _attacking(self) -> str | None:
+        if self.attacking is None:
+            for name in self.attackers:
+                if self.known.get(name) in self.sides:
+                    self.attacking = self.known[name]
+                    break
+        if self.attacking is None and len(self.sides) == 2:
+            question = ChoiceQuestion(id="game.attacking-side",
+                                      text=Msg.of("serve.q.attacking"),
+                                      choices=tuple(Choice(s, s) for s in self.sides))
+            while True:
+                try:
+                    self.attacking = str(self.inner.ask(question))
+                    break
+                except GoBack:
+                    continue  # nothing before it to go back to: asked again
+        return self.attacking
+
+    def owner(self, question: Question) -> str | None:
+        """The side whose phone answers ``question`` now (``None``: the terminal)."""
+        if question.answered_by not in (ATTACKER, DEFENDER) or len(self.sides) != 2:
+            return None
+        from referee.game.live import phones
+
+        joined = phones(self.path)
+        if not joined:
+            return None
+        attacking = self._attacking()
+        if attacking is None:
+            return None
+        side = attacking if question.answered_by == ATTACKER else next(
+            s for s in self.sides if s != attacking)
+        return side if joined.get(side) else None
+
+    # --- asking ---------------------------------------------------------------------------
+
+    def ask(self, question: Question) -> Any:
+        from referee.frontends.display import answer_text
+
+        self._new_scope(question)
+        ids = [s["id"] for s in self.progress.steps]
+        if question.id in ids:  # asked again after going back: what came after it is gone
+            self.progress.back_to(ids[:ids.index(question.id)])
+        side = self.owner(question)
+        self.progress.ask(question, side)
+        value = self.inner.ask(question) if side is None else self._at_phone(question, side)
+        self.progress.answered(question, answer_text(question, value), side)
+        return value
+
+    def _at_phone(self, question: Question, side: str) -> Any:
+        from referee.catalog import render
+        from referee.game import live
+        from referee.serve.question import question_json
+
+        can_back = self.table is not None and self.table.can_go_back()
+        offered = self.table.offered(question) if self.table is not None else None
+        asked = question_json(question, can_back=can_back, default=offered)
+        qid = live.put_question(self.path, self.entry, side, asked)
+        self.say(render(Msg.of("serve.waiting", side=side)))
+        try:
+            while True:
+                if self.keyboard.enter(POLL_SECONDS) and live.claim(self.path, qid):
+                    return self.inner.ask(question)
+                found = live.read_question(self.path, qid)
+                if found is None or live.serving(self.path) is None:
+                    self.say(render(Msg.of("serve.gone", side=side)))
+                    return self.inner.ask(question)
+                if found.by == "terminal":
+                    return self.inner.ask(question)
+                if found.by == "phone" and found.answer is not None:
+                    taken, value = self._check(question, qid, found.answer, can_back)
+                    if taken:
+                        from referee.frontends.display import answer_text
+
+                        shown = BACK_KEY if value is GoBack else answer_text(question, value)
+                        self.say(render(Msg.of("serve.answered", question=question.text,
+                                               answer=shown, side=side)))
+                        if value is GoBack:
+                            raise GoBack
+                        return value
+        finally:
+            try:
+                live.close(self.path, qid)
+            except (live.LiveBusy, GameFileError, sqlite3.Error):
+                pass  # the next question put closes it
+
+    def _check(self, question: Question, qid: int, raw: str,
+               can_back: bool) -> tuple[bool, Any]:
+        """The phone's answer through the question's own ``accept``: taken (the value, or
+        ``GoBack``), or refused back to the phone with its reason."""
+        from referee.game import live
+
+        text = raw.strip()
+        if text == BACK_KEY:
+            if can_back:
+                return True, GoBack
+            live.refuse(self.path, qid, jsonable(Msg.of("serve.no_back")))
+            return False, None
+        try:
+            if text.casefold() == ROLL and question.kind == "dice":
+                value: Any = ROLL
+            else:
+                value = question.accept(text)
+        except AnswerError as err:
+            live.refuse(self.path, qid, jsonable(err.msg))
+            return False, None
+        if question.kind == "dice":
+            value = settle_dice(question, value, self.dice)  # type: ignore[arg-type]
+        return True, value
+
+    def finish(self) -> None:
+        """The attack is over (written, abandoned or refused): the phones stop showing it."""
+        self.progress.clear()
