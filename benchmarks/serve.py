@@ -137,24 +137,25 @@ def _latency(game: Path, seat: str, rounds: int) -> list[float]:
         time.sleep(0.05)
     out = []
     for _ in range(rounds):
-        before = len(got)
         time.sleep(0.3)
-        started = time.perf_counter()
-        grow_one(game)
+        before = len(got)
+        committed = grow_one(game)
         while len(got) == before:
             time.sleep(0.005)
-        out.append(got[-1][0] - started)
+        out.append(got[-1][0] - committed)
     stop.set()
     return out
 
 
-def grow_one(game: Path) -> None:
+def grow_one(game: Path) -> float:
+    """One entry more; the moment it was committed."""
     from referee.game import open_game
 
     with open_game(game) as tx:
         last = tx.log()[-1]
         tx.append_log(last.ruleset, last.command, last.entry, last.seed, rolls=last.rolls,
                       replay=last.replay, about=last.about)
+    return time.perf_counter()
 
 
 def main() -> None:

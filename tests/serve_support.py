@@ -142,7 +142,7 @@ def phone(seat_url: str) -> Iterator[list[str]]:
                     received.append(raw.decode("utf-8"))
                     if stop.is_set():
                         return
-        except (OSError, ValueError):
+        except Exception:  # the stream closed under the reader (the phone went away)
             return
 
     thread = threading.Thread(target=read, daemon=True)

@@ -13,7 +13,7 @@ puts back the state they began from: the state is derived from the log.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -69,9 +69,12 @@ def _migrated(tx: GameTransaction) -> dict[str, Any]:
     return data  # type: ignore[no-any-return]
 
 
-def check_history(tx: GameTransaction) -> History:
+def check_history(tx: GameTransaction,
+                  digest: Callable[[str, LogEntry], str] = entry_digest) -> History:
     """The file's entries, after checking that the log holds together (see the module);
-    a file that does not is a ``GameFileError`` naming the first entry that is wrong."""
+    a file that does not is a ``GameFileError`` naming the first entry that is wrong.
+    ``digest``: how an entry's digest is worked out (a reader that checks the same file
+    again and again remembers the digests of the entries it has seen unchanged)."""
     name = tx.name
     entries = tx.log()
     if tx.schema < 2:
@@ -89,7 +92,7 @@ def check_history(tx: GameTransaction) -> History:
         if not entry.has_history:
             raise tampered(name, where, Msg.of("game.why.no_history"))
         assert entry.number is not None and entry.before is not None
-        if entry_digest(previous, entry) != entry.digest:
+        if digest(previous, entry) != entry.digest:
             raise tampered(name, where, Msg.of("game.why.digest"))
         previous = entry.digest or ""
         while stack and (stack[-1].number or 0) >= entry.number:

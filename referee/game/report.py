@@ -334,7 +334,7 @@ def entry_view(told: Story) -> EntryView:
                      rolls, working, _working(entry), not entry.standing)
 
 
-def casualty_rows(report: Report) -> tuple[list[str], list[list[str]]]:
+def casualty_rows(casualties: list[Casualties]) -> tuple[list[str], list[list[str]]]:
     """The casualty table: a row a side, its units lost and those broken or marked."""
     headers = [render(Msg.of(f"game.report.col.{c}")) for c in ("side", "lost", "marked")]
 
@@ -343,7 +343,7 @@ def casualty_rows(report: Report) -> tuple[list[str], list[list[str]]]:
                                        number=x.number)) for x in losses) or "-"
 
     rows = [[c.side, f"{len(c.lost)}: {listed(c.lost)}" if c.lost else "0", listed(c.marked)]
-            for c in report.casualties]
+            for c in casualties]
     return headers, rows
 
 
@@ -381,7 +381,7 @@ def markdown(report: Report) -> str:
         lines += [f"- {w}" for w in view.brief]
         lines.append("")
     lines += [f"## {render(Msg.of('game.report.casualties'))}", ""]
-    headers, rows = casualty_rows(report)
+    headers, rows = casualty_rows(report.casualties)
     if any(c.losses for c in report.casualties):
         lines += _md_table(headers, rows)
     else:
@@ -492,7 +492,7 @@ def report_context(report: Report) -> dict[str, Any]:
     from markupsafe import Markup
 
     headers, rows = luck_rows(report)
-    casualty_headers, casualties = casualty_rows(report)
+    casualty_headers, casualties = casualty_rows(report.casualties)
     svg = chart_svg(report)
     return {
         "title": render(Msg.of("game.report.title", name=report.name)),

@@ -36,20 +36,32 @@ class Effect:
 
 @dataclass(frozen=True)
 class Story:
-    """One standing entry as the story of the game tells it."""
+    """One standing entry as the story of the game tells it (its texts in the language of
+    the reader, worked out when first read)."""
 
     entry: LogEntry
-    title: str  # the entry's own title (its declaring step)
     attacker: str | None  # the attacking formation (or side, or nation) as named
     defender: str | None
     attacker_side: str | None  # the game's side, where known
     defender_side: str | None
-    outcome: str
     effects: list[Effect] = field(default_factory=list)
 
     @property
     def number(self) -> int:
         return self.entry.number or 0
+
+    @property
+    def title(self) -> str:
+        """The entry's own title (its declaring step)."""
+        from referee.game.view import entry_title
+
+        return entry_title(self.entry)
+
+    @property
+    def outcome(self) -> str:
+        from referee.game.view import entry_outcome
+
+        return entry_outcome(self.entry)
 
     def side_of(self, owner: str) -> str | None:
         return self.attacker_side if owner == ATTACKER else self.defender_side
@@ -198,18 +210,16 @@ READERS: Mapping[str, Callable[[LogEntry, str | None], list[Effect]]] = {
 
 def story(entry: LogEntry) -> Story:
     """An entry of the log told as the story of the game."""
-    from referee.game.view import entry_outcome, entry_title
-
     about = entry.about
     sides: Mapping[str, Any] = about.get("sides") or {}
     attacker = _text(about.get("attacker")) or None
     defender = _text(about.get("defender")) or None
     reader = READERS.get(entry.ruleset)
     effects = reader(entry, defender) if reader is not None else []
-    return Story(entry, entry_title(entry), attacker, defender,
+    return Story(entry, attacker, defender,
                  sides.get("attacker") if isinstance(sides.get("attacker"), str) else None,
                  sides.get("defender") if isinstance(sides.get("defender"), str) else None,
-                 entry_outcome(entry), effects)
+                 effects)
 
 
 # How the story tells an attack, by the message of its declaring step (else "attacked").

@@ -34,6 +34,7 @@ from referee.serve import pages
 MAX_BODY = 4096  # bytes of an answer's form
 POLL_SECONDS = 0.2  # how often the watcher looks for a commit (a read of data_version)
 KEEPALIVE_SECONDS = 15.0  # a comment on an idle event stream, so that proxies keep it open
+WAKE_SECONDS = 0.5  # how soon an idle stream sees that the server stops (Ctrl-C)
 STATIC = {"referee.css": "text/css; charset=utf-8",
           "live.js": "text/javascript; charset=utf-8"}
 
@@ -46,6 +47,7 @@ class Config:
     hosts: frozenset[str]  # the Host headers this server answers to
     poll: float = POLL_SECONDS
     on_answer: Any = None  # for tests: called after a seat's answer is taken
+    stopping: Any = None  # () -> whether the server is shutting down (the streams end)
 
 
 @dataclass
@@ -157,17 +159,22 @@ def make_app(config: Config) -> Starlette:
                 _quietly(live.seat_joined, config.path, role.side, 1)
             try:
                 sent = -1
-                while True:
+                quiet = 0.0
+                while config.stopping is None or not config.stopping():
                     if watcher.version != sent:
                         snap = watcher.current()
                         sent = snap.version
                         data = json.dumps(pages.update(snap, role, language),
                                           ensure_ascii=False)
                         yield f"event: update\ndata: {data}\n\n"
+                        quiet = 0.0
                     try:
-                        await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE_SECONDS)
+                        await asyncio.wait_for(watcher.changed.wait(), WAKE_SECONDS)
                     except TimeoutError:
-                        yield ": still here\n\n"
+                        quiet += WAKE_SECONDS
+                        if quiet >= KEEPALIVE_SECONDS:
+                            quiet = 0.0
+                            yield ": still here\n\n"
             finally:
                 if joined:
                     _quietly(live.seat_joined, config.path, role.side, -1)

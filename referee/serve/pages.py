@@ -36,6 +36,7 @@ class Snapshot:
     """The game file at one commit, as the pages need it."""
 
     version: int
+    path: Path
     name: str
     sides: tuple[str, ...]
     entries: list[Any]
@@ -47,6 +48,92 @@ class Snapshot:
     drawn: dict[tuple[str, str, str], Any] = field(default_factory=dict)
 
 
+class LogCache:
+    """What the server has read of the log, by each entry's row as stored (its
+    ``fingerprint``): the entry parsed, its digest worked out after a given one, its story
+    in a language. A row seen before, unchanged, is not parsed nor hashed again; a row
+    changed in any way is a new row, read and checked afresh."""
+
+    def __init__(self) -> None:
+        self.entries: dict[bytes, Any] = {}
+        self.digests: dict[tuple[str, bytes], str] = {}
+        self.of: dict[int, bytes] = {}  # id() of a parsed entry: its fingerprint
+        self.stories: dict[tuple[str, bytes], Any] = {}
+        self.views: dict[tuple[str, bytes], Any] = {}
+
+    def fingerprint(self, entry: Any) -> bytes:
+        return self.of[id(entry)]
+
+    def digest(self, previous: str, entry: Any) -> str:
+        from referee.game import entry_digest
+
+        key = (previous, self.of[id(entry)])
+        if key not in self.digests:
+            self.digests[key] = entry_digest(previous, entry)
+        return self.digests[key]
+
+    def story(self, lang: str, entry: Any) -> Any:
+        from referee.game.story import story
+
+        key = (lang, self.of[id(entry)])
+        if key not in self.stories:
+            self.stories[key] = story(entry)
+        return self.stories[key]
+
+    def view(self, lang: str, entry: Any) -> Any:
+        from referee.game.report import entry_view
+
+        key = (lang, self.of[id(entry)])
+        if key not in self.views:
+            self.views[key] = entry_view(self.story(lang, entry))
+        return self.views[key]
+
+    def keep(self, rows: set[bytes]) -> None:
+        """Forget what belongs to rows no longer in the log (an entry undone since)."""
+        if len(self.entries) == len(rows):
+            return
+        self.entries = {k: e for k, e in self.entries.items() if k in rows}
+        self.of = {i: k for i, k in self.of.items() if k in rows}
+        self.digests = {k: d for k, d in self.digests.items() if k[1] in rows}
+        self.stories = {k: v for k, v in self.stories.items() if k[1] in rows}
+        self.views = {k: v for k, v in self.views.items() if k[1] in rows}
+
+    def transaction(self, tx: Any) -> Any:
+        """``tx`` reading its log through this cache."""
+        from referee.game import HISTORY_COLUMNS, GameTransaction
+
+        cache = self
+
+        class Cached(GameTransaction):
+            def log(self) -> list[Any]:
+                import hashlib
+
+                columns = ["id", "at", "ruleset", "command", "seed", "entry"]
+                if self.schema >= 2:
+                    columns += HISTORY_COLUMNS
+                out = []
+                for row in self._conn.execute(
+                        "SELECT {} FROM log ORDER BY id".format(", ".join(columns))):
+                    key = hashlib.blake2b(repr(row).encode("utf-8"), digest_size=20).digest()
+                    entry = cache.entries.get(key)
+                    if entry is None:
+                        entry = self._entry(dict(zip(columns, row, strict=True)))
+                        cache.entries[key] = entry
+                        cache.of[id(entry)] = key
+                    out.append(entry)
+                cache.keep({cache.of[id(e)] for e in out})
+                return out
+
+        return Cached(tx._conn, tx.name, schema=tx.schema, writable=False)
+
+
+_CACHES: dict[Path, LogCache] = {}
+
+
+def cache_of(path: Path) -> LogCache:
+    return _CACHES.setdefault(path.resolve(), LogCache())
+
+
 def read_snapshot(path: Path, version: int) -> Snapshot:
     from referee.core.errors import RefereeError
     from referee.game import read_game
@@ -55,19 +142,21 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
     from referee.game.seed import game_info
     from referee.game.view import state_tables
 
+    cache = cache_of(path)
     try:
-        with read_game(path) as tx:
+        with read_game(path) as plain:
+            tx = cache.transaction(plain)
             info = game_info(tx)
-            entries = check_history(tx).entries
+            entries = check_history(tx, cache.digest).entries
             state = state_tables(tx)
             conn = tx._conn  # the same snapshot: the live tables at this commit
             progress = progress_of(conn)
             sides = tuple(info.sides) if info is not None else ()
             questions = {s: q for s in sides if (q := last_question(conn, s)) is not None}
     except RefereeError as err:
-        return Snapshot(version, path.stem, (), [], None, [], None, {}, err.msg)
-    return Snapshot(version, info.name if info else path.stem, sides, entries, info, state,
-                    progress, questions)
+        return Snapshot(version, path, path.stem, (), [], None, [], None, {}, err.msg)
+    return Snapshot(version, path, info.name if info else path.stem, sides, entries, info,
+                    state, progress, questions)
 
 
 @contextmanager
@@ -129,21 +218,25 @@ def _progress(snap: Snapshot) -> dict[str, Any] | None:
             "asking_who": (asking or {}).get("who") or ""}
 
 
-def _log(snap: Snapshot) -> list[Any]:
-    from referee.game.report import entry_view
-    from referee.game.story import story
+def _log(snap: Snapshot, path: Path) -> list[Any]:
+    from referee.catalog import current_language
 
+    cache, lang = cache_of(path), current_language()
     newest = list(reversed(snap.entries))[:LIVE_ENTRIES]
-    return [entry_view(story(e)) for e in newest]
+    return [cache.view(lang, e) for e in newest]
 
 
-def _board(snap: Snapshot) -> dict[str, Any]:
-    from referee.game.report import casualty_rows, report_of, table_view
+def _board(snap: Snapshot, path: Path) -> dict[str, Any]:
+    from referee.catalog import current_language, render
+    from referee.game.report import casualties_of, casualty_rows, table_view
 
-    report = report_of("", snap.name, snap.entries, snap.info, snap.state)
-    headers, rows = casualty_rows(report)
+    cache, lang = cache_of(path), current_language()
+    stories = [cache.story(lang, e) for e in snap.entries if e.standing]
+    casualties = casualties_of(stories, snap.sides,
+                               render(Msg.of("game.report.side_unknown")))
+    headers, rows = casualty_rows(casualties)
     return {"casualty_headers": headers, "casualties": rows,
-            "any_casualties": any(c.losses for c in report.casualties),
+            "any_casualties": any(c.losses for c in casualties),
             "tables": [table_view(t) for t in snap.state]}
 
 
@@ -178,9 +271,9 @@ def _draw(snap: Snapshot, role: Role, part: str) -> Any:
         return render_page("live_question.html.j2", standalone=False,
                            question=_question(snap, role), side=role.side, base=role.base)
     if part == "board":
-        return render_page("live_board.html.j2", standalone=False, **_board(snap))
+        return render_page("live_board.html.j2", standalone=False, **_board(snap, snap.path))
     if part == "log":
-        return render_page("live_log.html.j2", standalone=False, entries=_log(snap),
+        return render_page("live_log.html.j2", standalone=False, entries=_log(snap, snap.path),
                            count=len(snap.entries))
     if part == "head":
         return _head(snap, role)

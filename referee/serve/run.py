@@ -128,7 +128,8 @@ def serve(path: Path, env: Environment, *, lan: bool = False, port: int = DEFAUL
         out.flush()
         server = uvicorn.Server(uvicorn.Config(
             make_app(config), log_level="warning", access_log=False, lifespan="on",
-            timeout_graceful_shutdown=1, server_header=False, date_header=False))
+            timeout_graceful_shutdown=3, server_header=False, date_header=False))
+        config.stopping = lambda: server.should_exit
         if ready is not None:
             ready({"watch": f"{address}/t/{watch}", **seats})
         _stop_on_term()
