@@ -14,8 +14,8 @@ Allowed, because no player reads them: docstrings and bare strings, the messages
 programming errors (``raise ValueError(...)``, ``assert x, ...``), pydantic
 ``Field(description=...)`` (schema documentation), SQL, the TOML key lines the script
 writer emits, rich style names, regular expressions, HTML or SVG markup and the pages'
-Content-Security-Policy (the words a page shows come from the catalogue). What is left is listed in ``KNOWN``
-with the reason it stays.
+Content-Security-Policy (the words a page shows come from the catalogue). What is left is
+listed in ``KNOWN`` with the reason it stays.
 """
 
 from __future__ import annotations

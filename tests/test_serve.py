@@ -43,7 +43,7 @@ def test_a_wrong_token_finds_nothing_and_every_page_has_a_strict_policy(game: Pa
         assert headers["cache-control"] == "no-store"
         assert headers["x-content-type-options"] == "nosniff"
         assert '<script src="/static/live.js" defer>' in page and "<script>" not in page
-        code, headers, report = get(served.watch + "/report")
+        code, headers, _report = get(served.watch + "/report")
         assert code == 200 and "default-src 'none'" in headers["content-security-policy"]
 
 
@@ -117,7 +117,7 @@ def test_served_the_file_is_in_wal_and_the_live_tables_leave_the_game_alone(
             run_in(game, SCRIPTS / "epic-allocation.toml")  # writes as it always did
         wait_for(lambda: not live.phones(game), what="Red's phone gone")
     assert len(log_json(game)["entries"]) == len(before["entries"]) + 1
-    code, out, err = invoke(["game", "verify", str(game)])
+    code, _out, err = invoke(["game", "verify", str(game)])
     assert code == 0, err  # the live tables are outside the log and its checks
 
 
