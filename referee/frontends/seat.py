@@ -72,6 +72,15 @@ class TerminalKeyboard:
         return False
 
 
+def _or_false(write: Callable[..., bool], *args: Any) -> bool:
+    from referee.game.live import LiveBusy
+
+    try:
+        return write(*args)
+    except (LiveBusy, GameFileError, sqlite3.Error):
+        return False
+
+
 class GoingBack(Protocol):
     def can_go_back(self) -> bool: ...
 
@@ -146,7 +155,7 @@ class SeatPort:
             return None
         side = attacking if question.answered_by == ATTACKER else next(
             s for s in self.sides if s != attacking)
-        return side if joined.get(side) else None
+        return side if side in joined else None
 
     # --- asking ---------------------------------------------------------------------------
 
@@ -171,20 +180,29 @@ class SeatPort:
         can_back = self.table is not None and self.table.can_go_back()
         offered = self.table.offered(question) if self.table is not None else None
         asked = question_json(question, can_back=can_back, default=offered)
-        qid = live.put_question(self.path, self.entry, side, asked)
+        try:
+            qid = live.put_question(self.path, self.entry, side, asked)
+        except (live.LiveBusy, GameFileError, sqlite3.Error):
+            return self.inner.ask(question)  # the file stays busy: asked here
         self.say(render(Msg.of("serve.waiting", side=side)))
         try:
             while True:
-                if self.keyboard.enter(POLL_SECONDS) and live.claim(self.path, qid):
+                if self.keyboard.enter(POLL_SECONDS) and _or_false(live.claim, self.path, qid):
                     return self.inner.ask(question)
-                found = live.read_question(self.path, qid)
+                try:
+                    found = live.read_question(self.path, qid)
+                except (GameFileError, sqlite3.Error):
+                    continue  # busy for a moment: looked at again
                 if found is None or live.serving(self.path) is None:
                     self.say(render(Msg.of("serve.gone", side=side)))
                     return self.inner.ask(question)
                 if found.by == "terminal":
                     return self.inner.ask(question)
                 if found.by == "phone" and found.answer is not None:
-                    taken, value = self._check(question, qid, found.answer, can_back)
+                    try:
+                        taken, value = self._check(question, qid, found.answer, can_back)
+                    except (live.LiveBusy, GameFileError, sqlite3.Error):
+                        continue  # the refusal could not be written yet: checked again
                     if taken:
                         from referee.frontends.display import answer_text
 

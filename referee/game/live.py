@@ -195,15 +195,21 @@ def seat_joined(path: Path, side: str, change: int) -> None:
                      (side, change, time.time(), change))
 
 
+SEAT_GRACE = 30.0  # seconds a seat stays joined after its last phone went away
+
+
 def phones(path: Path) -> dict[str, int]:
-    """The sides with a phone connected to a live server now, and how many."""
+    """The sides with a phone joined to a live server, and how many are connected now: a
+    seat whose phone went away less than ``SEAT_GRACE`` seconds ago stays joined (a page
+    reloaded, a phone asleep for a moment), with 0 phones connected."""
     try:
         with live_read(path) as conn:
             found = server_of(conn)
             if found is None or not found.alive or not _has(conn, "seats"):
                 return {}
             return {str(s): int(n) for s, n in conn.execute(
-                "SELECT side, phones FROM seats WHERE phones > 0")}
+                "SELECT side, phones FROM seats WHERE phones > 0 OR seen > ?",
+                (time.time() - SEAT_GRACE,))}
     except (GameFileError, sqlite3.Error):
         return {}
 

@@ -186,8 +186,10 @@ def make_app(config: Config) -> Starlette:
         role = who(request)
         if role is None or role.side is None:
             return _not_found()
+        # a form sent from another site's page (the token must be known besides; a page
+        # under no-referrer sends its origin as "null")
         origin = request.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1] not in config.hosts:
+        if origin not in (None, "null") and origin.split("://", 1)[-1] not in config.hosts:
             return PlainTextResponse("403", status_code=403, headers=_headers())
         body = await _bounded_body(request)
         if body is None:
@@ -210,6 +212,9 @@ def make_app(config: Config) -> Starlette:
     async def nothing(request: Request) -> Response:
         return _not_found()
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204, headers=_headers())
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         watcher.task = asyncio.get_running_loop().create_task(watcher.run())
@@ -221,7 +226,8 @@ def make_app(config: Config) -> Starlette:
     routes = [Route("/t/{token}", game), Route("/t/{token}/report", report),
               Route("/t/{token}/events", events), Route("/t/{token}/answer", answer,
                                                         methods=["POST"]),
-              Route("/static/{name}", static), Route("/", nothing)]
+              Route("/static/{name}", static), Route("/favicon.ico", no_icon),
+              Route("/", nothing)]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.watcher = watcher
     return app
