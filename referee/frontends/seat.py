@@ -131,7 +131,7 @@ class SeatPort:
                     break
         if self.attacking is None and len(self.sides) == 2:
             question = ChoiceQuestion(id="game.attacking-side",
-                                      text=Msg.of("serve.q.attacking"),
+                                      text=Msg.of("game.serve.q.attacking"),
                                       choices=tuple(Choice(s, s) for s in self.sides))
             while True:
                 try:
@@ -184,7 +184,7 @@ class SeatPort:
             qid = live.put_question(self.path, self.entry, side, asked)
         except (live.LiveBusy, GameFileError, sqlite3.Error):
             return self.inner.ask(question)  # the file stays busy: asked here
-        self.say(render(Msg.of("serve.waiting", side=side)))
+        self.say(render(Msg.of("game.serve.waiting", side=side)))
         try:
             while True:
                 if self.keyboard.enter(POLL_SECONDS) and _or_false(live.claim, self.path, qid):
@@ -194,7 +194,7 @@ class SeatPort:
                 except (GameFileError, sqlite3.Error):
                     continue  # busy for a moment: looked at again
                 if found is None or live.serving(self.path) is None:
-                    self.say(render(Msg.of("serve.gone", side=side)))
+                    self.say(render(Msg.of("game.serve.gone", side=side)))
                     return self.inner.ask(question)
                 if found.by == "terminal":
                     return self.inner.ask(question)
@@ -207,7 +207,7 @@ class SeatPort:
                         from referee.frontends.display import answer_text
 
                         shown = BACK_KEY if value is GoBack else answer_text(question, value)
-                        self.say(render(Msg.of("serve.answered", question=question.text,
+                        self.say(render(Msg.of("game.serve.answered", question=question.text,
                                                answer=shown, side=side)))
                         if value is GoBack:
                             raise GoBack
@@ -228,7 +228,7 @@ class SeatPort:
         if text == BACK_KEY:
             if can_back:
                 return True, GoBack
-            live.refuse(self.path, qid, jsonable(Msg.of("serve.no_back")))
+            live.refuse(self.path, qid, jsonable(Msg.of("game.serve.error.no_back")))
             return False, None
         try:
             if text.casefold() == ROLL and question.kind == "dice":

@@ -324,7 +324,6 @@ def _pending(row: tuple[Any, ...]) -> Pending | None:
                    bool(row[8]))
 
 
-_PENDING = "SELECT id, entry, side, question, answer, contribution, by, error, done FROM pending"
 
 
 def put_question(path: Path, entry: int | None, side: str, question: dict[str, Any]) -> int:
@@ -339,13 +338,19 @@ def put_question(path: Path, entry: int | None, side: str, question: dict[str, A
         return int(cursor.lastrowid or 0)
 
 
+_OPEN = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+         "FROM pending WHERE done = 0 AND (? IS NULL OR side = ?) ORDER BY id DESC LIMIT 1")
+_LAST = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+         "FROM pending WHERE side = ? ORDER BY id DESC LIMIT 1")
+_ONE = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+        "FROM pending WHERE id = ?")
+
+
 def open_question(conn: sqlite3.Connection, side: str | None = None) -> Pending | None:
     """The question open now (for ``side``), if any."""
     if not _has(conn, "pending"):
         return None
-    query = _PENDING + " WHERE done = 0" + (" AND side = ?" if side is not None else "")
-    row = conn.execute(query + " ORDER BY id DESC LIMIT 1",
-                       (side,) if side is not None else ()).fetchone()
+    row = conn.execute(_OPEN, (side, side)).fetchone()
     return None if row is None else _pending(row)
 
 
@@ -353,14 +358,13 @@ def last_question(conn: sqlite3.Connection, side: str) -> Pending | None:
     """The last question put to ``side`` (open or not): a phone that comes back sees it."""
     if not _has(conn, "pending"):
         return None
-    row = conn.execute(_PENDING + " WHERE side = ? ORDER BY id DESC LIMIT 1", (side,)
-                       ).fetchone()
+    row = conn.execute(_LAST, (side,)).fetchone()
     return None if row is None else _pending(row)
 
 
 def read_question(path: Path, question_id: int) -> Pending | None:
     with live_read(path) as conn:
-        row = conn.execute(_PENDING + " WHERE id = ?", (question_id,)).fetchone()
+        row = conn.execute(_ONE, (question_id,)).fetchone()
     return None if row is None else _pending(row)
 
 

@@ -35,8 +35,8 @@ MAX_BODY = 4096  # bytes of an answer's form
 POLL_SECONDS = 0.2  # how often the watcher looks for a commit (a read of data_version)
 KEEPALIVE_SECONDS = 15.0  # a comment on an idle event stream, so that proxies keep it open
 WAKE_SECONDS = 0.5  # how soon an idle stream sees that the server stops (Ctrl-C)
-STATIC = {"referee.css": "text/css; charset=utf-8",
-          "live.js": "text/javascript; charset=utf-8"}
+HTML = "text/html;charset=utf-8"
+STATIC = {"referee.css": "text/css;charset=utf-8", "live.js": "text/javascript;charset=utf-8"}
 
 
 @dataclass
@@ -129,7 +129,7 @@ def make_app(config: Config) -> Starlette:
         if role is None:
             return _not_found()
         text = pages.page(watcher.current(), role, lang(request), _base(request))
-        return Response(text, media_type="text/html; charset=utf-8", headers=_headers(text))
+        return Response(text, media_type=HTML, headers=_headers(text))
 
     async def report(request: Request) -> Response:
         role = who(request)
@@ -143,7 +143,7 @@ def make_app(config: Config) -> Starlette:
             from referee.catalog import render
 
             return PlainTextResponse(render(err.msg), status_code=409, headers=_headers())
-        return Response(text, media_type="text/html; charset=utf-8", headers=_headers(text))
+        return Response(text, media_type=HTML, headers=_headers(text))
 
     async def events(request: Request) -> Response:
         role = who(request)
@@ -151,7 +151,7 @@ def make_app(config: Config) -> Starlette:
             return _not_found()
         language = lang(request)
 
-        async def stream() -> AsyncIterator[str]:
+        async def stream() -> AsyncIterator[bytes]:
             from referee.game import live
 
             joined = role.side is not None
@@ -166,7 +166,7 @@ def make_app(config: Config) -> Starlette:
                         sent = snap.version
                         data = json.dumps(pages.update(snap, role, language),
                                           ensure_ascii=False)
-                        yield f"event: update\ndata: {data}\n\n"
+                        yield b"event: update\ndata: " + data.encode("utf-8") + b"\n\n"
                         quiet = 0.0
                     try:
                         await asyncio.wait_for(watcher.changed.wait(), WAKE_SECONDS)
@@ -174,7 +174,7 @@ def make_app(config: Config) -> Starlette:
                         quiet += WAKE_SECONDS
                         if quiet >= KEEPALIVE_SECONDS:
                             quiet = 0.0
-                            yield ": still here\n\n"
+                            yield b": still here\n\n"
             finally:
                 if joined:
                     _quietly(live.seat_joined, config.path, role.side, -1)

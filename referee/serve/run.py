@@ -38,7 +38,7 @@ def lan_address() -> str:
     finally:
         probe.close()
     if not found or found.startswith("127."):
-        raise UsageError(Msg.of("serve.error.no_lan"))
+        raise UsageError(Msg.of("game.serve.error.no_lan"))
     return found
 
 
@@ -49,7 +49,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as err:
         sock.close()
-        raise UsageError(Msg.of("serve.error.port", host=host, port=port,
+        raise UsageError(Msg.of("game.serve.error.port", host=host, port=port,
                                 reason=err.strerror or str(err))) from None
     sock.listen(64)
     return sock
@@ -93,10 +93,10 @@ def serve(path: Path, env: Environment, *, lan: bool = False, port: int = DEFAUL
         other = live.start_serving(path, address)
     except live.LiveBusy:
         sock.close()
-        raise GameFileError(Msg.of("serve.error.busy", file=str(path))) from None
+        raise GameFileError(Msg.of("game.serve.error.busy", file=str(path))) from None
     if other is not None:
         sock.close()
-        raise UsageError(Msg.of("serve.error.served", file=str(path), pid=other.pid,
+        raise UsageError(Msg.of("game.serve.error.served", file=str(path), pid=other.pid,
                                 address=other.address))
     try:
         _wal(path)
@@ -112,19 +112,19 @@ def serve(path: Path, env: Environment, *, lan: bool = False, port: int = DEFAUL
                                                         if host == "127.0.0.1" else set()))
         config = Config(path, tokens, current_language(), hosts)
         out = env.stdout
-        console_lines = [render(Msg.of("serve.serving", file=str(path), address=address)),
-                         render(Msg.of("serve.watch", url=f"{address}/t/{watch}"))]
-        console_lines += [render(Msg.of("serve.seat", side=side, url=url))
+        console_lines = [render(Msg.of("game.serve.serving", file=str(path), address=address)),
+                         render(Msg.of("game.serve.watch", url=f"{address}/t/{watch}"))]
+        console_lines += [render(Msg.of("game.serve.seat", side=side, url=url))
                           for side, url in seats.items()]
         from referee.render.console import make_console
 
         console = make_console(out, terminal=env.stdout_isatty, color=env.color)
         if lan:
-            print_message(console, Msg.of("serve.lan_warning"), style="yellow")
+            print_message(console, Msg.of("game.serve.lan_warning"), style="yellow")
         for line in console_lines:
             print_message(console, line)
         _qr_codes(out, seats, f"{address}/t/{watch}")
-        print_message(console, Msg.of("serve.stop"), style="dim")
+        print_message(console, Msg.of("game.serve.stop"), style="dim")
         out.flush()
         server = uvicorn.Server(uvicorn.Config(
             make_app(config), log_level="warning", access_log=False, lifespan="on",
@@ -162,7 +162,7 @@ def _qr_codes(out: Any, seats: dict[str, str], watch: str) -> None:
 
     from referee.catalog import render
 
-    shown = seats or {render(Msg.of("serve.qr_watch")): watch}
+    shown = seats or {render(Msg.of("game.serve.qr_watch")): watch}
     for label, url in shown.items():
-        out.write(render(Msg.of("serve.qr", label=label)) + "\n")
+        out.write(render(Msg.of("game.serve.qr", label=label)) + "\n")
         segno.make(url, error="m").terminal(out=out, compact=True)
