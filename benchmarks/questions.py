@@ -33,9 +33,11 @@ FIXTURES = ROOT / "benchmarks" / "questions"
 
 # the counts measured before the issue "At the table: half the questions..." and its goals
 BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
-          "lnlt-fire": 9, "waw-he": 16}
+          "lnlt-fire": 9, "waw-he": 16,
+          # issue 30: the whole Flames of War assault was resolved by hand before it
+          "fow-assault-typed": None, "fow-assault-game": None}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
-         "lnlt-fire": 5, "waw-he": 9}
+         "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6}
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Case:
     answers: dict[str, Any] = field(default_factory=dict)  # by question id
     dice: Callable[[Any], str] | None = None  # the faces typed at a dice question
     game: bool = False  # the command needs a game file (a new one)
+    setup: list[str] = field(default_factory=list)  # a command run first in it, not counted
 
 
 def _faces(hit: int, save: int) -> Callable[[Any], str]:
@@ -94,12 +97,49 @@ def _cc_typed() -> Case:
 
 def _fow_typed() -> Case:
     # a line a group of identical teams; every hitting team reaches every defending team
-    answers: dict[str, Any] = {"defending.1": "3 inf", "defending.2": "gun",
-                               "defending.3": "tank bailed top 1",
+    answers: dict[str, Any] = {"step": "allocation", "defending.1": "3 inf",
+                               "defending.2": "gun", "defending.3": "tank bailed top 1",
                                "hitting.1": "3 hits", "hitting.2": "2 hits"}
     return Case("fow-typed", "referee attack fow: 2 hitting teams (3 and 2 hits), 5 defending "
                 "teams (3 infantry, a gun, a bailed-out tank); the defender accepts the "
                 "proposal", ["attack", "fow", "--seed", "1"], answers, _faces(hit=4, save=4))
+
+
+def _by_id(faces: dict[str, str]) -> Callable[[Any], str]:
+    """Typed dice by question id (the end of it): a whole assault's dice differ by step."""
+    def typed(question: Any) -> str:
+        return next(v for k, v in faces.items() if question.id.endswith(k))
+    return typed
+
+
+# a typical whole assault: 4 charging teams, 5 defending teams of which 4 fire defensively;
+# two hits of defensive fire destroy a charging team, the charge goes in, two assault hits
+# destroy two teams, and the defenders fail their counterattack test
+ASSAULT_DICE = {"defensive-fire": "1 4 6 2 3 1 2", "to-hit": "5 3 1", "motivation": "2"}
+
+
+def _fow_assault_typed() -> Case:
+    # each side in one line with its ratings; names: Enter; the dice as they fall
+    answers: dict[str, Any] = {
+        "assault.defending": "3 inf rof 2, gun rof 1, tank top 1, trained confident",
+        "assault.assaulting": "4 inf, veteran fearless",
+        "defensive-fire.results": "a4 destroyed"}
+    return Case("fow-assault-typed", "referee attack fow, the whole assault typed: 4 charging "
+                "teams, 5 defending (4 firing defensively), one round, the defenders break",
+                ["attack", "fow", "--seed", "1"], answers, _by_id(ASSAULT_DICE))
+
+
+def _fow_assault_game() -> Case:
+    # the armies are the game's (kept from a first assault of the roster): one line says who
+    # charges whom; the defensive fire's teams and every card value come from the game
+    answers: dict[str, Any] = {"assault": "p1 p2 hq vs r1 r2 r3 ag",
+                               "defensive-fire.results": "hq destroyed"}
+    dice = {"defensive-fire": "1 4 6 2 3 1 2 1", "to-hit": "5 3", "motivation": "2"}
+    return Case("fow-assault-game", "referee attack fow --game, the armies kept in the game: "
+                "3 charging teams, 4 defending (all firing defensively), one round, the "
+                "defenders break", ["attack", "fow", "--seed", "1"], answers, _by_id(dice),
+                game=True, setup=["run", str(FIXTURES / "fow-first-assault.toml"), "--seed",
+                                  "1"])
 
 
 def _lnlt_fire() -> Case:
@@ -123,7 +163,8 @@ def _waw_he() -> Case:
                 _faces(hit=5, save=6))
 
 
-CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he]
+CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he,
+         _fow_assault_typed, _fow_assault_game]
 
 
 class Stale(Exception):
@@ -177,6 +218,15 @@ def run(case: Case) -> tuple[list[tuple[str, str]], str]:
     with tempfile.TemporaryDirectory() as folder:
         if case.game:
             args += ["--game", str(Path(folder) / "game.sqlite")]
+        if case.setup:
+            game = ["--game", str(Path(folder) / "game.sqlite")] if case.game else []
+            done = CliRunner().invoke(load_app("en"), [*case.setup, *game],
+                                      obj=Environment(stdin=io.StringIO(),
+                                                      stdout=io.StringIO(),
+                                                      stderr=io.StringIO()),
+                                      catch_exceptions=False)
+            if done.exit_code != 0:
+                raise Stale(f"setup exit {done.exit_code}")
         stream = io.StringIO()
         env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream,
                           port_factory=factory)
@@ -224,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.json:
         print(json.dumps({"cases": results, "total": total}, indent=2, ensure_ascii=False))
         return 0 if len(counted) == len(results) else 1
+    before = sum(v for v in BEFORE.values() if v is not None)
     print(f"total: {total} questions in {len(counted)} attacks "
-          f"(before: {sum(BEFORE.values())}; goal: at most {sum(GOALS.values())})")
+          f"(before: {before} in the attacks counted before; goal: at most "
+          f"{sum(GOALS.values())})")
     met = [name for name, r in results.items() if r.get("questions", 10**9) <= GOALS[name]]
     print(f"goals met: {len(met)} of {len(results)}")
     return 0 if len(counted) == len(results) else 1

@@ -88,3 +88,52 @@ def asked(declaration: Mapping[str, Any], answers: Mapping[str, Any] | None = No
 def allocation(result: Result) -> list[str]:
     data = result.outcome_data["allocation"]
     return [data[k] for k in sorted(data, key=int)]
+
+
+# --- the whole assault (docs/rules/flames-of-war-assault.md) --------------------------------
+
+def A(team_id: str, kind: str = "infantry", **extra: Any) -> dict[str, Any]:
+    """A charging team; its name is its id in upper case."""
+    return {"id": team_id, "name": team_id.upper(), "type": kind, **extra}
+
+
+def P(name: str, side: str, skill: str = "trained", motivation: str = "confident",
+      **extra: Any) -> dict[str, Any]:
+    """A rated platoon."""
+    return {"name": name, "side": side, "skill": skill, "motivation": motivation, **extra}
+
+
+def whole(assaulting: Sequence[dict[str, Any]], defending: Sequence[dict[str, Any]],
+          platoons: Sequence[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    """A whole assault: by default one Trained Confident platoon a side."""
+    return {"attacker": "Grey", "defender": "Red", "assaulting": list(assaulting),
+            "defending": list(defending),
+            "platoons": list(platoons or [P("Grey platoon", "attacker"),
+                                          P("Red platoon", "defender")]), **extra}
+
+
+def questions_asked(declaration: Mapping[str, Any], answers: Mapping[str, Any] | None = None,
+                    options: Sequence[str] = (), seed: int = 1) -> tuple[Result, list[Any]]:
+    """The result of an attack and every question it asked (the question values)."""
+    from referee.frontends.answers import AnswerPort
+
+    seen: list[Any] = []
+
+    class Keeping:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def ask(self, question: Any) -> Any:
+            seen.append(question)
+            return self.inner.ask(question)
+
+    plan = api.plan_attack("fow", seed=seed, options=options, declaration=declaration)
+    port = Keeping(AnswerPort(dict(answers or {}), plan.dice, use_defaults=True,
+                              roll_missing_dice=True))
+    result = api.play(plan, port)  # type: ignore[arg-type]
+    return result, seen
+
+
+def step_params(result: Result, msg_id: str) -> list[dict[str, Any]]:
+    """The parameters of every step of the working with the message ``msg_id``."""
+    return [s.text.kwargs for s in result.steps if s.text.id == msg_id]

@@ -56,6 +56,8 @@ class Asking:
 
 def play(answers: Mapping[str, Any], declaration: Mapping[str, Any] | None = None,
          options: tuple[str, ...] = ()) -> tuple[Result, Asking]:
+    if declaration is None or "roster" in declaration:  # the allocation of known hits
+        answers = {"step": "allocation", **answers}
     plan = api.plan_attack("fow", seed=1, options=options, declaration=declaration)
     port = Asking(answers, plan.dice)
     result = api.play(plan, port)
@@ -204,7 +206,7 @@ def test_the_reference_attack_gives_what_the_same_declaration_gives() -> None:
          D("d5", "tank", status="bailed-out", top=1)],
         [H("h1", 3, ["d1", "d2", "d3", "d4", "d5"]), H("h2", 2, ["d1", "d2", "d3", "d4", "d5"])]))
     assert typed.outcome_data == declared.outcome_data
-    assert len(port.questions) == 11
+    assert len(port.questions) == 12  # with the first: the whole assault or the allocation
 
 
 team_kinds = st.sampled_from(["inf", "gun", "tank", "tank bailed", "tank bogged top 2",
@@ -244,7 +246,7 @@ def test_an_old_script_of_counts_and_types_is_refused_naming_the_new_question() 
     plan = api.plan_attack("fow", seed=1, declaration=None)
     with pytest.raises(MissingAnswerError) as err:
         api.play(plan, AnswerPort(old, plan.dice))
-    assert err.value.question_id == "defending.1"
+    assert err.value.question_id == "step"
 
 
 # --- 2. the proposal shown before the defender is asked -----------------------------------
@@ -264,7 +266,8 @@ def test_F1_the_proposal_is_shown_before_the_defender_is_asked_and_is_the_result
 def test_the_table_front_end_prints_the_proposal_before_the_question(root: Path) -> None:
     from tests.transcript_harness import Command, replay
 
-    typed = ["3 inf", "gun", "tank bailed top 1", "", "", "3 hits", "2 hits", "", "", "", ""]
+    typed = ["allocation", "3 inf", "gun", "tank bailed top 1", "", "", "3 hits", "2 hits", "",
+             "", "", ""]
     out = replay(Command("referee attack fow --seed 1",
                          "\n".join(f"? q  {a}" for a in typed), 0, 0))
     before, after = out.split("? Defender: accept", 1)
@@ -287,7 +290,7 @@ ROSTER_ANSWERS = {"hitting-teams": "p1 p2", "defending-teams": "r1-r3 ag rt",
 
 def test_a_roster_asks_who_hits_their_hits_and_reach_and_what_it_cannot_know() -> None:
     result, port = play(ROSTER_ANSWERS, {"roster": str(ROSTER)})
-    assert port.ids == ["hitting-teams", "defending-teams", "defending.exceptions",
+    assert port.ids == ["step", "hitting-teams", "defending-teams", "defending.exceptions",
                         "hitting.p1", "hitting.p2", "allocation", "results"]
     typed, _ = play(REFERENCE)
     held = result.outcome_data["held"]
@@ -351,7 +354,7 @@ def test_the_roster_of_a_script_is_found_from_the_script_s_folder(tmp_path: Path
     (tmp_path / "orchard.toml").write_text(ROSTER.read_text(encoding="utf-8"),
                                            encoding="utf-8")
     lines = ['ruleset = "fow"', "use_defaults = true", "[declaration]",
-             'roster = "../orchard.toml"', "[answers]"]
+             'roster = "../orchard.toml"', "[answers]", 'step = "allocation"']
     lines += [f'"{k}" = "{v}"' for k, v in ROSTER_ANSWERS.items()]
     script = folder / "assault.toml"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")

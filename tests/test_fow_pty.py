@@ -22,6 +22,8 @@ MODES = ["accept the referee's proposal", "choose hit by hit", "type a complete 
 Q_MODE = "Defender: accept the referee's allocation of 3 hits shown above?"
 Q_TEAMS = "Type the team for each of the 3 hits"
 Q_RESULTS = "Every hit is allocated. Results?"
+STEPS = ["the whole assault (defensive fire, hits, saves, counterattacks)",
+         "only the allocation of hits already rolled"]
 
 
 @pytest.mark.clause("F-1")
@@ -77,6 +79,7 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
         spawn, tmp_path) -> None:
     record = tmp_path / "rec.toml"
     s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record)))
+    choose(s, "What do you resolve?", STEPS, STEPS[0], STEPS[1])
     s.expect("Defending teams: a team or a group of identical teams (D1 on)")
     _typed_defenders(s, ["3 inf", "gun", "tank bailed top 1"], "inf top 1",
                      "'top 1': only tanks and transports have Top armour (F-6)")
@@ -113,6 +116,7 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
 
 def test_compact_lines_in_russian_refused_in_russian_and_type_to_filter(spawn) -> None:
     s = Session(spawn("--lang", "ru", "attack", "fow", "--seed", "1"))
+    choose(s, "Что разыгрываем?", STEPS, STEPS[0], STEPS[1])
     s.expect("Обороняющиеся отделения: одно отделение или группа одинаковых (начиная с D1)")
     _typed_defenders(s, ["3 пехота", "орудие", "танк покинут верх 1"], "пехота покинут",
                      "«покинут»: Застрявшей или Покинутой бывает только техника")

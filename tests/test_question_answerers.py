@@ -146,6 +146,15 @@ def test_fow_the_player_whose_teams_were_hit_allocates_and_saves(fow: dict[str, 
     _all(fow, r"save\..*", DEFENDER)  # F-7: the armoured team's save
 
 
+@pytest.mark.clause("F-A4")
+def test_fow_a_whole_assaults_questions_are_the_side_whose_teams_act(
+        fow: dict[str, str]) -> None:
+    _all(fow, r"defensive-fire", DEFENDER)  # F-A3, F-A4: the defending teams fire
+    _all(fow, r"round\.1\.to-hit", ATTACKER)  # F-A9: the charging side hits first
+    found = {by for q, by in fow.items() if re.fullmatch(r"round\.\d+\.allocation", q)}
+    assert found and found <= {ATTACKER, DEFENDER}  # the hit side allocates (F-1)
+
+
 @pytest.fixture(scope="module")
 def waw() -> dict[str, str]:
     return _asked("waw")

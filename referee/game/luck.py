@@ -19,6 +19,7 @@ DECLARING: Mapping[str, tuple[str | None, str | None]] = {
     "epic.step.declared_full": ("firing", "target"),
     "epic.step.declared_barrage": ("firing", "target"),
     "fow.step.declared": ("attacker", "defender"),
+    "fow.assault.declared": ("attacker", "defender"),  # a whole assault
     "cc.step.declared": ("attacker", None),  # the attacking nation; the defender's units
     "cc.step.declared_unnamed": ("attacker", None),  # ... at a target hex left unnamed
     "lnlt.step.impulse": ("side", None),  # the side whose impulse it is
@@ -31,6 +32,8 @@ ROLLERS: Mapping[str, tuple[str, bool]] = {
     "epic.odds.unit.sixes": ("attacker", True),
     "epic.odds.unit.failed": ("defender", False),
     "fow.odds.unit": ("defender", False),
+    "fow.odds.df.unit": ("defender", True),  # defensive fire (a whole assault's rounds
+    # alternate who rolls, so their dice count for no side)
     "cc.odds.unit.attack": ("attacker", True),
     "cc.odds.unit.defence": ("defender", True),
     "cc.odds.unit.product": ("attacker", True),  # ordnance targeting: a larger product hits

@@ -136,8 +136,10 @@ def _cc(entry: LogEntry, _defender: str | None) -> list[Effect]:
 
 
 def _fow(entry: LogEntry, _defender: str | None) -> list[Effect]:
-    """The results table (F-7): each team hit and what happened to it."""
-    out: list[Effect] = []
+    """The results table (F-7): each team hit and what happened to it; of a whole assault,
+    the teams' table after it (F-A16): each team whose state changed, on its platoon's
+    side."""
+    out = _fow_after(entry)
     for table in entry.entry.get("tables", []):
         if not (isinstance(table, dict) and isinstance(table.get("title"), dict)
                 and table["title"].get("msg") == "fow.table.results"):
@@ -199,6 +201,26 @@ def _waw(entry: LogEntry, _defender: str | None) -> list[Effect]:
     return out
 
 
+def _fow_after(entry: LogEntry) -> list[Effect]:
+    declaration = (entry.replay or {}).get("declaration") or {}
+    platoons = declaration.get("platoons") if isinstance(declaration, dict) else None
+    sides = {str(p.get("name")): str(p.get("side")) for p in platoons or []
+             if isinstance(p, dict)}
+    out: list[Effect] = []
+    for table in entry.entry.get("tables", []):
+        if not (isinstance(table, dict) and isinstance(table.get("title"), dict)
+                and table["title"].get("msg") == "fow.table.after"):
+            continue
+        for row in table.get("rows", []):
+            if not (isinstance(row, list) and len(row) > 4) or row[3] == row[4]:
+                continue
+            after = str(row[4])
+            owner = ATTACKER if sides.get(str(row[1])) == "attacker" else DEFENDER
+            out.append(Effect(_text(row[0]), Msg.of(f"fow.state.{after}"), owner,
+                              lost=after == "destroyed"))
+    return out
+
+
 READERS: Mapping[str, Callable[[LogEntry, str | None], list[Effect]]] = {
     "epic-armageddon": _epic,
     "combat-commander": _cc,
@@ -228,6 +250,7 @@ VERBS: Mapping[str, str] = {
     "epic.step.declared_full": "shot",
     "epic.step.declared_barrage": "barrage",
     "fow.step.declared": "assaulted",
+    "fow.assault.declared": "assaulted",
 }
 
 

@@ -37,6 +37,11 @@ class RosterTeam(BaseModel):
     fully_armoured: bool = Field(default=False, description="a Fully-Armoured tank, or an "
                                  "escort of one (F-11)")
     tank_escort: bool = Field(default=False, description="infantry that hit as Tank Escorts")
+    # the card's values a whole assault reads (docs/rules/flames-of-war-assault.md)
+    rof: int = Field(default=0, ge=0, le=20, description="defensive fire dice (F-A3)")
+    anti_tank: int | None = Field(default=None, ge=0, le=20, description="in assault (F-A12)")
+    firepower: int | None = Field(default=None, ge=1, le=6, description="in assault (F-A13)")
+    hits_on: int | None = Field(default=None, ge=2, le=6, description="own assault score")
 
     @model_validator(mode="after")
     def _consistent(self) -> RosterTeam:
@@ -49,6 +54,8 @@ class RosterTeam(BaseModel):
         if self.tank_escort and self.type != "infantry":
             raise PydanticCustomError("fow.roster.escort_not_infantry", "escort {team}",
                                       {"team": self.id})
+        if self.rof and self.type == "transport":
+            raise PydanticCustomError("fow.decl.cannot_fire", "fires {team}", {"team": self.id})
         if self.fully_armoured and not (self.type == "tank" or self.tank_escort):
             raise PydanticCustomError("fow.decl.fa_not_tank", "fa {team}", {"team": self.id})
         return self
@@ -68,6 +75,10 @@ class RosterPlatoon(BaseModel):
     name: Name
     side: Name = Field(description="the player or army the platoon belongs to")
     teams: list[RosterTeam] = Field(min_length=1, max_length=60)
+    # its ratings, for a whole assault (asked at the table where the roster gives none)
+    skill: Literal["conscript", "trained", "veteran"] | None = None
+    motivation: Literal["reluctant", "confident", "fearless"] | None = None
+    reroll: bool = False
 
 
 class Roster(BaseModel):

@@ -1,0 +1,103 @@
+"""A whole assault asked at the table, without a roster or a game's armies: each side in one
+line (``side_entry``), then the names of its teams in one line. Teams get short ids (``d1``,
+``d2``... defending; ``a1``, ``a2``... assaulting). What the lines leave unsaid is not asked:
+a charging team naming no defending team reaches every one, and fights from the open unless
+its line says where it fights at the building (F-10); the working says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.catalog import render
+from referee.core.port import Port
+from referee.core.text import Msg
+from referee.rulesets.fow.ask import BUILDING, Asked, ask_names, default_label
+from referee.rulesets.fow.declaration import AssaultDeclaration
+from referee.rulesets.fow.side_entry import Group, Side, SideEntry
+
+PLATOON_KEYS = {"attacker": "assaulting-platoon", "defender": "defending-platoon"}
+
+
+def _defender(team_id: str, g: Group) -> dict[str, Any]:
+    team: dict[str, Any] = {"id": team_id, "type": g.type,
+                            "name": default_label("defender", g.type, team_id)}
+    if g.status != "active":
+        team["status"] = g.status
+    if g.top is not None:
+        team["top"] = g.top
+    if g.building:
+        team["building"] = BUILDING
+    if g.fires:
+        team["fires"] = g.fires
+    return {**team, **_card(g)}
+
+
+def _card(g: Group) -> dict[str, Any]:
+    card = {"anti_tank": g.anti_tank, "firepower": g.firepower, "hits_on": g.hits_on}
+    return {k: v for k, v in card.items() if v is not None}
+
+
+def _charger(team_id: str, g: Group, defenders: list[dict[str, Any]]) -> dict[str, Any]:
+    team: dict[str, Any] = {"id": team_id, "type": g.type,
+                            "name": default_label("hitter", g.type, team_id), **_card(g)}
+    if g.top is not None:
+        team["top"] = g.top
+    if g.fully_armoured:
+        team["fully_armoured"] = True
+    if g.priority is not None:
+        team["priority"] = g.priority
+    situation = g.situation or "open"
+    team["situation"] = situation
+    if situation in ("outside-at-opening", "inside"):
+        team["building"] = BUILDING
+    elif situation == "inside-through-opening":
+        outside = [d["id"] for d in defenders if "building" not in d]
+        team["near_opening"] = list(g.reach) if g.reach is not None else outside
+    elif g.reach is not None:
+        team["reaches"] = list(g.reach)
+    return team
+
+
+def _ratings(side: str, line: Side) -> dict[str, Any]:
+    return {"name": render(Msg.of(f"fow.default.{side}_platoon")), "side": side,
+            "skill": line.skill, "motivation": line.motivation, "reroll": line.reroll,
+            "key": PLATOON_KEYS[side]}
+
+
+def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
+    defending: Side = port.ask(SideEntry(
+        id="assault.defending", text=Msg.of("fow.q.side_defending"), charging=False,
+        hint_msg=Msg.of("fow.hint.side_defending"), clause="F-A3"))
+    defenders = [_defender(f"d{n}", g) for n, g in enumerate(
+        (g for g in defending.groups for _ in range(g.count)), 1)]
+    ask_names(port, "assault.defending.names", Msg.of("fow.q.defender_names"), defenders)
+    ids = tuple(d["id"] for d in defenders)
+    buildings = any("building" in d for d in defenders)
+    shown = ", ".join(d["id"] if d["id"].upper() in d["name"] else f"{d['id']} {d['name']}"
+                      for d in defenders)
+    charging: Side = port.ask(SideEntry(
+        id="assault.assaulting", text=Msg.of("fow.q.side_assaulting"), charging=True,
+        team_ids=ids, buildings=buildings,
+        transport_priority=bool(options["transport-priority"]),
+        hint_msg=Msg.of("fow.hint.side_assaulting", teams=shown), clause="F-A1"))
+    chargers = [_charger(f"a{n}", g, defenders) for n, g in enumerate(
+        (g for g in charging.groups for _ in range(g.count)), 1)]
+    ask_names(port, "assault.assaulting.names", Msg.of("fow.q.assaulting_names"), chargers)
+    decl = AssaultDeclaration.model_validate({
+        "attacker": render(Msg.of("fow.side.attacker")),
+        "defender": render(Msg.of("fow.side.defender")), "defending": defenders,
+        "assaulting": chargers, "concealed": charging.concealed,
+        "platoons": [_ratings("attacker", charging), _ratings("defender", defending)]})
+    notes: list[tuple[Msg, str]] = []
+    everywhere = [c["name"] for c in chargers if c["situation"] == "open"
+                  and "reaches" not in c]
+    if everywhere:
+        notes.append((Msg.of("fow.inferred.every", hitters=", ".join(everywhere)), "F-13"))
+    if buildings:
+        open_ = [c["name"] for c in chargers if c["situation"] == "open"]
+        if open_:
+            notes.append((Msg.of("fow.inferred.open_at_building", teams=", ".join(open_)),
+                          "F-10"))
+    return Asked(decl, tuple(notes))
