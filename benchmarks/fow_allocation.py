@@ -174,12 +174,12 @@ def measure_runs(cases: Sequence[Case], scripts: dict[str, Path], env: dict[str,
     for _ in range(2):  # warm-up: bytecode written, page cache filled
         run_once(app, env, timeout)
     for case in cases:
-        if run_once(_argv("", "referee.entry", ("run", str(scripts[case.name]))), env,
+        if run_once(_argv("", "referee.start", ("run", str(scripts[case.name]))), env,
                     timeout) is None:
             over.add(case.name)
     for r in range(rounds):
         for case in cases:
-            referee = _argv("", "referee.entry", ("run", str(scripts[case.name])))
+            referee = _argv("", "referee.start", ("run", str(scripts[case.name])))
             pair = [("ours", referee), ("bare", app)]
             for which, argv in pair if r % 2 == 0 else reversed(pair):
                 if which == "ours" and case.name in over:

@@ -183,7 +183,7 @@ class Player:
     def ask(self, question: Any) -> Any:
         from referee.catalog import render
         from referee.core.port import settle_dice
-        from referee.frontends.display import answer_text, value_from_label
+        from referee.render.display import answer_text, value_from_label
 
         if question.id in self.case.answers:
             raw = self.case.answers[question.id]
@@ -206,7 +206,7 @@ def run(case: Case) -> tuple[list[tuple[str, str]], str]:
     from typer.testing import CliRunner
 
     from referee.context import Environment
-    from referee.entry import load_app
+    from referee.start import load_app
 
     players: list[Player] = []
 

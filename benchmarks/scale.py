@@ -237,7 +237,7 @@ def fits(xs: Sequence[float], ys: Sequence[float]) -> list[Fit]:
 # -- measuring -----------------------------------------------------------------------------
 
 def referee_argv(script: Path) -> tuple[str, ...]:
-    return _entry_point_argv("", "referee.entry", ("run", str(script)))
+    return _entry_point_argv("", "referee.start", ("run", str(script)))
 
 
 def baseline_argv() -> tuple[str, ...]:

@@ -49,7 +49,7 @@ def grow(game: Path, count: int) -> None:
     with open_game(game) as tx:
         last = tx.log()[-1]
         for _ in range(count - 1):
-            tx.append_log(last.ruleset, last.command, last.entry, last.seed, rolls=last.rolls,
+            tx.append_log(last.ruleset, last.command, last.result, last.seed, rolls=last.rolls,
                           replay=last.replay, about=last.about)
 
 
@@ -153,7 +153,7 @@ def grow_one(game: Path) -> float:
 
     with open_game(game) as tx:
         last = tx.log()[-1]
-        tx.append_log(last.ruleset, last.command, last.entry, last.seed, rolls=last.rolls,
+        tx.append_log(last.ruleset, last.command, last.result, last.seed, rolls=last.rolls,
                       replay=last.replay, about=last.about)
     return time.perf_counter()
 

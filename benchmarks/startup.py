@@ -160,7 +160,7 @@ def _entry_point_argv(setup: str, module: str, args: Sequence[str]) -> tuple[str
 
 
 def _referee(name: str, target: float, *args: str) -> Command:
-    return Command(name, _entry_point_argv("", "referee.entry", args), target)
+    return Command(name, _entry_point_argv("", "referee.start", args), target)
 
 
 def commands() -> list[Command]:

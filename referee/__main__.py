@@ -1,6 +1,6 @@
 """``python -m referee``: the same entry point as the ``referee`` console script."""
 
-from referee.entry import main
+from referee.start import main
 
 if __name__ == "__main__":
     main()

@@ -13,17 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from referee.rulesets.cc.odds import (
-    Plan,
-    Result,
-    Stage,
-    _after,
-    _flags,
-    _morale,
-    _relevant,
-    _result,
-)
+from referee.rulesets.cc.odds import Plan, Result, Stage, _after, _flags, _morale, _relevant
 from referee.rulesets.cc.odds_draws import Cls, DeckRun, classes
+from referee.rulesets.cc.odds_plan import unit_result as _result
 
 
 @dataclass(frozen=True)

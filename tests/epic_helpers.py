@@ -40,10 +40,10 @@ def asked(declaration: dict[str, Any], answers: dict[str, Any],
           options: tuple[str, ...] = ()) -> list[str]:
     """The ids of the questions an attack asked, in order."""
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("epic", seed=1, declaration=declaration, options=options)
-    port = RecordingPort(AnswerPort({"action": "advance", **answers}, plan.dice,
+    port = ScriptingPort(AnswerPort({"action": "advance", **answers}, plan.dice,
                                     roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)

@@ -76,10 +76,10 @@ def asked(declaration: Mapping[str, Any], answers: Mapping[str, Any] | None = No
           options: Sequence[str] = ()) -> list[str]:
     """The question ids an attack asks, in order."""
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("fow", seed=1, options=options, declaration=declaration)
-    port = RecordingPort(AnswerPort(dict(answers or {}), plan.dice, use_defaults=True,
+    port = ScriptingPort(AnswerPort(dict(answers or {}), plan.dice, use_defaults=True,
                                     roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)

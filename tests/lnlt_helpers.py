@@ -36,10 +36,10 @@ def asked(decl: dict[str, Any], answers: dict[str, Any],
           options: tuple[str, ...] = ()) -> list[str]:
     """The question ids, in the order asked."""
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("lnlt", seed=1, options=options, declaration=decl)
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 

@@ -40,9 +40,9 @@ from referee.core.questions import (
 )
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.display import value_from_label
 from referee.frontends.rewind import RewindPort
 from referee.frontends.wrappers import AutoDicePort
+from referee.render.display import value_from_label
 from referee.script import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,7 +220,8 @@ def test_an_offer_that_no_longer_fits_the_question_is_not_made() -> None:
 def test_going_back_steps_over_the_automatic_dice() -> None:
     dice = KeyedDice(5)
     keys = SequencePort(["3", "<", "2", "y"], dice)
-    rewind = RewindPort(AutoDicePort(keys, dice), dice)
+    auto = AutoDicePort(keys, dice)
+    rewind = RewindPort(auto, dice, answered_below=auto.answers_itself)
 
     def attack(port: Any) -> tuple[int, Any]:
         shots, got = _two_questions(port)
@@ -245,7 +246,7 @@ def test_the_odds_of_a_roll_taken_back_are_dropped() -> None:
 
     rewind.resolve(attack)
     # one roll stands (two dice, two hits): the roll of three dice taken back left no odds
-    assert [(r.question, r.actual) for r in odds.records] == [("to-hit", 2)]
+    assert [(r.question, r.actual) for r in odds.rolls] == [("to-hit", 2)]
 
 
 # --- the same result, going back or not (hypothesis) -------------------------------------------
@@ -450,7 +451,7 @@ def test_cli_refuses_a_record_destination_that_cannot_be_written_before_asking(
 
 def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
                                                                monkeypatch: Any) -> None:
-    import referee.record as record_module
+    import referee.play.record as record_module
 
     record = tmp_path / "rec.toml"
     real = record_module._write_atomic
@@ -562,7 +563,7 @@ def test_a_whatif_leaves_out_an_option_the_walk_cannot_follow_and_a_choice_that_
     def run(chance: str) -> Any:
         state = EndState(Msg.of("epic.q.weapons"), Fraction(chance), Kind.CHANCE)
         report = type("Report", (), {"end_states": (state,)})()
-        return type("Run", (), {"records": [type("Record", (), {"report": report})()]})()
+        return type("Run", (), {"rolls": [type("RollOdds", (), {"report": report})()]})()
 
     def walk(answers: Any) -> Any:
         if answers["pick"] == "c":

@@ -190,13 +190,13 @@ def test_item4_prompts_show_names_visibly() -> None:
 
 def test_a_bug_is_one_line_and_exit_1_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last guard: what no check foresaw is reported as a bug (README: exit code 1)."""
-    import referee.api
+    import referee.play.lookup
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise TypeError("x" * 1000 + "\x1b[2J")
 
     monkeypatch.delenv("REFEREE_DEBUG")
-    monkeypatch.setattr(referee.api, "lookup", broken)
+    monkeypatch.setattr(referee.play.lookup, "lookup", broken)
     code, _, err = invoke(["lookup", "epic", "to-hit", "8"])
     line = one_error(err)
     assert code == ExitCode.ERROR and "a bug in the referee (TypeError: xxx" in line
@@ -616,7 +616,7 @@ def test_item11_a_record_names_an_options_file_from_its_own_folder(
     import tomllib
 
     from referee import api
-    from referee.record import Recorder
+    from referee.play.record import Recorder
 
     monkeypatch.chdir(ROOT)
     data = "rulesets/world-at-war/example-data.toml"

@@ -351,11 +351,11 @@ def test_C12_command_recomputed_after_a_leader_breaks() -> None:
 @pytest.mark.clause("C-12")
 def test_C12_default_order_rolls_leaders_last_and_offers_only_units_left() -> None:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     units = [target(name="Leader", kind="leader", command=1), target(name="Squad")]
     plan = api.plan_attack("cc", seed=1, declaration=decl([squad()], units))
-    port = RecordingPort(AnswerPort({"fire": [1, 2]}, plan.dice, use_defaults=True,
+    port = ScriptingPort(AnswerPort({"fire": [1, 2]}, plan.dice, use_defaults=True,
                                     roll_missing_dice=True))
     result = api.play(plan, port)
     order = [s.data["unit"] for s in result.steps if s.clause == "C-5"]

@@ -316,7 +316,7 @@ def simulate_resolver(declaration: dict[str, Any], runs: int, state: dict[str, l
         for name, result in data.get("results", {}).items():
             counts[f"{name}: {render(Msg.of(f'cc.result.{result}'))}"] += 1
         if i == 0:
-            first = port.records[0].report
+            first = port.rolls[0].report
     assert first is not None
     return first, counts
 
@@ -490,7 +490,7 @@ def test_every_distribution_sums_to_exactly_one(german: list[str], american: lis
 @pytest.mark.parametrize("qid", ["fire", "defence.us-squad-invented"])
 def test_percentile_after_the_roll_agrees_with_the_distribution(qid: str) -> None:
     run = api.odds("cc", script=ROOT / "transcripts" / "scripts" / "cc-example-c-d.toml")
-    record = next(r for r in run.records if r.question == qid)
+    record = next(r for r in run.rolls if r.question == qid)
     dist = record.report.dist
     expected = {"fire": 11 + 5, "defence.us-squad-invented": 5 + 10}[qid]
     assert record.actual == expected
@@ -516,7 +516,7 @@ DECLS = ROOT / "transcripts" / "scripts" / "declarations"
 def test_referee_odds_stops_at_the_fire_roll_with_the_units_end_states() -> None:
     run = api.odds("cc", declaration_file=DECLS / "cc-example-c-d.toml")
     assert run.stopped_at == "fire"
-    ends = end_state_values(run.records[-1].report)
+    ends = end_state_values(run.rolls[-1].report)
     assert ends["US squad (invented): broken"] == ar.fire_odds(11 - 5)[0]
 
 
@@ -532,7 +532,7 @@ def test_whatif_joining_the_fire_group_or_not(tmp_path: Any) -> None:
                    encoding="utf-8")
     b = api.odds("cc", declaration_file=out)
     assert raw["declaration"]["firing"][-1]["name"] == "LMG J6"
-    assert a.records[-1].report.dist.mean() == b.records[-1].report.dist.mean() + 1
+    assert a.rolls[-1].report.dist.mean() == b.rolls[-1].report.dist.mean() + 1
 
 
 def test_attack_with_no_odds_never_imports_the_odds_code() -> None:

@@ -65,7 +65,7 @@ def test_options_lists_every_named_reading_with_its_default_and_clause(ruleset: 
 
 
 def test_options_speak_the_users_language() -> None:
-    from referee.entry import load_app
+    from referee.start import load_app
 
     try:
         russian = load_app("ru")
@@ -78,10 +78,10 @@ def test_options_speak_the_users_language() -> None:
 
 
 def test_the_command_line_imports_point_one_way() -> None:
-    """app and shared import no command module; table imports neither app nor a command;
+    """app and shared import no command module; seat imports neither app nor a command;
     no command module imports another; nothing outside imports a command module."""
     package = ROOT / "referee" / "cli"
-    commands = {p.stem for p in package.glob("*.py")} - {"__init__", "app", "shared", "table"}
+    commands = {p.stem for p in package.glob("*.py")} - {"__init__", "app", "shared", "seat"}
 
     def imported(path: Path) -> set[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -93,9 +93,9 @@ def test_the_command_line_imports_point_one_way() -> None:
                 names.update(a.name for a in node.names)
         return {n.removeprefix("referee.cli.") for n in names if n.startswith("referee.cli.")}
 
-    assert not imported(package / "app.py") & (commands | {"table"})
-    assert not imported(package / "shared.py") & (commands | {"table", "app"})
-    assert not imported(package / "table.py") & (commands | {"app"})
+    assert not imported(package / "app.py") & (commands | {"seat"})
+    assert not imported(package / "shared.py") & (commands | {"seat", "app"})
+    assert not imported(package / "seat.py") & (commands | {"app"})
     for name in commands:
         assert not imported(package / f"{name}.py") & (commands - {name}), name
     outside = [p for p in (ROOT / "referee").rglob("*.py") if package not in p.parents]
@@ -146,12 +146,12 @@ PYTHON_TYPES = ("<bool>", "<str>", "<int>", "<path>", "<list[str]>", "<float>")
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_every_commands_help_reads_as_words_with_an_example(lang: str) -> None:
-    from referee.cli.reference import command_paths, helps
+    from referee.reference import command_paths, helps
 
     try:
         shown = dict(helps(lang))
     finally:
-        from referee.entry import load_app
+        from referee.start import load_app
 
         load_app("en")
     assert len(shown) == len(command_paths())
@@ -169,7 +169,7 @@ def test_every_commands_help_reads_as_words_with_an_example(lang: str) -> None:
 
 
 def test_the_cli_reference_is_generated_from_the_help_and_not_stale() -> None:
-    from referee.cli.reference import document
+    from referee.reference import document
 
     assert (ROOT / "docs" / "cli.md").read_text(encoding="utf-8") == document(), (
-        "docs/cli.md is stale: python -m referee.cli.reference")
+        "docs/cli.md is stale: python -m referee.reference")

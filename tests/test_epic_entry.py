@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
-from referee.frontends.display import answer_text, hint
+from referee.render.display import answer_text, hint
 from referee.rulesets.epic.entry import (
     FiringEntry,
     FiringGroup,

@@ -427,7 +427,7 @@ def test_to_hit_distributions_sum_to_one(count: int, need: int) -> None:
 def test_percentile_after_a_save_counts_failures() -> None:
     from referee.core.oddsref import OddsRef
     from referee.odds.generic import report_for
-    from referee.odds.report import OddsRecord
+    from referee.odds.report import RollOdds
 
     spec = DiceSpec(count=4, target=4, count_only=True)
     q = _question("save.normal.a", spec, OddsRef.to("referee.rulesets.epic.odds:save",
@@ -435,7 +435,7 @@ def test_percentile_after_a_save_counts_failures() -> None:
     report = report_for(q)
     roll = DiceRoll((1, 2, 5, 6), 2, DiceSource.TYPED)
     assert report.measure(roll) == 2
-    record = OddsRecord(q.id, None, report, report.measure(roll))
+    record = RollOdds(q.id, None, report, report.measure(roll))
     assert record.percentile == 100 * (report.dist.at_most(1) + report.dist[2] / 2)
     assert report.dist[0] == Fraction(1, 16)
 
@@ -552,12 +552,12 @@ def test_e8_whatif_sustained_fire_against_double_as_json() -> None:
 @pytest.mark.clause("E-9")
 def test_e9_whatif_of_a_seven_plus_roll_compares_hits_not_sixes() -> None:
     from referee.catalog import render
-    from referee.odds.whatif import compare
+    from referee.render.whatif import compare
 
     base = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"))
     other = api.odds("epic", script=Path("transcripts/scripts/epic-to-hit.toml"),
                      answers=["action=sustained-fire"])
-    tables = compare(base.records, other.records, Msg.of("odds.whatif.as_given"),
+    tables = compare(base.rolls, other.rolls, Msg.of("odds.whatif.as_given"),
                      Msg.of("odds.whatif.as_given"))
     autogun = next(t for t in tables if "Autogun" in render(t.title))
     labels = [texts(row)[0] for row in autogun.rows]

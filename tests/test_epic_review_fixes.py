@@ -201,9 +201,9 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     assert r.outcome_data["casualties"] == ["unit-1"]
     assert r.outcome_data["markers_added"] == 1 + 1 + 2  # under fire, kill, 2 crossfire
     plan = api.plan_attack("epic", seed=1)
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     ids = list(port.answers)
     assert ids.index("firing.1") < ids.index("target.1") < ids.index("crossfire")

@@ -20,7 +20,7 @@ from referee.core.port import settle_dice
 from referee.core.questions import ChoiceQuestion, ConfirmQuestion, DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.frontends.display import value_from_label
+from referee.render.display import value_from_label
 from referee.rulesets.epic.view import state_view
 from tests.conftest import ROOT
 

@@ -26,10 +26,10 @@ def shoot(declaration: dict[str, Any], answers: dict[str, Any]) -> Any:
 
 def questions_asked(declaration: dict[str, Any], answers: dict[str, Any]) -> list[str]:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("epic", seed=1, declaration=declaration)
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 

@@ -26,7 +26,7 @@ from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.frontends.odds import OddsPort
-from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
+from referee.odds.report import EndState, Kind, OddsReport, RollOdds
 from referee.rulesets.fow import odds as fow_odds
 from tests.conftest import ROOT
 from tests.fow_helpers import D, H, decl, run
@@ -35,13 +35,13 @@ SCRIPT = ROOT / "transcripts" / "scripts" / "fow-odds.toml"
 
 
 def records(declaration: Mapping[str, Any], answers: Mapping[str, Any],
-            options: Sequence[str] = ()) -> list[OddsRecord]:
+            options: Sequence[str] = ()) -> list[RollOdds]:
     """The odds of every save an attack rolls, with the given (or seeded) dice."""
     plan = api.plan_attack("fow", seed=1, options=options, declaration=declaration)
     port = OddsPort(AnswerPort({"results": "unverified", **answers}, plan.dice,
                                use_defaults=True, roll_missing_dice=True), show=None)
     api.play(plan, port)
-    return port.records
+    return port.rolls
 
 
 def ends(report: OddsReport) -> dict[str, EndState]:
@@ -130,7 +130,7 @@ def test_F7_the_script_what_if_numbers_by_hand() -> None:
     """Armoured car Top 0 against anti-tank 2: a 1 penetrates, a 2 glances (1/6 each)."""
     base = api.odds("fow", script=SCRIPT)
     other = api.odds("fow", script=SCRIPT, answers=["allocation=by-hit", "hit.4=car"])
-    a, b = ends(base.records[0].report), ends(other.records[0].report)
+    a, b = ends(base.rolls[0].report), ends(other.rolls[0].report)
     assert base.stopped_at == other.stopped_at == "save.car"
     assert a["penetrated:Armoured car"].value == Fraction(1, 6)
     assert b["penetrated:Armoured car"].value == 1 - Fraction(5, 6) ** 2 == Fraction(11, 36)
@@ -220,7 +220,7 @@ def test_entered_results_mode_rolls_no_dice() -> None:
     plan = api.plan_attack("fow", seed=1, declaration=declaration)
     port = OddsPort(AnswerPort({"results": "enter"}, plan.dice, use_defaults=True), show=None)
     api.play(plan, port)
-    assert port.records == []
+    assert port.rolls == []
 
 
 # -- properties ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def test_state_and_log_persist_between_commands(tmp_path: Path) -> None:
         tx.append_log("epic-armageddon", "run", {"outcome": 2})
     with open_game(path) as tx:
         assert tx.state("epic-armageddon")["blast_markers"] == {"Grey": 3}
-        assert [(e.command, e.seed, e.entry) for e in tx.log()] == \
+        assert [(e.command, e.seed, e.result) for e in tx.log()] == \
             [("attack", 5, {"outcome": 1}), ("run", None, {"outcome": 2})]
 
 

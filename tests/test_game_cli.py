@@ -124,9 +124,9 @@ def test_a_roster_says_which_side_a_formation_is_on(game: Path, tmp_path: Path) 
     roster = roster.replace('name = "Red Hill Battery (invented)"',
                             'name = "Red Hill Battery (invented)"\nside = "Red"')
     (tmp_path / "roster.toml").write_text(roster, encoding="utf-8")
-    from referee.game.record import roster_sides
+    from referee.game.entry import roster_sides
+    from referee.play.plan import validate_declaration
     from referee.rulesets import find_ruleset
-    from referee.session import validate_declaration
 
     declaration = validate_declaration(find_ruleset("epic"), {
         "roster": "roster.toml", "firing": "Grey Company (invented)",

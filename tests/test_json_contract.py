@@ -29,10 +29,10 @@ from referee.cli.app import wants_json
 from referee.context import Environment
 from referee.core.table import NOTHING, Shown, Table, as_need
 from referee.core.text import Msg
-from referee.entry import load_app
 from referee.exit_codes import ExitCode
 from referee.rulesets import all_rulesets, find_ruleset
 from referee.schemas import FOLDER, KINDS, schema_path
+from referee.start import load_app
 from tests.conftest import ROOT
 from tests.transcript_harness import (
     PROMPT,
@@ -665,7 +665,7 @@ def test_a_usage_error_in_russian_keeps_its_id() -> None:
 
 
 def test_a_bad_language_under_json_is_a_json_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.entry import main
+    from referee.start import main
 
     with pytest.raises(SystemExit) as stop:
         main(["--lang", "xx", "rulesets", "--json"])

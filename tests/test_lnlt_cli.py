@@ -52,7 +52,7 @@ def test_L1_phase_is_played_saved_and_resumed_impulse_by_impulse(tmp_path: Path)
     assert saved["ended"] and saved["end_reason"] == "three-passes" and saved["impulses"] == 3
     assert "three consecutive passes" in out
     with open_game(game) as tx:  # every impulse in the log, in order
-        assert [e.entry["outcome"]["data"]["impulses"] for e in tx.log()] == [1, 2, 3]
+        assert [e.result["outcome"]["data"]["impulses"] for e in tx.log()] == [1, 2, 3]
 
 
 def test_ctrl_c_keeps_the_impulses_already_played(tmp_path: Path) -> None:

@@ -354,17 +354,17 @@ def test_L5_odds_records_read_the_totals_the_resolver_logs() -> None:
     plan = api.plan_attack("lnlt", seed=1, declaration=decl)
     port = OddsPort(AnswerPort(answers, plan.dice), show=None)
     result = api.play(plan, port)
-    actual = {r.question: r.actual for r in port.records}
+    actual = {r.question: r.actual for r in port.rolls}
     rolls = [s.data for s in result.steps if s.kind.value == "roll"]
     assert actual["i1.fire.H1.attack"] == rolls[0]["attack"] == 4 + 4 + 1 + 1
     assert actual["i1.fire.H1.defence"] == rolls[0]["defence"] == 2 + 2
     assert actual["i1.fire.H1.dc.rl"] == rolls[1]["total"] == 2 + 6
     assert actual["i1.fire.H1.dc.rs"] == rolls[2]["total"] == 1 + 6 - 1  # Lt. helps
     assert actual["i1.fire.H1.hero.rs"] == 0
-    titles = {r.question: render(r.report.title) for r in port.records}
+    titles = {r.question: render(r.report.title) for r in port.rolls}
     assert titles["i1.fire.H1.dc.rs"].endswith("- LM 1 of rl")  # whose LM helps
     assert titles["i1.fire.H1.dc.rl"].endswith("- LM 0")  # not his own
-    for record in port.records:
+    for record in port.rolls:
         pct = record.percentile
         assert pct is not None and record.actual is not None
         assert pct == 100 * (record.report.dist.at_most(record.actual)
@@ -375,13 +375,13 @@ def test_L5_odds_records_read_the_totals_the_resolver_logs() -> None:
 def test_referee_odds_walks_the_phase_to_the_first_die_and_the_whatif_compares() -> None:
     run = api.odds("lnlt", script=SCRIPT)
     assert run.stopped_at == "i1.fire.C4.attack"
-    ends = _ends(run.records[0].report)
+    ends = _ends(run.rolls[0].report)
     assert ends["attack above defence: damage checks in F4"] == Fraction(35, 36)
     without_mg = api.odds("lnlt", script=SCRIPT, answers=["i1.fire.C4.with=ash,able"])
-    hit = _ends(without_mg.records[0].report)["attack above defence: damage checks in F4"]
+    hit = _ends(without_mg.rolls[0].report)["attack above defence: damage checks in F4"]
     assert hit == Fraction(30, 36)  # FP 4 + LM 1 against TM 2: fails when a - d <= -3
     on = api.odds("lnlt", script=SCRIPT, answers=["i1.fire.C4.attack=4"])
-    assert [r.question for r in on.records] == ["i1.fire.C4.attack", "i1.fire.C4.defence"]
+    assert [r.question for r in on.rolls] == ["i1.fire.C4.attack", "i1.fire.C4.defence"]
 
 
 def _invoke(args: list[str], answers: list[str]) -> tuple[int, str, str]:
@@ -626,7 +626,7 @@ def test_L5_two_targets_of_one_name_read_apart() -> None:
                 == want[f"{uid}:{result}"]
     assert want["r5:eliminated"] != want["r6:eliminated"]
     run = api.odds("lnlt", script=SCRIPT)  # a unique name keeps its plain label
-    assert "Sgt. Red: Shaken" in _ends(run.records[0].report)
+    assert "Sgt. Red: Shaken" in _ends(run.rolls[0].report)
 
 
 @pytest.mark.clause("L-5")
@@ -647,7 +647,7 @@ def test_L5_a_phase_with_the_stand_in_table_agrees_with_a_seeded_simulation() ->
     odds = OddsPort(AnswerPort(answers, plan.dice, roll_missing_dice=True, use_defaults=True),
                     show=None)
     api.play(plan, odds)
-    shown = _ends(odds.records[0].report)
+    shown = _ends(odds.rolls[0].report)
     runs, seen = 2000, Counter[str]()
     for seed in range(runs):
         plan = api.plan_attack("lnlt", seed=7000 + seed, declaration=decl)

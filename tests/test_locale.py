@@ -22,7 +22,7 @@ from referee.catalog import (
     render,
 )
 from referee.core.text import Msg
-from referee.entry import LanguageError, split_lang
+from referee.start import LanguageError, split_lang
 from referee.tomlcache import load_toml
 from tests.conftest import ROOT
 
@@ -171,7 +171,7 @@ def test_an_unknown_language_is_a_usage_error_in_the_environment_language() -> N
                                   ["lookup", "epic", "to-hit", "8"]])
 def test_the_entry_point_keeps_start_up_light(argv: list[str]) -> None:
     """Choosing the language (and Typer's words in it) loads no heavy front-end package."""
-    probe = ("import sys\nfrom referee.entry import main\ntry:\n    main(sys.argv[1:])\n"
+    probe = ("import sys\nfrom referee.start import main\ntry:\n    main(sys.argv[1:])\n"
              "except SystemExit:\n    pass\nheavy = sorted({m.split('.')[0] for m in sys.modules}"
              " & {'questionary', 'prompt_toolkit', 'sqlite3', 'dyce'})\n"
              "print('HEAVY:' + ','.join(heavy))\n")
@@ -198,7 +198,7 @@ def test_the_commands_are_rebuilt_in_the_language_asked_and_back() -> None:
     from typer.testing import CliRunner
 
     from referee.context import Environment
-    from referee.entry import load_app
+    from referee.start import load_app
 
     def help_of(lang: str) -> str:
         app = load_app(lang)

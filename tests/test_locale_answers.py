@@ -15,7 +15,7 @@ from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.display import value_from_label
+from referee.render.display import value_from_label
 from referee.render.json_out import result_json
 
 MISSION = ChoiceQuestion(id="mission", text=Msg.of("waw.q.mission"),
@@ -126,14 +126,14 @@ def test_units_and_weapons_named_in_russian_keep_distinct_question_ids() -> None
 
 def test_a_recording_with_russian_names_replays(tmp_path) -> None:
     """Question ids holding Cyrillic letters are quoted in the recorded script."""
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     decl = {"mission": "he", "hex": "0914", "firepower": 2, "hit_number": 4,
             "terrain_defence": 0,
             "units": [{"name": "Стрелки «Гром» (вымышленные)", "kind": "infantry"}]}
     plan = api.plan_attack("waw", seed=3, declaration=decl)
     answers = {"attack": [5, 6], "effect.стрелки-гром-вымышленные.first": "Дезорганизовано"}
-    port = RecordingPort(AnswerPort(answers, plan.dice))
+    port = ScriptingPort(AnswerPort(answers, plan.dice))
     record = tmp_path / "rec.toml"
     first = api.play(plan, port, record=record)
     replay_plan, replay_port = api.plan_script(record)

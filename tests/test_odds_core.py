@@ -27,11 +27,11 @@ from referee.frontends.odds import OddsPort
 from referee.frontends.probe import ProbePort, ProbeStop
 from referee.odds.dist import Dist
 from referee.odds.generic import plain, successes_dist, total_dist
-from referee.odds.report import EndState, Kind, LazyEndStates, OddsRecord, OddsReport
+from referee.odds.report import EndState, Kind, LazyEndStates, OddsReport, RollOdds
 from referee.odds.simulate import simulate, simulate_many
-from referee.odds.whatif import compare
 from referee.render.json_out import odds_json
 from referee.render.odds import chart_rows, pct, report_lines
+from referee.render.whatif import compare
 from tests.conftest import ROOT, texts, values
 from tests.test_cli import SCRIPT, invoke
 
@@ -163,7 +163,7 @@ def test_odds_port_shows_odds_before_the_roll_and_the_percentile_after_it() -> N
     value = port.ask(question(4, 5))
     assert value.successes == 2
     assert asked == [f"after {len(report_lines(plain(question(4, 5))))} lines"]
-    (record,) = port.records
+    (record,) = port.rolls
     assert record.actual == 2
     assert record.percentile == successes_dist(DiceSpec(4, target=5)).percentile(2)
     assert shown[-1].startswith("  → successes: 2, percentile")
@@ -182,7 +182,7 @@ def test_probe_assumes_defaults_and_stops_at_the_first_unanswered_roll() -> None
                           spec=DiceSpec(2, target=4, count_only=True))
     with pytest.raises(ProbeStop):
         port.ask(second)
-    assert [(r.question, r.actual) for r in port.records] == [("first", 2), ("second", None)]
+    assert [(r.question, r.actual) for r in port.rolls] == [("first", 2), ("second", None)]
 
 
 def test_probe_names_a_question_that_has_neither_answer_nor_default() -> None:
@@ -196,9 +196,9 @@ def test_probe_names_a_question_that_has_neither_answer_nor_default() -> None:
 def test_what_if_compares_the_same_roll_and_end_states_of_two_variants() -> None:
     label = Msg.of("odds.value", value="broken")
 
-    def record(dice: int) -> OddsRecord:
+    def record(dice: int) -> RollOdds:
         dist = successes_dist(DiceSpec(dice, target=4))
-        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+        return RollOdds("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
                                                    Msg.of("odds.unit.successes"), dist,
                                                    end_states=(EndState(label, dist.at_least(2)),)))
 
@@ -321,7 +321,7 @@ def test_a_fault_in_the_odds_code_never_stops_the_attack(monkeypatch) -> None:
     assert port.ask(broken).successes == 2
     assert shown == ["(no odds for this roll: the odds code failed with "
                      "ModuleNotFoundError; the attack goes on)"]
-    assert port.records == []
+    assert port.rolls == []
     monkeypatch.setenv("REFEREE_STRICT_ODDS", "1")
     with pytest.raises(ModuleNotFoundError):
         OddsPort(SequencePort(["=2"], KeyedDice(1)), show=None).ask(broken)
@@ -340,7 +340,7 @@ def test_lazy_end_states_are_worked_out_once_and_only_when_read() -> None:
     assert report.end_labels == (label,) and len(states) == 1 and states
     assert calls == [] and not states.forced
     assert states[0].value == Fraction(1, 3) and list(states) == [states[0]]
-    assert odds_json(OddsRecord("q", None, report))["end_states"][0]["value"] == {
+    assert odds_json(RollOdds("q", None, report))["end_states"][0]["value"] == {
         "fraction": "1/3", "float": 0.333333}
     assert calls == [1] and states.forced and states == (EndState(label, Fraction(1, 3)),)
 
@@ -372,12 +372,12 @@ def test_a_scripted_run_works_out_end_states_only_where_it_shows_them(monkeypatc
     import referee.render.odds as render_odds
 
     seen: list[Any] = []
-    original = render_odds.records_lines
+    original = render_odds.rolls_lines
 
     def spy(records: Any) -> list[str]:
         seen.extend(records)
         return original(records)
-    monkeypatch.setattr(render_odds, "records_lines", spy)
+    monkeypatch.setattr(render_odds, "rolls_lines", spy)
     script = tmp_path / "company.toml"
     script.write_text("use_defaults = true\nroll_missing_dice = true\n" + (
         ROOT / "transcripts/scripts/epic-odds-company.toml").read_text())
@@ -392,14 +392,14 @@ def test_a_scripted_run_works_out_end_states_only_where_it_shows_them(monkeypatc
     assert code == 0 and len(states) == len(lazy) and all(states)
 
 
-def _rec(qid: str, dice: int) -> OddsRecord:
+def _rec(qid: str, dice: int) -> RollOdds:
     dist = successes_dist(DiceSpec(dice, target=4))
-    return OddsRecord(qid, None, OddsReport(Msg.of("odds.value", value=qid),
+    return RollOdds(qid, None, OddsReport(Msg.of("odds.value", value=qid),
                                             Msg.of("odds.unit.successes"), dist))
 
 
 def test_what_if_pairs_rolls_by_id_then_by_place_and_shows_lone_rolls() -> None:
-    from referee.odds.whatif import pairs
+    from referee.render.whatif import pairs
 
     a = [_rec("save.car1", 1), _rec("save.tank", 2), _rec("extra", 1)]
     b = [_rec("save.car2", 1), _rec("save.tank", 3)]
@@ -427,13 +427,13 @@ def test_no_dice_names_the_answers_it_assumed() -> None:
 
 
 def test_what_if_keeps_end_states_of_one_label_apart_and_marks_notes_by_variant() -> None:
-    from referee.odds.whatif import notes
+    from referee.render.whatif import notes
 
     twin = Msg.of("odds.value", value="squad: broken")
 
-    def rec(p1: Fraction, p2: Fraction, note: str) -> OddsRecord:
+    def rec(p1: Fraction, p2: Fraction, note: str) -> RollOdds:
         dist = successes_dist(DiceSpec(1, target=4))
-        return OddsRecord("q", None, OddsReport(
+        return RollOdds("q", None, OddsReport(
             Msg.of("odds.value", value="q"), Msg.of("odds.unit.successes"), dist,
             end_states=(EndState(twin, p1), EndState(twin, p2)),
             notes=(Msg.of("odds.value", value="shared"), Msg.of("odds.value", value=note))))
@@ -503,9 +503,9 @@ def test_after_line_gives_the_percentile_and_this_or_more_or_less() -> None:
     from referee.render.odds import after_line
 
     report = plain(question(2, 4))  # 0: 1/4, 1: 1/2, 2: 1/4
-    line = after_line(OddsRecord("q", None, report, 2))
+    line = after_line(RollOdds("q", None, report, 2))
     assert line == "  → successes: 2, percentile 88 (this or more 25.0%, this or less 100%)"
-    line = after_line(OddsRecord("q", None, report, 0))
+    line = after_line(RollOdds("q", None, report, 0))
     assert line == "  → successes: 0, percentile 12 (this or more 100%, this or less 25.0%)"
 
 
@@ -519,11 +519,11 @@ def test_an_approximate_end_state_shows_its_interval_and_the_chart_says_approxim
 
 
 def test_what_if_marks_estimates_and_shows_the_undecided_thresholds() -> None:
-    def record(dice: int, runs: int | None = None) -> OddsRecord:
+    def record(dice: int, runs: int | None = None) -> RollOdds:
         dist = successes_dist(DiceSpec(dice, target=4))
         if runs is not None:
             dist = Dist.from_counts(dist.counts()[0], runs=runs)
-        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+        return RollOdds("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
                                                    Msg.of("odds.unit.successes"), dist))
 
     (table,) = compare([record(30)], [record(30, runs=1000)], Msg.of("odds.value", value="A"),
@@ -564,7 +564,7 @@ def test_a_fault_after_the_roll_keeps_the_roll_and_says_there_are_no_odds(monkey
     port = OddsPort(SequencePort(["=2"], KeyedDice(1)), show=shown.extend)
     assert port.ask(q).successes == 2
     assert shown[0].startswith("Odds: t") and shown[-1].endswith("KeyError; the attack goes on)")
-    assert port.records == []
+    assert port.rolls == []
 
 
 def test_what_if_table_keeps_its_numbers_whole_at_an_80_column_terminal() -> None:
@@ -577,9 +577,9 @@ def test_what_if_table_keeps_its_numbers_whole_at_an_80_column_terminal() -> Non
     label = Msg.of("odds.value", value="Green Company (invented): chance it is broken after "
                                         "the attack, with a long name")
 
-    def record(dice: int) -> OddsRecord:
+    def record(dice: int) -> RollOdds:
         dist = successes_dist(DiceSpec(dice, target=4))
-        return OddsRecord("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
+        return RollOdds("hit", "E-8", OddsReport(Msg.of("odds.value", value=dice),
                                                    Msg.of("odds.unit.successes"), dist,
                                                    end_states=(EndState(label,
                                                                         dist.at_least(2)),)))

@@ -29,7 +29,7 @@ def _run(ruleset: str, declaration: dict[str, Any], options: tuple[str, ...] = (
     port = OddsPort(AnswerPort({}, plan.dice, roll_missing_dice=True, use_defaults=True), None)
     api.play(plan, port)
     per_roll = []
-    for record in port.records:
+    for record in port.rolls:
         with work.counting() as count:
             assert len(tuple(record.report.end_states)) == len(record.report.end_labels)
         per_roll.append(dict(count))

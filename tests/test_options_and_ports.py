@@ -19,7 +19,7 @@ from referee.core.options import OptionSpec, OptionValueError, parse_assignments
 from referee.core.questions import ConfirmQuestion, DiceQuestion, NumberQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.wrappers import AutoDicePort, EchoPort, RecordingPort
+from referee.frontends.wrappers import AutoDicePort, EchoPort, ScriptingPort
 from referee.rulesets import find_ruleset, option_specs
 
 SPECS = (OptionSpec("allocation-by", "defender", "E-X2", Msg.of("kind.option"),
@@ -111,7 +111,7 @@ def test_sequence_port_takes_answers_in_order_and_refuses_leftovers() -> None:
 def test_wrappers_compose_auto_dice_recording_and_echo() -> None:
     shown: list[tuple[str, Any]] = []
     inner = AnswerPort({"n": 5}, KeyedDice(1))
-    port = RecordingPort(EchoPort(AutoDicePort(inner, KeyedDice(9)),
+    port = ScriptingPort(EchoPort(AutoDicePort(inner, KeyedDice(9)),
                                   lambda q, v: shown.append((q.id, v))))
     assert port.ask(NUMBER) == 5
     rolled = port.ask(DICE)

@@ -104,7 +104,7 @@ def test_an_entry_question_reads_typed_and_scripted_lines_the_same_way() -> None
     from dataclasses import dataclass
 
     from referee.core.questions import EntryQuestion
-    from referee.frontends.display import answer_text, hint, typed_text
+    from referee.render.display import answer_text, hint, typed_text
 
     @dataclass(frozen=True, kw_only=True)
     class Pairs(EntryQuestion):
@@ -136,7 +136,7 @@ def test_an_entry_question_reads_typed_and_scripted_lines_the_same_way() -> None
 def test_a_count_of_successes_is_offered_only_where_it_is_meant() -> None:
     """'=N' is offered where the rule needs only how many dice made the target (C-/E-/W-
     rolls to hit, saves, cancellations), and says what N counts; never for a sum."""
-    from referee.frontends.display import hint
+    from referee.render.display import hint
 
     count = DiceQuestion(id="save", text=Msg.of("epic.q.weapons"),
                          spec=DiceSpec(count=3, target=4, count_only=True))

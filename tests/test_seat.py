@@ -1,4 +1,4 @@
-"""The opponent's seat at the terminal (``frontends.seat``), through a real pseudo-terminal and
+"""The opponent's seat at the terminal (``play.phones``), through a real pseudo-terminal and
 a served game file, the phone played by its form (the browser plays it in
 ``test_serve_browser.py``).
 

@@ -16,7 +16,7 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.frontends.wrappers import RecordingPort
+from referee.frontends.wrappers import ScriptingPort
 from referee.rulesets.waw.declaration import Unit
 from referee.rulesets.waw.entry import (
     HexEntry,
@@ -49,7 +49,7 @@ def asked(answers: dict[str, Any], options: tuple[str, ...] = (),
           declaration: dict[str, Any] | None = None, seed: int = 1) -> tuple[list[str], Any]:
     """The question ids a mission asked, and its result."""
     plan = api.plan_attack("waw", seed=seed, options=options, declaration=declaration)
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     result = api.play(plan, port)
     return list(port.answers), result
 
@@ -218,7 +218,7 @@ def test_a_line_and_the_same_units_one_by_one_give_the_same_mission(
     for i, (kind, status) in enumerate(units, 1):
         one_by_one |= {f"unit.{i}.kind": kind, f"unit.{i}.status": status}
     plan_a = api.plan_attack("waw", seed=seed)
-    port_a = RecordingPort(AnswerPort(compact, plan_a.dice, roll_missing_dice=True,
+    port_a = ScriptingPort(AnswerPort(compact, plan_a.dice, roll_missing_dice=True,
                                       use_defaults=True))
     a = api.play(plan_a, port_a)
     if any(f >= 4 for f in faces):  # the defence is asked once there are hits
@@ -254,7 +254,7 @@ def test_any_line_written_back_reads_as_the_same_units(specs: list[Any]) -> None
 def test_a_recorded_mission_of_compact_lines_replays_the_same() -> None:
     """What a record keeps of a line (``to_script``: the line written back) replays."""
     plan = api.plan_attack("waw", seed=3)
-    recorder = RecordingPort(AnswerPort({**REFERENCE, "units": "2 пех, бм"}, plan.dice,
+    recorder = ScriptingPort(AnswerPort({**REFERENCE, "units": "2 пех, бм"}, plan.dice,
                                         roll_missing_dice=True))
     first = api.play(plan, recorder)
     assert recorder.answers["units"] == "2 пех, бм" and recorder.answers["hex"] == "0712 1"

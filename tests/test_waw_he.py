@@ -41,11 +41,11 @@ def he(units: list[dict[str, Any]], answers: dict[str, Any], options: Sequence[s
 def asked(units: list[dict[str, Any]], answers: dict[str, Any],
           options: Sequence[str] = (), **decl: Any) -> list[str]:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     declaration = {"mission": "he", "hex": "0101", "units": units, **decl}
     plan = api.plan_attack("waw", seed=1, declaration=declaration, options=options)
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     return list(port.answers)
 
@@ -393,11 +393,11 @@ def test_declaration_mistakes_name_the_field() -> None:
 @pytest.mark.clause("W-1")
 def test_W1_data_file_assets_are_offered_as_choices_with_a_way_out() -> None:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("waw", seed=1, options=[f"data-file={DATA}"],
                            declaration={"mission": "he", "hex": "1", "units": [TANK]})
-    port = RecordingPort(AnswerPort({"artillery": "other", "firepower": 2, "hit-number": 6,
+    port = ScriptingPort(AnswerPort({"artillery": "other", "firepower": 2, "hit-number": 6,
                                      "attack": [6, 6], "terrain": "open"}, plan.dice))
     r = api.play(plan, port)
     assert list(port.answers)[:3] == ["artillery", "firepower", "hit-number"]

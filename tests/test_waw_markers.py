@@ -159,11 +159,11 @@ def test_W8_worked_example_6_outcomes_by_kind(tmp_path: Path) -> None:
 @pytest.mark.clause("W-8")
 def test_W8_mounted_infantry_takes_no_check_and_shares_a_failed_result() -> None:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("waw", seed=1, declaration={"mission": "chemical", "hex": "1",
                                                        "units": CHEM_UNITS})
-    port = RecordingPort(AnswerPort({"morale.grey-rifle-platoon": True,
+    port = ScriptingPort(AnswerPort({"morale.grey-rifle-platoon": True,
                                      "morale.carrier": False, "morale.iron-tank": True},
                                     plan.dice))
     r = api.play(plan, port)

@@ -26,7 +26,7 @@ from referee.catalog import render
 from referee.core.dice import DiceRoll, DiceSource, DiceSpec
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
-from referee.odds.report import Kind, OddsRecord, OddsReport
+from referee.odds.report import Kind, OddsReport, RollOdds
 from referee.rulesets.waw import odds_he
 from tests.conftest import ROOT
 
@@ -38,7 +38,7 @@ HQ = {"name": "Red Command", "kind": "hq"}
 
 
 def records(units: list[dict[str, Any]], answers: dict[str, Any], options: Sequence[str] = (),
-            **decl: Any) -> list[OddsRecord]:
+            **decl: Any) -> list[RollOdds]:
     """The odds records of a real attack (dice not answered are rolled from seed 1)."""
     from referee.frontends.answers import AnswerPort
     from referee.frontends.odds import OddsPort
@@ -47,7 +47,7 @@ def records(units: list[dict[str, Any]], answers: dict[str, Any], options: Seque
     plan = api.plan_attack("waw", seed=1, declaration=declaration, options=options)
     port = OddsPort(AnswerPort(answers, plan.dice, roll_missing_dice=True), show=None)
     api.play(plan, port)
-    return list(port.records)
+    return list(port.rolls)
 
 
 def ends(report: OddsReport) -> dict[str, Fraction]:
@@ -239,7 +239,7 @@ def test_W3_random_pick_is_a_label_and_end_states_follow_the_picks_so_far() -> N
     assert got["b: ends weakened and disorganized"] == 1
     assert got["a: ends weakened and disorganized"] == Fraction(1, 2)
     assert got["c: ends disorganized"] == Fraction(1, 2)
-    record = OddsRecord(q.id, "W-3", report, report.measure(DiceRoll((2,), 0, DiceSource.TYPED)))
+    record = RollOdds(q.id, "W-3", report, report.measure(DiceRoll((2,), 0, DiceSource.TYPED)))
     assert record.actual == 2
 
 
@@ -356,7 +356,7 @@ def test_W2_cover_dice_are_asked_with_the_terrain_after_the_hits_and_counted_at_
     the attack's odds say the net hits come later, and the defence roll's odds count them."""
     from referee.frontends.answers import AnswerPort
     from referee.frontends.odds import OddsPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     declaration = {"mission": "he", "hex": "0101", "units": [INF], "firepower": 2,
                    "hit_number": 4, "terrain_defence": 1}
@@ -364,10 +364,10 @@ def test_W2_cover_dice_are_asked_with_the_terrain_after_the_hits_and_counted_at_
                            options=["defence-cover=included", f"data-file={DATA}"])
     port = OddsPort(AnswerPort({"attack": [4, 6], "cover-dice": 2, "defence": [1, 1, 1]},
                                plan.dice), show=None)
-    recording = RecordingPort(port)
+    recording = ScriptingPort(port)
     api.play(plan, recording)
     assert list(recording.answers) == ["attack", "cover-dice", "defence"]
-    attack, defence = port.records
+    attack, defence = port.rolls
     assert attack.report.end_states == ()
     assert "defence-cover=included" in render(attack.report.notes[0])
     assert dict(defence.report.dist.items())[0] == Fraction(8, 27)  # 3 dice: 1 + 2 cover

@@ -20,11 +20,11 @@ UNITS = [{"name": "Grey Rifle Platoon", "kind": "infantry"},
 
 def _asked(answers: dict[str, Any], options: tuple[str, ...] = ()) -> tuple[list[str], Any]:
     from referee.frontends.answers import AnswerPort
-    from referee.frontends.wrappers import RecordingPort
+    from referee.frontends.wrappers import ScriptingPort
 
     plan = api.plan_attack("waw", seed=1, options=options,
                            declaration={"mission": "chemical", "hex": "0807", "units": UNITS})
-    port = RecordingPort(AnswerPort(answers, plan.dice))
+    port = ScriptingPort(AnswerPort(answers, plan.dice))
     result = api.play(plan, port)
     return list(port.answers), result
 

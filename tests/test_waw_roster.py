@@ -18,7 +18,7 @@ from referee.cli import app
 from referee.context import Environment
 from referee.core.errors import ScriptError
 from referee.frontends.answers import AnswerPort, SequencePort
-from referee.frontends.wrappers import RecordingPort
+from referee.frontends.wrappers import ScriptingPort
 from referee.game import open_game
 from referee.rulesets.waw.view import state_view
 from tests.conftest import ROOT
@@ -30,7 +30,7 @@ WAW = "world-at-war"
 def play(answers: dict[str, Any], declaration: dict[str, Any] | None = None,
          game: Path | None = None, seed: int = 1) -> tuple[list[str], Any]:
     plan = api.plan_attack("waw", seed=seed, declaration=declaration)
-    port = RecordingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     result = api.play(plan, port, game=game)
     return list(port.answers), result
 
@@ -136,7 +136,7 @@ def test_a_broken_roster_names_its_file_and_field(tmp_path: Path) -> None:
 
 
 def invoke(args: list[str], answers: list[str], lang: str = "en") -> tuple[int, str]:
-    from referee.entry import load_app
+    from referee.start import load_app
 
     out = io.StringIO()
     env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, stdin_isatty=False,
@@ -179,7 +179,7 @@ def test_W4_the_next_mission_on_the_hex_starts_from_the_kept_states(tmp_path: Pa
         ("alpha", True, True), ("unit-2", False, False), ("unit-3", True, False)]
     # the next mission: Enter on the units question keeps them, with their states
     plan = api.plan_attack("waw", seed=1)
-    port = RecordingPort(AnswerPort({"mission": "he", "hex": "0712 0", "firepower": "6 4+",
+    port = ScriptingPort(AnswerPort({"mission": "he", "hex": "0712 0", "firepower": "6 4+",
                                      "attack": [1] * 6}, plan.dice, roll_missing_dice=True,
                                     use_defaults=True))
     second = api.play(plan, port, game=game)

@@ -4,7 +4,7 @@ A block holds one or more commands (lines starting with ``$ referee``), each fol
 exact output. Lines of the form ``? question  answer`` are the questions as the player saw
 them: replay feeds those answers back in order (``SequencePort``), so an interactive attack is
 documented and tested at once. A non-zero exit shows as a last line ``[exit N]``.
-``--lang X`` on a command line is handled as the console script does (``referee.entry``): the
+``--lang X`` on a command line is handled as the console script does (``referee.start``): the
 commands are loaded with their help in that language, and English is restored afterwards.
 Comparison ignores trailing spaces. ``pytest --update-transcripts`` rewrites the outputs.
 A game file kept across the commands of one transcript is named ``/tmp/referee-<name>`` and
@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 
 from referee.catalog import DEFAULT_LANG
 from referee.context import Environment
-from referee.entry import load_app, split_lang
 from referee.frontends.answers import SequencePort
+from referee.start import load_app, split_lang
 
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 PROMPT = re.compile(r"^\? (.*?)  (.*)$")

@@ -30,4 +30,4 @@ def run_counted(script: dict[str, Any], folder: Path) -> tuple[Result, Counter[s
     odds = OddsPort(port, show=None)  # as `referee run` does: the odds follow the result
     with work.counting() as count:
         result = api.play(plan, odds, command="run")
-    return result, count, len(odds.records)
+    return result, count, len(odds.rolls)

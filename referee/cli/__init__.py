@@ -1,14 +1,15 @@
-"""The ``referee`` command line: thin Typer commands over the documented Python API
-(``referee.api``).
+"""The ``referee`` command line: thin Typer commands over the application layer
+(``referee.play``).
 
-Imports point one way: ``app`` (the Typer app, the error guard, the one-command app that
-keeps start-up fast) and ``shared`` (options, consoles) import no command; ``table`` (an
-attack at the table) imports ``shared``; each command module imports those and registers its
+Imports point one way: ``app`` (the Typer app, the frame of every command, the one-command
+app that keeps start-up fast) and ``shared`` (options, consoles, ``Out``) import no command;
+``seat`` (where an attack at the board is asked and shown) imports ``shared``; each command
+module imports those and registers its
 commands on ``app``; this package imports the command modules and puts the commands in the
 order ``--help`` lists them (``ORDER``). Typer, the standard library and referee's light
 modules only: rich, questionary, pydantic and the resolvers load inside the commands that
 need them, so ``referee --help`` and ``referee lookup`` start fast. Help texts are rendered
-when the modules are imported: ``referee.entry`` loads them again, in ``MODULES`` order, for
+when the modules are imported: ``referee.start`` loads them again, in ``MODULES`` order, for
 another language.
 """
 
@@ -19,7 +20,7 @@ import typer
 from referee.cli import attack, basic, epic, game, lnlt, odds, waw  # noqa: F401  (registration)
 from referee.cli.app import _app_for, app, app_for, main
 
-MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.table", "referee.cli.basic",
+MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.seat", "referee.cli.basic",
            "referee.cli.attack", "referee.cli.epic", "referee.cli.waw", "referee.cli.lnlt",
            "referee.cli.odds", "referee.cli.game")
 """The package's modules in the order they are loaded again for another language."""

@@ -1,6 +1,7 @@
-"""The Typer app of ``referee``, the one place for errors and exit codes, and the app of one
-command that keeps start-up fast. The command modules of this package register on ``app``;
-this module imports none of them (imports point one way: commands to app, shared, table)."""
+"""The Typer app of ``referee``, the frame of every command (``framed``: its output, errors
+and exit codes, in one place), and the app of one command that keeps start-up fast. The
+command modules of this package register on ``app``; this module imports none of them
+(imports point one way: commands to app, shared, seat; app and seat to shared)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typer.core import TyperGroup
 
 from referee import __version__
 from referee.catalog import render, t
+from referee.cli.shared import Out
 from referee.context import Environment
 from referee.core.errors import (
     GameFileError,
@@ -153,6 +155,16 @@ def _guarded(env: Environment, json_: bool = False) -> Iterator[None]:
         raise typer.Exit(ExitCode.ERROR) from None
 
 
+@contextmanager
+def framed(ctx: typer.Context, json_: bool = False) -> Iterator[Out]:
+    """The frame of every command, written once: its environment, its output (JSON or text,
+    ``Out``), and its errors and exit code (``_guarded``)."""
+    obj = ctx.find_root().obj
+    env = obj if isinstance(obj, Environment) else Environment.from_system()
+    with _guarded(env, json_):
+        yield Out(env, json_)
+
+
 def _report(env: Environment, json_: bool, code: int, msg: Msg,
             error: RefereeError | None = None, hint: Msg | None = None) -> None:
     """An error on standard error: ``error: MESSAGE``, or with ``json_`` its JSON
@@ -186,7 +198,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version,
           lang: Annotated[str | None, typer.Option(
               "--lang", metavar="ru|en", help=t("cli.opt.lang"))] = None) -> None:
     """Referee: guided attacks, rule-table lookups and scripted dry runs. (``--lang`` is
-    read before Typer, by ``referee.entry``, anywhere on the command line: here it is
+    read before Typer, by ``referee.start``, anywhere on the command line: here it is
     listed in the help, and taken and ignored when a caller passes it through.)"""
 
 

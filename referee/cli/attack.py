@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli.app import Interrupted, _guarded, app
+from referee.cli.app import Interrupted, app, framed
+from referee.cli.seat import _announce, _play, _seat, _show_result
 from referee.cli.shared import (
     DeclarationOpt,
     DiceMode,
@@ -21,13 +22,10 @@ from referee.cli.shared import (
     RecordOpt,
     RulesetArg,
     SeedOpt,
-    _env,
     _odds_mode,
-    _prompt_console,
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _show_result, _terminal_port
 from referee.core.errors import UsageError
 from referee.core.text import Msg
 
@@ -47,44 +45,43 @@ def attack(ctx: typer.Context,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
            json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.plan import Reads, plan
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         answers: list[tuple[str, Any]] = []
         if resume is not None:
             if seed is not None or option or declaration is not None or roster is not None:
                 raise UsageError(Msg.of("error.resume_fixed"))
-            plan, answers = api.plan_resume(ruleset, resume)
+            planned = plan(ruleset, reads=Reads.RECORD, file=resume)
+            answers = planned.source_answers()
             record = record or resume  # the record goes on in the file it came from
-            if plan.game is not None:  # an attack of a game: the record names its file
-                game = plan.game.file
+            if planned.game is not None:  # an attack of a game: the record names its file
+                game = planned.game.file
         elif roster is not None:
             if declaration is not None:
                 raise UsageError(Msg.of("error.roster_or_declaration"))
             # the pieces come from the roster; the ruleset asks which of them take part
-            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration={"roster": str(roster)}, game=game)
+            planned = plan(ruleset, seed=seed, options=option or [],
+                           declaration={"roster": str(roster)}, game=game)
         else:
-            plan = api.plan_attack(ruleset, seed=seed, options=option or [],
-                                   declaration_file=declaration, game=game)
-        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game,
-                              ruleset=plan.info.id, declaration=plan.declaration)
-        _announce(env, plan.seed, json_, plan.game)
+            planned = plan(ruleset, seed=seed, options=option or [],
+                           declaration_file=declaration, game=game)
+        seat = _seat(out, auto_dice=dice is DiceMode.auto,
+                     odds=_odds_mode(odds, no_odds))
+        _announce(out, planned.seed, planned.game)
         if resume is not None:
             from referee.render.console import print_message
 
-            print_message(_prompt_console(env), Msg.of("run.resumed", file=str(resume),
-                                                       count=len(answers)), style="dim")
+            print_message(out.prompts, Msg.of("run.resumed", file=str(resume),
+                                              count=len(answers)), style="dim")
         try:
-            _play(env, plan, port, json_, game=game, record=record, command="attack",
+            _play(out, planned, seat, game=game, record=record, command="attack",
                   resume=answers)
         except KeyboardInterrupt:
             if record is None:
                 raise
             raise Interrupted(Msg.of("error.resume_hint", file=str(record),
-                                     ruleset=plan.info.id)) from None
+                                     ruleset=planned.info.id)) from None
 
 
 @app.command(help=helped("run"))
@@ -98,19 +95,15 @@ def run(ctx: typer.Context,
         game: GameOpt = None,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.attack import run_script
 
-    env = _env(ctx)
-    with _guarded(env, json_):
-        plan, port = api.plan_script(file, seed=seed, options=option or [],
-                                     auto_dice=dice is DiceMode.auto, game=game)
-        if not no_odds:
-            from referee.frontends.odds import OddsPort
-
-            port = OddsPort(port, show=None)  # a script's odds follow its result
-        result = api.play(plan, port, game=game, command="run")
-        _show_result(env, result, plan.seed, json_, port, odds_after=True)
-        if plan.dice.rolled:  # the seed matters only when the program rolled dice
-            _announce(env, plan.seed, json_, plan.game)
+    with framed(ctx, json_) as out:
+        # a script's odds follow its result
+        planned, played = run_script(file, seed=seed, options=option or [],
+                                     auto_dice=dice is DiceMode.auto, game=game,
+                                     odds=not no_odds)
+        _show_result(out, played, planned.seed, odds_after=True)
+        if planned.dice.rolled:  # the seed matters only when the program rolled dice
+            _announce(out, planned.seed, planned.game)
 
 

@@ -1,4 +1,5 @@
-"""``referee rulesets`` and ``referee lookup``: what there is, and the rule tables."""
+"""``referee rulesets``, ``referee lookup`` and ``referee options``: what there is, the rule
+tables, and the named readings and house rules."""
 
 from __future__ import annotations
 
@@ -8,15 +9,8 @@ import typer
 
 from referee.catalog import t
 from referee.cli import complete
-from referee.cli.app import _guarded, app
-from referee.cli.shared import (
-    JsonFlag,
-    RulesetArg,
-    _console,
-    _env,
-    _print_json,
-    helped,
-)
+from referee.cli.app import app, framed
+from referee.cli.shared import JsonFlag, RulesetArg, helped
 from referee.core.text import Msg
 from referee.rulesets import find_ruleset
 
@@ -25,16 +19,15 @@ from referee.rulesets import find_ruleset
 def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
     from referee.rulesets import all_rulesets
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         infos = all_rulesets()
-        if json_:
-            from referee.render.json_out import document, message
+        if out.json:
+            from referee.render.json_out import message
 
-            _print_json(env, document("rulesets", rulesets=[
+            out.document("rulesets", rulesets=[
                 {"id": i.id, "aliases": list(i.aliases), "name": message(i.name),
                  "edition": message(i.edition), "covers": message(i.covers),
-                 "available": list(i.available), "tables": list(i.tables)} for i in infos]))
+                 "available": list(i.available), "tables": list(i.tables)} for i in infos])
             return
         from referee.core.table import Table
         from referee.render.console import print_table
@@ -42,10 +35,10 @@ def rulesets(ctx: typer.Context, json_: JsonFlag = False) -> None:
         rows = tuple((i.id, ", ".join(i.aliases), i.name, i.edition, i.covers,
                       ", ".join(i.available) or Msg.of("rulesets.coming"))
                      for i in infos)
-        print_table(_console(env), Table(Msg.of("rulesets.title"),
-                                         tuple(Msg.of(f"rulesets.col.{c}") for c in
-                                               ("id", "aliases", "game", "edition", "covers",
-                                                "available")), rows))
+        print_table(out.console, Table(Msg.of("rulesets.title"),
+                                       tuple(Msg.of(f"rulesets.col.{c}") for c in
+                                             ("id", "aliases", "game", "edition", "covers",
+                                              "available")), rows))
 
 
 @app.command(help=helped("lookup"),
@@ -56,58 +49,47 @@ def lookup(ctx: typer.Context,
                                                         autocompletion=complete.tables)] = None,
            key: Annotated[str | None, typer.Argument(help=t("cli.arg.key"), metavar="KEY")] = None,
            json_: JsonFlag = False) -> None:
-    from referee.api import lookup as do_lookup
-    from referee.api import lookup_tables
+    from referee.play import lookup as tables
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         # the table's own flags (--cover, --defence 2) may come anywhere after the ruleset;
         # the ruleset checks them and refuses what it does not take
-        from referee.api import lookup_words
-
         words = [w for w in (table, key, *ctx.args) if w is not None]
-        table, key, args = lookup_words(ruleset, words)
+        table, key, args = tables.lookup_words(ruleset, words)
         if table is None and not args:
-            result = lookup_tables(ruleset)
+            result = tables.lookup_tables(ruleset)
         elif table is None:
             from referee.core.errors import UsageError
 
             raise UsageError(Msg.of("error.lookup_flags_need_table", flags=" ".join(args)))
         else:
-            result = do_lookup(ruleset, table, key, args)
-        if json_:
-            from referee.render.json_out import document, table_json
+            result = tables.lookup(ruleset, table, key, args)
+        if out.json:
+            from referee.render.json_out import table_json
 
             ruleset_id = find_ruleset(ruleset).id
             if table is None:
-                _print_json(env, document("lookup-tables", ruleset=ruleset_id,
-                                          **table_json(result)))
+                out.document("lookup-tables", ruleset=ruleset_id, **table_json(result))
             else:
-                _print_json(env, document("lookup", ruleset=ruleset_id, table=table, key=key,
-                                          flags=args, **table_json(result)))
+                out.document("lookup", ruleset=ruleset_id, table=table, key=key, flags=args,
+                             **table_json(result))
             return
         from referee.render.console import print_table
 
-        print_table(_console(env), result)
-
-
+        print_table(out.console, result)
 
 
 @app.command(help=helped("options"))
 def options(ctx: typer.Context,
             ruleset: RulesetArg,
             json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.lookup import options_table, ruleset_options
 
-    env = _env(ctx)
-    with _guarded(env, json_):
-        if json_:
-            from referee.render.json_out import document
-
-            info = find_ruleset(ruleset)
-            _print_json(env, document("options", ruleset=info.id,
-                                      options=api.ruleset_options(ruleset)))
+    with framed(ctx, json_) as out:
+        if out.json:
+            out.document("options", ruleset=find_ruleset(ruleset).id,
+                         options=ruleset_options(ruleset))
             return
         from referee.render.console import print_table
 
-        print_table(_console(env), api.options_table(ruleset))
+        print_table(out.console, options_table(ruleset))

@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from referee.catalog import t
-from referee.cli.app import _guarded, app
+from referee.cli.app import app, framed
+from referee.cli.seat import _announce, _play, _seat
 from referee.cli.shared import (
     DiceMode,
     GameOpt,
@@ -25,12 +26,10 @@ from referee.cli.shared import (
     OptionOpt,
     RecordOpt,
     SeedOpt,
-    _env,
     _odds_mode,
     file_option,
     helped,
 )
-from referee.cli.table import _announce, _play, _terminal_port
 
 
 @app.command("epic-shoot", help=helped("epic_shoot"))
@@ -50,24 +49,22 @@ def epic_shoot(ctx: typer.Context,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
                json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.plan import plan
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         declaration: dict[str, object] = {"firing": firing, "target": target}
         if roster is not None:
             declaration["roster"] = str(roster)
         else:
             declaration["by_hand"] = True
-        plan = api.plan_attack("epic", seed=seed, options=option or [],
-                               declaration=declaration, game=game)
+        planned = plan("epic", seed=seed, options=option or [], declaration=declaration,
+                       game=game)
         from referee.rulesets.epic.declaration import ShootingDeclaration
         from referee.rulesets.epic.roster import with_roster
 
-        if isinstance(plan.declaration, ShootingDeclaration):
-            with_roster(plan.declaration)  # a bad roster or name: refused before any question
-        port = _terminal_port(env, plan.dice, auto_dice=dice is DiceMode.auto, json_=json_,
-                              odds=_odds_mode(odds, no_odds), game=plan.game,
-                              ruleset=plan.info.id, declaration=plan.declaration)
-        _announce(env, plan.seed, json_, plan.game)
-        _play(env, plan, port, json_, game=game, record=record, command="epic-shoot")
+        if isinstance(planned.declaration, ShootingDeclaration):
+            with_roster(planned.declaration)  # a bad roster or name: refused before a question
+        seat = _seat(out, auto_dice=dice is DiceMode.auto,
+                     odds=_odds_mode(odds, no_odds))
+        _announce(out, planned.seed, planned.game)
+        _play(out, planned, seat, game=game, record=record, command="epic-shoot")

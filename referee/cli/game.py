@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.catalog import t
-from referee.cli.app import _guarded, app
-from referee.cli.shared import JsonFlag, _console, _env, _print_json, _prompt_console, helped
+from referee.cli.app import app, framed
+from referee.cli.shared import JsonFlag, helped
 
 if TYPE_CHECKING:
-    from referee.context import Environment
+    from referee.cli.shared import Out
     from referee.core.questions import Question
 
 game_app = typer.Typer(help=helped("game"), no_args_is_help=True, add_completion=False,
@@ -31,30 +31,37 @@ FileArg = Annotated[Path, typer.Argument(help=t("cli.game.arg.file"), readable=F
                                          metavar="FILE")]
 
 
-def _ask(env: Environment, question: Question, flag: str) -> Any:
-    """Ask one question at the terminal (a test's port in tests and transcripts: one port a
-    command, so that its answers come in order); with no terminal, a message naming the flag
-    that gives the answer instead."""
-    from referee.core.dice import KeyedDice
-    from referee.core.errors import NoTerminalError
-    from referee.core.text import Msg
-    from referee.frontends.wrappers import EchoPort
-    from referee.render.console import print_message, show_answer
+class _Questions:
+    """The questions one command asks at the terminal (a test's port in tests and
+    transcripts: one port a command, so that its answers come in order); with no terminal,
+    a message naming the flag that gives the answer instead."""
 
-    port: Any = getattr(env, "_game_port", None)
-    if port is None:
-        console = _prompt_console(env)
+    def __init__(self, out: Out) -> None:
+        self.out = out
+        self.port: Any = None
+
+    def ask(self, question: Question, flag: str) -> Any:
+        if self.port is None:
+            self.port = self._port(flag)
+        return self.port.ask(question)
+
+    def _port(self, flag: str) -> Any:
+        from referee.core.dice import KeyedDice
+        from referee.core.errors import NoTerminalError
+        from referee.core.text import Msg
+        from referee.render.console import print_message, show_answer
+
+        env, console = self.out.env, self.out.prompts
         if env.port_factory is not None:
-            port = EchoPort(env.port_factory(KeyedDice(0)),
+            from referee.frontends.wrappers import EchoPort
+
+            return EchoPort(env.port_factory(KeyedDice(0)),
                             lambda q, v: show_answer(console, q, v))
-        elif env.stdin_isatty:
+        if env.stdin_isatty:
             from referee.frontends.interactive import InteractivePort
 
-            port = InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
-        else:
-            raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
-        env._game_port = port  # type: ignore[attr-defined]
-    return port.ask(question)
+            return InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
+        raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
 
 
 @game_app.command("new", help=helped("game.new"))
@@ -66,8 +73,7 @@ def new(ctx: typer.Context, file: FileArg,
         opponent_seed: Annotated[str | None, typer.Option(
             "--opponent-seed", metavar="TEXT", help=t("cli.game.opt.opponent_seed"))] = None,
         json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.errors import UsageError
         from referee.core.questions import TextQuestion
         from referee.core.text import Msg
@@ -79,18 +85,17 @@ def new(ctx: typer.Context, file: FileArg,
         if len(sides) > 2 or len(sides) == 1:
             raise UsageError(Msg.of("game.error.sides"))
         if not sides:
-            sides = [_ask(env, TextQuestion(id=f"game.side.{i}",
-                                            text=Msg.of(f"game.q.side_name.{i}")), "--side")
+            questions = _Questions(out)
+            sides = [questions.ask(TextQuestion(id=f"game.side.{i}",
+                                                text=Msg.of(f"game.q.side_name.{i}")), "--side")
                      for i in (1, 2)]
         info = new_game(file, name=name or file.stem, sides=sides, opponent=opponent_seed)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game", file=str(file), game=info.public()))
+        if out.json:
+            out.document("game", file=str(file), game=info.public())
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         print_message(console, Msg.of("game.new.made", name=info.name, file=str(file),
                                       first=info.sides[0], second=info.sides[1]))
         print_message(console, Msg.of("game.new.commitment", commitment=info.commitment))
@@ -101,25 +106,21 @@ def new(ctx: typer.Context, file: FileArg,
 
 @game_app.command("log", help=helped("game.log"))
 def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.game.history import read_history
         from referee.game.view import entry_json, entry_lines, header_lines
 
         history, info = read_history(file)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game-log", file=str(file),
-                                      game=info.public() if info else None,
-                                      entries=[entry_json(e) for e in history.entries]))
+        if out.json:
+            out.document("game-log", file=str(file), game=info.public() if info else None,
+                         entries=[entry_json(e) for e in history.entries])
             return
         from referee.render.console import print_lines
 
         lines = header_lines(str(file), info, history.entries)
         for entry in history.entries:
             lines += entry_lines(entry)
-        print_lines(_console(env), lines)
+        print_lines(out.console, lines)
 
 
 @game_app.command("undo", help=helped("game.undo"))
@@ -128,38 +129,35 @@ def undo(ctx: typer.Context, file: FileArg,
                                                 help=t("cli.game.opt.to"))] = None,
          yes: Annotated[bool, typer.Option("--yes", help=t("cli.game.opt.yes"))] = False,
          json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.questions import ConfirmQuestion
         from referee.core.text import Msg
         from referee.game.history import read_history
         from referee.game.history import undo as take_back
         from referee.game.view import entry_json, entry_title
-        from referee.render.json_out import document
 
         if to is not None and not yes:
             standing = read_history(file)[0].standing
             after = [e for e in standing if (e.number or 0) > to]
-            if after and not _ask(env, ConfirmQuestion(
+            if after and not _Questions(out).ask(ConfirmQuestion(
                     id="game.undo.confirm", text=Msg.of("game.q.undo_to", to=to,
                                                         count=len(after))), "--yes"):
-                if json_:
-                    _print_json(env, document("game-undo", file=str(file), undone=[],
-                                              next_number=(standing[-1].number or 0) + 1))
+                if out.json:
+                    out.document("game-undo", file=str(file), undone=[],
+                                 next_number=(standing[-1].number or 0) + 1)
                     return
                 from referee.render.console import print_message
 
-                print_message(_console(env), Msg.of("game.undo.kept", file=str(file)))
+                print_message(out.console, Msg.of("game.undo.kept", file=str(file)))
                 return
         undone = take_back(file, to)
-        if json_:
-            _print_json(env, document("game-undo", file=str(file),
-                                      undone=[entry_json(e) for e in undone],
-                                      next_number=undone[-1].number))
+        if out.json:
+            out.document("game-undo", file=str(file), undone=[entry_json(e) for e in undone],
+                         next_number=undone[-1].number)
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         for entry in undone:
             print_message(console, Msg.of("game.undo.done", number=entry.number,
                                           title=entry_title(entry)))
@@ -173,25 +171,22 @@ def report(ctx: typer.Context, file: FileArg,
                                                      help=t("cli.game.opt.html"),
                                                      readable=False)] = None,
            json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.game.report import build_report, markdown, report_json, write_html
 
         built = build_report(file)
         if html is not None:
             write_html(built, html)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game-report", **report_json(built)))
+        if out.json:
+            out.document("game-report", **report_json(built))
             return
         if html is not None:
             from referee.core.text import Msg
             from referee.render.console import print_message
 
-            print_message(_console(env), Msg.of("game.report.written", file=str(html)))
+            print_message(out.console, Msg.of("game.report.written", file=str(html)))
             return
-        env.stdout.write(markdown(built))
+        out.env.stdout.write(markdown(built))
 
 
 @game_app.command("follow", help=helped("game.follow"))
@@ -200,12 +195,11 @@ def follow(ctx: typer.Context, file: FileArg,
                                                    max=60,
                                                    help=t("cli.game.opt.interval"))] = 0.5
            ) -> None:
-    env = _env(ctx)
-    with _guarded(env):
+    with framed(ctx) as out:
         from referee.game.follow import follow as watch
 
         try:
-            watch(file, env, interval=interval)
+            watch(file, out.env, interval=interval)
         except KeyboardInterrupt:
             raise typer.Exit(0) from None  # Ctrl-C is how one stops watching
 
@@ -215,32 +209,28 @@ def serve(ctx: typer.Context, file: FileArg,
           lan: Annotated[bool, typer.Option("--lan", help=t("cli.game.opt.lan"))] = False,
           port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535,
                                             help=t("cli.game.opt.port"))] = 8765) -> None:
-    env = _env(ctx)
-    with _guarded(env):
+    with framed(ctx) as out:
         from referee.serve.run import serve as run
 
         try:
-            run(file, env, lan=lan, port=port)
+            run(file, out.env, lan=lan, port=port)
         except KeyboardInterrupt:
             raise typer.Exit(0) from None  # Ctrl-C is how one stops serving
 
 
 @game_app.command("reveal", help=helped("game.reveal"))
 def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.text import Msg
         from referee.game.seed import reveal as do_reveal
 
         info = do_reveal(file)
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("game", file=str(file), game=info.public()))
+        if out.json:
+            out.document("game", file=str(file), game=info.public())
             return
         from referee.render.console import print_message
 
-        console = _console(env)
+        console = out.console
         print_message(console, Msg.of("game.reveal.seed", seed=info.seed))
         print_message(console, Msg.of("game.reveal.check", commitment=info.commitment,
                                       file=str(file)), style="dim")
@@ -248,10 +238,9 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
 
 @game_app.command("verify", help=helped("game.verify"))
 def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         from referee.core.text import Msg
-        from referee.game.verify import verify as check
+        from referee.play.verify import verify as check
 
         found = check(file)
         if found.program_rolls is not None:
@@ -261,17 +250,16 @@ def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
             msg = Msg.of("game.verify.awaiting", entries=found.entries)
         else:
             msg = Msg.of("game.verify.no_seed", entries=found.entries)
-        if json_:
-            from referee.render.json_out import document, message
+        if out.json:
+            from referee.render.json_out import message
 
-            _print_json(env, document("game-verify", file=str(file), entries=found.entries,
-                                      committed=found.committed,
-                                      program_rolls=found.program_rolls,
-                                      verdict=message(msg)))
+            out.document("game-verify", file=str(file), entries=found.entries,
+                         committed=found.committed, program_rolls=found.program_rolls,
+                         verdict=message(msg))
             return
         from referee.render.console import print_message
 
-        print_message(_console(env), msg)
+        print_message(out.console, msg)
 
 
 app.add_typer(game_app, name="game", help=helped("game"))

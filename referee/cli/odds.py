@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from referee.catalog import render, t
-from referee.cli.app import _guarded, app
+from referee.cli.app import app, framed
 from referee.cli.shared import (
     DeclarationOpt,
     GameOpt,
@@ -16,14 +16,14 @@ from referee.cli.shared import (
     OptionOpt,
     RulesetArg,
     SeedOpt,
-    _console,
-    _env,
-    _print_json,
     file_option,
     helped,
 )
 from referee.core.errors import UsageError
 from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from referee.cli.shared import Out
 
 ListOpt = list[str] | None
 
@@ -45,31 +45,29 @@ def odds(ctx: typer.Context,
          seed: SeedOpt = None,
          game: GameOpt = None,
          json_: JsonFlag = False) -> None:
-    from referee import api
+    from referee.play.odds import odds as walk
 
-    env = _env(ctx)
-    with _guarded(env, json_):
+    with framed(ctx, json_) as out:
         whatif = bool(vs or vs_option or vs_declaration)
-        base = api.odds(ruleset, script=script, declaration_file=declaration,
-                        options=option or [], answers=answer or [], seed=seed, game=game,
-                        require_dice=not whatif)
+        base = walk(ruleset, script=script, declaration_file=declaration,
+                    options=option or [], answers=answer or [], seed=seed, game=game,
+                    require_dice=not whatif)
         if not whatif:
             _check_used(answer, base.answered)
-            _show(env, base, json_)
+            _show(out, base)
             return
-        other = api.odds(ruleset, script=script,
-                         declaration_file=vs_declaration or declaration,
-                         options=[*(option or []), *(vs_option or [])],
-                         answers=answer or [], vs=vs or [], seed=seed, game=game,
-                         require_dice=False)
+        other = walk(ruleset, script=script, declaration_file=vs_declaration or declaration,
+                     options=[*(option or []), *(vs_option or [])],
+                     answers=answer or [], vs=vs or [], seed=seed, game=game,
+                     require_dice=False)
         _check_used(answer, base.answered | other.answered)
         for pair in vs or []:
             qid = pair.partition("=")[0].strip()
             if qid not in other.answered:
                 raise UsageError(Msg.of("odds.error.vs_unused", question=qid))
-        if not base.records and not other.records:
+        if not base.rolls and not other.rolls:
             raise UsageError(Msg.of("odds.error.no_dice_either"))
-        _show_whatif(env, base, other, _Changes(vs, vs_option, vs_declaration), json_,
+        _show_whatif(out, base, other, _Changes(vs, vs_option, vs_declaration),
                      _Changes(answer, option, None))
 
 
@@ -105,70 +103,68 @@ class _Changes:
 
 
 def _assumed_rows(run: Any) -> list[tuple[str, str, str]]:
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
 
     return [(q.id, render(q.text), answer_text(q, v)) for q, v in run.assumed]
 
 
 def _run_json(run: Any) -> dict[str, Any]:
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
     from referee.render.json_out import odds_json, value
 
     return {"assumed": [{"question": q.id, "text": render(q.text), "answer": value(v),
                          "answer_text": answer_text(q, v)} for q, v in run.assumed],
-            "odds": [odds_json(r) for r in run.records], "stopped_at": run.stopped_at}
+            "odds": [odds_json(r) for r in run.rolls], "stopped_at": run.stopped_at}
 
 
-def _show(env: Any, run: Any, json_: bool) -> None:
-    if json_:
-        from referee.render.json_out import document
-
-        _print_json(env, document("odds", ruleset=run.ruleset, **_run_json(run)))
+def _show(out: Out, run: Any) -> None:
+    if out.json:
+        out.document("odds", ruleset=run.ruleset, **_run_json(run))
         return
     from referee.core.table import Table
     from referee.render.console import print_message, print_table
     from referee.render.odds import after_line, report_lines
 
-    console = _console(env)
+    console = out.console
     rows = _assumed_rows(run)
     if rows:
         print_table(console, Table(Msg.of("odds.probe.assumed_title"),
                                    tuple(Msg.of(f"odds.probe.col.{c}")
                                          for c in ("question", "text", "answer")),
                                    tuple(rows)))
-    for record in run.records:
-        for line in report_lines(record.report, record.clause):
+    for roll in run.rolls:
+        for line in report_lines(roll.report, roll.clause):
             print_message(console, line)
-        if record.actual is not None:
-            print_message(console, after_line(record))
+        if roll.actual is not None:
+            print_message(console, after_line(roll))
     if run.stopped_at is not None:
         print_message(console, Msg.of("odds.probe.stopped", question=run.stopped_at),
                       style="dim")
 
 
-def _show_whatif(env: Any, a: Any, b: Any, changes: _Changes, json_: bool,
+def _show_whatif(out: Out, a: Any, b: Any, changes: _Changes,
                  base_changes: _Changes) -> None:
-    from referee.odds.whatif import compare
+    from referee.render.whatif import compare
 
     label_a = Msg.of("odds.whatif.a", changes=base_changes.text() or
                      Msg.of("odds.whatif.as_given"))
     label_b = Msg.of("odds.whatif.b", changes=changes.text())
-    tables = compare(a.records, b.records, label_a, label_b)
-    if json_:
-        from referee.render.json_out import document, table_json
+    tables = compare(a.rolls, b.rolls, label_a, label_b)
+    if out.json:
+        from referee.render.json_out import table_json
 
-        _print_json(env, document(
+        out.document(
             "whatif", ruleset=a.ruleset,
             a={"changes": base_changes.to_json(), "changes_text": base_changes.text(),
                **_run_json(a)},
             b={"changes": changes.to_json(), "changes_text": changes.text(), **_run_json(b)},
-            compare=[table_json(tb) for tb in tables]))
+            compare=[table_json(tb) for tb in tables])
         return
-    from referee.odds.whatif import notes, pairs
     from referee.render.console import print_message, print_table
+    from referee.render.whatif import notes, pairs
 
-    console = _console(env)
-    for table, (ra, rb) in zip(tables, pairs(a.records, b.records), strict=True):
+    console = out.console
+    for table, (ra, rb) in zip(tables, pairs(a.rolls, b.rolls), strict=True):
         print_table(console, table, label_wraps=True)
         for note in notes(ra, rb):
             print_message(console, Msg.of("odds.whatif.note", note=note), style="dim")

@@ -1,9 +1,11 @@
 """What every command of ``referee`` shares: the options (dice, odds, seed, game file, JSON),
-the environment a command runs in, and the consoles results and prompts are written to."""
+the consoles results and prompts are written to, and where a command's output goes (``Out``,
+which ``cli.app.framed`` gives each command with its error handling)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -64,11 +66,6 @@ def _odds_mode(odds: OddsMode, no_odds: bool) -> OddsMode:
     return OddsMode.none if no_odds else OddsMode(odds)
 
 
-def _env(ctx: typer.Context) -> Environment:
-    obj = ctx.find_root().obj
-    return obj if isinstance(obj, Environment) else Environment.from_system()
-
-
 def _console(env: Environment) -> Console:
     """Where results go: standard output (NO_COLOR or no terminal: plain text, no escapes at
     all; piped from an attack at the terminal: at that terminal's width)."""
@@ -86,9 +83,25 @@ def _prompt_console(env: Environment) -> Console:
     return make_console(env.prompt_stream, terminal=env.prompt_isatty, color=env.color)
 
 
-def _print_json(env: Environment, data: Any) -> None:
-    from referee.render.json_out import dumps
+class Out:
+    """Where a command's output goes: with ``json`` (its ``--json``), one document on standard
+    output; else text on the results ``console``, and questions, hints and the odds before a
+    roll on the ``prompts`` console (``cli.shared``)."""
 
-    env.stdout.write(dumps(data) + "\n")
+    def __init__(self, env: Environment, json_: bool) -> None:
+        self.env = env
+        self.json = json_
 
+    @cached_property
+    def console(self) -> Console:
+        return _console(self.env)
 
+    @cached_property
+    def prompts(self) -> Console:
+        return _prompt_console(self.env)
+
+    def document(self, kind: str, /, **fields: Any) -> None:
+        """The command's JSON document of ``kind`` (``referee.render.json_out.document``)."""
+        from referee.render.json_out import document, dumps
+
+        self.env.stdout.write(dumps(document(kind, **fields)) + "\n")

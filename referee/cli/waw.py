@@ -1,32 +1,21 @@
 """``referee waw-markers``: World at War's markers kept in a game file (W-6, W-7, W-8).
 
 Lists the Smoke, Mines! and Chemical Strike markers on the map; with ``--phase`` it first runs
-the marker-removal phase (Smoke 2 to Smoke 1, Smoke 1 and Chemical Strike removed).
-The phase rolls no dice (W-6, W-7, W-8 age or remove markers by the calendar), so there are no
+the marker-removal phase (``referee.play.markers``). The phase rolls no dice, so there are no
 odds to show: ``--no-odds`` is taken, like on every command that may show odds, and changes
-nothing here.
-Heavy imports stay inside the function.
+nothing here. Heavy imports stay inside the function.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from referee.catalog import t
-from referee.cli.app import _guarded, app
-from referee.cli.shared import (
-    NoOddsFlag,
-    _console,
-    _env,
-    _print_json,
-    file_option,
-    helped,
-)
-
-RULESET = "world-at-war"
+from referee.cli.app import app, framed
+from referee.cli.shared import NoOddsFlag, file_option, helped
 
 
 @app.command("waw-markers", help=helped("waw_markers"))
@@ -41,60 +30,35 @@ def markers(ctx: typer.Context,
             ) -> None:
     from referee.core.table import Table
     from referee.core.text import Msg
-    from referee.game import open_game
-    from referee.rulesets.waw import markers as mk
-    from referee.rulesets.waw.saved import SavedState
+    from referee.play.markers import RULESET, marker_phase
 
-    env = _env(ctx)
-    with _guarded(env, json_):
-        changes: list[mk.Change] = []
-        with open_game(game) as tx:
-            state: dict[str, Any] = tx.state(RULESET, SavedState)
-            if clear:
-                state.update(mk.clear(state))
-                tx.update_state(RULESET, state)
-                tx.append_log(RULESET, "waw-markers --clear", {"cleared": True},
-                              replay={"kind": "waw-markers", "action": "clear"})
-            if phase:
-                changes, updates = mk.removal_phase(state)
-                state.update(updates)
-                tx.update_state(RULESET, updates)
-                tx.append_log(RULESET, "waw-markers --phase",
-                              {"phase": updates["phases"],
-                               "changes": [{"marker": c.marker.to_state(), "after": c.after}
-                                           for c in changes]},
-                              replay={"kind": "waw-markers", "action": "phase"})
-        now = mk.markers(state)
-        phases = int(state.get("phases", 0))
-        if json_:
-            from referee.render.json_out import document
-
-            _print_json(env, document("waw-markers", ruleset=RULESET, phases=phases,
-                                      markers=[m.to_state() for m in now],
-                                      changes=[{"marker": c.marker.to_state(),
-                                                "after": c.after, "clause": c.clause}
-                                               for c in changes]))
+    with framed(ctx, json_) as out:
+        done = marker_phase(game, clear=clear, phase=phase)
+        if out.json:
+            out.document("waw-markers", ruleset=RULESET, phases=done.phases,
+                         markers=[m.to_state() for m in done.markers],
+                         changes=[{"marker": c.marker.to_state(), "after": c.after,
+                                   "clause": c.clause} for c in done.changes])
             return
         from referee.render.console import print_message, print_table
 
-        console = _console(env)
         if clear:
-            print_message(console, Msg.of("waw.markers.cleared", file=str(game)))
+            print_message(out.console, Msg.of("waw.markers.cleared", file=str(game)))
         if phase:
-            print_table(console, Table(
-                Msg.of("waw.markers.phase_title", phase=phases),
+            print_table(out.console, Table(
+                Msg.of("waw.markers.phase_title", phase=done.phases),
                 tuple(Msg.of(f"waw.col.{c}") for c in ("id", "hex", "before", "after",
                                                        "clause")),
                 tuple((c.marker.id, c.marker.hex,
                        Msg.of(f"waw.marker.{c.marker.kind}", level=c.marker.level),
-                       Msg.of(f"waw.after.{c.after}"), c.clause) for c in changes)))
-        if not now:
-            print_message(console, Msg.of("waw.markers.none", phases=phases))
+                       Msg.of(f"waw.after.{c.after}"), c.clause) for c in done.changes)))
+        if not done.markers:
+            print_message(out.console, Msg.of("waw.markers.none", phases=done.phases))
             return
-        print_table(console, Table(
-            Msg.of("waw.markers.title", phases=phases),
+        print_table(out.console, Table(
+            Msg.of("waw.markers.title", phases=done.phases),
             tuple(Msg.of(f"waw.col.{c}") for c in ("id", "marker", "hex", "placed",
                                                    "removal")),
             tuple((m.id, Msg.of(f"waw.marker.{m.kind}", level=m.level), m.hex,
                    Msg.of("waw.markers.placed", turn=m.placed_after_phase + 1),
-                   Msg.of(f"waw.removal.{m.kind}")) for m in now)))
+                   Msg.of(f"waw.removal.{m.kind}")) for m in done.markers)))

@@ -11,10 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from referee.core.questions import DiceQuestion
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -29,7 +26,9 @@ class OddsRef:
     def to(cls, target: str, **facts: Any) -> OddsRef:
         return cls(target, facts)
 
-    def compute(self, question: DiceQuestion) -> Any:
+    def compute(self, question: object) -> Any:
+        """The odds of ``question`` (the ``DiceQuestion`` that holds this reference: typed
+        loosely, as ``questions`` imports this module)."""
         module_name, _, name = self.target.partition(":")
         function = getattr(importlib.import_module(module_name), name)
         return function(question, **self.facts)

@@ -9,8 +9,7 @@ asking it again rolls the same).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar, overload
+from typing import Any, Protocol, overload, runtime_checkable
 
 from referee.core.dice import ROLL, DiceRoll, DiceSource, KeyedDice
 from referee.core.questions import DiceQuestion, Question
@@ -36,26 +35,12 @@ class GoBack(Exception):
     the attack again with the answers before that question. Resolvers never catch it."""
 
 
-R = TypeVar("R")
+@runtime_checkable
+class Strict(Protocol):
+    """An answerer that gave its answers in advance (a script's, a transcript's): at the end
+    of the attack, ``finish`` refuses the answers no question used."""
 
-
-def below(port: Any, attribute: str) -> Any:
-    """The first of ``port`` and the ports it wraps (each wrapper's ``inner``) that has
-    ``attribute`` (the odds port's ``records``, say), or ``None``."""
-    while port is not None:
-        if hasattr(port, attribute):
-            return port
-        port = getattr(port, "inner", None)
-    return None
-
-
-def resolve(port: Port, attack: Callable[[Port], R]) -> R:
-    """Resolve ``attack`` through ``port``. A port that can go back (the rewind port at the
-    table) resolves it again from its start each time the player goes back."""
-    again = getattr(port, "resolve", None)
-    if again is not None:
-        return again(attack)  # type: ignore[no-any-return]
-    return attack(port)
+    def finish(self) -> None: ...
 
 
 def roll_question(question: DiceQuestion, dice: KeyedDice) -> DiceRoll:

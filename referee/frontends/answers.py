@@ -33,7 +33,7 @@ class AnswerPort:
     def ask(self, question: Question) -> Any:
         if question.id in self.answers:
             self.used.add(question.id)
-            from referee.frontends.display import value_from_label
+            from referee.render.display import value_from_label
 
             given = self.answers[question.id]
             try:
@@ -92,7 +92,7 @@ class SequencePort:
             raise GoBack
         if text.strip() == INTERRUPT_KEY:
             raise KeyboardInterrupt  # a transcript's Ctrl-C
-        from referee.frontends.display import typed_from_shown, value_from_label
+        from referee.render.display import typed_from_shown, value_from_label
 
         if self.shown:
             text = typed_from_shown(question, text)

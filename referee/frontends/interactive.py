@@ -2,8 +2,9 @@
 
 Every typed answer is checked by ``Question.accept``; a refused answer shows its one-line
 reason under the prompt and the question stays open. ``<`` goes back one question (alone on
-the line at a text, number or dice prompt; the key itself at a list or yes/no prompt), when the
-port above can go back (``table``: the rewind port). Ctrl-D ends the attack as Ctrl-C does.
+the line at a text, number or dice prompt; the key itself at a list or yes/no prompt), when an
+answer the player gave comes before (``going_back``: the answers the rewind port above keeps,
+``frontends.rewind.Answered``). Ctrl-D ends the attack as Ctrl-C does.
 A default taken with Enter is shown in the answered line, so the scrollback is a faithful
 record. Imported only when a terminal is used.
 """
@@ -30,13 +31,14 @@ from referee.core.questions import (
     Question,
 )
 from referee.core.text import Msg, visible
-from referee.frontends.display import answer_text, dice_text, hint, labels, typed_text
+from referee.render.display import answer_text, dice_text, hint, labels, typed_text
 
 _BACK: Any = object()  # what a list or yes/no prompt returns when ``<`` is pressed
 
 
-class Table(Protocol):
-    """What the prompts may ask of the port above them (``RewindPort``)."""
+class GoingBack(Protocol):
+    """What the prompts read of the answers so far (``frontends.rewind.Answered``): whether
+    ``<`` can go back, and what Enter takes after going back."""
 
     def can_go_back(self) -> bool: ...
 
@@ -45,22 +47,25 @@ class Table(Protocol):
 
 class InteractivePort:
     def __init__(self, dice: KeyedDice, *, say: Callable[[str], None],
-                 input: Any = None, output: Any = None) -> None:
+                 input: Any = None, output: Any = None,
+                 going_back: GoingBack | None = None) -> None:
         self.dice = dice
         self.say = say
         self.input = input
         self.output = output
-        self.table: Table | None = None
+        self.going_back = going_back  # None: nothing to go back to (a question of its own)
         self._back_hint_shown = False
 
     def _default(self, question: Question) -> Any:
         """The answer Enter takes: the previous one after going back, else the question's."""
-        offered = self.table.offered(question) if self.table is not None else None
+        back = self.going_back
+        offered = back.offered(question) if back is not None else None
         return question.default if offered is None else offered
 
     def _back_hint(self) -> str | None:
         """Once per attack, at the first question where going back is possible."""
-        if self._back_hint_shown or self.table is None or not self.table.can_go_back():
+        back = self.going_back
+        if self._back_hint_shown or back is None or not back.can_go_back():
             return None
         self._back_hint_shown = True
         return t("prompt.back_hint")
@@ -116,7 +121,7 @@ class InteractivePort:
         with create_app_session(input=self.input, output=self.output):
             prompt, keyed, fill = self._prompt(question)
             app = prompt.application
-            keys = _keys(back=keyed and self.table is not None, fill=fill,
+            keys = _keys(back=keyed and self.going_back is not None, fill=fill,
                          search=_search_control(app) if isinstance(question, ChoiceQuestion)
                          else None)
             app.key_bindings = (keys if app.key_bindings is None
@@ -133,7 +138,8 @@ class InteractivePort:
                 clause = f" [{question.clause}]" if question.clause else ""
                 self.say(f"? {render(question.text)}{clause} {BACK_KEY}")
                 raise GoBack
-            if isinstance(raw, str) and raw.strip() == BACK_KEY and self.table is not None:
+            if (isinstance(raw, str) and raw.strip() == BACK_KEY
+                    and self.going_back is not None):
                 raise GoBack
             if isinstance(question, ChoiceQuestion) or isinstance(raw, bool):
                 return raw  # the prompt offered legal values only

@@ -24,13 +24,13 @@ class OddsPort:
         self.inner = inner
         self.show = show
         self.full = full  # the whole chart and every end state (else: brief, at the table)
-        self.records: list[Any] = []  # OddsRecord, in the order of the rolls
+        self.rolls: list[Any] = []  # the odds of each roll (RollOdds), in order
 
     def ask(self, question: Question) -> Any:
         if not isinstance(question, DiceQuestion):
             return self.inner.ask(question)
         from referee.odds.generic import report_for
-        from referee.odds.report import OddsRecord
+        from referee.odds.report import RollOdds
         from referee.render.odds import after_line, brief_lines, report_lines
 
         try:
@@ -44,12 +44,12 @@ class OddsPort:
             self.show(lines)
         value = self.inner.ask(question)
         try:  # reading the roll and saying how lucky it was may fail too: the roll stands
-            record = OddsRecord(question.id, question.clause, report, report.measure(value))
-            after = [after_line(record)] if self.show is not None else []
+            roll = RollOdds(question.id, question.clause, report, report.measure(value))
+            after = [after_line(roll)] if self.show is not None else []
         except Exception as err:
             self._failed(err)
             return value
-        self.records.append(record)
+        self.rolls.append(roll)
         if self.show is not None:
             self.show(after)
         return value
@@ -65,12 +65,7 @@ class OddsPort:
 
     def checkpoint(self) -> int:
         """The rolls recorded so far (the rewind port puts them back when going back)."""
-        return len(self.records)
+        return len(self.rolls)
 
     def restore(self, mark: int) -> None:
-        del self.records[mark:]
-
-    def finish(self) -> None:
-        finish = getattr(self.inner, "finish", None)
-        if finish is not None:
-            finish()
+        del self.rolls[mark:]

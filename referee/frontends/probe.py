@@ -34,16 +34,16 @@ class ProbePort:
         self.assumed: list[tuple[Question, Any]] = []
 
     @property
-    def records(self) -> list[Any]:
-        return self.odds.records
+    def rolls(self) -> list[Any]:
+        return self.odds.rolls
 
     def ask(self, question: Question) -> Any:
         given = question.id in self.answers.answers
         if isinstance(question, DiceQuestion) and not given:
             from referee.odds.generic import report_for
-            from referee.odds.report import OddsRecord
+            from referee.odds.report import RollOdds
 
-            self.odds.records.append(OddsRecord(question.id, question.clause,
+            self.odds.rolls.append(RollOdds(question.id, question.clause,
                                                 report_for(question)))
             raise ProbeStop(question.id)
         try:

@@ -13,6 +13,10 @@ same key, so its first dice are the same, and it is marked as taken again after 
 offers them as the default.
 
 Resuming is the same replay, with the answers read from a ``--record`` file.
+
+The answers so far are kept in an ``Answered`` made before the ports: the prompts at the bottom
+of the stack read it (whether ``<`` can go back, what Enter offers) while the rewind port at the
+top writes it, so neither has to find the other (``referee.play.stack`` builds them).
 """
 
 from __future__ import annotations
@@ -51,39 +55,18 @@ class Given:
     asked: bool = True  # False: a port below answered it without the player (auto dice)
 
 
-class RewindPort:
-    """The port a resolver asks at the table: remembers every answer in order, replays them
-    when the player goes back (``GoBack`` from the port below) or resumes, and hands each
-    new answer to ``on_change`` (the ``--record`` file is written from it, after every
-    answer). ``say`` shows a one-line message to the player."""
+class Answered:
+    """The answers of one attack so far, in the order asked, and the answers taken back
+    (offered again as defaults): kept by the rewind port, read by the prompts below it."""
 
-    def __init__(self, inner: Port, dice: KeyedDice, *,
-                 say: Callable[[Msg], None] | None = None,
-                 checkpoints: Sequence[Checkpointed] = ()) -> None:
-        self.inner = inner
-        self.dice = dice
-        self.say = say
-        self.checkpoints = list(checkpoints)
-        self.on_change: Callable[[list[Given]], None] | None = None
-        # shown before a question is asked live, with the answers before it (the what-if)
-        self.before_live: Callable[[Question, list[tuple[str, Any]]], None] | None = None
+    def __init__(self) -> None:
         self.given: list[Given] = []
         self.previous: dict[str, Any] = {}  # answers taken back, by question id
-        self._marks: list[list[Any]] = []  # the checkpoints before each given answer
-        self._replay = 0  # how many of ``given`` this pass of the resolver replays
-        self._position = 0
-        self.backs = 0  # how often the player went back (shown in no result; for tests)
-
-    # --- what the prompts below may ask --------------------------------------------------
-
-    @property
-    def position(self) -> int:
-        """How many questions this pass has asked so far (the next one's index)."""
-        return self._position
+        self.position = 0  # how many questions this pass has asked so far
 
     def can_go_back(self) -> bool:
         """Whether a question the player answered comes before this one."""
-        return any(g.asked for g in self.given[:self._position])
+        return any(g.asked for g in self.given[:self.position])
 
     def offered(self, question: Question) -> Any:
         """The answer to offer as the default when ``question`` is asked again after going
@@ -96,7 +79,7 @@ class RewindPort:
             return None
         script = value.value if isinstance(value, _Script) else question.to_script(value)
         try:
-            from referee.frontends.display import value_from_label
+            from referee.render.display import value_from_label
 
             accepted = question.accept(value_from_label(question, script))
         except (AnswerError, TypeError, ValueError):
@@ -105,17 +88,74 @@ class RewindPort:
             return None
         return None if accepted == ROLL else accepted
 
+    def answers(self) -> list[tuple[str, Any]]:
+        """The answers given so far, in order, in script form."""
+        return [(g.question_id, g.script) for g in self.given]
+
+
+class RewindPort:
+    """The port a resolver asks at the table: remembers every answer in order (``answered``),
+    replays them when the player goes back (``GoBack`` from the port below) or resumes, and
+    hands each new answer to ``on_change`` (the ``--record`` file is written from it, after
+    every answer). ``say`` shows a one-line message to the player. ``answered_below`` tells
+    which questions a port below answers without the player (the automatic dice: going back
+    steps over them)."""
+
+    def __init__(self, inner: Port, dice: KeyedDice, *,
+                 say: Callable[[Msg], None] | None = None,
+                 checkpoints: Sequence[Checkpointed] = (),
+                 answered: Answered | None = None,
+                 answered_below: Callable[[Question], bool] | None = None) -> None:
+        self.inner = inner
+        self.dice = dice
+        self.say = say
+        self.checkpoints = list(checkpoints)
+        self.answered = Answered() if answered is None else answered
+        self.answered_below = answered_below
+        self.on_change: Callable[[list[Given]], None] | None = None
+        # shown before a question is asked live, with the answers before it (the what-if)
+        self.before_live: Callable[[Question, list[tuple[str, Any]]], None] | None = None
+        self._marks: list[list[Any]] = []  # the checkpoints before each given answer
+        self._replay = 0  # how many of ``given`` this pass of the resolver replays
+        self.backs = 0  # how often the player went back (shown in no result; for tests)
+
+    # --- what the prompts below may ask (``Answered``) --------------------------------------
+
+    @property
+    def given(self) -> list[Given]:
+        return self.answered.given
+
+    @property
+    def previous(self) -> dict[str, Any]:
+        return self.answered.previous
+
+    @property
+    def position(self) -> int:
+        """How many questions this pass has asked so far (the next one's index)."""
+        return self.answered.position
+
+    def can_go_back(self) -> bool:
+        return self.answered.can_go_back()
+
+    def offered(self, question: Question) -> Any:
+        return self.answered.offered(question)
+
+    def answers(self) -> list[tuple[str, Any]]:
+        """The answers given so far, in order, in script form."""
+        return self.answered.answers()
+
     # --- resolving -----------------------------------------------------------------------
 
     def reset(self) -> None:
         """Forget every answer: the next question is the first of a new attack (the next
         impulse of a phase), with nothing before it to go back to."""
-        self.given, self._marks, self.previous = [], [], {}
-        self._replay = self._position = 0
+        memory = self.answered
+        memory.given, memory.previous, memory.position = [], {}, 0
+        self._marks, self._replay = [], 0
 
     def preload(self, answers: Sequence[tuple[str, Any]]) -> None:
         """Answers to replay first, in order (a resumed record's, in script form)."""
-        self.given = [Given(qid, script) for qid, script in answers]
+        self.answered.given = [Given(qid, script) for qid, script in answers]
         self._marks = [[] for _ in self.given]
         self._replay = len(self.given)
 
@@ -123,7 +163,7 @@ class RewindPort:
         """Resolve ``attack`` through this port, again from its start each time the player
         goes back, until it finishes."""
         while True:
-            self._position = 0
+            self.answered.position = 0
             self.dice.restart()
             try:
                 return attack(self)
@@ -131,15 +171,16 @@ class RewindPort:
                 self._back()
 
     def ask(self, question: Question) -> Any:
-        if self._position < self._replay:
+        memory = self.answered
+        if memory.position < self._replay:
             value = self._replayed(question)
             if value is not _UNSET:
                 if isinstance(value, DiceRoll) and value.source.by_program:
                     assert isinstance(question, DiceQuestion)
                     self.dice.rolled_for(question.id, question.roll_key())
                 # a resumed record does not say which answers the automatic dice gave
-                self.given[self._position].asked = not self._answered_below(question)
-                self._position += 1
+                memory.given[memory.position].asked = not self._answered_below(question)
+                memory.position += 1
                 return value
         marks = [c.checkpoint() for c in self.checkpoints]
         if self.before_live is not None:
@@ -153,11 +194,11 @@ class RewindPort:
                     raise
                 if self.say is not None:  # nothing the player answered comes before it
                     self.say(Msg.of("back.at_first"))
-        self.given.append(Given(question.id, question.to_script(value), value,
-                                asked=not self._answered_below(question)))
+        memory.given.append(Given(question.id, question.to_script(value), value,
+                                  asked=not self._answered_below(question)))
         self._marks.append(marks)
-        self._position += 1
-        self._replay = len(self.given)
+        memory.position += 1
+        self._replay = len(memory.given)
         self._changed()
         return value
 
@@ -165,12 +206,13 @@ class RewindPort:
         """The given answer to replay for ``question``; when it no longer fits (a record
         from another version, or the attack took another way), the answers from here on are
         kept as defaults and the question is asked."""
-        given = self.given[self._position]
+        memory = self.answered
+        given = memory.given[memory.position]
         if given.question_id == question.id:
             if given.value is not _UNSET:
                 return given.value
             try:
-                from referee.frontends.display import value_from_label
+                from referee.render.display import value_from_label
 
                 value = question.accept(value_from_label(question, given.script))
                 if isinstance(question, DiceQuestion):
@@ -180,52 +222,43 @@ class RewindPort:
             else:
                 given.value = value
                 return value
-        stale = self.given[self._position:]
+        stale = memory.given[memory.position:]
         if self.say is not None:
             self.say(Msg.of("back.record_stale", question=given.question_id, count=len(stale)))
         for old in stale:
             if old.value is not _UNSET:
-                self.previous[old.question_id] = old.value
+                memory.previous[old.question_id] = old.value
             else:
-                self.previous.setdefault(old.question_id, _Script(old.script))
-        del self.given[self._position:]
-        del self._marks[self._position:]
-        self._replay = self._position
+                memory.previous.setdefault(old.question_id, _Script(old.script))
+        del memory.given[memory.position:]
+        del self._marks[memory.position:]
+        self._replay = memory.position
         return _UNSET
 
     def _back(self) -> None:
         """Take back the last answer the player gave (and the automatic dice after it): the
         next pass replays the answers before it and asks it again."""
         self.backs += 1
-        while self.given:
-            last = self.given.pop()
+        memory = self.answered
+        while memory.given:
+            last = memory.given.pop()
             marks = self._marks.pop()
             if last.value is not _UNSET:
-                self.previous[last.question_id] = last.value
+                memory.previous[last.question_id] = last.value
             for port, mark in zip(self.checkpoints, marks, strict=False):
                 port.restore(mark)
             if last.asked:
                 break
-        self._replay = len(self.given)
+        self._replay = len(memory.given)
         self._changed()
 
     def _answered_below(self, question: Question) -> bool:
         """Whether a port below answers ``question`` itself (the automatic dice)."""
-        port: Any = self.inner
-        while port is not None:
-            answers_itself = getattr(port, "answers_itself", None)
-            if answers_itself is not None and answers_itself(question):
-                return True
-            port = getattr(port, "inner", None)
-        return False
+        return self.answered_below is not None and self.answered_below(question)
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change(self.given)
-
-    def answers(self) -> list[tuple[str, Any]]:
-        """The answers given so far, in order, in script form."""
-        return [(g.question_id, g.script) for g in self.given]
 
 
 @dataclass(frozen=True)

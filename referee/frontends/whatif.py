@@ -48,7 +48,7 @@ class WhatIf:
 
     def lines(self, question: Question, given: Sequence[tuple[str, Any]]) -> list[str]:
         from referee.core.errors import RefereeError
-        from referee.frontends.display import answer_text
+        from referee.render.display import answer_text
         from referee.render.odds import whatif_lines
 
         answered = dict(given)
@@ -58,8 +58,8 @@ class WhatIf:
                 run = self.probe({**answered, question.id: question.to_script(value)})
             except RefereeError:  # an option the walk cannot follow without the player
                 continue          # (a question after it has no default): left out alone
-            if run.records:
-                rows.append((answer_text(question, value), run.records[0].report.end_states))
+            if run.rolls:
+                rows.append((answer_text(question, value), run.rolls[0].report.end_states))
         if len(rows) < 2:
             return []
         return whatif_lines(rows, MOST_STATES)

@@ -1,18 +1,22 @@
-"""Ports that wrap another port: automatic dice, recording, echoing.
+"""Ports that wrap another port: automatic dice, showing a proposal, the dice typed in an undone
+entry, keeping the answers in script form, echoing.
 
-They compose: ``RecordingPort(AutoDicePort(InteractivePort(...)))`` rolls every die from the
-seed, asks the rest at the terminal, and keeps every answer for ``--record``.
+They compose: ``ScriptingPort(AutoDicePort(InteractivePort(...)))`` rolls every die from the
+seed, asks the rest at the terminal, and keeps every answer. Each knows only the port it wraps
+(``inner``); the stack of one attack is put together, layer by named layer, in
+``referee.play.stack``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee.core.dice import KeyedDice
 from referee.core.port import GoBack, Port, roll_question
 from referee.core.questions import DiceQuestion, Question
 from referee.core.table import Table
+from referee.core.text import Msg
 
 
 class AutoDicePort:
@@ -51,7 +55,24 @@ class ShowPort:
         return self.inner.ask(question)
 
 
-class RecordingPort:
+class TypedThenPort:
+    """Before a dice question that was answered with typed dice in the undone game entry this
+    one redoes, says what was typed then (``typed then: 5 6 2``)."""
+
+    def __init__(self, inner: Port, typed_then: Mapping[str, str],
+                 say: Callable[[Msg], None] | None) -> None:
+        self.inner = inner
+        self.typed_then = typed_then  # cleared by a phase after its first impulse
+        self.say = say
+
+    def ask(self, question: Question) -> Any:
+        if (isinstance(question, DiceQuestion) and question.id in self.typed_then
+                and self.say is not None):
+            self.say(Msg.of("game.typed_then", dice=self.typed_then[question.id]))
+        return self.inner.ask(question)
+
+
+class ScriptingPort:
     """Keeps every question asked and the answer given, in script form, in order."""
 
     def __init__(self, inner: Port) -> None:
@@ -76,12 +97,12 @@ class EchoPort:
         try:
             value = self.inner.ask(question)
         except GoBack:
-            from referee.frontends.display import BACK
+            from referee.render.display import BACK
 
             self.show(question, BACK)
             raise
         except KeyboardInterrupt:
-            from referee.frontends.display import INTERRUPT
+            from referee.render.display import INTERRUPT
 
             self.show(question, INTERRUPT)
             raise

@@ -71,7 +71,7 @@ class LogEntry:
     ruleset: str
     command: str
     seed: int | None
-    entry: dict[str, Any]
+    result: dict[str, Any]  # the result as JSON (the log's column ``entry``)
     # format 2 (None in an entry written by a referee of format 1)
     number: int | None = None
     undone: str | None = None  # when it was undone
@@ -96,7 +96,7 @@ def entry_digest(previous: str, entry: LogEntry) -> str:
     """SHA-256 over the previous entry's digest and everything this entry keeps but its
     undone mark: an entry changed or taken out breaks the chain after it."""
     body = [previous, entry.id, entry.number, entry.at, entry.ruleset, entry.command,
-            entry.seed, entry.entry, entry.before, entry.after, entry.rolls, entry.replay,
+            entry.seed, entry.result, entry.before, entry.after, entry.rolls, entry.replay,
             entry.about]
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -201,7 +201,7 @@ class GameTransaction:
         self._conn.execute(
             "INSERT INTO log (id, at, ruleset, command, seed, entry, number, before, after, "
             "rolls, replay, about, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.at, ruleset, command, seed, _dumps(row.entry), number, _dumps(before),
+            (row.id, row.at, ruleset, command, seed, _dumps(row.result), number, _dumps(before),
              _dumps(after), _dumps(row.rolls),
              _dumps(row.replay) if row.replay is not None else None, _dumps(row.about),
              digest))

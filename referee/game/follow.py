@@ -30,7 +30,7 @@ def _working(entry: LogEntry) -> Table:
     from referee.game.view import entry_title
 
     rows = []
-    for i, step in enumerate(entry.entry.get("steps", []), 1):
+    for i, step in enumerate(entry.result.get("steps", []), 1):
         if isinstance(step, dict):
             rows.append((str(i), step.get("clause") or "",
                          Msg.of(f"step.kind.{step.get('kind')}"), message(step.get("text"))))

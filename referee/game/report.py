@@ -139,7 +139,7 @@ class Report:
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
     """The working in brief: the steps that rolled and what each decided (as logged)."""
-    return [step for step in entry.entry.get("steps", [])
+    return [step for step in entry.result.get("steps", [])
             if isinstance(step, dict) and step.get("kind") in ("roll", "outcome")]
 
 
@@ -171,8 +171,8 @@ def build_report(path: Path) -> Report:
 def report_of(file: str, stem: str, entries: list[LogEntry], info: Any,
               final: list[Any]) -> Report:
     """The report of a game's entries (checked: ``check_history``) and final state."""
+    from referee.game.entry import shown_dice
     from referee.game.luck import luck
-    from referee.game.record import shown_dice
     from referee.game.story import story
     from referee.game.view import entry_outcome, entry_title
 
@@ -310,7 +310,7 @@ class EntryView:
 
 
 def entry_view(told: Story) -> EntryView:
-    from referee.game.record import shown_dice
+    from referee.game.entry import shown_dice
     from referee.game.story import effect_lines, headline
     from referee.game.view import source_word
 
@@ -328,7 +328,7 @@ def entry_view(told: Story) -> EntryView:
             source=source_word(roll),
             percentile=f"{pct:.0f}" if isinstance(pct, (int, float)) else "-")))
     working = [(str(step.get("clause") or ""), render(message(step.get("text"))))
-               for step in entry.entry.get("steps", []) if isinstance(step, dict)]
+               for step in entry.result.get("steps", []) if isinstance(step, dict)]
     return EntryView(told.number, f"e{entry.id}", render(headline(told)),
                      [render(m) for m in effect_lines(told)], told.outcome, facts, told.title,
                      rolls, working, _working(entry), not entry.standing)

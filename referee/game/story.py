@@ -82,7 +82,7 @@ def _text(value: Any) -> str:
 
 def _steps(entry: LogEntry) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Each logged step: its message id, its message's parameters, its data."""
-    for step in entry.entry.get("steps", []):
+    for step in entry.result.get("steps", []):
         if not isinstance(step, dict):
             continue
         text = step.get("text")
@@ -93,7 +93,7 @@ def _steps(entry: LogEntry) -> Iterator[tuple[str, dict[str, Any], dict[str, Any
 
 
 def _outcome_data(entry: LogEntry) -> Mapping[str, Any]:
-    outcome = entry.entry.get("outcome")
+    outcome = entry.result.get("outcome")
     data = outcome.get("data") if isinstance(outcome, dict) else None
     return data if isinstance(data, dict) else {}
 
@@ -140,7 +140,7 @@ def _fow(entry: LogEntry, _defender: str | None) -> list[Effect]:
     the teams' table after it (F-A16): each team whose state changed, on its platoon's
     side."""
     out = _fow_after(entry)
-    for table in entry.entry.get("tables", []):
+    for table in entry.result.get("tables", []):
         if not (isinstance(table, dict) and isinstance(table.get("title"), dict)
                 and table["title"].get("msg") == "fow.table.results"):
             continue
@@ -207,7 +207,7 @@ def _fow_after(entry: LogEntry) -> list[Effect]:
     sides = {str(p.get("name")): str(p.get("side")) for p in platoons or []
              if isinstance(p, dict)}
     out: list[Effect] = []
-    for table in entry.entry.get("tables", []):
+    for table in entry.result.get("tables", []):
         if not (isinstance(table, dict) and isinstance(table.get("title"), dict)
                 and table["title"].get("msg") == "fow.table.after"):
             continue

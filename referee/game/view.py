@@ -22,7 +22,7 @@ def _text(value: Any) -> str:
 def _title_message(entry: LogEntry) -> Any:
     title = entry.about.get("title")
     if title is None:  # an entry of format 1: its first step
-        steps = entry.entry.get("steps")
+        steps = entry.result.get("steps")
         if isinstance(steps, list) and steps and isinstance(steps[0], dict):
             title = steps[0].get("text")
     return title
@@ -33,7 +33,7 @@ def entry_title(entry: LogEntry) -> str:
 
 
 def entry_outcome(entry: LogEntry) -> str:
-    outcome = entry.entry.get("outcome")
+    outcome = entry.result.get("outcome")
     if isinstance(outcome, dict):
         return _text(outcome.get("text"))
     return ""
@@ -61,7 +61,7 @@ def roll_json(roll: Mapping[str, Any]) -> dict[str, Any]:
     """A logged roll as JSON: its dice (``null`` when only the count was typed), their
     count of successes, the card's trigger where there is one, the dice as shown, typed or
     rolled, and the odds the log keeps (rounded as kept; ``null`` when the odds were off)."""
-    from referee.game.record import shown_dice
+    from referee.game.entry import shown_dice
 
     return {"question": roll.get("question"), "dice": roll.get("dice"),
             "successes": roll.get("successes"), "label": stored_message(roll.get("label")),
@@ -77,7 +77,7 @@ def entry_json(entry: LogEntry) -> dict[str, Any]:
     """A log entry as JSON: its title and outcome as messages (``null`` where the log keeps
     none), the sides, the time it was undone (``null``: it stands), its rolls."""
     sides = entry.about.get("sides") or {}
-    outcome = entry.entry.get("outcome")
+    outcome = entry.result.get("outcome")
     return {"number": entry.number, "id": entry.id, "at": entry.at, "ruleset": entry.ruleset,
             "command": entry.command, "title": stored_message(_title_message(entry)),
             "outcome": stored_message(outcome.get("text")) if isinstance(outcome, dict)
@@ -108,7 +108,7 @@ def entry_lines(entry: LogEntry) -> list[str]:
     if not entry.has_history:
         lines.append("    " + render(Msg.of("game.log.no_history")))
     for roll in entry.rolls:
-        from referee.game.record import shown_dice
+        from referee.game.entry import shown_dice
 
         pct = roll.get("percentile")
         lines.append("    " + render(Msg.of(

@@ -2,6 +2,7 @@
 
 Imported only when odds are shown (``OddsRef.compute``, ``referee odds``): it loads the dice
 library (dyce). ``dist`` holds the distribution value, ``report`` what a dice question's odds
-say, ``simulate`` the seeded fallback for cases too large to evaluate exactly, ``chart`` the
-text a terminal shows, ``generic`` the plain odds of a ``DiceSpec``.
+say, ``simulate`` the seeded fallback for cases too large to evaluate exactly, ``generic``
+the plain odds of a ``DiceSpec``. The rulesets' odds are built from these; the text and tables
+that show them are ``referee.render``'s (``render.odds``, ``render.whatif``).
 """

@@ -155,7 +155,7 @@ class OddsReport:
 
 
 @dataclass(frozen=True)
-class OddsRecord:
+class RollOdds:
     """A dice question's odds with the roll that followed (``actual`` is ``None`` when the
     odds were computed without rolling)."""
 

@@ -330,6 +330,6 @@ def print_lines(console: Console, lines: Sequence[str]) -> None:
 
 def show_answer(console: Console, question: Any, value: Any) -> None:
     """One answered question as the player saw it: ``? text  answer``."""
-    from referee.frontends.display import answer_text
+    from referee.render.display import answer_text
 
     _print(console, f"? {render(question.text)}  {answer_text(question, value)}")

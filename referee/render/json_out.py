@@ -22,7 +22,7 @@ from referee.core.text import Msg
 if TYPE_CHECKING:
     from referee.core.errors import RefereeError
     from referee.core.result import Result
-    from referee.odds.report import OddsRecord
+    from referee.odds.report import RollOdds
 
 SCHEMA_VERSION = 1
 """The version of every document's shape: raised when a field changes meaning or goes away
@@ -92,7 +92,7 @@ def table_json(table: Table) -> dict[str, Any]:
             "rows_text": [[str(cell_text(c)) for c in row] for row in table.rows]}
 
 
-def result_json(result: Result, odds: Sequence[OddsRecord] | None = None) -> dict[str, Any]:
+def result_json(result: Result, odds: Sequence[RollOdds] | None = None) -> dict[str, Any]:
     """A result (an attack, an impulse, a phase's summary): the options in force, the step
     log, the tables of the working and the outcome; ``odds`` when the odds were worked out
     (``None``: they were not, as with ``--no-odds``)."""
@@ -109,20 +109,20 @@ def result_json(result: Result, odds: Sequence[OddsRecord] | None = None) -> dic
     return out
 
 
-def odds_json(record: OddsRecord) -> dict[str, Any]:
+def odds_json(roll: RollOdds) -> dict[str, Any]:
     """A dice question's odds: the roll's distribution, the attack's end states, what the
     odds assume, and the roll that followed (``actual``; ``None`` when nothing was rolled)."""
-    report = record.report
+    report = roll.report
     dist = report.dist
     actual = None
-    if record.actual is not None:
-        percentile = record.percentile
+    if roll.actual is not None:
+        percentile = roll.percentile
         assert percentile is not None
-        actual = {"value": record.actual, "percentile": exact(percentile),
-                  "at_least": exact(dist.at_least(record.actual)),
-                  "at_most": exact(dist.at_most(record.actual))}
+        actual = {"value": roll.actual, "percentile": exact(percentile),
+                  "at_least": exact(dist.at_least(roll.actual)),
+                  "at_most": exact(dist.at_most(roll.actual))}
     return {
-        "question": record.question, "clause": record.clause,
+        "question": roll.question, "clause": roll.clause,
         "title": message(report.title), "unit": message(report.unit),
         "exact": report.exact, "distribution_exact": dist.exact, "runs": dist.runs,
         "mean": exact(dist.mean()),

@@ -11,7 +11,7 @@ from fractions import Fraction
 from referee.catalog import render
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsRecord, OddsReport
+from referee.odds.report import EndState, Kind, OddsReport, RollOdds
 
 BAR = 20  # width of the longest bar, in characters
 ROWS = 11  # most outcomes shown one by one; the rest are grouped in two tail rows
@@ -207,16 +207,16 @@ def _common_subject(labels: Sequence[str]) -> str:
     return ""
 
 
-def after_line(record: OddsRecord) -> str:
+def after_line(roll: RollOdds) -> str:
     """How lucky the roll was."""
-    report, actual = record.report, record.actual
+    report, actual = roll.report, roll.actual
     assert actual is not None
     dist = report.dist
     if report.labels:
         return "  " + render(Msg.of("odds.after_label", value=render(
             report.labels.get(actual, Msg.of("odds.value", value=actual))),
             chance=pct(dist[actual])))
-    pctl = record.percentile
+    pctl = roll.percentile
     assert pctl is not None
     return "  " + render(Msg.of("odds.after", value=actual, unit=report.unit,
                                 percentile=f"{float(pctl):.0f}", ge=pct(dist.at_least(actual)),
@@ -233,12 +233,12 @@ def sparkline(rows: Sequence[tuple[str, Fraction, Fraction]]) -> str:
                    for _, p, _ in rows)
 
 
-def compact_lines(record: OddsRecord, *, end_states: bool) -> list[str]:
+def compact_lines(roll: RollOdds, *, end_states: bool) -> list[str]:
     """A roll's odds in two or three lines (a scripted run shows every roll): the title, the
     chart as a sparkline from its first to its last outcome with the mean, how lucky the
     roll was; the end states when asked for."""
-    report = record.report
-    head = "  " + render(report.title) + (f" [{record.clause}]" if record.clause else "")
+    report = roll.report
+    head = "  " + render(report.title) + (f" [{roll.clause}]" if roll.clause else "")
     lines = [head + approx_text(report.dist.runs)]
     rows = chart_rows(report)
     spark = sparkline(rows)
@@ -247,24 +247,24 @@ def compact_lines(record: OddsRecord, *, end_states: bool) -> list[str]:
     else:
         lines.append(f"    {rows[0][0]}..{rows[-1][0]} {spark}  " + render(Msg.of(
             "odds.mean", mean=number(report.dist.mean()), unit=report.unit)))
-    if record.actual is not None:
-        lines.append("  " + after_line(record))
+    if roll.actual is not None:
+        lines.append("  " + after_line(roll))
     if end_states:
         lines += ["  " + line for line in end_state_lines(report)]
     return lines
 
 
-def records_lines(records: Sequence[OddsRecord]) -> list[str]:
+def rolls_lines(rolls: Sequence[RollOdds]) -> list[str]:
     """Every roll's odds, compact, for a scripted run (shown after the result). The end
     states are shown where a roll first predicts them (one of them is new: a new attack, a
     new fire); at later rolls of the same attack they are the same prediction updated, which
     ``referee odds`` and the table show in full."""
     lines = ["", render(Msg.of("odds.section"))]
     seen: set[Msg] = set()  # end states of the attack under way
-    for record in records:
-        labels = set(record.report.end_labels)  # lazy end states stay unworked here
+    for roll in rolls:
+        labels = set(roll.report.end_labels)  # lazy end states stay unworked here
         fresh = bool(labels - seen)
-        lines += compact_lines(record, end_states=fresh)
+        lines += compact_lines(roll, end_states=fresh)
         if fresh:
             seen = labels
     return lines

@@ -247,7 +247,7 @@ def _question(snap: Snapshot, role: Role) -> dict[str, Any] | None:
     found = snap.questions.get(role.side)
     if found is None:
         return None
-    from referee.serve.question import view
+    from referee.game.asked import view
 
     return view(found)
 

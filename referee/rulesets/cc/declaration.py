@@ -7,13 +7,11 @@ player's cards and the terrain give; the target hex with its units. Geometry is 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -24,21 +22,12 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from referee.core.text import Msg
-from referee.rulesets.cc.words import nation_value
+from referee.rulesets.cc.words import Nation, piece_key
 from referee.rulesets.fields import FilePath, Name
 
 if TYPE_CHECKING:
     from referee.rulesets.cc.roster import Roster
 
-# a nation by any of its words (``german``, ``germans``, ``немцы``): stored as its id
-Nation = Annotated[Literal["germany", "america", "russia", "britain", "france", "italy"],
-                   BeforeValidator(nation_value)]
-
-
-def piece_key(name: str) -> str:
-    """A stable id for question ids: ``"Rifle squad L8"`` becomes ``rifle-squad-l8``; names
-    in any alphabet keep their letters (``"Стрелки"``: ``стрелки``)."""
-    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "piece"
 
 
 def _numbered(name: str | None, number: int | None) -> None:

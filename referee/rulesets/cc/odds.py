@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +31,7 @@ from referee.rulesets.cc import odds_walk
 from referee.rulesets.cc.deck import TRIGGERS, FateCardQuestion
 from referee.rulesets.cc.labels import joined
 from referee.rulesets.cc.odds_draws import DeckRun, classes, distribution, shuffled
+from referee.rulesets.cc.odds_plan import Plan, Rules, Unit, possible, unit_result
 
 EXACT_WORK = 25_000
 """Steps (points × classes, ``odds_walk.Layers.extend``) of the exact walks of a roll's
@@ -53,27 +54,6 @@ Result = ar.Result
 
 
 @dataclass(frozen=True)
-class Unit:
-    key: str
-    name: Msg | str
-    kind: str
-    morale: int
-    broken_morale: int | None
-    command: int
-    broken: bool
-    suppressed: bool
-    moving: bool
-
-
-@dataclass(frozen=True)
-class Rules:
-    cover: int
-    suppressed_tie: str
-    command_from: str
-    leader_commands_self: bool
-
-
-@dataclass(frozen=True)
 class Stage:
     """What is still unknown before the defence rolls: the targeting card (``threshold``:
     its product must exceed it) and the fire card (``fp``), or neither (``attack`` known)."""
@@ -82,21 +62,6 @@ class Stage:
     fp: int = 0
     threshold: int | None = None
     attack: int | None = None
-
-
-@dataclass(frozen=True)
-class Plan:
-    units: Mapping[str, Unit]
-    order: tuple[str, ...]
-    rules: Rules
-    deck: DeckRun  # the defence rolls' deck
-    same: bool  # the defence deck is the attacker's (C-X6), drawn after his cards
-    leaders: tuple[tuple[str, int], ...] = ()  # (key, printed Command) of the hex's leaders
-    index: Mapping[str, int] = field(default_factory=dict)  # a leader's place in ``leaders``
-    initial: Mapping[str, tuple[bool, bool]] = field(default_factory=dict)  # (broken, supp.)
-    # a unit's Morale by its state and the leaders' (broken or not), computed once
-    morale: dict[tuple[str, tuple[bool, ...], bool, bool], int] = field(
-        default_factory=dict, compare=False)
 
 
 def _plan(units: Sequence[Mapping[str, Any]], order: Sequence[str], rules: Mapping[str, Any],
@@ -125,16 +90,10 @@ def _morale(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit:
     return morale
 
 
-def _result(plan: Plan, state: tuple[bool, bool], unit: Unit, attack: int,
-            defence: int) -> Result:
-    return ar.defence_result(attack, defence, moving=unit.moving, broken=state[0],
-                             suppressed=state[1], suppressed_tie=plan.rules.suppressed_tie)
-
-
 def _roll(plan: Plan, flags: tuple[bool, ...], state: tuple[bool, bool], unit: Unit,
           attack: int, total: int) -> Result:
     """C-4, C-5: the unit's result for a card of dice ``total``."""
-    return _result(plan, state, unit, attack, _morale(plan, flags, state, unit) + total)
+    return unit_result(plan, state, unit, attack, _morale(plan, flags, state, unit) + total)
 
 
 def _flags(plan: Plan, states: Mapping[str, tuple[bool, bool]]) -> tuple[bool, ...]:
@@ -167,14 +126,6 @@ def play(plan: Plan, attack: int, totals: Sequence[int], through: int) -> list[R
 
 def _relevant(plan: Plan, upto: int) -> list[int]:
     return [p for p in range(upto) if plan.units[plan.order[p]].kind == "leader"] + [upto]
-
-
-def possible(unit: Unit, rules: Rules) -> list[Result]:
-    """The results a unit can get, worst first (the end states shown for it)."""
-    out = [Result.ELIMINATED if unit.broken else Result.BROKEN]
-    if not unit.moving and not (unit.suppressed and rules.suppressed_tie == "breaks"):
-        out.append(Result.SUPPRESSED)
-    return out
 
 
 def _label(unit: Unit, result: Result) -> Msg:

@@ -36,15 +36,13 @@ import itertools
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.core.work import add as counted
 from referee.rulesets.cc import arithmetic as ar
 from referee.rulesets.cc.deck import parse_key
 from referee.rulesets.cc.odds_draws import ALL_PAIRS, DeckRun
-
-if TYPE_CHECKING:
-    from referee.rulesets.cc.odds import Plan, Unit
+from referee.rulesets.cc.odds_plan import Plan, Unit, possible, unit_result
 
 Result = ar.Result
 Vec = tuple[int, ...]
@@ -126,14 +124,12 @@ class DefenceWalk:
     give the units after them (the highest, or the sum, of the unbroken ones')."""
 
     def __init__(self, plan: Plan, attack: int, units: Sequence[Unit]) -> None:
-        from referee.rulesets.cc.odds import _result, possible
-
         self.plan, self.attack = plan, attack
         self.units = tuple(units)
         self.m = len(self.units)
         rules = plan.rules
         self.how = rules.command_from
-        self.result = _result
+        self.result = unit_result
         self.possible = [tuple(possible(u, rules)) for u in self.units]
         # an unbroken leader with Command and units after it: its result matters to them
         self.branches = [u.kind == "leader" and u.command > 0 and not u.broken and p < self.m - 1

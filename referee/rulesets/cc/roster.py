@@ -14,7 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from referee.core.errors import ScriptError
 from referee.core.text import Msg
-from referee.rulesets.cc.declaration import Nation, piece_key
+from referee.rulesets.cc.words import Nation, piece_key
 from referee.rulesets.fields import Name
 
 

@@ -26,12 +26,7 @@ from referee.core.questions import (
 )
 from referee.core.text import Msg
 from referee.rulesets.cc.ask import Asked, ask_link
-from referee.rulesets.cc.declaration import (
-    FireDeclaration,
-    FiringPiece,
-    RosterDeclaration,
-    piece_key,
-)
+from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece, RosterDeclaration
 from referee.rulesets.cc.entry import (
     RangeQuestion,
     Situation,
@@ -40,6 +35,7 @@ from referee.rulesets.cc.entry import (
 )
 from referee.rulesets.cc.legality import connected, group_refusal, hex_command
 from referee.rulesets.cc.roster import Roster, RosterUnit
+from referee.rulesets.cc.words import piece_key
 
 
 @dataclass(frozen=True, kw_only=True)

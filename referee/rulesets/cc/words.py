@@ -5,6 +5,10 @@ nations by name, adjective or the game's word for the side (``german``, ``german
 from __future__ import annotations
 
 import functools
+import re
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
 
 from referee import data
 from referee.rulesets.cc.deck import NATIONS, RULESET_ID
@@ -44,3 +48,14 @@ def nation_value(value: object) -> object:
     if isinstance(value, str):
         return nation_of(value) or value
     return value
+
+
+# a nation by any of its words (``german``, ``germans``, ``немцы``): stored as its id
+Nation = Annotated[Literal["germany", "america", "russia", "britain", "france", "italy"],
+                   BeforeValidator(nation_value)]
+
+
+def piece_key(name: str) -> str:
+    """A stable id for question ids: ``"Rifle squad L8"`` becomes ``rifle-squad-l8``; names
+    in any alphabet keep their letters (``"Стрелки"``: ``стрелки``)."""
+    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "piece"

@@ -56,7 +56,7 @@ def extra_markers(row: BarrageRow, options: dict[str, Any]) -> int:
 
 
 def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Result:
-    from referee.rulesets.epic.attack import need_text, roll_hits
+    from referee.rulesets.epic.hitting import need_text, roll_hits
 
     port, _t, options = ctx.port, tables(), dict(ctx.options.values)
     firing_name = decl.firing or "-"
@@ -149,7 +149,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
                    need_text: Any, roll_hits: Any,
                    disrupt: bool = False,
                    ignore_cover: bool = False) -> tuple[Any, dict[str, Any]] | None:
-    from referee.rulesets.epic.attack import need_cell
+    from referee.rulesets.epic.hitting import need_cell
 
     port, t = ctx.port, tables()
     state = formation_state(ctx.state, name, markers, broken, log, port, formation_label(name))

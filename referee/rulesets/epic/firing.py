@@ -14,7 +14,6 @@ from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_need
 from referee.core.text import Msg
 from referee.rulesets.epic.allocation import HitKind
-from referee.rulesets.epic.attack import choose_fire_type
 from referee.rulesets.epic.damage import Hit
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, Weapon, weapon_key
 from referee.rulesets.epic.entry import Needs, Place
@@ -28,6 +27,7 @@ from referee.rulesets.epic.formations import (
     shooter,
     shooter_needs,
 )
+from referee.rulesets.epic.hitting import choose_fire_type
 from referee.rulesets.epic.suppression import suppression
 from referee.rulesets.epic.tables import Action, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
@@ -237,7 +237,7 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
                 added: int = 0) -> RolledHits:
     """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits.
     ``attack`` (``AttackFacts``) lets each roll's odds show how the attack may end."""
-    from referee.rulesets.epic.attack import modifiers_cell, need_cell, need_text, roll_hits
+    from referee.rulesets.epic.hitting import modifiers_cell, need_cell, need_text, roll_hits
 
     t = tables()
     planned = []

@@ -94,7 +94,7 @@ def _save_states(rest: PhaseRest, saves: tuple[Any, ...] | None, stage: str,
 def _lazy(first: tuple[EndState, ...], attack: AttackFacts, rest: Any) -> LazyEndStates:
     """``first`` (already worked out), then the attack's end states from ``rest()``, worked
     out only when they are read (a scripted run shows them at the first roll alone)."""
-    labels = [*(e.label for e in first), *(label for label, _ in end_labels(attack))]
+    labels = [*(e.label for e in first), *(label for label, _ in attack.end_labels())]
     return LazyEndStates(labels, lambda: (*first, *rest()))
 
 
@@ -168,11 +168,3 @@ def _compact(dist: Dist, most: int = 6) -> str:
     if dist.high >= most:
         shown[-1] = f"≥{most - 1}: {pct(dist.at_least(most - 1))}"
     return ", ".join(shown)
-
-
-def end_labels(attack: AttackFacts) -> list[tuple[Msg, Kind]]:
-    """The attack's three end states, labelled (known before they are worked out)."""
-    name = attack.name or Msg.of("epic.default.target")
-    return [(Msg.of("epic.odds.end.destroyed", target=name), Kind.EXPECTED),
-            (Msg.of("epic.odds.end.breaks", target=name), Kind.CHANCE),
-            (Msg.of("epic.odds.end.wiped_out", target=name), Kind.CHANCE)]

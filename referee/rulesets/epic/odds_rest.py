@@ -33,7 +33,6 @@ from referee.rulesets.epic.allocation import (
 )
 from referee.rulesets.epic.damage import Hit, save_against
 from referee.rulesets.epic.formations import Defender
-from referee.rulesets.epic.odds import end_labels
 from referee.rulesets.epic.oddsfacts import (
     AttackFacts,
     BarrageGroup,
@@ -135,7 +134,7 @@ class Tally:
 
     def states(self) -> tuple[EndState, ...]:
         return tuple(EndState(label, v, kind) for (label, kind), v in
-                     zip(end_labels(self.attack), self.values, strict=True))
+                     zip(self.attack.end_labels(), self.values, strict=True))
 
 
 def _states(mass: Mass, attack: AttackFacts) -> tuple[EndState, ...]:
@@ -154,7 +153,7 @@ def _simulated(trial: Any, attack: AttackFacts, key: str, runs: int = SIM_RUNS,
     def one(rng: random.Random) -> tuple[float, float, float]:
         k, broken = trial(rng)
         return float(k), float(broken), float(k >= n)
-    return simulate_many(one, key, end_labels(attack), runs=runs)
+    return simulate_many(one, key, attack.end_labels(), runs=runs)
 
 
 def shots_end_states(rest: ShotsRest, count: int, chance: Fraction,

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.core.text import Msg
 from referee.rulesets.epic.damage import Hit
 from referee.rulesets.epic.formations import Defender
+
+if TYPE_CHECKING:
+    from referee.odds.report import Kind
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,15 @@ class AttackFacts:
 
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)
+
+    def end_labels(self) -> list[tuple[Msg, Kind]]:
+        """The attack's three end states, labelled (known before they are worked out)."""
+        from referee.odds.report import Kind
+
+        name = self.name or Msg.of("epic.default.target")
+        return [(Msg.of("epic.odds.end.destroyed", target=name), Kind.EXPECTED),
+                (Msg.of("epic.odds.end.breaks", target=name), Kind.CHANCE),
+                (Msg.of("epic.odds.end.wiped_out", target=name), Kind.CHANCE)]
 
 
 @dataclass(frozen=True)

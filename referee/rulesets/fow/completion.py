@@ -10,23 +10,49 @@ keeps the score is a shortest path in its residual graph.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from referee.core import work
 from referee.rulesets.fow.flow import loads
+from referee.rulesets.fow.problem import Problem, Team
 from referee.rulesets.fow.residual import Group, Residual, counts_of, groups_of
 from referee.rulesets.fow.solver import allocate_with_loads
 
-if TYPE_CHECKING:
-    from referee.rulesets.fow.validate import Allocator
+
+class Allocating(Protocol):
+    """What the completion searches read of their allocator (``validate.Allocator``)."""
+
+    problem: Problem
+
+    @property
+    def proposal(self) -> dict[int, str]: ...
+
+    @property
+    def best_score(self) -> tuple[int, int]: ...
+
+    @property
+    def groups(self) -> tuple[tuple[Group, ...], dict[int, int]]: ...
+
+    @property
+    def vehicles(self) -> list[Team]: ...
+
+    def solved(self, fixed: Mapping[int, str]) -> dict[int, str] | None: ...
+
+    def check(self, allocation: Mapping[int, str]) -> object | None:
+        """``None`` when ``allocation`` is legal (else what it breaks)."""
+
+    def vehicle_move(self, held: Mapping[str, int], residual: Callable[[], Residual]
+                     ) -> tuple[Team, Team, str] | None: ...
+
+    def before(self, t: Team, j: int) -> list[tuple[Team, str]]: ...
 
 
 class Completions:
     """The completion searches of one ``Allocator`` (they share what they learn: which load
     vectors keep the vehicle order)."""
 
-    def __init__(self, allocator: Allocator) -> None:
+    def __init__(self, allocator: Allocating) -> None:
         self.allocator = allocator
         self.problem = allocator.problem
         self._legal: dict[frozenset[tuple[str, int]], bool] = {}

@@ -1,4 +1,4 @@
-"""A question put to a side's phone: as the terminal writes it into the game file
+"""A question put to a side's phone (``game serve``): as the terminal writes it into the game file
 (``question_json``: its id, kind, text, choices, default and dice, every text a message so
 that each phone reads it in its own language) and as the seat page shows it (``view``)."""
 
@@ -20,7 +20,7 @@ def question_json(question: Any, *, can_back: bool, default: Any = None) -> dict
         MultiChoiceQuestion,
         NumberQuestion,
     )
-    from referee.frontends.display import typed_text
+    from referee.render.display import typed_text
 
     offered = question.default if default is None else default
     out: dict[str, Any] = {"id": question.id, "kind": question.kind,

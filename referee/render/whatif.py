@@ -1,5 +1,6 @@
-"""What-if: the odds of two variants of an attack side by side (a different action, another
-piece in the fire group, another option), one table per roll they share."""
+"""What-if (``referee odds --vs``): the odds of two variants of an attack side by side (a
+different action, another piece in the fire group, another option), one table per roll they
+share."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from fractions import Fraction
 from referee.core.table import Shown, Table
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsRecord
+from referee.odds.report import EndState, Kind, RollOdds
+from referee.render.odds import number, pct
 
 MOST_THRESHOLDS = 8  # "k or more" rows per roll, around the likeliest results
 
 
-def _thresholds(a: OddsRecord, b: OddsRecord) -> list[int]:
+def _thresholds(a: RollOdds, b: RollOdds) -> list[int]:
     low = max(1, min(a.report.dist.low, b.report.dist.low))
     high = max(a.report.dist.high, b.report.dist.high)
     ks = list(range(low, high + 1))
@@ -33,8 +35,6 @@ def _thresholds(a: OddsRecord, b: OddsRecord) -> list[int]:
 def _cell(value: Fraction | None, kind: Kind, exact: bool) -> Shown:
     """A variant's value (``None``: the variant has no such roll or end state), shown as a
     percentage or a number, marked ``≈`` when it is an estimate."""
-    from referee.render.odds import number, pct
-
     if value is None:
         return Shown(None, "-")
     shown = pct(value) if kind is Kind.CHANCE else number(value)
@@ -67,7 +67,7 @@ def _keyed(states: Sequence[EndState]) -> dict[tuple[Msg, int], EndState]:
     return out
 
 
-def notes(ra: OddsRecord | None, rb: OddsRecord | None) -> list[Msg]:
+def notes(ra: RollOdds | None, rb: RollOdds | None) -> list[Msg]:
     """What the odds of the two variants assume, each note once, marked with its variant
     when only one variant makes it."""
     a = list(ra.report.notes) if ra else []
@@ -77,15 +77,15 @@ def notes(ra: OddsRecord | None, rb: OddsRecord | None) -> list[Msg]:
     return out
 
 
-def pairs(a: Sequence[OddsRecord], b: Sequence[OddsRecord]
-          ) -> list[tuple[OddsRecord | None, OddsRecord | None]]:
+def pairs(a: Sequence[RollOdds], b: Sequence[RollOdds]
+          ) -> list[tuple[RollOdds | None, RollOdds | None]]:
     """The rolls of the two variants side by side: the same question id first; a roll of A
     with no such question in B goes beside B's next unmatched roll (another unit saving
     first, another piece firing); what is left stands alone."""
     by_id = {r.question: r for r in b}
     a_ids = {r.question for r in a}
     rest = [r for r in b if r.question not in a_ids]
-    out: list[tuple[OddsRecord | None, OddsRecord | None]] = []
+    out: list[tuple[RollOdds | None, RollOdds | None]] = []
     for ra in a:
         if ra.question in by_id:
             out.append((ra, by_id[ra.question]))
@@ -95,7 +95,7 @@ def pairs(a: Sequence[OddsRecord], b: Sequence[OddsRecord]
     return out
 
 
-def _title(ra: OddsRecord | None, rb: OddsRecord | None) -> Msg:
+def _title(ra: RollOdds | None, rb: RollOdds | None) -> Msg:
     if ra is None or rb is None:
         only = ra or rb
         assert only is not None
@@ -106,7 +106,7 @@ def _title(ra: OddsRecord | None, rb: OddsRecord | None) -> Msg:
     return Msg.of("odds.whatif.title_two", a=ra.report.title, b=rb.report.title)
 
 
-def compare(a: Sequence[OddsRecord], b: Sequence[OddsRecord], label_a: Msg,
+def compare(a: Sequence[RollOdds], b: Sequence[RollOdds], label_a: Msg,
             label_b: Msg) -> list[Table]:
     """One table per roll (see ``pairs``): the mean, the chance of k or more, and every end
     state, for both variants and B minus A (in percentage points for chances); "-" where a

@@ -2,8 +2,10 @@
 questions owned by a side whose phone is connected are put to that phone, and the attack's
 progress is published for every phone to follow.
 
-This port sits right above the terminal's prompts (below the odds, the automatic dice and
-the rewind port). For each question:
+This port is the answerer of the port stack (``play.stack``: the port that picks who answers
+each question), over the terminal's prompts, below the odds, the automatic dice and the
+rewind port; ``opponents`` puts it there when a server serves the game file. For each
+question:
 
 * it publishes the question being asked, then its answer, into the game file's ``progress``
   table (``game.live.Progress``), which the server pushes to the phones; going back drops
@@ -19,22 +21,22 @@ the rewind port). For each question:
   are kept with the question in the file. The answer is shown at the terminal as a line of
   the scrollback, marked as the phone's.
 
-Which game side attacks is read from the declaration (a formation whose side the game knows),
-else asked at the terminal once an attack (once an impulse of a phase), the first time a
-question needs it. A phone that disconnects finds the question again when it comes back; a
-server that stops (Ctrl-C, kill -9) leaves the question to the terminal.
+Which game side attacks is read from the declaration (a formation whose side the game knows)
+or, in a phase, from whose impulse it is; else asked at the terminal once an attack (once an
+impulse), the first time a question needs it. A phone that disconnects finds the question
+again when it comes back; a server that stops (Ctrl-C, kill -9) leaves the question to the
+terminal.
 """
 
 from __future__ import annotations
 
-import re
 import select
 import sqlite3
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.core.dice import ROLL, KeyedDice
 from referee.core.errors import AnswerError, GameFileError
@@ -42,8 +44,11 @@ from referee.core.port import BACK_KEY, GoBack, Port, settle_dice
 from referee.core.questions import ATTACKER, DEFENDER, Choice, ChoiceQuestion, Question
 from referee.core.text import Msg, jsonable
 
+if TYPE_CHECKING:
+    from referee.frontends.rewind import Answered
+    from referee.play.stack import Seat
+
 POLL_SECONDS = 0.1  # how often the terminal looks for the phone's answer
-_IMPULSE = re.compile(r"i\d+")
 
 
 class Keyboard(Protocol):
@@ -94,7 +99,7 @@ class SeatPort:
 
     def __init__(self, inner: Port, path: Path, *, entry: int | None, ruleset: str,
                  dice: KeyedDice, sides: tuple[str, ...], known: dict[str, str],
-                 attackers: tuple[str, ...] = (), say: Callable[[str], None],
+                 attackers: tuple[str, ...] = (), say: Callable[[Any], None],
                  keyboard: Keyboard | None = None) -> None:
         from referee.game.live import Progress
 
@@ -110,18 +115,15 @@ class SeatPort:
         self.progress = Progress(path, entry, ruleset)
         self.table: GoingBack | None = None
         self.attacking: str | None = None
-        self._scope: str | None = None
 
     # --- who answers ----------------------------------------------------------------------
 
-    def _new_scope(self, question: Question) -> None:
-        """A phase's next impulse is another side's: who attacks is asked again."""
-        first = question.id.split(".", 1)[0]
-        if _IMPULSE.fullmatch(first) and first != self._scope:
-            if self._scope is not None:
-                self.attacking = None
-                self.progress.steps = []
-            self._scope = first
+    def new_attack(self, entry: int | None, attacking: str | None = None) -> None:
+        """The next impulse of a phase: its entry, and the side whose impulse it is (when
+        the phase's state says; else asked again at its first question of a side's)."""
+        self.entry = self.progress.entry = entry
+        self.attacking = attacking if attacking in self.sides else None
+        self.progress.steps, self.progress.asking = [], None
 
     def _attacking(self) -> str | None:
         if self.attacking is None:
@@ -160,9 +162,8 @@ class SeatPort:
     # --- asking ---------------------------------------------------------------------------
 
     def ask(self, question: Question) -> Any:
-        from referee.frontends.display import answer_text
+        from referee.render.display import answer_text
 
-        self._new_scope(question)
         ids = [s["id"] for s in self.progress.steps]
         if question.id in ids:  # asked again after going back: what came after it is gone
             self.progress.back_to(ids[:ids.index(question.id)])
@@ -175,7 +176,7 @@ class SeatPort:
     def _at_phone(self, question: Question, side: str) -> Any:
         from referee.catalog import render
         from referee.game import live
-        from referee.serve.question import question_json
+        from referee.game.asked import question_json
 
         can_back = self.table is not None and self.table.can_go_back()
         offered = self.table.offered(question) if self.table is not None else None
@@ -204,7 +205,7 @@ class SeatPort:
                     except (live.LiveBusy, GameFileError, sqlite3.Error):
                         continue  # the refusal could not be written yet: checked again
                     if taken:
-                        from referee.frontends.display import answer_text
+                        from referee.render.display import answer_text
 
                         shown = BACK_KEY if value is GoBack else answer_text(question, value)
                         self.say(render(Msg.of("game.serve.answered", question=question.text,
@@ -245,3 +246,39 @@ class SeatPort:
     def finish(self) -> None:
         """The attack is over (written, abandoned or refused): the phones stop showing it."""
         self.progress.clear()
+
+
+def opponents(seat: Seat, game: Any, ruleset: str, declaration: Any
+              ) -> tuple[Seat, list[SeatPort]]:
+    """``seat`` with its answerer behind a ``SeatPort`` when ``game serve`` serves the game
+    file of ``game`` (a ``GamePlay``), and the ports made (to finish when the attack ends);
+    else ``seat`` as it is: nothing changes at the table."""
+    import dataclasses
+
+    from referee.game.live import serving
+
+    if game is None or seat.quiet or serving(game.file) is None:
+        return seat, []
+    from referee.game import read_game
+    from referee.game.entry import roster_sides
+    from referee.game.seed import game_info
+
+    with read_game(game.file) as tx:
+        info = game_info(tx)
+        known = tx.sides()
+    known.update(roster_sides(ruleset, declaration) if declaration is not None else {})
+    named = [getattr(declaration, f, None) for f in ("firing", "attacker")]
+    attackers = tuple(n for n in named if isinstance(n, str))
+    attackers += tuple(f"cc.nation.{n}" for n in attackers)  # a Combat Commander nation
+    made: list[SeatPort] = []
+    inner = seat.answerer
+
+    def answerer(dice: KeyedDice, answered: Answered) -> Port:
+        port = SeatPort(inner(dice, answered), game.file, entry=game.number, ruleset=ruleset,
+                        dice=dice, sides=tuple(info.sides) if info is not None else (),
+                        known=known, attackers=attackers, say=seat.screen.say)
+        port.table = answered
+        made.append(port)
+        return port
+
+    return dataclasses.replace(seat, answerer=answerer), made

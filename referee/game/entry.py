@@ -6,13 +6,13 @@ undone attack of the same number (shown again when it is redone). After the last
 (``History``): each roll with its dice, typed or rolled by the program, and its odds; the
 attacking and defending formations and their sides (asked once per name and remembered); the
 units the odds expected the attack to destroy; and what resolves it again (``replay``: the
-options, the declaration, the answers in order), from which ``game verify`` recomputes it.
+options, the declaration, the answers in order: ``play.attack.attack_replay``), from which
+``game verify`` recomputes it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.dice import DiceRoll, DiceSource, KeyedDice
 from referee.core.errors import GameFileError, UsageError
-from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, Question
+from referee.core.questions import Choice, ChoiceQuestion, Question
 from referee.core.text import Msg, jsonable
 
 if TYPE_CHECKING:
@@ -82,53 +82,10 @@ def shown_dice(roll: Mapping[str, Any]) -> str:
     return f"{text} {render(message(label))}" if label else text
 
 
-class TypedThenPort:
-    """Before a dice question that was answered with typed dice in the undone entry this one
-    redoes, says what was typed then (``typed then: 5 6 2``)."""
-
-    def __init__(self, inner: Any, typed_then: Mapping[str, str],
-                 say: Callable[[Msg], None] | None) -> None:
-        self.inner = inner
-        self.typed_then = typed_then  # cleared by a phase after its first impulse
-        self.say = say
-
-    def ask(self, question: Question) -> Any:
-        if (isinstance(question, DiceQuestion) and question.id in self.typed_then
-                and self.say is not None):
-            self.say(Msg.of("game.typed_then", dice=self.typed_then[question.id]))
-        return self.inner.ask(question)
-
-    def __getattr__(self, name: str) -> Any:  # the ports above read ``records``, ``finish``
-        return getattr(self.inner, name)
-
-
-def odds_records(port: Any) -> list[Any]:
-    """The odds a port recorded (an ``OddsPort`` anywhere below ``port``), else none."""
-    from referee.core.port import below
-
-    found = below(port, "records")
-    return list(found.records) if found is not None else []
-
-
-def ask_at_table(port: Any) -> Callable[[Question], Any]:
-    """Ask one question of the game's own (a formation's side) through the ports below the
-    rewind port: nothing to go back to, so ``<`` asks it again."""
-    from referee.core.port import GoBack
-
-    def ask(question: Question) -> Any:
-        while True:
-            try:
-                return port.ask(question)
-            except GoBack:
-                continue
-
-    return ask
-
-
 # --- the rolls ------------------------------------------------------------------------------
 
 def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
-             records: Sequence[Any]) -> list[dict[str, Any]]:
+             odds: Sequence[Any]) -> list[dict[str, Any]]:
     """Each roll of the final answers (question id, value), in order, with the odds
     recorded for it (matched by question, in order)."""
     from referee.game.luck import roller
@@ -139,9 +96,9 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
     for qid, value in answers:
         if not isinstance(value, DiceRoll):
             continue
-        record = None
-        if at < len(records) and records[at].question == qid:
-            record, at = records[at], at + 1
+        roll_odds = None
+        if at < len(odds) and odds[at].question == qid:
+            roll_odds, at = odds[at], at + 1
         roll_number = 0
         if value.source.by_program:
             roll_number = numbers.get(qid, 0)
@@ -151,29 +108,29 @@ def rolls_of(ruleset: str, answers: Sequence[tuple[str, Any]],
             "question": qid, "roll": roll_number, "source": value.source.value,
             "dice": list(value.faces) if value.faces is not None else None,
             "successes": value.successes, "label": jsonable(label) if label else None}
-        if record is not None and record.actual is not None:
-            report = record.report
-            pct = record.percentile
+        if roll_odds is not None and roll_odds.actual is not None:
+            report = roll_odds.report
+            pct = roll_odds.percentile
             by, higher = roller(ruleset, qid, report.unit.id)
             item.update({"title": jsonable(report.title), "unit": report.unit.id,
-                         "value": record.actual,
+                         "value": roll_odds.actual,
                          "percentile": round(float(pct), 2) if pct is not None else None,
-                         "at_least": round(float(report.dist.at_least(record.actual)), 6),
-                         "at_most": round(float(report.dist.at_most(record.actual)), 6),
+                         "at_least": round(float(report.dist.at_least(roll_odds.actual)), 6),
+                         "at_most": round(float(report.dist.at_most(roll_odds.actual)), 6),
                          "by": by, "higher_is_better": higher})
         out.append(item)
     return out
 
 
-def expected_destroyed(records: Sequence[Any]) -> dict[str, Any] | None:
+def expected_destroyed(odds: Sequence[Any]) -> dict[str, Any] | None:
     """The units the odds expected the attack to destroy, before its first roll that says."""
     from referee.game.luck import EXPECTED_DESTROYED
 
-    for record in records:
-        labels = getattr(record.report, "end_labels", ())
+    for roll_odds in odds:
+        labels = getattr(roll_odds.report, "end_labels", ())
         if not any(label.id in EXPECTED_DESTROYED for label in labels):
             continue
-        for state in record.report.end_states:
+        for state in roll_odds.report.end_states:
             if state.label.id in EXPECTED_DESTROYED:
                 return {"label": jsonable(state.label), "value": round(float(state.value), 4)}
     return None
@@ -234,25 +191,6 @@ def digest_file(path: str) -> str | None:
         return None
 
 
-def attack_replay(plan: Any, answers: Sequence[tuple[str, Any]]) -> dict[str, Any]:
-    """What resolves an attack again: its options (files named absolutely), its declaration
-    as written (a roster named absolutely), its answers in order (script form), and the
-    digest of every file it names."""
-    specs = plan.info.option_specs()
-    paths = {s.name for s in specs if s.path}
-    options = {k: os.path.abspath(v) if k in paths and isinstance(v, str) and v else v
-               for k, v in plan.option_overrides.items()}
-    declaration = dict(plan.declaration_raw) if plan.declaration_raw is not None else None
-    files = [v for k, v in options.items() if k in paths and isinstance(v, str) and v]
-    roster = getattr(plan.declaration, "roster", None)
-    if declaration is not None and isinstance(roster, str):
-        declaration["roster"] = os.path.abspath(roster)
-        files.append(declaration["roster"])
-    return {"kind": "attack", "options": jsonable(options), "declaration": jsonable(declaration),
-            "answers": [[q, jsonable(a)] for q, a in answers],
-            "files": {f: digest_file(f) for f in files}}
-
-
 # --- the entry ------------------------------------------------------------------------------
 
 class History:
@@ -295,7 +233,7 @@ class History:
         self.complete(result, *self.collect())
 
     def complete(self, result: Result, answers: Sequence[tuple[str, Any]],
-                 records: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
+                 odds: Sequence[Any], replay: Mapping[str, Any] | None) -> None:
         """Everything the entry keeps besides its result (asks a new formation's side)."""
         from referee.game.luck import destroyed
 
@@ -303,10 +241,10 @@ class History:
         sides = self._sides(attacker, defender)
         shown = title(result)
         self._details = {
-            "rolls": rolls_of(self.ruleset, answers, records), "replay": replay,
+            "rolls": rolls_of(self.ruleset, answers, odds), "replay": replay,
             "about": {"title": jsonable(shown) if shown else None,
                       "attacker": jsonable(attacker), "defender": jsonable(defender),
-                      "sides": sides, "expected": expected_destroyed(records),
+                      "sides": sides, "expected": expected_destroyed(odds),
                       "destroyed": destroyed(self.ruleset, result.outcome_data)}}
 
     def _side_of(self, name: Any, said: str | None = None) -> str | None:

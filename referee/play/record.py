@@ -21,7 +21,7 @@ from referee.core.errors import UsageError
 from referee.core.text import Msg
 
 if TYPE_CHECKING:
-    from referee.api import AttackPlan
+    from referee.play.plan import AttackPlan
 
 
 class Recorder:

@@ -4,14 +4,15 @@ Each entry keeps what resolves it again: for an attack its options, its declarat
 answers in order; for a Lock 'n Load impulse its options, the roster of a first impulse and
 its answers; for World at War's marker phase, which action it took. Replaying gives the typed
 dice as typed and rolls every program die afresh from the revealed seed (the entry's number,
-the question, the roll), starting from the state the entry began from. The replay's rolls,
-outcome and state are then compared with the log (``referee.game.verify``).
+the question, the roll), starting from the state the entry began from, through the same
+resolution as at the board (``play.resolve.Attack``). The replay's rolls, outcome and state are then
+compared with the log (``play.verify``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,33 +21,8 @@ from referee.core.questions import DiceQuestion, Question
 
 if TYPE_CHECKING:
     from referee.core.port import Port
-    from referee.core.result import Result, StepLog
+    from referee.core.result import Result
     from referee.game import LogEntry
-    from referee.rulesets.lnlt.roster import Roster
-
-STATE_OPTIONS = "options"  # where a Lock 'n Load phase keeps the options it plays with
-
-
-def impulse(roster: Roster | None, state: Any,
-            options: Any) -> Callable[[Any], tuple[Any, StepLog]]:
-    """One Lock 'n Load impulse, from the roster (the first) or the state the game file
-    holds: played again from there when the player goes back (a fresh copy each time)."""
-    from referee.core.result import StepLog
-    from referee.rulesets.lnlt import play as engine
-
-    def play_one(port: Any) -> tuple[Any, StepLog]:
-        log = StepLog()
-        kept = engine.load_state(state) if roster is None else None
-        if roster is not None:
-            phase = engine.begin(roster.model_copy(deep=True), port, log)
-        else:
-            assert kept is not None  # the loop plays a phase the file holds, not ended
-            phase = kept
-        if not phase.ended:
-            engine.play(phase, port, options, log, 1)
-        return phase, log
-
-    return play_one
 
 
 class _Capture:
@@ -87,46 +63,34 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
     block = entry.replay
     before = entry.before
     if block.get("kind") == "waw-markers":
-        return _markers(block, before)
+        from referee.play.markers import replay_markers
+
+        return Replayed([], None, _plain(replay_markers(block, before)))
     answers = {str(q): (ROLL if key is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
     dice = KeyedDice(key if key is not None else "", attack=entry.number)
-    port = _Capture(AnswerPort(answers, dice, file=f"#{entry.number}"))
+    answerer = AnswerPort(answers, dice, file=f"#{entry.number}")
+    port = _Capture(answerer)
     from referee.core.options import resolve_options
+    from referee.play.resolve import Attack
     from referee.rulesets import find_ruleset
 
     info = find_ruleset(entry.ruleset)
     options = resolve_options(info.option_specs(), block.get("options") or {})
     if block.get("kind") == "phase":
-        from referee.rulesets.lnlt import play as engine
-        from referee.rulesets.lnlt.roster import Roster
+        from referee.play.phase import STATE_OPTIONS, Impulse, impulse_result, roster_of
 
-        roster = (Roster.model_validate(block["roster"]) if block.get("roster") is not None
-                  else None)
-        phase, log = impulse(roster, before, options)(port)
-        result: Result = engine.impulse_result(phase, log, options)
+        phase, log = Impulse(roster_of(block.get("roster")), before, options)(port)
+        result: Result = impulse_result(phase, log, options)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
     else:
-        from referee.rulesets.base import AttackContext
-        from referee.session import validate_declaration
+        from referee.play.plan import validate_declaration
 
         raw = block.get("declaration")
         declaration = (validate_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
-        result = info.implementation().attack(AttackContext(port, options, declaration,
-                                                            state=before))
+        result = Attack(info, options, declaration, before)(port)
         after = {**before, **_plain(dict(result.state_updates))}
-    port.inner.finish()  # type: ignore[attr-defined]
+    answerer.finish()
     return Replayed(port.rolls, _plain(result.to_json()["outcome"]), _plain(after))
-
-
-def _markers(block: Mapping[str, Any], before: dict[str, Any]) -> Replayed:
-    from referee.rulesets.waw import markers as mk
-
-    state = dict(before)
-    if block.get("action") == "clear":
-        state.update(mk.clear(state))
-    else:
-        state.update(mk.removal_phase(state)[1])
-    return Replayed([], None, _plain(state))

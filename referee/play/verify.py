@@ -1,9 +1,9 @@
 """``game verify``: does the log hold together, and were the game's dice the seed's?
 
-First the log is checked without the seed (``game_history.check_history``). Once the seed is
+First the log is checked without the seed (``game.history.check_history``). Once the seed is
 revealed, it is checked against the commitment noted at the start, and every entry that kept
 what resolves it again is replayed from the state it began from with its answers, each
-program die rolled afresh from the seed (``game_replay``): every roll, the outcome and the
+program die rolled afresh from the seed (``play.replay``): every roll, the outcome and the
 state after must be the log's. The first entry and roll that differ are named.
 """
 
@@ -66,7 +66,7 @@ def _compare(file: str, entry: LogEntry, replayed: list[tuple[str, DiceRoll]]) -
 
 
 def _files_unchanged(file: str, entry: LogEntry) -> None:
-    from referee.game.record import digest_file
+    from referee.game.entry import digest_file
 
     assert entry.replay is not None
     files = entry.replay.get("files") or {}
@@ -79,8 +79,8 @@ def _files_unchanged(file: str, entry: LogEntry) -> None:
 def verify(path: Path) -> Verified:
     """Check the game file ``path`` (see the module); ``GameFileError`` names what is wrong."""
     from referee.game.history import read_history
-    from referee.game.replay import replay
     from referee.game.seed import commitment
+    from referee.play.replay import replay
 
     name = str(path)
     history, info = read_history(path)
@@ -103,7 +103,7 @@ def verify(path: Path) -> Verified:
             raise GameFileError(Msg.of("game.error.replay_failed", file=name,
                                        number=entry.number, reason=err.msg)) from None
         program += _compare(name, entry, again.rolls)
-        if again.outcome is not None and again.outcome != entry.entry.get("outcome"):
+        if again.outcome is not None and again.outcome != entry.result.get("outcome"):
             raise GameFileError(Msg.of("game.error.outcome_differs", file=name,
                                        number=entry.number))
         if again.after != entry.after:

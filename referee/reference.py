@@ -1,6 +1,7 @@
 """The command-line reference (``docs/cli.md``), generated from the commands' own help in
 every language, so that it cannot say other than ``--help`` does. A test fails when the file
-is stale; ``python -m referee.cli.reference`` writes it again.
+is stale; ``python -m referee.reference`` writes it again. It loads the commands in each
+language through the console script (``referee.start``), so it sits above it.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def helps(lang: str) -> list[tuple[str, str]]:
     """(command, its help as printed at 80 columns without colour) in ``lang``."""
     from typer.testing import CliRunner
 
-    from referee.entry import load_app
+    from referee.start import load_app
 
     app = load_app(lang)
     out = []
@@ -51,7 +52,7 @@ def helps(lang: str) -> list[tuple[str, str]]:
 
 def document() -> str:
     from referee.catalog import DEFAULT_LANG, available_languages
-    from referee.entry import load_app
+    from referee.start import load_app
 
     parts = ["# referee --help\n"]
     try:

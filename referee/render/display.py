@@ -1,4 +1,5 @@
-"""How a question and its answer read on screen; shared by the terminal and transcripts."""
+"""How a question and its answer read on screen, and back: a label typed or scripted becomes
+its value. Shared by the terminal, the scripted ports and transcripts."""
 
 from __future__ import annotations
 

@@ -1,0 +1,140 @@
+"""Where an attack at the board is asked and shown: the ``Seat`` the application layer plays
+it at (the terminal's prompts or a test's port, the prompt console), the seed announced, and
+the result, for ``attack``, ``epic-shoot`` and ``phase``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO, cast
+
+from referee.cli.shared import OddsMode
+from referee.core.errors import NoTerminalError
+from referee.core.text import Msg
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from referee.cli.shared import Out
+    from referee.core.dice import KeyedDice
+    from referee.core.port import Port
+    from referee.core.questions import Question
+    from referee.core.table import Table
+    from referee.frontends.rewind import Answered
+    from referee.play.attack import Played
+    from referee.play.stack import Seat
+
+
+class _Screen:
+    """The prompt console (``stack.Screen``): questions, hints, the odds before a roll and
+    echoes go there."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def say(self, msg: Msg | str) -> None:
+        from referee.render.console import print_message
+
+        print_message(self.console, msg)
+
+    def tables(self, tables: Sequence[Table]) -> None:
+        from referee.render.console import print_table
+
+        for table in tables:
+            print_table(self.console, table)
+
+    def answer(self, question: Question, value: Any) -> None:
+        from referee.render.console import show_answer
+
+        show_answer(self.console, question, value)
+
+    def lines(self, lines: list[str]) -> None:
+        from referee.render.console import print_message
+
+        for line in lines:
+            print_message(self.console, line, style="dim")
+
+
+def _seat(out: Out, *, auto_dice: bool, odds: OddsMode = OddsMode.compact) -> Seat:
+    """Where an attack at the board is asked: the terminal's prompts (or a test's port, each
+    answer echoed as the player would have seen it), and what is shown beside them
+    (nothing but the prompts with JSON on their screen). No terminal: refused now, before
+    anything is shown."""
+    from referee.play.stack import Seat
+
+    env = out.env
+    screen = _Screen(out.prompts)
+    # JSON on the screen the questions are asked on: nothing besides the prompts
+    quiet = out.json and not env.prompts_apart
+    factory = env.port_factory
+    answerer: Callable[[KeyedDice, Answered], Port]
+    if factory is not None:
+        def from_test(dice: KeyedDice, _answered: Answered) -> Port:
+            port: Port = factory(dice)
+            if quiet:
+                return port
+            from referee.frontends.wrappers import EchoPort
+
+            return EchoPort(port, screen.answer)
+
+        answerer = from_test
+    elif env.stdin_isatty:
+        output = None
+        if env.prompts_apart:
+            from prompt_toolkit.output import create_output
+
+            output = create_output(stdout=cast("TextIO", env.prompt_stream))
+
+        def at_terminal(dice: KeyedDice, answered: Answered) -> Port:
+            from referee.frontends.interactive import InteractivePort
+
+            return InteractivePort(dice, say=screen.say, output=output, going_back=answered)
+
+        answerer = at_terminal
+    else:
+        raise NoTerminalError(Msg.of("error.no_terminal"))
+    # by value: the ruleset commands' modules may hold an OddsMode of another load of this one
+    return Seat(answerer, screen, quiet=quiet, auto_dice=auto_dice,
+                odds=odds != OddsMode.none, full_odds=odds == OddsMode.full)
+
+
+def _announce(out: Out, seed: int | None, game: Any = None) -> None:
+    """The seed to repeat the run with; in a game made by ``game new``, the entry whose
+    dice the game's secret seed rolls."""
+    if not out.json:
+        from referee.render.console import print_message
+
+        msg = (Msg.of("game.announce", number=game.number,
+                      commitment=game.info.commitment[:16])
+               if game is not None and game.committed else Msg.of("run.seed", seed=seed))
+        print_message(out.console, msg, style="dim")
+
+
+def _show_result(out: Out, played: Played, seed: int | None, *,
+                 odds_after: bool = False) -> None:
+    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``)."""
+    if out.json:
+        from referee.render.json_out import result_json
+
+        body = result_json(played.result, played.odds)
+        out.document("result", ruleset=body.pop("ruleset"), seed=seed, **body)
+        return
+    from referee.render.console import print_lines, print_result
+
+    print_result(out.console, played.result)
+    if odds_after and played.odds:
+        from referee.render.odds import rolls_lines
+
+        print_lines(out.console, rolls_lines(played.odds))
+
+
+def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
+    """Play at the seat and show the result (also when the record could not be written at
+    the end: the outcome first, then the error)."""
+    from referee.play.attack import RecordWriteError, at_seat
+
+    try:
+        played = at_seat(plan, seat, **how)
+    except RecordWriteError as err:
+        _show_result(out, err.played, plan.seed)
+        raise
+    _show_result(out, played, plan.seed)

@@ -1,0 +1,221 @@
+"""Playing an attack: the one way through for the table, ``run`` and the Python API.
+
+``play`` takes a plan (``play.plan``) and the port stack (``play.stack``) and does, in order:
+replay the answers of a resumed record; hang the what-if and the ``--record`` file on the
+rewind layer; read the game's state (with the file unlocked while the questions are asked);
+resolve (an ``Attack``, through the rewind layer); complete the game's log entry and write it
+with the new state, only if nobody wrote meanwhile; finish a strict answerer; complete the
+record. What it shows as it goes comes from the command through the stack and the callbacks
+it is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.core.errors import RefereeError, UsageError
+from referee.core.text import Msg
+from referee.play.plan import AttackPlan, Reads, plan, script_answerer
+from referee.play.resolve import Attack
+from referee.play.stack import PortStack, Seat, ask_beside
+
+if TYPE_CHECKING:
+    from referee.core.result import Result
+    from referee.core.table import Table
+    from referee.game.entry import History
+
+
+@dataclass(frozen=True)
+class Played:
+    """A resolved attack: its result and the odds of each roll (``None``: no odds layer)."""
+
+    result: Result
+    odds: list[Any] | None
+
+
+class RecordWriteError(UsageError):
+    """The ``--record`` file could not be written at the end of a resolved attack: what was
+    played is kept here, so that the result is shown before the error."""
+
+    def __init__(self, msg: Msg, played: Played) -> None:
+        super().__init__(msg)
+        self.played = played
+        self.result = played.result
+
+
+def at_seat(plan: AttackPlan, seat: Seat, *, game: Path | None = None,
+             record: Path | None = None, command: str = "attack",
+             resume: Sequence[tuple[str, Any]] = ()) -> Played:
+    """An attack at the board (``attack``, ``epic-shoot``): the stack from ``seat`` and the
+    plan's dice; the game's state shown before the first question and the what-if before a
+    marked choice, where the odds are shown; a formation's side not known yet is asked."""
+    # Between planning and the first roll: the dice source is made here (``plan.dice``:
+    # ``attack_dice``) and the stack around it. Trusted dice (issue 24) write the pending
+    # entry and take the opponent's contribution first, then make their dice here.
+    phones: list[Any] = []
+    if game is not None:  # while game serve serves the file: its phones answer their side's
+        from referee.play.phones import opponents
+
+        seat, phones = opponents(seat, plan.game, plan.info.id, plan.declaration)
+    stack = PortStack.at_seat(plan.dice, seat,
+                              typed_then=plan.game.typed_then if plan.game else None)
+    screen = None if seat.quiet else seat.screen
+    try:
+        return play(plan, stack, game=game, record=record, command=command, resume=resume,
+                    show_state=screen.tables if screen is not None else None,
+                    whatif=screen.lines if screen is not None and stack.shows_odds else None,
+                    ask_sides=True)
+    finally:
+        for port in phones:  # written, abandoned or refused: the phones stop showing it
+            port.finish()
+
+
+def run_script(file: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
+               auto_dice: bool = False, game: Path | None = None,
+               odds: bool = True) -> tuple[AttackPlan, Played]:
+    """``referee run``: the script's attack, answered by the script alone (``auto_dice``:
+    the dice it does not give are rolled), its odds recorded to be shown after the result."""
+    planned = plan(reads=Reads.SCRIPT, file=file, seed=seed, options=options, game=game)
+    stack = PortStack.scripted(script_answerer(planned, auto_dice=auto_dice), planned.dice,
+                               odds=odds)
+    return planned, play(planned, stack, game=game, command="run")
+
+
+def play(plan: AttackPlan, stack: PortStack, *, game: Path | None = None,
+         record: Path | None = None, command: str = "attack",
+         resume: Sequence[tuple[str, Any]] = (),
+         show_state: Callable[[Sequence[Table]], None] | None = None,
+         whatif: Callable[[list[str]], None] | None = None,
+         ask_sides: bool = False) -> Played:
+    """Resolve the attack through ``stack``, going back as often as the player asks (see
+    ``frontends.rewind``). ``resume``: answers to replay first (an interrupted attack's). With
+    ``record``, every answer is written at once (atomically) as a script that ``referee run``
+    replays exactly and ``referee attack --resume`` continues: an interruption (Ctrl-C, a
+    closed terminal, a crash) loses at most the answer being typed. ``show_state`` is given
+    the game file's state as tables before the first question (``--game``). ``whatif`` is
+    given, before a choice whose options change how the attack may end, each option's end
+    states (``frontends.whatif``). The game file's entry keeps the rolls, the sides
+    (``ask_sides``: a formation's side not known yet is asked at the board) and what resolves
+    the attack again (``referee.game.entry``)."""
+    rewind = stack.rewind
+    history = _history(plan, stack, ask_sides) if game is not None else None
+    if resume:
+        rewind.preload(resume)
+    if whatif is not None:
+        from referee.play.odds import whatif_before_choices
+
+        rewind.before_live = whatif_before_choices(plan, game, whatif)
+    recorder = None
+    if record is not None:
+        from referee.play.record import Recorder
+
+        # before the first question: a destination that cannot take the record says so now
+        recorder = Recorder(record, plan)
+        recorder.write(rewind.answers(), complete=False)
+        keep = recorder.keep
+
+        def after_each_answer(_given: Any) -> None:
+            keep(rewind.answers())
+
+        rewind.on_change = after_each_answer
+    try:
+        result = _in_game(plan, stack, game=game, command=command, show_state=show_state,
+                          history=history)
+        stack.finish()
+    except (KeyboardInterrupt, RefereeError):
+        if recorder is not None:
+            recorder.keep(rewind.answers())
+        raise
+    played = Played(result, stack.odds_so_far())
+    if recorder is not None:
+        failed = recorder.keep(rewind.answers(), complete=True)
+        if failed is not None:
+            raise RecordWriteError(failed, played)
+    return played
+
+
+def _in_game(plan: AttackPlan, stack: PortStack, *, game: Path | None, command: str,
+             show_state: Callable[[Sequence[Table]], None] | None,
+             history: History | None) -> Result:
+    """Resolve the attack, keeping the game file when there is one: read its state, then ask
+    with the file unlocked, then write only if nobody wrote meanwhile."""
+    info = plan.info
+    module = info.implementation()
+    state: Mapping[str, Any] = {}
+    revision = None
+    if game is not None:
+        from referee.game import open_game
+
+        with open_game(game) as tx:
+            state, revision = tx.state(info.id, module.state_model()), tx.revision
+            if history is not None:
+                history.check(tx)
+        if show_state is not None:
+            tables = module.state_view(state)
+            if tables:
+                show_state(tables)
+    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state))
+    if game is None:
+        return result
+    from referee.core.errors import GameFileError
+    from referee.game import open_game
+
+    if history is not None:
+        history.finish(result)  # may ask a formation's side: before the file is locked
+    with open_game(game) as tx:
+        if tx.revision != revision:
+            raise GameFileError(Msg.of("error.game_changed", file=str(game)))
+        if result.state_updates:
+            tx.update_state(info.id, result.state_updates)
+        if history is not None:
+            history.store(tx, command, result, plan.seed)
+        else:
+            tx.append_log(info.id, command, result.to_json(), plan.seed)
+    return result
+
+
+def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
+    """The game-file part of the attack's log entry (``referee.game.entry.History``)."""
+    from referee.game.entry import History, roster_sides
+
+    history = History(plan.info.id, play=plan.game,
+                      known_sides=roster_sides(plan.info.id, plan.declaration),
+                      ask=ask_beside(stack.under_rewind) if ask_sides else None)
+
+    def collect() -> tuple[Any, Any, Any]:
+        given = [(g.question_id, g.value) for g in stack.rewind.given]
+        return given, stack.odds_so_far() or [], attack_replay(plan, stack.rewind.answers())
+
+    history.collect = collect
+    from referee.play.phones import SeatPort
+
+    seat = stack.answerer
+    if isinstance(seat, SeatPort):  # the phones' seat knows who attacks, once asked
+        history.attacking = lambda: seat.attacking
+    return history
+
+
+def attack_replay(plan: AttackPlan, answers: Sequence[tuple[str, Any]]) -> dict[str, Any]:
+    """What resolves an attack again (``play.replay``): its options (files named
+    absolutely), its declaration as written (a roster named absolutely), its answers in order
+    (script form), and the digest of every file it names."""
+    from referee.core.text import jsonable
+    from referee.game.entry import digest_file
+
+    specs = plan.info.option_specs()
+    paths = {s.name for s in specs if s.path}
+    options = {k: os.path.abspath(v) if k in paths and isinstance(v, str) and v else v
+               for k, v in plan.option_overrides.items()}
+    declaration = dict(plan.declaration_raw) if plan.declaration_raw is not None else None
+    files = [v for k, v in options.items() if k in paths and isinstance(v, str) and v]
+    roster = getattr(plan.declaration, "roster", None)
+    if declaration is not None and isinstance(roster, str):
+        declaration["roster"] = os.path.abspath(roster)
+        files.append(declaration["roster"])
+    return {"kind": "attack", "options": jsonable(options), "declaration": jsonable(declaration),
+            "answers": [[q, jsonable(a)] for q, a in answers],
+            "files": {f: digest_file(f) for f in files}}
