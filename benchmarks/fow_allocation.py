@@ -27,8 +27,8 @@ defending teams ("some") or nearly all of them ("most", the densest graph).
   ratios, wall and CPU; the goal (issue 16) is a whole run within 8 times the minimal app,
   judged by CPU time (the work done, which the load of a shared machine barely moves).
 
-This is a script, not a timed test (``tests/test_fow_scale.py`` bounds the same work with
-counters). From the repository root:
+This is a script, not a timed test (``tests/rulesets/fow/test_fow_scale.py`` bounds the same
+work with counters). From the repository root:
 
     python benchmarks/fow_allocation.py [--rounds 5] [--only 200/60] [--no-run] [--check]
 

@@ -1,6 +1,6 @@
 """The fuzzer of issue 17 at scale: many seeded mutations of every ruleset's input files.
 
-The cases are those of the test suite's fuzzer (``tests/fuzz_support.py``: the bundled
+The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
 in-process), only many more: every run must end with an exit code of the README's table
 (0, 2, 3, 4 or 5) and no traceback. It reports, per ruleset, the runs, the exit codes seen,
@@ -37,7 +37,7 @@ os.environ.setdefault("REFEREE_STRICT_ODDS", "1")
 os.environ.setdefault("REFEREE_DEBUG", "1")
 os.environ.setdefault("LC_ALL", "C.UTF-8")
 
-from tests.fuzz_support import RULESETS, Tally, cases, run_case  # noqa: E402
+from tests.support.fuzz import RULESETS, Tally, cases, run_case  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,7 @@ The largest size is the model's own limit, read from the model (``max_length`` o
   200 hits over 60 teams (the case of issue 16; each team's own limit of 60 hits is far from
   reached). ``fow_assault`` builds any assault up to the declaration's limits (3,600 hits:
   60 hitting teams of 60 hits) for benchmarks/fow_allocation.py and the work guard
-  (tests/test_fow_scale.py).
+  (tests/rulesets/fow/test_fow_scale.py).
 
 Dice the script does not give are rolled from its seed (``roll_missing_dice``) and every other
 question takes its default (``use_defaults``), so a script answers only what has no default.
@@ -142,7 +142,7 @@ def epic(size: int) -> dict[str, Any]:
 def epic_largest() -> Declaration:
     """The largest Epic declaration with everything that costs work: 29 weapons of 200 shots
     and a macro-weapon of 200 at 60 units (re-rolls, invulnerable saves), crossfire, a Blast
-    marker before the attack. The work guard's case (tests/test_odds_work.py), and a whole
+    marker before the attack. The work guard's case (tests/odds/test_odds_work.py), and a whole
     run of the scale benchmark's cases at the limits (an allocation of some 3,000 hits)."""
     weapons_limit, units_limit, shots = _epic_limits()
 
@@ -204,7 +204,7 @@ CC_MORTAR = {"name": "Mortar", "kind": "weapon", "white_band": True, "hex": "K9"
 def cc_leaders(firing: dict[str, Any], commands: list[int]) -> Declaration:
     """One piece firing at a hex of leaders of these Command values (up to the
     declaration's limit of 12 units, every one a leader, one in four suppressed): the
-    costliest odds of a Combat Commander fire (tests/test_odds_work.py)."""
+    costliest odds of a Combat Commander fire (tests/odds/test_odds_work.py)."""
     def leader(i: int, command: int) -> dict[str, Any]:
         return {"name": f"Sgt {i}", "kind": "leader", "morale": 7 + i % 3,
                 "broken_morale": 6, "command": command, "suppressed": i % 4 == 3}
@@ -344,7 +344,7 @@ def fow_assault(hits: int, teams: int, hitters: int | None = None, seed: int = S
     defenders (some across impassable terrain, some with a priority type): ``"some"`` of them
     (3 to 10) or ``"most"`` (all but 1 to 3, so that every hitting team's hits form a group
     of their own and the graph is dense). The cases of benchmarks/fow_allocation.py and of
-    the work guard (tests/test_fow_scale.py)."""
+    the work guard (tests/rulesets/fow/test_fow_scale.py)."""
     max_defending, max_hitting, max_hits = fow_limits()
     if hitters is None:
         hitters = min(max_hitting, max(12, -(-hits // max_hits)))

@@ -6,12 +6,33 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-transcripts", action="store_true",
                      help="rewrite the outputs recorded in transcripts/ and README.md")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """``--update-transcripts``: the outputs recorded in transcripts/ and README.md are
+    rewritten once, before any test runs (by the controller alone under pytest-xdist), and
+    the transcript tests then check the files as rewritten."""
+    if session.config.getoption("--update-transcripts") and not hasattr(
+            session.config, "workerinput"):
+        from tests.support.transcripts import transcript_files, update
+
+        changed = [path.name for path in transcript_files(ROOT) if update(path)]
+        print(f"\n--update-transcripts: {len(changed)} rewritten {changed}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _transcript_folders(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The transcripts' replays keep their files under this run's temporary folder (each
+    replay in a folder of its own: ``tests/support/transcripts.py``)."""
+    from tests.support import transcripts
+
+    transcripts.use_temp_root(tmp_path_factory.mktemp("transcripts"))
 
 
 @pytest.fixture
@@ -37,19 +58,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if language_from_env() != "en":
         os.environ["LC_ALL"] = "C.UTF-8"
+    # Hypothesis checks what it is told to, never the clock: no deadline per example and no
+    # health check of slow data generation (on a loaded machine one draw took 11 s and
+    # failed a test); the example counts stay as each test sets them.
+    from hypothesis import HealthCheck, settings
 
+    settings.register_profile("referee", deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("referee")
+    # Typer's click command built once per app, as the console script does, not at every
+    # CliRunner.invoke (most of an in-process command's time): tests/support/commands.py.
+    from tests.support.commands import build_once
 
-def rng(seed: int = 1):
-    from referee.core.dice import KeyedDice
-
-    return KeyedDice(seed)
+    build_once()
 
 
 @pytest.fixture
 def spawn():
     """``spawn(*args)`` starts ``python -m referee ARGS`` in a pseudo-terminal; every child
-    is closed when the test ends (helpers in ``tests/pty_support.py``)."""
-    from tests.pty_support import start
+    is closed when the test ends (helpers in ``tests/support/pty.py``)."""
+    from tests.support.pty import start
 
     children = []
 
@@ -67,7 +95,7 @@ def spawn():
 @pytest.fixture
 def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
     """Games made in the test draw this secret seed (else drawn by ``secrets``)."""
-    from tests.game_helpers import FIXED_SEED, fixed_seed
+    from tests.support.game import FIXED_SEED, fixed_seed
 
     fixed_seed(monkeypatch)
     return FIXED_SEED
@@ -76,22 +104,9 @@ def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
 @pytest.fixture
 def game(tmp_path: Path, game_seed: str) -> Path:
     """A new game file: sides Grey and Red, the opponent's text "owls at dusk"."""
-    from tests.game_helpers import new_game
+    from tests.support.game import new_game
 
     path = tmp_path / "night.sqlite"
     new_game(path, "--opponent-seed", "owls at dusk")
     return path
 
-
-def values(row: tuple) -> tuple:
-    """A table row's values (a cell with a value of its own, ``Shown``, as that value)."""
-    from referee.core.table import Shown
-
-    return tuple(c.value if isinstance(c, Shown) else c for c in row)
-
-
-def texts(row: tuple) -> tuple[str, ...]:
-    """A table row as the console shows it."""
-    from referee.render.json_out import cell_text
-
-    return tuple(str(cell_text(c)) for c in row)

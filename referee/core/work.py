@@ -11,15 +11,16 @@ kinds, each named after its ruleset:
 
 * ``epic.exact`` cases of hits, ``epic.sets`` survivor sets times the units they allocate to,
   ``epic.simulated`` simulated runs times the units and pools a run steps through (the odds'
-  end states: tests/test_odds_work.py);
+  end states: tests/odds/test_odds_work.py);
 * ``cc.walk`` points times classes of the Combat Commander walk, ``cc.simulated`` simulated
-  runs times the cards a run draws (tests/test_odds_work.py, tests/test_cc_odds.py);
+  runs times the cards a run draws (tests/odds/test_odds_work.py,
+  tests/rulesets/cc/test_cc_odds.py);
 * ``lnlt.unit-visits``, ``lnlt.adjacency-visits``, ``lnlt.dc-checks``, ``lnlt.dc-states``
-  (tests/test_lnlt_work.py); ``waw.hits-placed``, ``waw.unit-outcomes``
-  (tests/test_waw_work.py);
+  (tests/rulesets/lnlt/test_lnlt_work.py); ``waw.hits-placed``, ``waw.unit-outcomes``
+  (tests/rulesets/waw/test_waw_work.py);
 * ``fow.searches`` shortest-path searches (Dijkstra, Bellman-Ford rounds), ``fow.arcs`` the
   arcs they scan, ``fow.augmentations`` flow pushes, ``fow.completions`` full completion
-  searches of the allocation (tests/test_fow_scale.py).
+  searches of the allocation (tests/rulesets/fow/test_fow_scale.py).
 """
 
 from __future__ import annotations

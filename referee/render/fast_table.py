@@ -25,7 +25,8 @@ with work linear in the cells:
 
 It answers ``None`` where it cannot copy rich (a control character, which rich strips or
 expands; a column left with no room; a console that records) and rich lays the table out as
-before. Tests compare the two on generated tables, plain and in colour (tests/test_render.py).
+before. Tests compare the two on generated tables, plain and in colour
+(tests/render/test_render.py).
 """
 
 from __future__ import annotations

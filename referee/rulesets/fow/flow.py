@@ -91,7 +91,8 @@ class MinCostFlow:
             # potentials keep every residual arc between nodes a search reaches at a
             # non-negative reduced cost, and a node one search does not reach is reached by
             # none after it, so a settled node's distance is final: the searches, and so
-            # the flows, are those of the plain algorithm; tests/test_fow_properties.py.)
+            # the flows, are those of the plain algorithm;
+            # tests/rulesets/fow/test_fow_properties.py.)
             done = [False] * n
             dist[source] = 0
             queue: list[tuple[float, int]] = [(0, source)]

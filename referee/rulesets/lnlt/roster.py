@@ -280,7 +280,7 @@ class Roster(BaseModel):
 
     def scan(self) -> list[Unit]:
         """Every unit, for a loop over the whole roster: each counted as one visit
-        (``lnlt.unit-visits``: the work guard of tests/test_lnlt_work.py)."""
+        (``lnlt.unit-visits``: the work guard of tests/rulesets/lnlt/test_lnlt_work.py)."""
         work.add("lnlt.unit-visits", len(self.units))
         return self.units
 

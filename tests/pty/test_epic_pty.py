@@ -1,0 +1,136 @@
+"""The Epic allocation question driven through a real pseudo-terminal (pexpect): the defender
+is offered the legal units only, picks with the arrow keys, and the recording replays."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from tests.support.pty import DOWN, ENTER, ROOT, TIMEOUT, Session, child_env
+
+pytestmark = [pytest.mark.pty,
+              pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pty")]
+
+DECLARATION = "transcripts/scripts/epic-legal-options.toml"  # a declaration only
+
+
+@pytest.mark.clause("E-10")
+def test_E10_defender_offered_only_legal_units_at_a_terminal(spawn, tmp_path) -> None:
+    record = tmp_path / "alloc.toml"
+    s = Session(spawn("attack", "epic", "--declaration", DECLARATION, "--seed", "4",
+                      "--record", str(record)))
+    s.expect("What action is Grey Company (invented) taking?")
+    s.child.send(ENTER)  # Advance, the default
+    s.expect("Roll to hit for Rifle: 1 die, 5+ hits")
+    s.child.sendline("6")
+    s.expect("Hit 1 (AP): which unit takes it?")
+    s.expect("Crew 2 (INF, 12 cm, 0 hits so far)")
+    # the tank is nearest, but AP hits cannot go to armour: it is not offered (E-10)
+    assert "Tank" not in s.text
+    s.child.send(DOWN + ENTER)
+    s.expect("Save for Crew 2: 1 die, 6+ saves")
+    s.child.sendline("4")
+    s.expect("Outcome: Red Hill Battery (invented): 1 unit destroyed")
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
+    script = tomllib.loads(record.read_text(encoding="utf-8"))
+    assert script["answers"]["allocate.normal.1"] == "crew-2"
+    replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record)], cwd=ROOT,
+                            capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT,
+                            env=child_env())
+    assert replay.returncode == 0, replay.stderr
+    assert "Crew 2 is destroyed" in replay.stdout
+
+
+def _replays(record, expected: str) -> None:
+    """The recording runs again as a script, to the same end."""
+    replay = subprocess.run([sys.executable, "-m", "referee", "run", str(record)], cwd=ROOT,
+                            capture_output=True, text=True, encoding="utf-8", timeout=TIMEOUT,
+                            env=child_env())
+    assert replay.returncode == 0, replay.stderr
+    assert expected in replay.stdout
+
+
+def _talk(s: Session, steps: list[tuple[str, str | None]]) -> None:
+    """Each step: what the terminal shows, then what is typed (None: nothing yet)."""
+    for shown, typed in steps:
+        s.expect(shown)
+        if typed is not None:
+            s.child.send(typed)
+
+
+def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, tmp_path):
+    """The whole attack typed in compact lines: Enter keeps a formation's label, a line
+    missing its save is refused at once with the part that is wrong and asked again, the
+    action list filters as one types, and the recording holds the lines."""
+    record = tmp_path / "lines.toml"
+    s = Session(spawn("attack", "epic", "--seed", "4", "--record", str(record)))
+    _talk(s, [
+        ("What is to be resolved?", ENTER),  # the whole attack
+        ("Name of the firing formation?", "Grey Company (invented)" + ENTER),
+        ("Name of the target formation?", None),
+        ("a name, or - to keep the label 'Target formation'", ENTER),
+        ("How many Blast markers are on Grey Company (invented)?", ENTER),  # 0
+        ("Grey Company (invented): what fires?", None),
+        ("E.g. 4 ap4", "3 ap4" + ENTER),
+        ("Grey Company (invented): what else fires?", ENTER),  # - : no more
+        ("Target formation: which units?", "3 inf woods 30" + ENTER),
+        ("✗ the armour save is missing: 5+, or - for none", None),
+        ("Target formation: which units?", "3 inf 6+ woods 30" + ENTER),
+        ("Target formation: more units?", ENTER),
+        ("in crossfire?", ENTER),
+        ("How many Blast markers are on Target formation?", ENTER),
+        ("What action is Grey Company (invented) taking?", "sus"),  # the list filters
+        ("Sustained Fire", ENTER),
+        ("Roll to hit for weapon 1: 3 dice, 4+ hits", "6 6 6" + ENTER),  # +1 SF, -1 cover
+        # three alike units, a hit each: their saves are one roll, a die a unit
+        ("Save for Unit 1 to Unit 3, a die each: 3 dice, 5+ saves", "5 5 1" + ENTER),
+        ("Outcome: Target formation: 1 unit destroyed", None)])
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
+    answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
+    assert answers["target-name"] == "-" and answers["firing.1"] == "3 ap4"
+    assert answers["target.1"] == "3 inf 6+ woods 30" and answers["action"] == "sustained-fire"
+    assert answers["save.normal.unit-1..unit-3"] == [5, 5, 1]
+    _replays(record, "Target formation: 1 unit destroyed")
+
+
+def test_compact_lines_in_russian_and_overwatch_fire_found_by_typing(spawn, tmp_path):
+    """In Russian: the labels of unnamed formations, Russian words in the lines (refused
+    in Russian when one is missing), the action list filtered by Russian letters to
+    overwatch fire, whose questions follow."""
+    record = tmp_path / "ru.toml"
+    s = Session(spawn("--lang", "ru", "attack", "epic", "--seed", "4", "--record",
+                      str(record)))
+    _talk(s, [
+        ("Что разбираем?", ENTER),
+        ("Название стреляющей формации?", None),
+        ("название или -, чтобы оставить «Стреляющая формация»", ENTER),
+        ("Название формации-цели?", ENTER),
+        ("Сколько «Бластов» на формации «Стреляющая формация»?", ENTER),
+        ("«Стреляющая формация»: что стреляет?", "2 АР5" + ENTER),
+        ("«Стреляющая формация»: что ещё стреляет?", ENTER),
+        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес" + ENTER),
+        ("✗ нет расстояния до ближайшего атакующего", None),
+        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес 25" + ENTER),
+        ("2 пех 6+ лес 25", None),  # shown back in Russian words
+        ("«Формация-цель»: ещё юниты?", ENTER),
+        ("под перекрёстным огнём?", ENTER),
+        ("Сколько «Бластов» на формации «Формация-цель»?", ENTER),
+        ("Какое Действие выполняет «Стреляющая формация»?", "Огонь"),  # Russian letters filter
+        ("Огонь из «Надзора»", ENTER),
+        ("«Стреляющая формация» в «Надзоре»: что сделала формация «Формация-цель»?", ENTER),
+        ("Какое Действие выполняет формация «Формация-цель»?", ENTER),  # Advance: one move
+        ("2 кубика, попадание на 6+", "6 6" + ENTER),  # cover -1: both units in woods
+        ("Спас-броски, Юнит 1 — Юнит 2, по кубику на юнит", "1 6" + ENTER),
+        ("Итог: «Формация-цель»: уничтожен 1 юнит", None)])
+    assert s.finish() == 0
+    assert "Traceback" not in s.text
+    answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
+    assert answers["firing-name"] == "-" and answers["firing.1"] == "2 ap5"
+    assert answers["target.1"] == "2 пех 6+ лес 25"
+    assert answers["action"] == "overwatch-fire" and answers["overwatch.trigger"] == "move"
+    _replays(record, "1 unit destroyed")

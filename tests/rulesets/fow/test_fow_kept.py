@@ -1,0 +1,189 @@
+"""Flames of War armies kept in a game file across assaults and rounds (docs/rules/
+flames-of-war-assault.md, section 4): every team and platoon of the armies that fought, by id
+and name, with its state; a destroyed team does not fight again, a Pinned Down platoon charges
+only after it has rallied, and the next assault of the game needs no roster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee import api
+from referee.catalog import render
+from referee.core.errors import GameFileError, UsageError
+from referee.frontends.answers import AnswerPort
+from referee.game import open_game
+from referee.rulesets.fow.view import state_view
+from tests.support import ROOT
+from tests.support.fow import A, D, P, whole
+
+ROSTER = ROOT / "transcripts" / "rosters" / "fow-orchard.toml"
+FOW = "flames-of-war"
+
+
+def play(answers: dict[str, Any], game: Path, declaration: dict[str, Any] | None = None,
+         seed: int = 1) -> tuple[Any, list[str]]:
+    plan = api.plan_attack("fow", seed=seed, declaration=declaration, game=game)
+    seen: list[str] = []
+
+    class Keeping:
+        def __init__(self) -> None:
+            self.inner = AnswerPort(answers, plan.dice, use_defaults=True,
+                                    roll_missing_dice=True)
+
+        def ask(self, question: Any) -> Any:
+            seen.append(question.id)
+            return self.inner.ask(question)
+
+    return api.play(plan, Keeping(), game=game), seen  # type: ignore[arg-type]
+
+
+def kept(game: Path) -> dict[str, Any]:
+    with open_game(game) as tx:
+        return tx.state(FOW)  # type: ignore[no-any-return]
+
+
+def teams(game: Path) -> dict[str, str]:
+    return {t["id"]: t["status"] for t in kept(game)["teams"]}
+
+
+def pinned(game: Path) -> dict[str, bool]:
+    return {p["name"]: p["pinned"] for p in kept(game)["platoons"]}
+
+
+FIRST = {"step": "assault", "assault": "p1 p2 vs r1 r2 r3 ag, fire none",
+         "round.1.to-hit": [5, 6], "round.1.motivation": [1]}
+
+
+@pytest.mark.clause("F-A16")
+def test_FA16_a_roster_s_armies_enter_the_game_with_their_states(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    result, _ = play(FIRST, game, {"roster": str(ROSTER)})
+    assert result.outcome_data["winner"] == "attacker"
+    states = teams(game)
+    assert len(states) == 11  # every team of the roster, also those not in the fight
+    assert states["r1"] == "destroyed" and states["r2"] == "destroyed"
+    assert states["gt1"] == "active" and states["ht"] == "active"
+    assert pinned(game)["Red Rifle Platoon (invented)"] is True  # it broke off (F-A24)
+    assert pinned(game)["Grey Pioneer Platoon (invented)"] is False
+    assert kept(game)["assaults"] == 1
+
+
+@pytest.mark.clause("F-A2")
+def test_FA2_the_next_assault_takes_the_game_s_armies_and_not_a_destroyed_team(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game, {"roster": str(ROSTER)})
+    result, asked = play({"assault": "gt1 vs r3 ag, fire none", "round.1.to-hit": [6],
+                          "round.1.motivation": [1]}, game)
+    assert asked[0] == "assault"  # no first question: the game keeps the armies
+    assert "fow.inferred.game_armies" in [s.text.id for s in result.steps]
+    with pytest.raises(Exception) as err:
+        play({"assault": "gt1 vs r1"}, game)
+    assert "destroyed" in render(err.value.msg)  # type: ignore[attr-defined]
+    assert teams(game)["r3"] == "destroyed" or teams(game)["ag"] == "destroyed"
+    assert kept(game)["assaults"] == 2
+
+
+@pytest.mark.clause("F-A2")
+def test_FA2_a_pinned_platoon_charges_only_after_it_has_rallied(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game, {"roster": str(ROSTER)})  # the Red Rifle Platoon broke off: pinned
+    with pytest.raises(UsageError) as err:
+        play({"assault": "r3 ag vs p1 p2", "assault.rallied": False}, game)
+    assert "has not rallied" in render(err.value.msg)
+    result, asked = play({"assault": "r3 vs p1 p2", "assault.rallied": True,
+                          "round.1.to-hit": [1], "round.1.choice.grey-pioneer-platoon-invented":
+                          "break-off"}, game)
+    assert "assault.rallied" in asked
+    assert result.outcome_data["winner"] == "attacker"
+    assert pinned(game)["Red Rifle Platoon (invented)"] is False  # rallied, and won
+    assert pinned(game)["Grey Pioneer Platoon (invented)"] is True  # broke off
+
+
+@pytest.mark.clause("F-A18")
+def test_FA18_ratings_asked_once_are_kept(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    _, asked = play({"step": "assault", "assault": "gt1 vs rt ht, fire none",
+                     "assault.ratings.red-armour-invented": "veteran fearless reroll",
+                     "round.1.to-hit": [1],
+                     "round.1.choice.red-armour-invented": "break-off"},
+                    game, {"roster": str(ROSTER)})
+    assert "assault.ratings.red-armour-invented" in asked
+    armour = next(p for p in kept(game)["platoons"] if p["name"] == "Red Armour (invented)")
+    assert (armour["skill"], armour["motivation"], armour["reroll"]) == (
+        "veteran", "fearless", True)
+    _, again = play({"assault": "p1 vs rt, fire none", "round.1.to-hit": [1],
+                     "round.1.choice.red-armour-invented": "break-off"}, game)
+    assert "assault.ratings.red-armour-invented" not in again
+
+
+def test_a_declared_assault_keeps_its_teams_and_refuses_a_destroyed_one_by_name(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    first = whole([A("g1")], [D("r1"), D("r2")])
+    play({"round.1.to-hit": [6], "round.1.motivation": [6],
+          "round.1.choice.red-platoon": "break-off"}, game, first)
+    assert teams(game) == {"g1": "active", "r1": "destroyed", "r2": "active"}
+    renamed = whole([A("g1")], [D("x9", name="R1"), D("r2")])  # a new id, the same name
+    with pytest.raises(UsageError) as err:
+        play({}, game, renamed)
+    assert "destroyed" in render(err.value.msg)
+
+
+def test_a_typed_assault_keeps_nothing(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play({"assault.defending": "inf, trained confident",
+          "assault.assaulting": "inf, trained confident", "round.1.to-hit": [6]}, game)
+    assert kept(game) == {}
+
+
+def test_the_state_view_shows_platoons_and_teams(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game, {"roster": str(ROSTER)})
+    platoons, teams_table = state_view(kept(game))
+    assert [render(c) for c in platoons.columns] == ["Platoon", "Side", "Skill", "Motivation",
+                                                     "Pinned"]
+    rifle = next(r for r in platoons.rows if r[0] == "Red Rifle Platoon (invented)")
+    assert render(rifle[-1].text) == "Pinned Down"
+    row = next(r for r in teams_table.rows if r[0] == "r1")
+    assert row[-1].value == "destroyed"
+    assert state_view({}) == ()
+
+
+def test_a_damaged_state_is_refused_before_any_rule_reads_it(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game, {"roster": str(ROSTER)})
+    broken = kept(game)["teams"]
+    broken[0]["status"] = "resurrected"
+    with open_game(game) as tx:
+        tx.update_state(FOW, {"teams": broken})
+    with pytest.raises(GameFileError):
+        play({"assault": "p1 vs r3"}, game)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.integers(1, 10**6), min_size=2, max_size=3))
+def test_a_destroyed_team_stays_destroyed_across_assaults(seeds: list[int]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        game = Path(folder) / "g.sqlite"
+        decl = whole([A("g1"), A("g2")], [D("r1"), D("r2"), D("r3")],
+                     [P("Grey platoon", "attacker", "veteran", "fearless"),
+                      P("Red platoon", "defender")])
+        gone: set[str] = set()
+        for seed in seeds:
+            fighting = whole([a for a in decl["assaulting"] if a["id"] not in gone],
+                             [d for d in decl["defending"] if d["id"] not in gone],
+                             decl["platoons"])
+            if not fighting["assaulting"] or not fighting["defending"]:
+                break
+            play({"assault.rallied": True}, game, fighting, seed=seed)
+            now = {t for t, s in teams(game).items() if s == "destroyed"}
+            assert gone <= now
+            gone = now

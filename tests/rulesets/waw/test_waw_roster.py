@@ -1,0 +1,284 @@
+"""World at War knows the situation (issue 14): a roster of units with their hexes, kinds,
+states and artillery ratings (``referee attack waw --roster FILE``: only which hex is the
+target and the dice are asked), and unit states kept in the game file between missions, read
+back at the next mission on the same hex and shown before the first question."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee import api
+from referee.catalog import render
+from referee.cli import app
+from referee.context import Environment
+from referee.core.errors import ScriptError
+from referee.frontends.answers import AnswerPort, SequencePort
+from referee.frontends.wrappers import ScriptingPort
+from referee.game import open_game
+from referee.rulesets.waw.view import state_view
+from tests.support import ROOT
+
+ROSTER = ROOT / "transcripts" / "rosters" / "waw-ridge.toml"
+WAW = "world-at-war"
+
+
+def play(answers: dict[str, Any], declaration: dict[str, Any] | None = None,
+         game: Path | None = None, seed: int = 1) -> tuple[list[str], Any]:
+    plan = api.plan_attack("waw", seed=seed, declaration=declaration)
+    port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    result = api.play(plan, port, game=game)
+    return list(port.answers), result
+
+
+def texts(result: Any) -> list[str]:
+    return [f"[{s.clause}] {render(s.text)}" for s in result.steps]
+
+
+def kept(game: Path) -> dict[str, Any]:
+    with open_game(game) as tx:
+        return tx.state(WAW)  # type: ignore[no-any-return]
+
+
+def roster_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "roster.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- the roster -------------------------------------------------------------------------------
+
+@pytest.mark.clause("W-1")
+def test_W1_W2_a_roster_asks_only_the_target_hex_and_the_dice() -> None:
+    ids, result = play({"mission": "he", "hex": "0712", "attack": [4, 4, 4, 1, 1, 1],
+                        "defence": [1], "effect.alpha.first": "disorganize",
+                        "effect.bravo.first": "none"}, {"roster": str(ROSTER)})
+    assert ids == ["mission", "hex", "attack", "defence", "effect.alpha.first",
+                   "effect.bravo.first"]
+    shown = texts(result)
+    assert "[W-1] Artillery: Grey Battery, the roster's only asset (not asked)" \
+        in shown
+    assert "[W-2] Infantry defence bonus of 0712: 1, from the roster (not asked)" in shown
+    # three hits, none cancelled by the hex's one defence die: one on each unit
+    assert result.outcome_data["hits"] == {"alpha": 1, "bravo": 1, "iron": 1}
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_rosters_states_are_the_units_states() -> None:
+    _, result = play({"mission": "he", "hex": "0712", "attack": [4] * 6, "defence": [1],
+                      "effect.alpha.first": "none", "effect.bravo.first": "none",
+                      "effect.bravo.weakened-again": "eliminate"}, {"roster": str(ROSTER)})
+    # six hits on three units: two rounds; Bravo (weakened in the roster) is weakened again
+    assert result.outcome_data["status"]["bravo"] == "eliminated"
+    assert result.outcome_data["status"]["alpha"] == "weakened"
+    assert result.outcome_data["status"]["iron"] == "disorganized"
+    assert result.outcome_data["hits"] == {"alpha": 2, "bravo": 2, "iron": 2}
+
+
+def test_the_target_hex_is_picked_among_the_rosters_hexes() -> None:
+    from referee.core.errors import ScriptError as Refused
+
+    with pytest.raises(Refused) as err:
+        play({"mission": "he", "hex": "0999"}, {"roster": str(ROSTER)})
+    assert "0712" in render(err.value.msg) and "0713" in render(err.value.msg)
+
+
+def test_two_artillery_assets_are_a_choice(tmp_path: Path) -> None:
+    text = ROSTER.read_text(encoding="utf-8") + (
+        '\n[[artillery]]\nid = "blue-rockets"\nname = "Blue Rockets"\n'
+        'firepower = 9\nhit_number = 6\n')
+    ids, result = play({"mission": "he", "hex": "0713", "artillery": "blue-rockets",
+                        "attack": [1] * 9}, {"roster": roster_file(tmp_path, text)})
+    assert ids == ["mission", "hex", "artillery", "attack"]
+    assert "[W-1] Firepower 9, hit number 6+ (Blue Rockets)" in texts(result)
+
+
+@pytest.mark.clause("W-8")
+def test_W8_a_chemical_strike_reads_the_hexes_around_from_the_rosters_adjacency() -> None:
+    ids, result = play({"mission": "chemical", "hex": "0712", "morale.alpha": False,
+                        "morale.bravo": True, "morale.iron": True, "morale.carrier": False},
+                       {"roster": str(ROSTER)})
+    assert ids == ["mission", "hex", "morale.alpha", "morale.bravo", "morale.iron",
+                   "morale.carrier"]
+    shown = texts(result)
+    assert "[W-8] The six hexes around 0712, as the roster's adjacency gives them: 0713, " \
+           "0812" in shown
+    status = result.outcome_data["status"]
+    assert status["riders"] == "disorganized"  # rides in the carrier, which failed (W-8)
+    assert status["alpha"] == "weakened-disorganized"
+    units = result.state_updates["units"]
+    assert {u["id"] for u in units["0713"]} == {"carrier", "riders"}  # kept in their hex
+    assert {u["id"] for u in units["0712"]} == {"alpha", "bravo", "iron"}
+
+
+@pytest.mark.clause("W-8")
+def test_W8_without_adjacency_the_players_say_which_hexes_are_around(tmp_path: Path) -> None:
+    text = "\n".join(line for line in ROSTER.read_text(encoding="utf-8").splitlines()
+                     if not line.startswith("adjacent"))
+    ids, result = play({"mission": "chemical", "hex": "0712", "neighbours": [],
+                        "morale.alpha": True, "morale.bravo": True, "morale.iron": True},
+                       {"roster": roster_file(tmp_path, text)})
+    assert ids[:3] == ["mission", "hex", "neighbours"]
+    assert set(result.outcome_data["status"]) == {"alpha", "bravo", "iron"}
+
+
+def test_a_broken_roster_names_its_file_and_field(tmp_path: Path) -> None:
+    bad = roster_file(tmp_path, '[[units]]\nid = "a"\nhex = "0101"\nkind = "infantry"\n'
+                                'mounted_in = "nothing"\n')
+    with pytest.raises(ScriptError) as err:
+        play({"mission": "he"}, {"roster": bad})
+    shown = render(err.value.msg)
+    assert "roster.toml" in shown and "nothing" in shown
+
+
+def invoke(args: list[str], answers: list[str], lang: str = "en") -> tuple[int, str]:
+    from referee.start import load_app
+
+    out = io.StringIO()
+    env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, stdin_isatty=False,
+                      stdout_isatty=False, color=False,
+                      port_factory=lambda rng: SequencePort(answers, rng))
+    try:
+        result = CliRunner().invoke(load_app(lang) if lang != "en" else app, args, obj=env,
+                                    catch_exceptions=False)
+    finally:
+        if lang != "en":
+            load_app("en")
+    return result.exit_code, out.getvalue() + result.output
+
+
+def test_attack_roster_file_hands_the_roster_to_world_at_war(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    code, out = invoke(["attack", "waw", "--roster", str(ROSTER), "--game", str(game),
+                        "--seed", "2"], ["", "0713", "1 1 1 1 1 1"])
+    assert code == 0, out
+    assert "Outcome: 0 net hits on hex 0713" in out
+    assert {u["id"] for u in kept(game)["units"]["0713"]} == {"carrier", "riders"}
+
+
+# --- unit states kept in the game file --------------------------------------------------------
+
+FIRST = {"mission": "he", "hex": "0712 0", "units": '"Alpha" inf, inf, cv',
+         "firepower": "6 4+", "attack": [4, 4, 4, 4, 1, 1],
+         "effect.alpha.first": "disorganize", "effect.unit-2.first": "none",
+         "pick.round-2.1": [1]}
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_next_mission_on_the_hex_starts_from_the_kept_states(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    _, first = play(FIRST, game=game)
+    assert first.outcome_data["status"] == {"alpha": "weakened-disorganized",
+                                            "unit-2": "good", "unit-3": "disorganized"}
+    saved = kept(game)["units"]["0712"]
+    assert [(u["id"], u["disorganized"], u["weakened"]) for u in saved] == [
+        ("alpha", True, True), ("unit-2", False, False), ("unit-3", True, False)]
+    # the next mission: Enter on the units question keeps them, with their states
+    plan = api.plan_attack("waw", seed=1)
+    port = ScriptingPort(AnswerPort({"mission": "he", "hex": "0712 0", "firepower": "6 4+",
+                                     "attack": [1] * 6}, plan.dice, roll_missing_dice=True,
+                                    use_defaults=True))
+    second = api.play(plan, port, game=game)
+    assert port.answers["units"] == '"Alpha" inf dis weak, inf, cv dis'
+    assert "[W-4] The units of 0712 as the game file keeps them, with the states earlier " \
+           "missions left" in texts(second)
+    assert second.outcome_data["status"]["alpha"] == "weakened-disorganized"
+
+
+@pytest.mark.clause("W-4")
+def test_W4_an_eliminated_unit_is_no_target_of_the_next_mission(tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    with open_game(game) as tx:
+        tx.update_state(WAW, {"units": {"0712": [
+            {"id": "alpha", "name": None, "kind": "infantry", "disorganized": False,
+             "weakened": False, "eliminated": True},
+            {"id": "iron", "name": None, "kind": "combat-vehicle", "disorganized": True,
+             "weakened": False, "eliminated": False}]}})
+    _, result = play({"mission": "he", "hex": "0712", "attack": [1] * 6},
+                       {"roster": str(ROSTER)}, game=game)
+    shown = texts(result)
+    assert "[W-4] Alpha Platoon was eliminated in 0712 by an earlier mission " \
+           "(the game file): not a target" in shown
+    assert "[W-4] Iron Tanks: disorganized, as the game file keeps it " \
+           "from an earlier mission on 0712" in shown
+    assert set(result.outcome_data["status"]) == {"bravo", "iron"}
+
+
+@pytest.mark.clause("W-4")
+def test_W4_a_declared_unit_takes_its_kept_state_unless_the_script_gives_one(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    with open_game(game) as tx:
+        tx.update_state(WAW, {"units": {"0101": [
+            {"id": "grey", "name": "Grey", "kind": "infantry", "disorganized": True,
+             "weakened": False, "eliminated": False}]}})
+    decl = {"mission": "he", "hex": "0101", "firepower": 2, "hit_number": 6,
+            "terrain_defence": 0, "units": [{"name": "Grey", "kind": "infantry"}]}
+    _, result = play({"attack": [1, 1]}, decl, game=game)
+    assert result.outcome_data["status"] == {"grey": "disorganized"}
+    decl["units"] = [{"name": "Grey", "kind": "infantry", "disorganized": False}]
+    _, result = play({"attack": [1, 1]}, decl, game=game)
+    assert result.outcome_data["status"] == {"grey": "good"}
+
+
+# --- the state before the first question ------------------------------------------------------
+
+@pytest.mark.clause("W-6")
+def test_W6_W4_the_state_view_shows_the_markers_and_the_units_states() -> None:
+    state = {"markers": [{"id": 1, "kind": "smoke", "hex": "0805", "level": 2,
+                          "placed_after_phase": 0}], "next_marker": 2, "phases": 0,
+             "units": {"0712": [{"id": "unit-2", "name": None, "kind": "infantry",
+                                 "disorganized": True, "weakened": True,
+                                 "eliminated": False}]}}
+    markers, units = state_view(state)
+    assert [render(c) for c in markers.rows[0][1:2]] == ["Smoke 2"]
+    hex_id, label, kind, status = units.rows[0]
+    assert (hex_id, render(label), render(kind), render(status)) == \
+        ("0712", "unit 2", "infantry", "weakened and disorganized")
+    assert render(label, "ru") == "подразделение 2"
+    assert state_view({"markers": [], "units": {}}) == ()
+
+
+def test_attack_with_a_game_file_shows_its_state_before_the_first_question(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                     ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
+    assert code == 0
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       ["Smoke", "0805"])
+    assert code == 0, out
+    before = out[:out.index("? Which artillery mission?")]
+    assert "Units kept in the game file" in before and "unit 2" in before
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       ["", "0712", "", "4 6+", "1 1 1 1"], lang="ru")
+    assert code == 0, out
+    before = out[:out.index("? Какая артиллерийская задача?")]
+    assert "Дым 2" in before and "подразделение 2" in before
+
+
+def test_the_choice_of_artillery_is_marked_as_changing_how_the_mission_may_end(
+        tmp_path: Path) -> None:
+    """The artillery asset (and a data file's terrain) change the odds: at the table each
+    option's end states are shown side by side (ChoiceQuestion.whatif)."""
+    text = ROSTER.read_text(encoding="utf-8") + (
+        '\n[[artillery]]\nid = "blue-rockets"\nname = "Blue Rockets"\n'
+        'firepower = 9\nhit_number = 6\n')
+    seen: dict[str, Any] = {}
+
+    class Spy:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def ask(self, question: Any) -> Any:
+            seen[question.id] = question
+            return self.inner.ask(question)
+
+    plan = api.plan_attack("waw", seed=1, declaration={"roster": roster_file(tmp_path, text)})
+    api.play(plan, Spy(AnswerPort({"mission": "he", "hex": "0713", "artillery": "grey-battery",
+                                   "attack": [1] * 6}, plan.dice)))
+    assert seen["artillery"].whatif and not seen["hex"].whatif

@@ -1,0 +1,161 @@
+"""``referee game serve``: what a phone may read and answer, and what the server survives.
+
+Tokens: a wrong one finds nothing, the spectator's reads only, a side's answers only its
+side's questions; every response under a strict Content-Security-Policy; bodies bounded; a
+Host header not the server's own refused. The file: one server a file (a second is refused
+with a clear message), WAL while served, the live tables outside the log's history and
+revision, a writer holding the lock, a thousand entries more, a page in the phone's language.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.game import live
+from tests.support.game import invoke, log_json, run_in
+from tests.support.serve import SCRIPTS, get, make_game, phone, post, serving, wait_for
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from tests.support.game import fixed_seed
+
+    fixed_seed(monkeypatch)
+    return make_game(tmp_path)
+
+
+def test_a_wrong_token_finds_nothing_and_every_page_has_a_strict_policy(game: Path) -> None:
+    with serving(game) as served:
+        base = served.watch.rsplit("/", 1)[0]
+        code, _, _ = get(base + "/not-a-token")
+        assert code == 404
+        code, _, _ = get(base.rsplit("/t", 1)[0] + "/")
+        assert code == 404
+        code, headers, page = get(served.watch)
+        assert code == 200
+        policy = headers["content-security-policy"]
+        assert policy.startswith("default-src 'none'; script-src 'self'; style-src 'self'")
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert headers["cache-control"] == "no-store"
+        assert headers["x-content-type-options"] == "nosniff"
+        assert '<script src="/static/live.js" defer>' in page and "<script>" not in page
+        code, headers, _report = get(served.watch + "/report")
+        assert code == 200 and "default-src 'none'" in headers["content-security-policy"]
+
+
+def test_a_host_that_is_not_the_server_is_refused(game: Path) -> None:
+    with serving(game) as served:
+        code, _, _ = get(served.watch, headers={"Host": "evil.example:80"})
+        assert code == 404
+
+
+def test_the_spectator_reads_only_and_a_side_answers_only_its_own_questions(
+        game: Path) -> None:
+    with serving(game) as served:
+        qid = live.put_question(game, 1, "Red", {"id": "save.x", "kind": "dice",
+                                                 "text": "Save?"})
+        # the spectator's token cannot answer at all
+        code, _ = post(served.watch + "/answer", {"q": str(qid), "answer": "roll"})
+        assert code == 404
+        # Grey's seat cannot answer Red's question
+        code, _ = post(served.seat("Grey") + "/answer", {"q": str(qid), "answer": "roll"})
+        assert code == 303
+        assert live.read_question(game, qid).by is None  # type: ignore[union-attr]
+        # Red's can, once: the first answer wins, a second phone of Red's is too late
+        code, _ = post(served.seat("Red") + "/answer", {"q": str(qid), "answer": "typed",
+                                                        "typed": "6 6"})
+        assert code == 303
+        code, _ = post(served.seat("Red") + "/answer", {"q": str(qid), "answer": "roll"})
+        found = live.read_question(game, qid)
+        assert found is not None and (found.by, found.answer) == ("phone", "6 6")
+
+
+def test_a_request_body_is_bounded(game: Path) -> None:
+    with serving(game) as served:
+        code, _ = post(served.seat("Red") + "/answer", {"q": "1", "answer": "x" * 5000})
+        assert code == 413
+        code, _ = post(served.seat("Red") + "/answer", {"q": "1", "answer": "roll"},
+                       headers={"Origin": "http://evil.example"})
+        assert code == 403
+
+
+def test_a_second_server_on_the_same_file_is_refused(game: Path) -> None:
+    with serving(game) as served:
+        code, _out, err = invoke(["game", "serve", str(game), "--port", "0"])
+        assert code == 2
+        assert f"is already served by process {served.proc.pid}" in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_a_server_killed_with_kill_9_leaves_the_file_to_the_next(game: Path) -> None:
+    from tests.support.serve import kill9, start_server, stop_server
+
+    served = start_server(game)
+    kill9(served)
+    assert live.serving(game) is None  # its row stays, its process is gone
+    again = start_server(game)  # the file is taken over
+    try:
+        assert live.serving(game) is not None
+    finally:
+        assert stop_server(again) == 0
+    assert live.serving(game) is None  # Ctrl-C: the file says nobody serves it
+
+
+def test_served_the_file_is_in_wal_and_the_live_tables_leave_the_game_alone(
+        game: Path, tmp_path: Path) -> None:
+    with serving(game) as served:
+        conn = sqlite3.connect(game)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        conn.close()
+        with phone(served.seat("Red")):
+            wait_for(lambda: live.phones(game).get("Red") == 1, what="Red's phone")
+            before = log_json(game)
+            run_in(game, SCRIPTS / "epic-allocation.toml")  # writes as it always did
+        # gone, the seat stays joined a while (a page reloaded comes back to its question)
+        wait_for(lambda: live.phones(game) == {"Red": 0}, what="Red's phone gone")
+    assert len(log_json(game)["entries"]) == len(before["entries"]) + 1
+    code, _out, err = invoke(["game", "verify", str(game)])
+    assert code == 0, err  # the live tables are outside the log and its checks
+
+
+def test_the_page_comes_with_a_writer_holding_the_lock(game: Path) -> None:
+    with serving(game) as served:
+        holder = sqlite3.connect(game, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another command writing, for a while
+        try:
+            started = time.monotonic()
+            code, _, page = get(served.watch)
+            assert code == 200 and "Battle report" in page
+            assert time.monotonic() - started < 5
+            with phone(served.seat("Red")) as received:
+                assert any("event: update" in line for line in received)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        run_in(game, SCRIPTS / "epic-allocation.toml")
+        wait_for(lambda: "Red&#39;s Red Hill Battery (invented)" in get(served.watch)[2],
+                 what="the entry written meanwhile, on the page")
+
+
+def test_a_thousand_entries_more_are_served(game: Path) -> None:
+    from benchmarks.serve import grow
+
+    with serving(game) as served:
+        grow(game, 1000)
+        code, _, page = get(served.watch)
+        assert code == 200
+        assert page.count("<article") == 60  # the newest (the report has them all)
+        code, _, report = get(served.watch + "/report")
+        assert code == 200 and report.count("<article") == 1000
+
+
+def test_the_page_is_in_the_phones_language(game: Path) -> None:
+    with serving(game) as served:
+        _, _, page = get(served.seat("Red"), headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+        assert '<html lang="ru">' in page and "Место стороны Red" in page
+        _, _, page = get(served.seat("Red"), headers={"Accept-Language": "de, en;q=0.5"})
+        assert '<html lang="en">' in page and "Red&#39;s seat" in page
