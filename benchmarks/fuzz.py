@@ -3,9 +3,13 @@
 The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
 in-process), only many more: every run must end with an exit code of the README's table
-(0, 2, 3, 4 or 5) and no traceback. It reports, per ruleset, the runs, the exit codes seen,
-the findings (a run that ended otherwise: an escaped exception, exit code 1, a traceback in
-the output) and the time taken.
+(0, 2, 3, 4 or 5) and no traceback, within its budget of time and memory: each case runs in
+a forked child under resource limits (``tests.support.fuzz.run_bounded``: 20 s of processor
+time, 60 s on the clock, 768 MB of memory more than the fuzzer's), so a case that would hang
+or eat memory is a finding, not the end of the fuzzer. It reports, per ruleset, the runs,
+the exit codes seen, the findings (a run that ended otherwise: an escaped exception, exit
+code 1, a traceback or a raw control character in the output, a hang, too much memory), the
+slowest case and the time taken.
 
 How to run it, from the repository root::
 
@@ -13,6 +17,8 @@ How to run it, from the repository root::
     python benchmarks/fuzz.py --cases 10000      # more
     python benchmarks/fuzz.py --seed 5 --ruleset cc
     python benchmarks/fuzz.py --json
+    python benchmarks/fuzz.py --seconds 5 --megabytes 256    # a tighter budget
+    python benchmarks/fuzz.py --in-process       # no children, no budget (faster)
 
 Exit status: 0 when no run found anything, 1 otherwise (the first findings are listed with
 the mutated file kept for replay).
@@ -37,7 +43,16 @@ os.environ.setdefault("REFEREE_STRICT_ODDS", "1")
 os.environ.setdefault("REFEREE_DEBUG", "1")
 os.environ.setdefault("LC_ALL", "C.UTF-8")
 
-from tests.support.fuzz import RULESETS, Tally, cases, run_case  # noqa: E402
+from tests.support.fuzz import (  # noqa: E402
+    MEGABYTES,
+    RULESETS,
+    SECONDS,
+    Tally,
+    cases,
+    run_bounded,
+    run_case,
+    warm_up,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--ruleset", choices=RULESETS, action="append")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--seconds", type=float, default=SECONDS,
+                        help="a case's budget of processor time")
+    parser.add_argument("--megabytes", type=int, default=MEGABYTES,
+                        help="a case's budget of memory")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the cases in this process, without a budget")
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     results = []
@@ -53,14 +74,23 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as work:
         for ruleset in args.ruleset or RULESETS:
             tally = Tally()
+            if not args.in_process:
+                warm_up(ruleset, Path(work))  # the children share what it imported
             start = time.perf_counter()
+            slowest = 0.0
             for case in cases(ruleset, args.cases, args.seed):
-                tally.add(case, run_case(case, Path(work)))
+                began = time.perf_counter()
+                outcome = (run_case(case, Path(work)) if args.in_process else
+                           run_bounded(case, Path(work), seconds=args.seconds,
+                                       megabytes=args.megabytes))
+                slowest = max(slowest, time.perf_counter() - began)
+                tally.add(case, outcome)
             seconds = time.perf_counter() - start
             for case, _ in tally.findings[:20]:
                 (kept / f"{ruleset}-{case.number}.toml").write_bytes(case.content)
             results.append({
                 "ruleset": ruleset, "runs": tally.runs, "seconds": round(seconds, 2),
+                "slowest": round(slowest, 2),
                 "codes": {str(k): v for k, v in sorted(tally.codes.items(),
                                                        key=lambda kv: (kv[0] is None,
                                                                        kv[0] or 0))},
@@ -71,15 +101,21 @@ def main(argv: list[str] | None = None) -> int:
         kept.rmdir()
     if args.json:
         print(json.dumps({"seed": args.seed, "cases_per_ruleset": args.cases,
+                          "budget": None if args.in_process else
+                          {"seconds": args.seconds, "megabytes": args.megabytes},
                           "results": results}, indent=2))
         return 1 if found else 0
-    print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}\n")
-    print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7}  exit codes seen")
+    budget = ("no budget (in process)" if args.in_process else
+              f"budget {args.seconds:g} s, {args.megabytes} MB a case")
+    print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}, "
+          f"{budget}\n")
+    print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7} "
+          f"{'slowest':>8}  exit codes seen")
     for r in results:
         codes = ", ".join(f"{k}: {v}" for k, v in r["codes"].items())
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
         print(f"{r['ruleset']:8} {r['runs']:>6} {len(r['findings']):>8} "
-              f"{r['seconds']:>7.1f}s {rate:>7.0f}  {codes}")
+              f"{r['seconds']:>7.1f}s {rate:>7.0f} {r['slowest']:>7.2f}s  {codes}")
     total = sum(r["runs"] for r in results)
     seconds = sum(r["seconds"] for r in results)
     print(f"{'all':8} {total:>6} {found:>8} {seconds:>7.1f}s")

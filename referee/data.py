@@ -24,8 +24,10 @@ def data_root() -> Path:
 
 @functools.cache
 def load(ruleset_id: str, name: str) -> dict[str, Any]:
-    """The TOML file ``rulesets/<ruleset_id>/<name>.toml`` as a dict."""
-    return load_toml(data_root() / ruleset_id / f"{name}.toml")
+    """The TOML file ``rulesets/<ruleset_id>/<name>.toml`` as a dict: parsed from the file
+    itself each time, never from a cache (``referee.tomlcache``: no cache can change the
+    rules applied)."""
+    return load_toml(data_root() / ruleset_id / f"{name}.toml", cached=False)
 
 
 def ruleset_ids() -> tuple[str, ...]:

@@ -1,6 +1,7 @@
-"""Input files: one reader for every file a player gives the referee (scripts, declarations,
+"""Files: one reader for every file a player gives the referee (scripts, declarations,
 rosters, damage tables, deck files, data files), where in such a file a field is, and the
-pydantic check of its content.
+pydantic check of its content; and one writer for every file the referee writes for the player
+(a ``--record``, a report), which never replaces what the command reads nor a game file.
 
 Everything wrong with a file is a ``ScriptError`` naming it, never a traceback or a hang:
 only a regular file is read (a FIFO would block, a device never end), at most ``MAX_BYTES``
@@ -21,6 +22,7 @@ from typing import Any
 from referee.core.errors import ScriptError
 from referee.core.text import Msg
 
+GAME_APPLICATION_ID = 0x52454652  # "REFR": the SQLite application id of a referee game file
 MAX_BYTES = 4 * 1024 * 1024  # far beyond any real script, roster or deck file
 MAX_DEPTH = 32  # tables and arrays within one another; a real file needs fewer than 8
 
@@ -225,3 +227,118 @@ def validate(model: type[Any], raw: Any, file: str, text: str = "",
                                            for p in first["loc"])]
         raise ScriptError(file, where(text, loc) if loc else "",
                           validation_message(first)) from None
+
+
+# --- the files the referee writes ---------------------------------------------------------
+
+_SQLITE_HEADER = b"SQLite format 3\0"
+
+
+def is_game_file(path: str | Path) -> bool:
+    """Whether ``path`` is a referee game file: an SQLite database whose header carries the
+    game files' application id (read from the header, without opening the database)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        header = os.read(fd, 72)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return (header.startswith(_SQLITE_HEADER) and len(header) >= 72
+            and int.from_bytes(header[68:72], "big") == GAME_APPLICATION_ID)
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file: the same file when both exist (a hard link, a
+    symbolic link, another spelling of the path), else the same absolute path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+
+
+def output_target(path: str | Path, *, game: str | Path | None = None,
+                  reads: Sequence[str | Path | None] = (), force: bool = False,
+                  unwritable: str = "error.output_unwritable") -> Path:
+    """The file to write for an output the player named (``--record``, ``--html``): the file
+    itself, or the file a symbolic link names. Refused (a ``UsageError``) before anything is
+    asked or written when it is
+
+    * the game file the command plays in (``game``): never, whatever ``force`` says;
+    * a file the command reads (``reads``: its script, declaration, roster, the game file a
+      report is made from...), or an existing game file: unless ``force``;
+    * not a file that can be written: a folder, a pipe or a device, a missing folder, a
+      folder or file the player may not write to, a symbolic link loop (``unwritable``:
+      the message id that says so).
+    """
+    from referee.core.errors import UsageError
+
+    path = Path(path)
+    name = str(path)
+    if game is not None and same_file(path, game):
+        raise UsageError(Msg.of("error.output_is_game", file=name))
+    if not force:
+        for read in reads:
+            if read is not None and same_file(path, read):
+                raise UsageError(Msg.of("error.output_is_input", file=name))
+        if is_game_file(path):
+            raise UsageError(Msg.of("error.output_game_file", file=name))
+    refused = UsageError(Msg.of(unwritable, file=name))
+    try:
+        target = path.resolve() if path.is_symlink() else path
+        info = target.stat() if target.exists() else None
+    except (OSError, RuntimeError):  # a symbolic link loop, a path too long
+        raise refused from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise refused
+    parent = target.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise refused
+    if info is not None and not os.access(target, os.W_OK):
+        raise refused
+    return target
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) as the whole content of ``path``: into a new file in the
+    same folder, flushed to the disk, then renamed over ``path``. A kill at any moment leaves
+    the old file or the new one, never half of one; a write that fails (a full disk) leaves
+    the old file as it was and no new file behind. The file keeps its permissions (a new one
+    takes the umask's); an ``OSError`` is the caller's to report."""
+    import tempfile
+
+    path = Path(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~umask()
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        try:
+            os.fchmod(fd, mode)
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def umask() -> int:
+    """The process's file mode creation mask (read by setting it, then back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

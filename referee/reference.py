@@ -69,7 +69,9 @@ def document() -> str:
 def main() -> int:
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/cli.md")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(document(), encoding="utf-8")
+    from referee.files import write_atomic
+
+    write_atomic(target, document())  # whole or not at all, as every file the referee writes
     print(t("cli.reference.wrote", file=str(target)))
     return 0
 

@@ -8,10 +8,18 @@ size and modification time say (``cp -p`` and ``rsync -t`` keep both), so a hous
 never silently left out.
 
 The cache is checked like any input: an entry that cannot be read, is not a regular file, or
-does not hold what was stored is a miss, never an error. Entries are written in a folder of
+does not hold what was stored is a miss, never an error, and is written again. What was stored
+is checked, not only its name: an entry holds the key (the hash of the source's bytes) and a
+digest of the parsed data written beside it, which the data read back must match; an entry
+of empty data is refused (no source parses to nothing). Entries are written in a folder of
 mode 0700 that belongs to the user, through a new file created with ``O_EXCL`` and renamed
 into place, so a planted symlink or FIFO is never written through or read. A cache that
 cannot be written is simply not kept.
+
+The rules' data (``referee.data``: the tables the resolvers apply) is not cached at all: it
+is small, its parsing costs little of a start (``benchmarks/startup.py``), and a cache of it
+would be one more place where the rules applied could differ from the files installed. The
+message catalogues, which decide no rule and cost most of a start to parse, are cached.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-FORMAT = b"referee-tomlcache-2\0"  # part of every key: a new format never reads an old entry
+FORMAT = b"referee-tomlcache-3\0"  # part of every key: a new format never reads an old entry
 MAX_ENTRY = 32 * 1024 * 1024  # far beyond any parsed table; a larger entry is not ours
 _FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -54,7 +62,15 @@ def _key(source: bytes) -> str:
     return hashlib.sha256(FORMAT + source).hexdigest()
 
 
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(FORMAT + data).hexdigest()
+
+
 def _read_entry(entry: Path, key: str) -> dict[str, Any] | None:
+    """The data an entry holds: its first line the key and the digest of the data, the data
+    (JSON) after it; None when anything does not match."""
     try:
         fd = os.open(entry, os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
     except OSError:
@@ -64,24 +80,28 @@ def _read_entry(entry: Path, key: str) -> dict[str, Any] | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
-            cached = json.loads(f.read(MAX_ENTRY + 1))
+            raw = f.read(MAX_ENTRY + 1)
+        head, _, body = raw.partition(b"\n")
+        stamp = json.loads(head)
+        if (not isinstance(stamp, dict) or stamp.get("key") != key
+                or stamp.get("digest") != _digest(body)):
+            return None
+        data = json.loads(body)
     except (OSError, ValueError, RecursionError):
         return None
     finally:
         os.close(fd)
-    if not isinstance(cached, dict) or cached.get("key") != key:
-        return None
-    data = cached.get("data")
-    return data if isinstance(data, dict) else None
+    return data if isinstance(data, dict) and data else None
 
 
 def _write_entry(folder: Path, entry: Path, key: str, data: dict[str, Any]) -> None:
     tmp = folder / f".{entry.name}.{os.urandom(8).hex()}.tmp"
     try:
-        text = json.dumps({"key": key, "data": data}, ensure_ascii=False)
+        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        head = json.dumps({"key": key, "digest": _digest(body)}).encode("utf-8")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + b"\n" + body)
         os.replace(tmp, entry)
     except (OSError, TypeError, ValueError, RecursionError):
         try:
@@ -90,19 +110,21 @@ def _write_entry(folder: Path, entry: Path, key: str, data: dict[str, Any]) -> N
             pass  # no cache this time: the data is right all the same
 
 
-def load_toml(path: Path) -> dict[str, Any]:
+def load_toml(path: Path, *, cached: bool = True) -> dict[str, Any]:
+    """The TOML file ``path`` parsed: read back from the cache while the file is unchanged
+    (``cached``; without it, parsed every time and no cache kept)."""
     with path.open("rb") as f:
         source = f.read()
-    folder = _cache_dir()
+    folder = _cache_dir() if cached else None
     key = _key(source)
     entry = folder / f"{path.stem}-{key[:32]}.json" if folder is not None else None
     if entry is not None:
-        cached = _read_entry(entry, key)
-        if cached is not None:
-            return cached
+        found = _read_entry(entry, key)
+        if found is not None:
+            return found
     import tomllib
 
     data = tomllib.loads(source.decode("utf-8"))
     if folder is not None and entry is not None:
-        _write_entry(folder, entry, key, data)
+        _write_entry(folder, entry, key, data)  # a missing or refused entry written again
     return data

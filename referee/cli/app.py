@@ -125,9 +125,16 @@ def _guarded(env: Environment, json_: bool = False) -> Iterator[None]:
     failure the referee did not foresee is a bug: one line and exit code 1 (with
     ``REFEREE_DEBUG`` set, the traceback instead). With ``json_`` (the command's ``--json``)
     the error is one JSON document on standard error instead of the ``error: ...`` line
-    (the exit code is the same)."""
+    (the exit code is the same). A notice said meanwhile (``referee.notices``) is a line on
+    standard error."""
+    from referee.notices import listening
+
+    def note(msg: Msg) -> None:
+        env.stderr.write(visible(render(msg)) + "\n")
+
     try:
-        yield
+        with listening(note):
+            yield
     except RefereeError as error:
         code = _exit_code(error)
         _report(env, json_, code, error.msg, error=error)

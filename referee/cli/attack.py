@@ -44,6 +44,7 @@ def attack(ctx: typer.Context,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
+           force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
            json_: JsonFlag = False) -> None:
     from referee.play.plan import Reads, plan
 
@@ -66,6 +67,10 @@ def attack(ctx: typer.Context,
         else:
             planned = plan(ruleset, seed=seed, options=option or [],
                            declaration_file=declaration, game=game)
+        if record is not None:  # never over the game, nor what the attack reads (--force)
+            from referee.play.record import check_target
+
+            check_target(record, planned, reads=[declaration, roster], force=force)
         seat = _seat(out, auto_dice=dice is DiceMode.auto,
                      odds=_odds_mode(odds, no_odds))
         _announce(out, planned.seed, planned.game)

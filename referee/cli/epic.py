@@ -48,6 +48,7 @@ def epic_shoot(ctx: typer.Context,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
+               force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
                json_: JsonFlag = False) -> None:
     from referee.play.plan import plan
 
@@ -64,6 +65,10 @@ def epic_shoot(ctx: typer.Context,
 
         if isinstance(planned.declaration, ShootingDeclaration):
             with_roster(planned.declaration)  # a bad roster or name: refused before a question
+        if record is not None:  # never over the game, nor what the attack reads (--force)
+            from referee.play.record import check_target
+
+            check_target(record, planned, reads=[roster], force=force)
         seat = _seat(out, auto_dice=dice is DiceMode.auto,
                      odds=_odds_mode(odds, no_odds))
         _announce(out, planned.seed, planned.game)

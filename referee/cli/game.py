@@ -170,13 +170,20 @@ def report(ctx: typer.Context, file: FileArg,
            html: Annotated[Path | None, typer.Option("--html", metavar="OUT",
                                                      help=t("cli.game.opt.html"),
                                                      readable=False)] = None,
+           force: Annotated[bool, typer.Option("--force", help=t("cli.game.opt.force"))] = False,
            json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.game.report import build_report, markdown, report_json, write_html
 
+        target = None
+        if html is not None:  # never over the game file it is made from (--force)
+            from referee.files import output_target
+
+            target = output_target(html, reads=[file], force=force,
+                                   unwritable="error.report_unwritable")
         built = build_report(file)
-        if html is not None:
-            write_html(built, html)
+        if target is not None:
+            write_html(built, target)
         if out.json:
             out.document("game-report", **report_json(built))
             return

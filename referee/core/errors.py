@@ -88,4 +88,7 @@ class NoTerminalError(RefereeError):
 
 
 class GameFileError(RefereeError):
-    """A game file that cannot be opened or does not belong to this ruleset."""
+    """A game file that cannot be opened or does not belong to this ruleset; ``sqlite_code``:
+    SQLite's error code when SQLite refused it (a file locked by a write: wait and retry)."""
+
+    sqlite_code: int | None = None

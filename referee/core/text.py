@@ -30,23 +30,41 @@ class Msg:
         return dict(self.params)
 
 
-# Characters a terminal acts on instead of showing: C0 controls but the line break and the
-# tab, DEL, the C1 controls (0x9b is CSI, 0x9d OSC on many terminals) and the bidirectional
-# overrides and isolates (they reorder what is shown around them).
-_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Characters that act instead of showing, or show as nothing: the C0 controls but the line
+# break and the tab, DEL, the C1 controls (0x9b is CSI, 0x9d OSC on many terminals), the line
+# and paragraph separators, every format character (Unicode category Cf: the bidirectional
+# marks, embeddings, overrides and isolates that reorder what is shown around them, U+200E/F,
+# U+061C, U+202A-202E, U+2066-2069; the zero-width space, joiners and word joiner U+200B-200D,
+# U+2060; the byte-order mark U+FEFF; the soft hyphen U+00AD; the tag characters...), the
+# Hangul fillers that are letters drawn as nothing, and lone surrogates (a file name that is
+# not UTF-8), which no terminal can print. Generated from ``unicodedata`` (Unicode 14, with
+# the format characters of 15 too); tests/test_escaping.py checks it against the running
+# Python's tables.
+UNSHOWABLE = (  # as a regular expression's class: the escapes are read by re
+    r"\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891"
+    r"\u08e2\u115f-\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+    r"\u3164\ud800-\udfff\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd"
+    r"\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    r"\U000e0020-\U000e007f")
+_UNSHOWABLE = re.compile(f"[{UNSHOWABLE}]")
 
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:
-    """``text`` safe to write to a terminal: every control character (but the line break and
-    the tab) shown as an escape (``\\x1b``, ``\\x9b``, ``\\u202e``), so that names and
-    titles from files are shown as data and never change the screen, the window title or
-    what else is shown. Every human output goes through it: the renderers, the prompts and
-    the error messages (``--json`` keeps the exact text, escaped as JSON)."""
+    """``text`` safe to show to a person: every character that would act instead of showing
+    (a control, a bidirectional override) or show as nothing (a zero-width space, a soft
+    hyphen) written as a visible escape (``\\x1b``, ``\\x9b``, ``\\u202e``, ``\\u200b``),
+    so that names and titles from files are shown as data and never change the screen, the
+    window title, the order of what is shown around them, or hide inside a word. The one
+    rule of every human output: the terminal's renderers, prompts and error messages, the
+    Markdown report and the HTML page all pass their text through it; ``--json`` keeps the
+    exact text (escaped as JSON). The line break and the tab are kept."""
     return _UNSHOWABLE.sub(_escape, text)
 
 

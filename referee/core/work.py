@@ -20,7 +20,16 @@ kinds, each named after its ruleset:
   (tests/rulesets/waw/test_waw_work.py);
 * ``fow.searches`` shortest-path searches (Dijkstra, Bellman-Ford rounds), ``fow.arcs`` the
   arcs they scan, ``fow.augmentations`` flow pushes, ``fow.completions`` full completion
-  searches of the allocation (tests/rulesets/fow/test_fow_scale.py).
+  searches of the allocation (tests/rulesets/fow/test_fow_scale.py);
+* ``questions`` the questions a script's answers meet (``frontends.answers.AnswerPort``),
+  ``lnlt.impulses`` the impulses of an operations phase.
+
+The same counts are a budget (``Budget``): a loop whose length the input decides, and which no
+bound of the declaration's size limits, spends from it, and ends with ``OverBudget`` (which
+its caller turns into a clear error naming the input) rather than run for ever. Every loop of
+a resolver either asks a question each time round (so a script, whose answers are few, is
+held by its budget of questions: a script that answers by defaults could otherwise walk a
+phase that never ends) or is bounded by the declaration's limits (the work guards).
 """
 
 from __future__ import annotations
@@ -50,3 +59,29 @@ def counting() -> Iterator[Counter[str]]:
         _tally = outer
         if outer is not None:
             outer.update(tally)
+
+
+class OverBudget(Exception):
+    """A ``Budget``'s ``kind`` went past its limit: the input asked for more work than any
+    input of its kind needs (a loop that would not end)."""
+
+    def __init__(self, kind: str, limit: int) -> None:
+        super().__init__(f"{kind} > {limit}")
+        self.kind = kind
+        self.limit = limit
+
+
+class Budget:
+    """The work one run of an input may do, by kind: ``spend`` counts as ``add`` does (the
+    same count the guards read) and raises ``OverBudget`` past a kind's limit."""
+
+    def __init__(self, limits: dict[str, int]) -> None:
+        self.limits = dict(limits)
+        self.spent: Counter[str] = Counter()
+
+    def spend(self, kind: str, amount: int = 1) -> None:
+        add(kind, amount)
+        self.spent[kind] += amount
+        limit = self.limits.get(kind)
+        if limit is not None and self.spent[kind] > limit:
+            raise OverBudget(kind, limit)

@@ -3,7 +3,10 @@
 ``AnswerPort`` answers each question by its id from a mapping. It is strict: a question it has
 no answer for is an error naming the question id (unless the script asks for defaults, or the
 question is a dice question and dice may be rolled from the seed), and ``finish`` refuses
-answers that no question used. ``SequencePort`` answers in order (a transcript's prompts).
+answers that no question used. It is bounded: a script meets at most its answers and
+``MOST_UNANSWERED`` more questions (``core.work.Budget``), so that one whose defaults would
+never end the attack (an operations phase of empty activations) ends with an error naming
+it. ``SequencePort`` answers in order (a transcript's prompts), one answer a question.
 """
 
 from __future__ import annotations
@@ -16,6 +19,12 @@ from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, Un
 from referee.core.port import BACK_KEY, INTERRUPT_KEY, GoBack, settle_dice
 from referee.core.questions import DiceQuestion, EntryQuestion, Question
 from referee.core.text import Msg
+from referee.core.work import Budget, OverBudget
+
+MOST_UNANSWERED = 20_000
+"""Questions a script may meet beyond its answers (defaults taken, dice rolled, an answer
+met again): the largest declarations of every ruleset meet fewer than 1,000 in all
+(benchmarks/script_builders.py), and 20,000 take about two seconds."""
 
 
 class AnswerPort:
@@ -29,8 +38,14 @@ class AnswerPort:
         self.use_defaults = use_defaults
         self.roll_missing_dice = roll_missing_dice
         self.used: set[str] = set()
+        self.budget = Budget({"questions": len(self.answers) + MOST_UNANSWERED})
 
     def ask(self, question: Question) -> Any:
+        try:
+            self.budget.spend("questions")
+        except OverBudget as over:
+            raise ScriptError(self.file, "", Msg.of("script.expected.ends",
+                                                    most=over.limit)) from None
         if question.id in self.answers:
             self.used.add(question.id)
             from referee.render.display import value_from_label

@@ -12,12 +12,21 @@ its ruleset before and after it (so that undo puts the state back, and verify ca
 chain), its rolls, what is needed to resolve it again, and a digest chained to the previous
 entry's. A file of format 1 is migrated forward by the first command that writes to it, and
 read as it is by the commands that only read (``read_game``).
+
+A command killed inside its write (kill -9, a crash, a power cut) leaves a hot journal beside
+the file, which SQLite rolls back the next time the file is opened for writing; a read-only
+connection cannot, and refuses to read. So every command that opens a game file, reading or
+writing, first rolls back a hot journal (``recover``: the file opened for writing once) and
+tells the player in one line that the last command was interrupted and its entry not kept.
+A new game file is made whole beside its name and then linked into place, so that a full disk
+or a kill leaves no empty file under the name.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -28,9 +37,11 @@ from typing import Any
 
 from referee.core.errors import GameFileError
 from referee.core.text import Msg
+from referee.files import GAME_APPLICATION_ID as APPLICATION_ID  # "REFR": a game file's
+from referee.files import is_game_file, umask
 
 SCHEMA_VERSION = 2
-APPLICATION_ID = 0x52454652  # "REFR": marks an SQLite file as a referee game file
+SQLITE_READONLY_ROLLBACK = 776  # a read-only connection met a hot journal it cannot roll back
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS state (
@@ -327,9 +338,13 @@ def open_game(path: str | Path) -> Iterator[GameTransaction]:
     """Open (or create) a game file and run one transaction in it: committed when the block
     ends normally, rolled back on any exception (Ctrl-C included). Any SQLite failure, and a
     database that is not a referee game file, is a ``GameFileError``. A file of an older
-    format is migrated forward in the same transaction."""
+    format is migrated forward in the same transaction; what an interrupted command left is
+    rolled back first (``recover``); a new file is made whole before it takes its name."""
     path = Path(path)
     name = str(path)
+    if not os.path.lexists(path):
+        _create(path)
+    recover(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None)
     except sqlite3.Error as err:
@@ -353,17 +368,117 @@ def open_game(path: str | Path) -> Iterator[GameTransaction]:
         conn.close()
 
 
-def connect_read_only(path: str | Path) -> sqlite3.Connection:
-    """A connection that can only read ``path`` (which must exist): never created, never
-    migrated, never written."""
+def create_game(path: str | Path, fill: Callable[[GameTransaction], None]) -> None:
+    """Make a new game file at ``path`` holding what ``fill`` writes, whole or not at all:
+    built in a new file beside it and linked to its name only once complete (a name taken
+    meanwhile is refused: ``game.error.exists``). A failure (a full disk, Ctrl-C) leaves
+    nothing behind."""
+    _create(Path(path), fill, must_be_new=True)
+
+
+def _create(path: Path, fill: Callable[[GameTransaction], None] | None = None, *,
+            must_be_new: bool = False) -> None:
+    import tempfile
+
+    name = str(path)
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".new")
+    except OSError as err:
+        raise GameFileError(Msg.of("error.game_open", file=name,
+                                   reason=err.strerror or str(err))) from None
+    try:
+        os.fchmod(fd, 0o666 & ~umask())  # as SQLite makes a file (mkstemp's is private)
+    finally:
+        os.close(fd)
+    try:
+        conn = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            _check_or_create(conn, name)
+            if fill is not None:
+                fill(GameTransaction(conn, name))
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        try:
+            os.link(temporary, path)  # never over a file made meanwhile
+        except FileExistsError:
+            if must_be_new:
+                from referee.core.errors import UsageError
+
+                raise UsageError(Msg.of("game.error.exists", file=name)) from None
+        except OSError:  # a file system without hard links
+            if os.path.lexists(path):
+                raise
+            os.replace(temporary, path)
+    except sqlite3.Error as err:
+        raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
+    except OSError as err:
+        raise GameFileError(Msg.of("error.game_open", file=name,
+                                   reason=err.strerror or str(err))) from None
+    finally:
+        for leftover in (temporary, temporary + "-journal"):
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
+
+
+def recover(path: str | Path) -> bool:
+    """Roll back what a command interrupted inside its write left in the game file ``path``
+    (a hot journal), and say so (``referee.notices``): one line, the last command's entry
+    was not kept. SQLite rolls a hot journal back when the file is next opened for writing,
+    and a read-only connection refuses to read until then: so a read-only connection looks
+    first, and only when it is refused for that reason is the file opened for writing, once.
+    True when something was rolled back. A file that is not a game file is left alone."""
+    journal = f"{path}-journal"
+    try:
+        if os.stat(journal).st_size == 0 or not is_game_file(path):
+            return False
+    except OSError:
+        return False  # no journal: nothing was interrupted
+    try:
+        probe = sqlite3.connect(_read_only_uri(Path(path)), uri=True, isolation_level=None)
+        try:
+            probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            probe.close()
+        return False  # the journal of a write going on now, or one already rolled back
+    except sqlite3.Error as err:
+        if getattr(err, "sqlite_errorcode", None) != SQLITE_READONLY_ROLLBACK:
+            return False  # anything else is for the command's own open to report
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # its first read rolls the journal back
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+    except sqlite3.Error as err:
+        raise GameFileError(Msg.of("game.error.recover", file=str(path),
+                                   reason=str(err))) from None
+    from referee.notices import say
+
+    say(Msg.of("game.recovered", file=str(path)))
+    return True
+
+
+def _read_only_uri(path: Path) -> str:
     from urllib.parse import quote
 
+    return "file:" + quote(str(path.resolve())) + "?mode=ro"
+
+
+def connect_read_only(path: str | Path) -> sqlite3.Connection:
+    """A connection that can only read ``path`` (which must exist): never created, never
+    migrated, never written (but for a hot journal rolled back first: ``recover``)."""
     path = Path(path)
     if not path.is_file():
         raise GameFileError(Msg.of("game.error.no_file", file=str(path)))
+    recover(path)
     try:
-        uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
-        return sqlite3.connect(uri, uri=True, isolation_level=None)
+        return sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None)
     except (sqlite3.Error, OSError) as err:
         raise GameFileError(Msg.of("error.game_open", file=str(path),
                                    reason=str(err))) from None
@@ -387,7 +502,9 @@ def read_game(path: str | Path,
         finally:
             _rollback(conn)
     except sqlite3.Error as err:
-        raise GameFileError(Msg.of("error.game_open", file=name, reason=str(err))) from None
+        failure = GameFileError(Msg.of("error.game_open", file=name, reason=str(err)))
+        failure.sqlite_code = getattr(err, "sqlite_errorcode", None)
+        raise failure from None
     finally:
         if own:
             conn.close()

@@ -6,11 +6,20 @@ shows within the polling interval with no server. At a terminal the view is redr
 (rich ``Live``): the game, its last entries, the last entry's working, and each ruleset's state
 (Blast markers, cards left, markers, units); elsewhere (a pipe, a file) each new entry is
 printed as it comes. Ctrl-C ends it (exit code 0).
+
+The file is watched, not only its content: a file replaced under its name (a copy put in its
+place, another game), one that goes back to an earlier revision (an older copy: entries gone
+that the opponent saw), or one deleted or moved away is said in one line (``referee.notices``),
+and the view goes on with the new file, or waits for the file to come back. What a command
+killed inside its write left is rolled back (``recover``); a file locked for a moment is
+waited for. Only a file that is not a readable game file ends the view (exit code 5).
 """
 
 from __future__ import annotations
 
 import io
+import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +32,7 @@ if TYPE_CHECKING:
     from referee.context import Environment
 
 SHOWN_ENTRIES = 6  # the last entries the view shows
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6  # another connection writes now: wait for it
 
 
 def _working(entry: LogEntry) -> Table:
@@ -40,8 +50,10 @@ def _working(entry: LogEntry) -> Table:
                  tuple(rows))
 
 
-def frame(path: Path, conn: Any, width: int | None, color: bool) -> tuple[str, list[LogEntry]]:
-    """The view as text (with colour codes when ``color``), and the entries it shows."""
+def frame(path: Path, conn: Any, width: int | None, color: bool,
+          watch: Watch | None = None) -> tuple[str, list[LogEntry]]:
+    """The view as text (with colour codes when ``color``), and the entries it shows
+    (``watch``: told the revision and game read, to notice a file that went back)."""
     from referee.game import read_game
     from referee.game.history import check_history
     from referee.game.seed import game_info
@@ -52,7 +64,10 @@ def frame(path: Path, conn: Any, width: int | None, color: bool) -> tuple[str, l
     console = make_console(buffer, terminal=True, color=color, width=width)
     with read_game(path, conn) as tx:
         entries = check_history(tx).entries
-        lines = header_lines(str(path), game_info(tx), entries)
+        info = game_info(tx)
+        if watch is not None:
+            watch.seen(tx.revision, info.commitment if info is not None else None)
+        lines = header_lines(str(path), info, entries)
         for entry in entries[-SHOWN_ENTRIES:]:
             lines += entry_lines(entry)
         print_lines(console, lines)
@@ -70,33 +85,142 @@ def frame(path: Path, conn: Any, width: int | None, color: bool) -> tuple[str, l
 def follow(path: Path, env: Environment, *, interval: float = 0.5,
            rounds: int | None = None) -> None:
     """Watch ``path`` until Ctrl-C (``rounds``: stop after that many polls, for tests)."""
-    from referee.game import connect_read_only
-
-    conn = connect_read_only(path)
+    watch = Watch(path)
     try:
         if env.stdout_isatty:
-            _live(path, conn, env, interval, rounds)
+            _live(watch, env, interval, rounds)
         else:
-            _tail(path, conn, env, interval, rounds)
+            _tail(watch, env, interval, rounds)
     finally:
-        conn.close()
+        watch.close()
 
 
-def _changes(conn: Any, interval: float, rounds: int | None) -> Any:
+class Watch:
+    """The file ``follow`` watches: one read-only connection to it, and what tells this file
+    from another put under its name (its device and inode, the game's commitment) and from
+    an older copy of itself (the revision, which every write raises)."""
+
+    def __init__(self, path: Path) -> None:
+        from referee.game import connect_read_only
+
+        self.path = path
+        self.conn: sqlite3.Connection | None = connect_read_only(path)
+        self.identity = _identity(path)
+        self.version: object = None  # PRAGMA data_version when last shown
+        self.revision: int | None = None
+        self.commitment: str | None = None
+        self.gone = False
+        self.waiting = False
+        self.reopened = False  # another file (or the same, back): shown whole again
+        self.said = False  # ... and said so already
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def _reopen(self) -> None:
+        from referee.game import connect_read_only
+
+        self.close()
+        self.conn = connect_read_only(self.path)
+        self.identity = _identity(self.path)
+        self.version = None
+        self.reopened = True
+
+    def poll(self) -> bool:
+        """Whether there is something new to show (the file changed, or was replaced);
+        says what happened to the file itself."""
+        from referee.core.errors import GameFileError
+        from referee.game import SQLITE_READONLY_ROLLBACK, recover
+        from referee.notices import say
+
+        name = str(self.path)
+        now = _identity(self.path)
+        if now is None:  # deleted or moved away: wait for it
+            if not self.gone:
+                self.gone = True
+                say(Msg.of("game.follow.gone", file=name))
+            return False
+        if self.gone or now != self.identity:
+            say(Msg.of("game.follow.back" if self.gone and now == self.identity else
+                       "game.follow.replaced", file=name))
+            self.gone, self.said = False, True
+            self._reopen()
+        assert self.conn is not None
+        try:
+            (version,) = self.conn.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error as err:
+            code = getattr(err, "sqlite_errorcode", None)
+            if code == SQLITE_READONLY_ROLLBACK:
+                recover(self.path)  # a command killed inside its write: roll it back
+            elif code in (SQLITE_BUSY, SQLITE_LOCKED):
+                if not self.waiting:  # a write going on: the next poll sees it done
+                    self.waiting = True
+                    say(Msg.of("game.follow.waiting", file=name, reason=str(err)))
+            else:
+                raise GameFileError(Msg.of("error.game_open", file=name,
+                                           reason=str(err))) from None
+            return False
+        self.waiting = False
+        if version == self.version:
+            return False
+        self.version = version
+        return True
+
+    def seen(self, revision: int, commitment: str | None) -> None:
+        """The frame just shown read ``revision`` of the game ``commitment``: a game that
+        is another one, or went back, is said."""
+        from referee.notices import say
+
+        name = str(self.path)
+        if self.revision is not None:
+            if commitment != self.commitment:
+                if not self.said:
+                    say(Msg.of("game.follow.replaced", file=name))
+            elif revision < self.revision:  # (an older copy, put back under a new inode too)
+                say(Msg.of("game.follow.went_back", file=name, was=self.revision,
+                           now=revision))
+        self.revision, self.commitment, self.said = revision, commitment, False
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _changes(watch: Watch, interval: float, rounds: int | None) -> Any:
     """Yields each time the file changed (and once at first)."""
-    seen = None
     count = 0
     while rounds is None or count < rounds:
-        (version,) = conn.execute("PRAGMA data_version").fetchone()
-        if version != seen:
-            seen = version
+        if watch.poll():
             yield
         count += 1
         time.sleep(interval)
 
 
-def _live(path: Path, conn: Any, env: Environment, interval: float,
-          rounds: int | None) -> None:
+def _frame(watch: Watch, width: int | None, color: bool) -> tuple[str, list[LogEntry]] | None:
+    """The view now, or None when the file cannot be read this moment (it changed under
+    the poll: killed inside a write, replaced); the next poll tries again."""
+    from referee.core.errors import GameFileError
+    from referee.game import recover
+
+    assert watch.conn is not None
+    try:
+        return frame(watch.path, watch.conn, width, color, watch)
+    except GameFileError as err:
+        locked = err.sqlite_code in (SQLITE_BUSY, SQLITE_LOCKED)  # a long write: wait
+        if locked or not watch.path.exists() or recover(watch.path) or _identity(
+                watch.path) != watch.identity:
+            watch.version = None  # shown again at the next poll
+            return None
+        raise
+
+
+def _live(watch: Watch, env: Environment, interval: float, rounds: int | None) -> None:
     from rich.live import Live
     from rich.text import Text
 
@@ -105,26 +229,31 @@ def _live(path: Path, conn: Any, env: Environment, interval: float,
     console = make_console(env.stdout, terminal=True, color=env.color)
     with Live(console=console, auto_refresh=False, screen=False,
               vertical_overflow="visible") as live:
-        for _ in _changes(conn, interval, rounds):
-            text, _entries = frame(path, conn, console.width, env.color)
-            live.update(Text.from_ansi(text), refresh=True)
+        for _ in _changes(watch, interval, rounds):
+            shown = _frame(watch, console.width, env.color)
+            if shown is not None:
+                live.update(Text.from_ansi(shown[0]), refresh=True)
 
 
-def _tail(path: Path, conn: Any, env: Environment, interval: float,
-          rounds: int | None) -> None:
+def _tail(watch: Watch, env: Environment, interval: float, rounds: int | None) -> None:
+    from referee.core.text import visible
     from referee.game.view import entry_lines
 
     shown: dict[int, bool] = {}  # entry id: whether it was shown undone
     first = True
-    for _ in _changes(conn, interval, rounds):
-        text, entries = frame(path, conn, None, False)
-        if first:
+    for _ in _changes(watch, interval, rounds):
+        found = _frame(watch, None, False)
+        if found is None:
+            continue
+        text, entries = found
+        if first or watch.reopened:
+            watch.reopened = False
             env.stdout.write(text)
             shown = {e.id: not e.standing for e in entries}
             first = False
         else:
             for entry in entries:
                 if shown.get(entry.id) != (not entry.standing):
-                    env.stdout.write("\n".join(entry_lines(entry)) + "\n")
+                    env.stdout.write(visible("\n".join(entry_lines(entry))) + "\n")
                     shown[entry.id] = not entry.standing
         env.stdout.flush()

@@ -2,7 +2,7 @@
 ``game report --html`` writes and the pages ``game serve`` shows (the report, the game page,
 the seat of a side).
 
-Every text a page shows passes through ``shown`` (Jinja2's ``finalize``) before it is escaped
+Every text a page shows passes through ``core.text.visible`` (Jinja2's ``finalize``) before it is escaped
 for HTML: a name's control, bidirectional and invisible characters appear as visible escapes
 (``\\u202e``), never as what they do, and nothing a player typed can become markup. A page
 written to a file carries its CSS inline under a Content-Security-Policy that lets nothing
@@ -32,29 +32,13 @@ _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S)
 _PLACEHOLDER = "referee-csp-placeholder"
 
 
-def shown(text: str) -> str:
-    """The one rule for a text on a page and in the Markdown report: every control,
-    bidirectional and invisible character made a visible escape (``core.text.visible``, and
-    the invisible format characters it leaves, such as a zero-width space)."""
-    return _INVISIBLE.sub(_escape, visible(text))
-
-
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
-                        "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f"
-                        "\ufeff\uffa0\ufff0-\ufffb]")
-
-
-def _escape(found: re.Match[str]) -> str:
-    return f"\\u{ord(found.group()):04x}"
-
-
 def _finalize(value: Any) -> Any:
     from markupsafe import Markup
 
     if isinstance(value, Markup):
         return value  # drawn by the referee itself (the chart)
     if isinstance(value, str):
-        return shown(value)
+        return visible(value)
     return "" if value is None else value
 
 

@@ -8,6 +8,13 @@ expectation where the odds know them; and the state the game ended in. Markdown 
 output; with ``--html``, one self-contained page drawn from the templates the served report
 of ``game serve`` shares (``game.page``: Jinja2, an inline SVG chart of each side's luck by
 pygal), loaded only then. Undone entries are left out (they are in ``game log``).
+
+Names come from the players' files: every text of the Markdown and of the page passes through
+the one escaping rule (``core.text.visible``: a right-to-left override, a zero-width space, an
+escape sequence shown as ``\\u202e``, ``\\u200b``, ``\\x1b``), before the chart library
+sees it too. The page runs nothing (a strict Content-Security-Policy) and wraps long words;
+it is the same page whether or not lxml is installed (pygal would use it: the standard
+library's ElementTree is asked for).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.catalog import render
-from referee.core.text import Msg
+from referee.core.text import Msg, visible
 from referee.game import LogEntry
 from referee.game.history import message
 from referee.game.story import Story
@@ -363,9 +370,8 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def markdown(report: Report) -> str:
-    """The report as Markdown, every text made visible (``game.page.shown``: a name's
+    """The report as Markdown, every text made visible (``core.text.visible``: a name's
     control and invisible characters shown as escapes, never written to the terminal raw)."""
-    from referee.game.page import shown
 
     lines = [f"# {render(Msg.of('game.report.title', name=report.name))}", ""]
     lines += [" ".join(header_lines(report)), ""]
@@ -395,7 +401,7 @@ def markdown(report: Report) -> str:
     if rows:
         lines += _md_table(headers, rows)
     lines.append(render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
-    return shown("\n".join(lines) + "\n")
+    return visible("\n".join(lines) + "\n")  # names from files are data, never controls
 
 
 # --- JSON -------------------------------------------------------------------------------------
@@ -450,12 +456,15 @@ def chart_svg(report: Report) -> str | None:
     if not any(side.series for side in report.luck):
         return None
     import pygal
+    from pygal.etree import etree
     from pygal.style import Style
 
     # readable on a light and a dark page alike: no background of its own, mid-grey text
     style = Style(background="transparent", plot_background="transparent",
                   foreground="#888", foreground_strong="#888", foreground_subtle="#8884",
                   colors=("#3b7dd8", "#d8563b", "#2e9e5b", "#b38b00", "#888"))
+
+    etree.to_etree()  # the same page with lxml installed or not (lxml refuses controls)
     config = pygal.Config(js=[], disable_xml_declaration=True, width=800, height=360,
                           range=(0, 100), show_dots=True, dots_size=3, explicit_size=True,
                           style=style, tooltip_fancy_mode=False,
@@ -463,9 +472,10 @@ def chart_svg(report: Report) -> str | None:
                           x_title=render(Msg.of("game.report.chart_x")),
                           y_title=render(Msg.of("game.report.chart_y")))
     chart = pygal.XY(config)
+    chart.uuid = "luck"  # its id in the page (pygal draws a random one): the same page
     for side in report.luck:
         if side.series:
-            chart.add(side.side, [(float(x), round(y, 1)) for x, y in side.series])
+            chart.add(visible(side.side), [(float(x), round(y, 1)) for x, y in side.series])
     chart.add(render(Msg.of("game.report.chart_median")),
               [(1.0, 50.0), (float(max(report.rolls, 1)), 50.0)], stroke_style={"dasharray": "4"},
               show_dots=False)
@@ -525,10 +535,11 @@ def table_view(table: Any) -> dict[str, Any]:
 
 def write_html(report: Report, path: Path) -> None:
     from referee.core.errors import UsageError
+    from referee.files import write_atomic
 
     text = html(report)
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)  # a full disk leaves no half page, nor an empty file
     except OSError as err:
         raise UsageError(Msg.of("game.error.html", file=str(path),
                                 reason=err.strerror or str(err))) from None

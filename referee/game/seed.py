@@ -99,7 +99,7 @@ def game_info(tx: Any) -> GameInfo | None:
 def new_game(path: Path, *, name: str, sides: Sequence[str],
              opponent: str | None = None) -> GameInfo:
     """Make a new game file at ``path`` (which must not exist) with a fresh secret seed."""
-    from referee.game import clock, open_game
+    from referee.game import clock, create_game
 
     if path.exists():
         raise UsageError(Msg.of("game.error.exists", file=str(path)))
@@ -111,11 +111,14 @@ def new_game(path: Path, *, name: str, sides: Sequence[str],
             raise UsageError(Msg.of("game.error.opponent", most=OPPONENT_MOST))
     seed = draw_secret()
     info = GameInfo(name, (sides[0], sides[1]), commitment(seed), opponent, clock(), seed)
-    with open_game(path) as tx:
+
+    def fill(tx: Any) -> None:
         tx.set_meta("game", json.dumps({"name": name, "sides": list(info.sides),
                                         "commitment": info.commitment, "opponent": opponent,
                                         "created": info.created}, ensure_ascii=False))
         tx.set_meta("seed", seed)
+
+    create_game(path, fill)  # whole or not at all: a full disk leaves no empty file
     return info
 
 

@@ -1,24 +1,23 @@
 """The ``--record`` file: every answer of an attack, written as it is given.
 
 The record is a script (``referee.script``) that ``referee run`` replays exactly and
-``referee attack --resume`` continues. It is rewritten after every answer, atomically (a
-temporary file in the same folder, then a rename), so that a kill at any moment leaves either
-the record before the answer or the record after it, never half a file. The destination is
-checked, and the empty record written, before the first question.
+``referee attack --resume`` continues. It is rewritten after every answer, atomically
+(``files.write_atomic``: a temporary file in the same folder, then a rename), so that a kill at
+any moment leaves either the record before the answer or the record after it, never half a
+file. The destination is checked (``files.output_target``: never the game file the attack is
+played in), and the empty record written, before the first question.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.core.errors import UsageError
 from referee.core.text import Msg
+from referee.files import output_target, write_atomic
 
 if TYPE_CHECKING:
     from referee.play.plan import AttackPlan
@@ -28,7 +27,9 @@ class Recorder:
     def __init__(self, path: Path, plan: AttackPlan) -> None:
         self.path = path
         self.plan = plan
-        self.target = _destination(path)
+        self.target = output_target(path, game=plan.game.file if plan.game else None,
+                                    force=True,  # the command checked what it reads
+                                    unwritable="error.record_unwritable")
         self.failed: Msg | None = None  # the first write that failed during the attack
 
     def write(self, answers: Sequence[tuple[str, Any]], *, complete: bool) -> None:
@@ -52,7 +53,7 @@ class Recorder:
         comment = render(Msg.of("record.header" if complete else "record.header_partial",
                                 file=str(self.path), ruleset=plan.info.id))
         try:
-            _write_atomic(self.target, dump_script(script, comment))
+            write_atomic(self.target, dump_script(script, comment))
         except OSError as err:
             raise UsageError(Msg.of("error.record_failed", file=str(self.path),
                                     reason=err.strerror or str(err))) from None
@@ -68,46 +69,22 @@ class Recorder:
         return self.failed if complete else None
 
 
-def _destination(path: Path) -> Path:
-    """The file to write: a regular file or a new one, in a folder that exists (a symlink is
-    followed to its file). Anything else (a folder, a FIFO, a device, a symlink loop) is
-    refused before the first question."""
-    refused = UsageError(Msg.of("error.record_unwritable", file=str(path)))
-    try:
-        target = path.resolve() if path.is_symlink() else path
-        info = target.stat() if target.exists() else None
-    except (OSError, RuntimeError):  # a symlink loop, a path too long
-        raise refused from None
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise refused
-    parent = target.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise refused
-    if info is not None and not os.access(target, os.W_OK):
-        raise refused
-    return target
+def check_target(path: Path, plan: AttackPlan, *, reads: Sequence[Path | None] = (),
+                 force: bool = False) -> None:
+    """Refuse a ``--record`` destination before anything is asked (``files.output_target``):
+    the game file the attack is played in, a file it reads (``reads``: its declaration,
+    roster...; the files its options name), or another game file (unless ``force``)."""
+    output_target(path, game=plan.game.file if plan.game else None,
+                  reads=[*reads, *files_read(plan)], force=force,
+                  unwritable="error.record_unwritable")
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(temporary, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def files_read(plan: AttackPlan) -> list[str]:
+    """The files an attack reads besides its declaration: the roster a declaration names
+    and the files its options name (a deck file, a data file)."""
+    out = [str(value) for spec in plan.info.option_specs()
+           if spec.path and isinstance(value := plan.option_overrides.get(spec.name), str)]
+    raw = plan.declaration_raw
+    if raw is not None and isinstance(raw.get("roster"), str):
+        out.append(raw["roster"])
+    return out

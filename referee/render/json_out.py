@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catalog import render
 from referee.core.table import Shown, Table
-from referee.core.text import Msg
+from referee.core.text import UNSHOWABLE, Msg
 
 if TYPE_CHECKING:
     from referee.core.errors import RefereeError
@@ -160,13 +160,23 @@ def error_json(exit_code: int, msg: Msg, error: RefereeError | None = None,
                     hint=message(hint) if hint is not None else None)
 
 
-# json.dumps escapes the C0 controls; these it writes raw: DEL, the C1 controls, the
-# bidirectional overrides and isolates. They can only occur inside strings.
-_RAW = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# json.dumps escapes the C0 controls; the other characters that act or show as nothing
+# (``core.text.UNSHOWABLE``: DEL, the C1 controls, the bidirectional and zero-width
+# characters...) it writes raw. They can only occur inside strings: written as JSON escapes
+# (a pair of surrogates beyond the BMP), the text is exact once parsed.
+_RAW = re.compile(f"[{UNSHOWABLE}]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
 
 
 def dumps(data: Any) -> str:
     """JSON of ``data``: every string exact once parsed, and no control character raw in the
     text (a JSON escape instead), so that printing it to a terminal is safe too."""
     text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False)
-    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _RAW.sub(_json_escape, text)

@@ -66,12 +66,34 @@ def grid_widths(width: int, headers: Sequence[str], rows: Sequence[Sequence[str]
     excess = sum(lengths) - room
     if excess <= 0 or sum(least) > room:
         return None
-    widths = list(lengths)
-    while excess > 0:
-        i = max((i for i in range(len(widths)) if widths[i] > least[i]),
-                key=lambda i: widths[i])
-        widths[i] -= 1
-        excess -= 1
+    return _narrowed(lengths, least, excess)
+
+
+def _narrowed(lengths: Sequence[int], least: Sequence[int], excess: int) -> list[int]:
+    """``lengths`` less ``excess`` cells in all, a cell at a time from the widest column that
+    is still wider than its ``least`` (the first such on a tie), worked out at once rather
+    than a cell at a time (the excess of a long name is its length): every column is brought
+    down to a common level (or its least), the lowest level that takes no more than the
+    excess, and the cells left are taken from the columns at that level, first come first."""
+    def taken(level: int) -> int:
+        return sum(max(0, n - max(level, low)) for n, low in zip(lengths, least, strict=True))
+
+    low, high = 0, max(lengths, default=0)  # taken(high) == 0 <= excess
+    while low < high:  # the lowest level that takes at most the excess
+        middle = (low + high) // 2
+        if taken(middle) <= excess:
+            high = middle
+        else:
+            low = middle + 1
+    level = low
+    widths = [min(n, max(level, least_i)) for n, least_i in zip(lengths, least, strict=True)]
+    left = excess - taken(level)
+    for i, width in enumerate(widths):
+        if left <= 0:
+            break
+        if width == level and width > least[i]:
+            widths[i] -= 1
+            left -= 1
     return widths
 
 
@@ -84,28 +106,51 @@ def breakable(text: str) -> str:
 
 def wrap(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` cells, broken between words; a word wider than
-    ``width`` folded across lines; its own line breaks kept."""
+    ``width`` folded across lines; its own line breaks kept. Linear in the text: each word
+    is measured once and a word too wide is folded in one pass (a name of a megabyte prints
+    at once)."""
     width = max(width, 1)
     out: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line, used = "", 0
         for word in paragraph.split():
-            while cell_len(word) > width:  # fold: nothing else can show it
+            size = cell_len(word)
+            if size > width:  # fold: nothing else can show it
                 if line:
                     out.append(line)
-                    line = ""
-                cut = _fit(word, width)
-                out.append(word[:cut])
-                word = word[cut:]
+                pieces = fold(word, width)
+                out.extend(pieces[:-1])
+                word = pieces[-1]
+                size = cell_len(word)
+                line, used = "", 0
             if not line:
-                line = word
-            elif cell_len(line) + 1 + cell_len(word) <= width:
+                line, used = word, size
+            elif used + 1 + size <= width:
                 line += " " + word
+                used += 1 + size
             else:
                 out.append(line)
-                line = word
+                line, used = word, size
         out.append(line)
     return out
+
+
+def fold(word: str, width: int) -> list[str]:
+    """``word`` cut into pieces of at most ``width`` cells (at least one character each), in
+    one pass over it."""
+    width = max(width, 1)
+    if word.isascii() and word.isprintable():  # one cell a character
+        return [word[i:i + width] for i in range(0, len(word), width)] or [word]
+    pieces: list[str] = []
+    start = cells = 0
+    for i, char in enumerate(word):
+        size = cell_len(char)
+        if cells + size > width and i > start:
+            pieces.append(word[start:i])
+            start, cells = i, 0
+        cells += size
+    pieces.append(word[start:])
+    return pieces
 
 
 def hanging(line: str, width: int) -> list[str]:
@@ -135,16 +180,6 @@ def hanging(line: str, width: int) -> list[str]:
         gap = ""
     out.append(current)
     return out
-
-
-def _fit(word: str, width: int) -> int:
-    """How many characters of ``word`` fit in ``width`` cells (at least one)."""
-    cells = 0
-    for i, char in enumerate(word):
-        cells += cell_len(char)
-        if cells > width:
-            return max(i, 1)
-    return len(word)
 
 
 def lines(width: int, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],

@@ -454,7 +454,7 @@ def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
     import referee.play.record as record_module
 
     record = tmp_path / "rec.toml"
-    real = record_module._write_atomic
+    real = record_module.write_atomic
     calls = {"n": 0}
 
     def full_disk(path: Path, text: str) -> None:
@@ -463,7 +463,7 @@ def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
             raise OSError(28, "No space left on device")
         real(path, text)
 
-    monkeypatch.setattr(record_module, "_write_atomic", full_disk)
+    monkeypatch.setattr(record_module, "write_atomic", full_disk)
     code, out = _cli(["attack", "epic", "--seed", "11", "--record", str(record)], TO_HIT)
     assert code == 2
     assert "Outcome: 1 AP hit" in out

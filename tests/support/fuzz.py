@@ -2,8 +2,12 @@
 mutated (values of the wrong type, out of range, blank, hostile text, huge numbers, deep
 nesting, dropped and unknown keys, duplicated units, broken bytes), run through the real
 commands in-process. Every run must end with an exit code of the README's table (0, 2, 3, 4
-or 5), no traceback and no raw control character in what it printed; anything else is a
-finding.
+or 5), no traceback and no raw control character in what it printed, within its budget of
+time and memory (``run_bounded``: each case in a child process under resource limits, so a
+run that would hang or eat memory is a finding rather than the fuzzer's end); anything else
+is a finding. Besides mutations of the files' content, a script may be asked to take every
+default (``use_defaults``) under the ruleset's other options (house rules): the walks that
+only the defaults decide (an LnLT phase of empty activations) are fuzzed too.
 
 ``tests/cli/test_fuzz.py`` runs a few hundred cases per ruleset within the suite's time;
 ``benchmarks/fuzz.py`` runs many more and reports the figures. Same seed, same cases.
@@ -22,11 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.core.text import UNSHOWABLE
 from tests.support import ROOT
 
 SCRIPTS = ROOT / "transcripts" / "scripts"
 ALLOWED = frozenset({0, 2, 3, 4, 5})
-_RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# what the referee shows as escapes (core.text.UNSHOWABLE), found raw in an output
+_RAW_CONTROL = re.compile(f"[{UNSHOWABLE}]")
 # the bundled scripts each ruleset's mutations start from (valid ones: every mutation is
 # a small step away from something the referee accepts, so it reaches deep)
 SEEDS: dict[str, tuple[Path, ...]] = {
@@ -125,6 +131,26 @@ def _random_value(rng: random.Random, like: Any, pool: list[Any]) -> Any:
     return rng.choice(HOSTILE_TEXT)
 
 
+def house_rules(rng: random.Random, ruleset: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a script, a copy) taking every default, under some of the ruleset's other
+    options: the defaults then decide the attack (or the phase) from where its answers end."""
+    from referee.rulesets import find_ruleset
+
+    data = json.loads(json.dumps(data))
+    data["use_defaults"] = True
+    if rng.random() < 0.5 and isinstance(data.get("answers"), dict):
+        answers = list(data["answers"])  # the answers end early: the defaults go on
+        data["answers"] = {k: data["answers"][k] for k in answers[:rng.randrange(
+            len(answers) + 1)]}
+    specs = [s for s in find_ruleset(ruleset).option_specs() if len(s.choices) > 1]
+    options = dict(data["options"]) if isinstance(data.get("options"), dict) else {}
+    for spec in rng.sample(specs, rng.randint(0, len(specs))):
+        options[spec.name] = rng.choice([c for c in spec.choices if c != spec.default])
+    if options:
+        data["options"] = options
+    return data
+
+
 def mutate(rng: random.Random, data: dict[str, Any]) -> dict[str, Any]:
     """``data`` (a script's TOML, a copy) with one to three mutations (mostly one, so that
     the run goes deep)."""
@@ -192,8 +218,12 @@ def cases(ruleset: str, count: int, seed: int = 17) -> Iterator[Case]:
         else:
             raw = rng.choice(sources)
             args = _command(rng, ruleset)
-        if rng.random() < 0.12:
+        roll = rng.random()
+        if roll < 0.12:
             content = break_bytes(rng, raw)
+        elif roll < 0.22 and args[0] == "run":
+            content = dump(house_rules(rng, ruleset, tomllib.loads(raw.decode("utf-8")))
+                           ).encode("utf-8")
         else:
             content = dump(mutate(rng, tomllib.loads(raw.decode("utf-8")))).encode("utf-8")
         yield Case(ruleset, n, content, args)
@@ -254,6 +284,121 @@ def run_case(case: Case, folder: Path) -> Outcome:
     if raw:  # names from files reach the screen as visible escapes, never raw
         return Outcome(None, f"raw control characters in the output: {', '.join(raw)}")
     return Outcome(result.exit_code, err.getvalue().strip()[:300])
+
+
+SECONDS = 20.0  # a case's budget of processor time (the slowest seen take under 3 s)
+MEGABYTES = 768  # ... and of memory beyond what the fuzzer held when it started the case
+
+
+def run_bounded(case: Case, folder: Path, *, seconds: float = SECONDS,
+                megabytes: int = MEGABYTES) -> Outcome:
+    """``run_case`` in a child process (forked: the imports are shared) under resource
+    limits: ``seconds`` of processor time (and three times as much on the clock, for a
+    loaded machine), ``megabytes`` of address space more than the fuzzer's. A case over its
+    budget is a finding (``hang``, ``memory``), never a fuzzer that hangs or is killed."""
+    import os
+    import resource
+    import signal
+    import time
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run the case, write its outcome, leave at once
+        code = 0
+        try:
+            os.close(read)
+            used = _address_space()
+            if used:  # (known on Linux)
+                limit = used + megabytes * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            cpu = int(seconds) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            try:
+                outcome = run_case(case, folder)
+            except MemoryError:
+                outcome = Outcome(None, f"memory: over {megabytes} MB")
+            os.write(write, json.dumps([outcome.code, outcome.error]).encode("utf-8"))
+        except BaseException:  # (nothing written: the parent reports what it knows)
+            code = 70
+        finally:
+            os._exit(code)
+    os.close(write)
+    deadline = time.monotonic() + 3 * seconds
+    status = None
+    while status is None:
+        done, found = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = found
+        elif time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read)
+            _clean(case, folder)
+            return Outcome(None, f"hang: over {3 * seconds:.0f} s on the clock")
+        else:
+            time.sleep(0.002)
+    with os.fdopen(read, "rb") as pipe:
+        written = pipe.read()
+    if written:
+        code, error = json.loads(written)
+        return Outcome(code, error)
+    _clean(case, folder)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return Outcome(None, f"hang: over {seconds:.0f} s of processor time")
+    return Outcome(None, f"memory or crash: the child ended with status {status}")
+
+
+class _OverTime(Exception):
+    pass
+
+
+def run_timed(case: Case, folder: Path, *, seconds: float = SECONDS) -> Outcome:
+    """``run_case`` in this process with a clock (the suite's oracle of hangs, cheaper than
+    a child a case): a case still running after ``seconds`` is stopped and is a finding."""
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _OverTime
+
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return run_case(case, folder)
+    except _OverTime:
+        _clean(case, folder)
+        return Outcome(None, f"hang: over {seconds:.0f} s on the clock")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def warm_up(ruleset: str, folder: Path) -> None:
+    """Run the ruleset's bundled scripts as they are, in this process (they end: the suite
+    replays them), so that the modules a case needs are imported once here rather than in
+    every child ``run_bounded`` forks."""
+    for n, path in enumerate(SEEDS[ruleset]):
+        for args in (("run", "FILE", "--dice", "auto"), ("run", "FILE", "--no-odds", "--json")):
+            run_case(Case(ruleset, -1 - n, path.read_bytes(), args), folder)
+    aux_path, aux_args = AUX[ruleset]
+    run_case(Case(ruleset, -100, aux_path.read_bytes(), aux_args), folder)
+
+
+def _address_space() -> int:
+    """This process's address space now, in bytes (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _clean(case: Case, folder: Path) -> None:
+    """What a child killed in the middle of a case left (its file, its game file)."""
+    for name in (f"{case.ruleset}-{case.number}.toml", f"{case.ruleset}-{case.number}.sqlite"):
+        (folder / name).unlink(missing_ok=True)
 
 
 @dataclass

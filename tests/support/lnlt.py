@@ -72,3 +72,43 @@ def step_texts(result: Result) -> list[str]:
     from referee.catalog import render
 
     return [f"[{s.clause}] {render(s.text)}" for s in result.steps]
+
+
+# the generated script of case 3: a roster, two answers (a pass, an activation emptied of
+# its actions), a unit renamed from the answers' spelling, then every question at its
+# default, under the reading of L-X1 where any activation resets the count of passes
+DEFAULTS_NEVER_END = """ruleset = "lnlt"
+use_defaults = true
+roll_missing_dice = true
+seed = 7
+
+[options]
+empty-activation = "resets"
+
+[declaration]
+sides = ["Grey", "Red"]
+initiative = "Grey"
+adjacent = { C4 = ["C5", "D4"], C5 = ["D5"], D4 = ["D5"] }
+
+[[declaration.units]]
+id = "able-renamed"
+name = "Able squad (invented)"
+side = "Grey"
+hex = "C4"
+kind = "mmc"
+ifp = 2
+
+[[declaration.units]]
+id = "red-1"
+name = "Red One squad (invented)"
+side = "Red"
+hex = "D5"
+kind = "mmc"
+ifp = 3
+
+[answers]
+"i1.do" = "pass"
+"i2.do" = "activate"
+"i2.act.1" = "done"
+"""
+"""(Issue 28, case 3: a script on which ``referee run`` ran for ever.)"""

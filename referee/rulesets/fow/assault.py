@@ -1,4 +1,4 @@
-"""The whole assault step (docs/rules/flames-of-war-assault.md, F-A1 to F-A25): defensive
+"""The whole assault step (docs/rules/flames-of-war-assault.md, F-A1 to F-A26): defensive
 fire, then rounds of hits, each followed by the other side's counterattack test, until one side
 breaks off or has no team left that can fight.
 
@@ -110,7 +110,7 @@ def _check_kept(ctx: AttackContext, fight: Fight) -> None:
 def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
             options: Mapping[str, Any], round_log: list[dict[str, Any]]
             ) -> tuple[int, str | None, list[str]]:
-    """F-A8 to F-A24: the rounds; returns their number, the winner (``None``: undecided at
+    """F-A8 to F-A24, F-A26: the rounds; returns their number, the winner (``None``: undecided at
     the referee's limit) and the platoons that broke off. ``round_log`` gets each round's
     side, hits by team, allocation (hit number to team) and the teams' states after it."""
     port = ctx.port
@@ -162,8 +162,11 @@ def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
         if not platoons:
             log.outcome(Msg.of("fow.round.nobody_left", side=fight.side_name(hit)), "F-A17")
             return round_no, side, broke
-        passed = morale.test(port, log, fight, platoons, scored, round_no)
-        choices = morale.choose(port, log, platoons, passed, round_no)
+        forced = morale.must_break_off(log, fight, status, platoons)
+        testing = [p for p in platoons if p not in forced]
+        passed = morale.test(port, log, fight, testing, scored, round_no) if testing else {}
+        choices = morale.choose(port, log, testing, passed, round_no)
+        choices.update({p.name: morale.BREAK_OFF for p in forced})
         for p in platoons:
             if choices[p.name] == morale.BREAK_OFF:
                 morale.break_off(log, fight, status, p, options)

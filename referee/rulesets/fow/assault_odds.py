@@ -1,7 +1,7 @@
 """The odds at the whole assault's dice (docs/rules/flames-of-war-assault.md): the chance
 defensive fire stops the charge (F-A6), and the chance the side that hits wins the round: the
 other side has no team left able to fight (F-A17), or every one of its platoons fails the
-counterattack test (F-A18, F-A21).
+counterattack test (F-A18, F-A21) or must break off (F-A26).
 
 Imported only when odds are shown (through the ``OddsRef`` of a dice question). Every number is
 exact (fractions): dice are independent, each team's result depends only on the hits it holds,
@@ -206,35 +206,45 @@ class _Round:
                 destroyed[t.id], out[t.id] = d, max(before, d + b)
         return destroyed, out
 
-    def win(self, out: Mapping[str, Fraction], scored: int) -> Fraction:
-        """F-A17 to F-A21: the chance the side that hit wins the round: every platoon of the
-        other side fails its test (with its re-roll) or has no team left able to fight, the
-        platoons that pass choosing to counterattack."""
-        if scored == 0:
-            return Fraction(0)  # F-A19: the test is passed; nobody is out
+    def win(self, destroyed: Mapping[str, Fraction], out: Mapping[str, Fraction],
+            scored: int) -> Fraction:
+        """F-A17 to F-A21, F-A26: the chance the side that hit wins the round: every platoon
+        of the other side fails its test (with its re-roll), has no team left able to fight,
+        or must break off because an unarmoured tank team of it is left (F-A26); the
+        platoons that pass and may stay choosing to counterattack. Each team's result
+        depends only on its own hits, so a platoon's chances are products."""
         from referee.rulesets.fow.ratings import motivation_test
 
-        all_out = {}
+        leaves = {}  # each platoon's chance not to stay, should it pass
         for p in self.platoons:
-            chance = Fraction(1)
+            others, unarmoured = Fraction(1), Fraction(1)
             for t in self.targets:
-                if t.platoon == p.name and not self.out_before(t):
-                    chance *= out[t.id]
-            all_out[p.name] = chance
-        if self._patterns is None:  # which platoons pass, for each first die and re-roll
-            patterns: Counter[tuple[bool, ...]] = Counter()
-            for v in range(1, SIDES + 1):
-                for w in range(1, SIDES + 1):
-                    patterns[tuple(v >= motivation_test(p.motivation) or (
-                        p.reroll and w >= motivation_test(p.motivation))
-                        for p in self.platoons)] += 1
-            self._patterns = patterns
+                if t.platoon != p.name or self.out_before(t):
+                    continue
+                if t.kind == "tank" and t.top is None:
+                    unarmoured *= destroyed[t.id]
+                else:
+                    others *= out[t.id]
+            leaves[p.name] = 1 - unarmoured * (1 - others)
+        if scored == 0:  # F-A19: every platoon counts as passed
+            patterns: Counter[tuple[bool, ...]] = Counter({(True,) * len(self.platoons): 1})
+            throws = 1
+        else:
+            if self._patterns is None:  # which platoons pass, for each first die and re-roll
+                found: Counter[tuple[bool, ...]] = Counter()
+                for v in range(1, SIDES + 1):
+                    for w in range(1, SIDES + 1):
+                        found[tuple(v >= motivation_test(p.motivation) or (
+                            p.reroll and w >= motivation_test(p.motivation))
+                            for p in self.platoons)] += 1
+                self._patterns = found
+            patterns, throws = self._patterns, SIDES * SIDES
         total = Fraction(0)
-        for passing, count in self._patterns.items():
-            chance = Fraction(count, SIDES * SIDES)
+        for passing, count in patterns.items():
+            chance = Fraction(count, throws)
             for p, passes in zip(self.platoons, passing, strict=True):
                 if passes:
-                    chance *= all_out[p.name]
+                    chance *= leaves[p.name]
             total += chance
         return total
 
@@ -310,7 +320,7 @@ def _round_states(rnd: _Round, groups: Sequence[tuple[list[str], list[Fraction]]
         hits = {h: int(i < c) for (ids, _), c in zip(groups, counts, strict=True)
                 for i, h in enumerate(ids)}
         destroyed, out = rnd.evaluate(hits)
-        win = rnd.win(out, sum(counts))
+        win = rnd.win(destroyed, out, sum(counts))
         return [win, *(destroyed[t.id] for t in rnd.targets), sum(destroyed.values(),
                                                                   Fraction(0))]
 

@@ -1,6 +1,8 @@
-"""Counterattack or break off (F-A17 to F-A21, F-A24): which platoons of the side that was hit
-can still fight, their Motivation test on one die (with a re-roll for the platoons that failed
-and may re-roll), the choice of the platoons that passed, and breaking off.
+"""Counterattack or break off (F-A17 to F-A21, F-A24, F-A26): which platoons of the side that
+was hit can still fight, which of them must break off without a test because an unarmoured tank
+team of theirs is in the assault, the Motivation test of the others on one die (with a re-roll
+for the platoons that failed and may re-roll), the choice of the platoons that passed, and
+breaking off.
 
 ``passes`` and ``captured`` are the rules as pure functions; ``test``, ``choose`` and
 ``break_off`` ask through the port and write the working.
@@ -39,6 +41,27 @@ def able(fight: Fight, status: Mapping[str, str], platoons: Iterable[str]) -> li
     names = set(platoons)
     return [p for p in fight.platoons if p.name in names and any(
         can_fight(t, status) for t in fight.teams if t.platoon == p.name)]
+
+
+def unarmoured(fight: Fight, status: Mapping[str, str], platoon: Rated) -> list[Fighter]:
+    """F-A26: the platoon's Tank teams without Top armour still in the assault (a team the
+    declaration keeps in the fight is near enough: geometry stays at the table)."""
+    return [t for t in fight.teams if t.platoon == platoon.name and t.side == platoon.side
+            and t.kind == "tank" and t.top is None and status[t.id] != DESTROYED]
+
+
+def must_break_off(log: StepLog, fight: Fight, status: Mapping[str, str],
+                   platoons: Sequence[Rated]) -> list[Rated]:
+    """F-A26: the platoons among ``platoons`` that may not counterattack (an unarmoured tank
+    team of theirs is in the assault); they break off without a test."""
+    out = []
+    for p in platoons:
+        teams = unarmoured(fight, status, p)
+        if teams:
+            out.append(p)
+            log.outcome(Msg.of("fow.morale.unarmoured", platoon=p.name,
+                               teams=", ".join(t.name for t in teams)), "F-A26")
+    return out
 
 
 def passes(die: int, platoon: Rated) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.core import work
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
@@ -129,8 +130,28 @@ def _fire_refusals(roster: Roster, side: str, offered: set[str]) -> tuple[Refusa
     return tuple(out)
 
 
+def idle_before(state: PhaseState, side: str, options: Options) -> bool:
+    """L-X1 under empty-activation=resets: whether ``side``'s last impulse changed nothing on
+    the map (a pass, or an activation in which nothing acted and no leader became Ops
+    Complete). Under that option such an activation resets the count of passes, so a player
+    who takes every default (Enter at the table, a script's ``use_defaults``, the odds' walk)
+    would activate and do nothing for ever: after an impulse that changed nothing, the
+    default is to pass. The players may still activate; only the default differs. With
+    every default taken the phase then ends: each side's defaults do nothing once, then
+    pass, and three passes end it (L-2)."""
+    if empty_counts_as_pass(options):
+        return False
+    last = next((r for r in reversed(state.log) if r.side == side), None)
+    if last is None:
+        return False
+    return last.kind == "pass" or (not last.did and not any(
+        a.impulse == last.number for a in state.actions))
+
+
 def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) -> None:
-    """One impulse of the current player (L-1), then the turn passes to the other."""
+    """One impulse of the current player (L-1), then the turn passes to the other. The
+    impulses of a phase are counted (``lnlt.impulses``)."""
+    work.add("lnlt.impulses")
     state.impulses += 1
     n, side = state.impulses, state.current
     free = activatable(state.roster, side)
@@ -143,10 +164,12 @@ def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) 
     refusals += _fire_refusals(state.roster, side, {c.value for c in fire_now})
     log.input(Msg.of("lnlt.step.impulse", n=n, side=side), "L-1", impulse=n, side=side)
     # the default is never Pass while something may act: a stray Enter must not end the
-    # player's impulse (issue 18)
+    # player's impulse (issue 18); but for an impulse that would change nothing again
+    # (``idle_before``: the defaults would never end the phase)
+    activates = bool(free) and not idle_before(state, side, options)
     what = port.ask(RuledChoice(id=f"i{n}.do", text=Msg.of("lnlt.q.do", side=side, n=n),
                                 choices=tuple(choices),
-                                default_value="activate" if free else "pass",
+                                default_value="activate" if activates else "pass",
                                 clause="L-1", refusals=refusals,
                                 help=Msg.of("lnlt.help.do") if fire_now else None))
     if what == "pass":

@@ -1,6 +1,6 @@
 """The odds at a whole Flames of War assault's decisions (docs/rules/flames-of-war-assault.md):
 the chance defensive fire stops the charge (F-A6), the chance the side that hits wins the round
-(F-A17 to F-A21), the counterattack test with its re-roll (F-A20) and an armoured vehicle's
+(F-A17 to F-A21, F-A26), the counterattack test with its re-roll (F-A20) and an armoured vehicle's
 saves (F-A12, F-A13), each checked against a brute force over the dice."""
 
 from __future__ import annotations
@@ -84,6 +84,22 @@ def test_FA18_the_chance_to_win_the_round_is_the_brute_force_one() -> None:
     assert report.exact
     win = next(e.value for e in report.end_states if e.label.id == "fow.odds.round.end.win")
     assert win == _brute_round_win(decl, 2)
+
+
+@pytest.mark.clause("F-A26")
+def test_FA26_the_chance_to_win_counts_the_platoons_an_unarmoured_tank_keeps_back() -> None:
+    decl = whole([A("g1"), A("g2")], [D("r1"), D("r2"), D("u1", "tank")])
+    question = _dice("round.1.to-hit", decl, {"round.1.to-hit": [1, 1]})
+    report = report_for(question)
+    assert report.exact
+    win = next(e.value for e in report.end_states if e.label.id == "fow.odds.round.end.win")
+    assert win == _brute_round_win(decl, 2)
+    # the tank out of every charging team's reach: the platoon breaks off whatever the dice
+    kept_back = whole([A("g1", reaches=["r1"]), A("g2", reaches=["r2"])],
+                      [D("r1"), D("r2"), D("u1", "tank")])
+    report = report_for(_dice("round.1.to-hit", kept_back, {"round.1.to-hit": [1, 1]}))
+    assert next(e.value for e in report.end_states
+                if e.label.id == "fow.odds.round.end.win") == 1
 
 
 @pytest.mark.clause("F-A20")

@@ -50,6 +50,17 @@ def test_FA9_each_charging_team_rolls_one_die_at_its_skill_test(skill: str, scor
 
 
 @pytest.mark.clause("F-A9")
+def test_FA9_the_skill_test_takes_no_modifier_not_even_concealment() -> None:
+    decl = whole([A("g1"), A("g2")], [D("r1", fires=1)],
+                 [P("Grey", "attacker", skill="trained"), P("Red platoon", "defender")],
+                 concealed=True)
+    _, asked = questions_asked(decl, {"defensive-fire": [1], "round.1.to-hit": [1, 1],
+                                      **BREAK})
+    assert _question(asked, "defensive-fire").spec.target == 4  # 3+ and concealed: F-A4
+    assert _question(asked, "round.1.to-hit").spec.target == 4  # Trained, as it is
+
+
+@pytest.mark.clause("F-A9")
 def test_FA9_a_card_s_own_score_replaces_the_skill_test() -> None:
     decl = whole([A("g1"), A("b1", hits_on=4)], [D("r1"), D("r2")],
                  [P("Grey", "attacker", skill="veteran"), P("Red platoon", "defender")])

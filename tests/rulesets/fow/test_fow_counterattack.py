@@ -1,6 +1,7 @@
 """Counterattack or break off in a whole Flames of War assault (docs/rules/
-flames-of-war-assault.md, F-A17 to F-A25, F-X13, F-X14): who is left, the Motivation test on
-one die, re-rolls, the choice, the counterattack round and breaking off, round after round."""
+flames-of-war-assault.md, F-A17 to F-A26, F-X13, F-X14): who is left, the Motivation test on
+one die, re-rolls, the choice, the counterattack round and breaking off, round after round, and
+the platoons an unarmoured tank team keeps from counterattacking."""
 
 from __future__ import annotations
 
@@ -210,3 +211,59 @@ def test_FA25_the_winner_may_consolidate() -> None:
     result, _ = play(_two_a_side(), {"round.1.to-hit": [6, 1], "round.1.motivation": [3]})
     assert step_params(result, "fow.assault.consolidate")
     assert result.outcome.id == "fow.assault.outcome.attacker_wins"
+
+
+# --- F-A26: an unarmoured tank team keeps its platoon from counterattacking ------------------
+
+@pytest.mark.clause("F-A26")
+def test_FA26_a_platoon_with_an_unarmoured_tank_left_breaks_off_without_a_test() -> None:
+    decl = whole([A("g1", reaches=["r1"])], [D("r1"), D("r2"), D("u1", "tank")])
+    result, asked = play(decl, {"round.1.to-hit": [6], "round.1.motivation": [6],
+                                "round.1.choice.red-platoon": "counterattack"})
+    # r2 could still fight and a 6 passes Confident: only the unarmoured tank stops it
+    assert "round.1.motivation" not in asked
+    assert not [q for q in asked if ".choice." in q]
+    assert step_params(result, "fow.morale.unarmoured") == [
+        {"platoon": "Red platoon", "teams": "U1"}]
+    assert result.outcome_data["pinned"] == ["Red platoon"]
+    assert result.outcome_data["winner"] == "attacker"
+    assert len(result.outcome_data["round_log"]) == 1
+
+
+@pytest.mark.clause("F-A26")
+def test_FA26_even_without_hits_the_platoon_breaks_off() -> None:
+    decl = whole([A("g1")], [D("r1"), D("u1", "tank")])
+    result, asked = play(decl, {"round.1.to-hit": [1],
+                                "round.1.choice.red-platoon": "counterattack"})
+    assert not [q for q in asked if ".choice." in q]  # F-A19 passes it, F-A26 still holds
+    assert not step_params(result, "fow.morale.no_hits")
+    assert result.outcome_data["winner"] == "attacker"
+
+
+@pytest.mark.clause("F-A26")
+def test_FA26_once_its_unarmoured_tanks_are_destroyed_the_platoon_tests_as_any_other() -> None:
+    decl = whole([A("g1", reaches=["u1"])], [D("r1"), D("u1", "tank")])
+    result, asked = play(decl, {"round.1.to-hit": [6], "round.1.motivation": [4],
+                                "round.1.choice.red-platoon": "break-off"})
+    assert result.outcome_data["status"]["u1"] == "destroyed"  # F-A14
+    assert "round.1.motivation" in asked and "round.1.choice.red-platoon" in asked
+    assert not step_params(result, "fow.morale.unarmoured")
+
+
+@pytest.mark.clause("F-A26")
+def test_FA26_only_the_platoon_with_the_tank_breaks_off_and_the_charging_side_too() -> None:
+    decl = whole([A("g1", reaches=["r1"])],
+                 [D("r1", platoon="Red"), D("u1", "tank", platoon="Red"),
+                  D("b1", platoon="Blue")],
+                 [P("Grey", "attacker"), P("Red", "defender"), P("Blue", "defender")])
+    result, asked = play(decl, {"round.1.to-hit": [1], "round.1.choice.blue": "break-off"})
+    assert "round.1.choice.blue" in asked and "round.1.choice.red" not in asked
+    assert sorted(result.outcome_data["pinned"]) == ["Blue", "Red"]
+    # the charging platoon's own unarmoured tank: it may not counterattack in its turn
+    charging = whole([A("g1"), A("u9", "tank")], [D("r1"), D("r2")])
+    result, asked = play(charging, {"round.1.to-hit": [1, 1], "round.2.to-hit": [1, 1],
+                                    "round.2.choice.grey-platoon": "counterattack"})
+    assert "round.2.choice.grey-platoon" not in asked
+    assert result.outcome_data["winner"] == "defender"
+    assert step_params(result, "fow.morale.unarmoured") == [
+        {"platoon": "Grey platoon", "teams": "U9"}]
