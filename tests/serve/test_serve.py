@@ -5,6 +5,7 @@ side's questions; every response under a strict Content-Security-Policy; bodies 
 Host header not the server's own refused. The file: one server a file (a second is refused
 with a clear message), WAL while served, the live tables outside the log's history and
 revision, a writer holding the lock, a thousand entries more, a page in the phone's language.
+No page shows the secret seed; the QR code printed is the seat's address; ``--lan`` warns.
 """
 
 from __future__ import annotations
@@ -159,3 +160,58 @@ def test_the_page_is_in_the_phones_language(game: Path) -> None:
         assert '<html lang="ru">' in page and "Место стороны Red" in page
         _, _, page = get(served.seat("Red"), headers={"Accept-Language": "de, en;q=0.5"})
         assert '<html lang="en">' in page and "Red&#39;s seat" in page
+
+
+def test_no_page_shows_the_secret_seed(game: Path) -> None:
+    """The holder's secret (the seed the program's dice are drawn from) is on no page and in
+    no update a phone receives, before the reveal: only its commitment."""
+    from referee.game import read_game
+    from referee.game.seed import game_info
+
+    run_in(game, SCRIPTS / "epic-allocation.toml")
+    with read_game(game) as tx:
+        info = game_info(tx)
+    assert info is not None and info.revealed is None
+    with serving(game) as served:
+        shown = [get(url)[2] for url in (served.watch, served.seat("Red"),
+                                        served.seat("Grey"), served.watch + "/report")]
+        with phone(served.seat("Red")) as received:
+            shown.append("".join(received))
+    assert all(info.seed not in text for text in shown)
+    assert info.commitment in shown[3]  # what the players compare at the reveal
+
+
+def test_the_qr_code_printed_is_the_seats_address(game: Path) -> None:
+    """Each seat's QR code in the terminal encodes its address, token and all (the code the
+    opponent scans), and the server listens on the loopback address only."""
+    import io
+
+    import segno
+
+    with serving(game) as served:
+        printed = "".join(served.out)
+        for side in ("Grey", "Red"):
+            url = served.seat(side)
+            assert url.startswith("http://127.0.0.1:") and len(url.rsplit("/", 1)[1]) == 24
+            drawn = io.StringIO()
+            segno.make(url, error="m").terminal(out=drawn, compact=True)
+            assert drawn.getvalue() in printed
+        assert served.seat("Grey") != served.seat("Red") != served.watch
+
+
+def test_lan_serves_on_the_network_address_with_a_warning_line(game: Path) -> None:
+    """``--lan``: the machine's address in its network, said first in one warning line (a
+    machine with no network refuses in one line instead)."""
+    from referee.core.errors import UsageError
+    from referee.serve.run import lan_address
+
+    try:
+        address = lan_address()
+    except UsageError:
+        code, _out, err = invoke(["game", "serve", str(game), "--lan", "--port", "0"])
+        assert code == 2 and "no local network address found for --lan" in err
+        return
+    with serving(game, "--lan") as served:
+        assert served.out[0].startswith("Warning: --lan serves this game to every device")
+        assert served.seat("Red").startswith(f"http://{address}:")
+        assert get(served.seat("Red"))[0] == 200

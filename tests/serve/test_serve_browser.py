@@ -9,7 +9,7 @@ with the phone's answers. Names built to attack the page (a right-to-left overri
 zero-width space, ESC, an OSC 8 link, ``<script>``) are shown as text and run nothing.
 Screenshots of the three pages (a seat with its question, the game page, the report) at
 phone and desktop size are saved under the test's folder (and into the folder named by
-``REFEREE_SCREENSHOTS``, for the README).
+``REFEREE_SCREENSHOTS``, for docs/serve.md).
 
 Without Chromium these tests, and only these, are skipped, saying how to install it.
 """
