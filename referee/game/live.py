@@ -1,7 +1,7 @@
 """What a game file holds besides the game, for the phones at the table (``game serve``).
 
 The commands at the terminal and the server talk only through the game file: no socket of
-their own. Three small tables sit beside the log, outside its history and its checks (they
+their own. A few small tables sit beside the log, outside its history and its checks (they
 are never in an entry, never in a digest, and no write to them bumps the file's revision, so
 an attack that asks its questions with the file unlocked never finds "the game changed"
 because a phone was looked at):
@@ -16,6 +16,11 @@ because a phone was looked at):
   the terminal has not claimed the question, and the terminal claims it only if no answer
   came; the terminal then checks the phone's answer with the question's own ``accept`` (the
   one validation path) and either takes it or hands the refusal back to the phone.
+* ``bytes``: a program roll's contribution asked of the opponent's phone (the dice of trusted
+  games: each roll of an entry drawn from the game's seed and the opponent's bytes for it,
+  asked only once the entry's declaration is written pending). The phone's page answers with
+  random bytes of its own (``crypto.getRandomValues``) as soon as it sees the request;
+  first come wins against the terminal here too (``give_bytes``, ``claim_bytes``).
 
 Each write is one short transaction (``BEGIN IMMEDIATE``) with a bounded wait for the lock:
 a writer holding the file's lock longer makes the write fail (``LiveBusy``), and the caller
@@ -50,12 +55,16 @@ CREATE TABLE IF NOT EXISTS progress (
     steps TEXT NOT NULL, asking TEXT);
 CREATE TABLE IF NOT EXISTS pending (
     id INTEGER PRIMARY KEY AUTOINCREMENT, entry INTEGER, side TEXT NOT NULL,
-    question TEXT NOT NULL, asked REAL NOT NULL, answer TEXT, contribution TEXT,
+    question TEXT NOT NULL, asked REAL NOT NULL, answer TEXT,
     by TEXT, error TEXT, answered REAL, done INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS bytes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, entry INTEGER, roll INTEGER NOT NULL,
+    side TEXT NOT NULL, asked REAL NOT NULL, value TEXT, by TEXT, given REAL,
+    done INTEGER NOT NULL DEFAULT 0);
 """
 BUSY_SECONDS = 0.5  # how long a live write waits for a writer's lock before giving up
 MAX_ANSWER = 400  # characters of an answer sent by a phone (longer: refused)
-MAX_CONTRIBUTION = 64  # hex characters of a phone's random bytes for a roll
+BYTES_HEX = (32, 64)  # hex characters of a phone's random bytes for a roll (16 to 32 bytes)
 
 
 class LiveBusy(Exception):
@@ -63,7 +72,7 @@ class LiveBusy(Exception):
 
 
 def _tables(conn: sqlite3.Connection, name: str) -> None:
-    from referee.game import APPLICATION_ID
+    from referee.files import GAME_APPLICATION_ID as APPLICATION_ID
 
     (app_id,) = conn.execute("PRAGMA application_id").fetchone()
     if app_id != APPLICATION_ID:
@@ -274,6 +283,7 @@ def clear_progress(path: Path) -> None:
         with live_write(path) as conn:
             conn.execute("DELETE FROM progress")
             conn.execute("UPDATE pending SET done = 1 WHERE done = 0")
+            conn.execute("UPDATE bytes SET done = 1 WHERE done = 0")
     except (LiveBusy, GameFileError, sqlite3.Error):
         pass
 
@@ -306,7 +316,6 @@ class Pending:
     side: str
     question: dict[str, Any]
     answer: str | None
-    contribution: str | None
     by: str | None  # "phone" or "terminal": who answered (or claimed) it
     error: Any  # the refusal of the last answer the phone sent (a message as JSON)
     done: bool
@@ -315,15 +324,13 @@ class Pending:
 def _pending(row: tuple[Any, ...]) -> Pending | None:
     try:
         question = json.loads(row[3])
-        error = json.loads(row[7]) if row[7] else None
+        error = json.loads(row[6]) if row[6] else None
     except (TypeError, ValueError):
         return None
     if not isinstance(question, dict):
         return None
-    return Pending(int(row[0]), row[1], str(row[2]), question, row[4], row[5], row[6], error,
-                   bool(row[8]))
-
-
+    return Pending(int(row[0]), row[1], str(row[2]), question, row[4], row[5], error,
+                   bool(row[7]))
 
 
 def put_question(path: Path, entry: int | None, side: str, question: dict[str, Any]) -> int:
@@ -338,11 +345,11 @@ def put_question(path: Path, entry: int | None, side: str, question: dict[str, A
         return int(cursor.lastrowid or 0)
 
 
-_OPEN = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+_OPEN = ("SELECT id, entry, side, question, answer, by, error, done "
          "FROM pending WHERE done = 0 AND (? IS NULL OR side = ?) ORDER BY id DESC LIMIT 1")
-_LAST = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+_LAST = ("SELECT id, entry, side, question, answer, by, error, done "
          "FROM pending WHERE side = ? ORDER BY id DESC LIMIT 1")
-_ONE = ("SELECT id, entry, side, question, answer, contribution, by, error, done "
+_ONE = ("SELECT id, entry, side, question, answer, by, error, done "
         "FROM pending WHERE id = ?")
 
 
@@ -368,18 +375,16 @@ def read_question(path: Path, question_id: int) -> Pending | None:
     return None if row is None else _pending(row)
 
 
-def answer(path: Path, question_id: int, side: str, text: str,
-           contribution: str | None = None) -> bool:
+def answer(path: Path, question_id: int, side: str, text: str) -> bool:
     """The phone of ``side`` answers: taken only if the question is still open, is that
     side's, and nobody answered or claimed it (first answer wins); whether it was taken."""
-    if len(text) > MAX_ANSWER or (contribution is not None
-                                  and len(contribution) > MAX_CONTRIBUTION):
+    if len(text) > MAX_ANSWER:
         return False
     with live_write(path) as conn:
         cursor = conn.execute(
-            "UPDATE pending SET answer = ?, contribution = ?, by = 'phone', error = NULL, "
+            "UPDATE pending SET answer = ?, by = 'phone', error = NULL, "
             "answered = ? WHERE id = ? AND side = ? AND done = 0 AND by IS NULL",
-            (text, contribution, time.time(), question_id, side))
+            (text, time.time(), question_id, side))
         return cursor.rowcount == 1
 
 
@@ -396,7 +401,7 @@ def refuse(path: Path, question_id: int, reason: Any) -> None:
     """The phone's answer was refused (``reason``: a message as JSON): the question is
     open again, with the reason for the phone to show."""
     with live_write(path) as conn:
-        conn.execute("UPDATE pending SET answer = NULL, contribution = NULL, by = NULL, "
+        conn.execute("UPDATE pending SET answer = NULL, by = NULL, "
                      "error = ? WHERE id = ? AND done = 0",
                      (json.dumps(reason, ensure_ascii=False), question_id))
 
@@ -405,3 +410,84 @@ def close(path: Path, question_id: int) -> None:
     """The question is answered (its answer taken) or given up (Ctrl-C, an error)."""
     with live_write(path) as conn:
         conn.execute("UPDATE pending SET done = 1 WHERE id = ?", (question_id,))
+
+
+# --- a roll's bytes asked of the opponent's phone --------------------------------------------
+
+@dataclass(frozen=True)
+class BytesAsked:
+    id: int
+    entry: int | None
+    roll: int
+    side: str
+    value: str | None
+    by: str | None  # "phone" or "terminal"
+    done: bool
+
+
+_BYTES = "SELECT id, entry, roll, side, value, by, done FROM bytes"
+
+
+def _bytes(row: tuple[Any, ...]) -> BytesAsked:
+    return BytesAsked(int(row[0]), row[1], int(row[2]), str(row[3]), row[4], row[5],
+                      bool(row[6]))
+
+
+def ask_bytes(path: Path, entry: int | None, roll: int, side: str) -> int:
+    """Ask ``side``'s phone for its bytes of program roll ``roll`` of entry ``entry``; the
+    request's id. Earlier requests left open are closed."""
+    with live_write(path) as conn:
+        conn.execute("UPDATE bytes SET done = 1 WHERE done = 0")
+        cursor = conn.execute("INSERT INTO bytes (entry, roll, side, asked) VALUES (?, ?, ?, ?)",
+                              (entry, roll, side, time.time()))
+        conn.execute("DELETE FROM bytes WHERE done = 1 AND id < ? - 200", (cursor.lastrowid,))
+        return int(cursor.lastrowid or 0)
+
+
+def open_bytes(conn: sqlite3.Connection, side: str) -> BytesAsked | None:
+    """The request open now for ``side``'s phone, if any."""
+    if not _has(conn, "bytes"):
+        return None
+    row = conn.execute(_BYTES + " WHERE done = 0 AND by IS NULL AND side = ? "
+                       "ORDER BY id DESC LIMIT 1", (side,)).fetchone()
+    return None if row is None else _bytes(row)
+
+
+def read_bytes(path: Path, request: int) -> BytesAsked | None:
+    with live_read(path) as conn:
+        row = conn.execute(_BYTES + " WHERE id = ?", (request,)).fetchone()
+    return None if row is None else _bytes(row)
+
+
+def well_formed_bytes(value: str) -> bool:
+    """Random bytes as a phone sends them: 16 to 32 bytes in lower-case hex."""
+    low, high = BYTES_HEX
+    return (low <= len(value) <= high and len(value) % 2 == 0
+            and all(c in "0123456789abcdef" for c in value))
+
+
+def give_bytes(path: Path, request: int, side: str, value: str) -> bool:
+    """The phone of ``side`` gives its bytes: taken only for an open request of that side
+    that nobody answered or claimed (first come wins); whether they were taken."""
+    if not well_formed_bytes(value):
+        return False
+    with live_write(path) as conn:
+        cursor = conn.execute("UPDATE bytes SET value = ?, by = 'phone', given = ? "
+                              "WHERE id = ? AND side = ? AND done = 0 AND by IS NULL",
+                              (value, time.time(), request, side))
+        return cursor.rowcount == 1
+
+
+def claim_bytes(path: Path, request: int) -> bool:
+    """The terminal takes the roll's contribution itself (a word typed there): only if the
+    phone's bytes did not come first."""
+    with live_write(path) as conn:
+        cursor = conn.execute("UPDATE bytes SET by = 'terminal', given = ? "
+                              "WHERE id = ? AND done = 0 AND by IS NULL",
+                              (time.time(), request))
+        return cursor.rowcount == 1
+
+
+def close_bytes(path: Path, request: int) -> None:
+    with live_write(path) as conn:
+        conn.execute("UPDATE bytes SET done = 1 WHERE id = ?", (request,))

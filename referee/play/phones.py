@@ -282,3 +282,58 @@ def opponents(seat: Seat, game: Any, ruleset: str, declaration: Any
         return port
 
     return dataclasses.replace(seat, answerer=answerer), made
+
+
+class PhoneBytes:
+    """The opponent's part of each program roll of an entry, from the opponent's phone (the
+    trusted dice' contribution, one value a roll): for roll ``j`` a request is written to the
+    game file once the entry's declaration is written pending, the phone's page answers it
+    at once with random bytes of its own, and those are roll ``j``'s contribution. The
+    terminal says it waits; Enter there (or the phone gone, or the server stopped) takes a
+    word typed at the terminal instead (``ask_word``: the opponent's word question, asked at
+    the table), in one transaction that fails if the phone's bytes came first."""
+
+    def __init__(self, path: Path, side: str, entry: int | None, *,
+                 ask_word: Callable[[], str], say: Callable[[Any], None],
+                 keyboard: Keyboard | None = None) -> None:
+        self.path = path
+        self.side = side
+        self.entry = entry
+        self.ask_word = ask_word
+        self.say = say
+        self.keyboard = keyboard if keyboard is not None else TerminalKeyboard()
+
+    def fetch(self, roll: int) -> str:
+        from referee.catalog import render
+        from referee.game import live
+
+        if self.side not in live.phones(self.path):
+            return self.ask_word()
+        try:
+            request = live.ask_bytes(self.path, self.entry, roll, self.side)
+        except (live.LiveBusy, GameFileError, sqlite3.Error):
+            return self.ask_word()  # the file stays busy: the word asked here
+        self.say(render(Msg.of("game.serve.waiting_bytes", side=self.side, roll=roll,
+                               number=self.entry if self.entry is not None else "?")))
+        try:
+            while True:
+                if self.keyboard.enter(POLL_SECONDS) and _or_false(live.claim_bytes,
+                                                                    self.path, request):
+                    return self.ask_word()
+                try:
+                    found = live.read_bytes(self.path, request)
+                except (GameFileError, sqlite3.Error):
+                    continue  # busy for a moment: looked at again
+                if found is not None and found.by == "phone" and found.value is not None:
+                    self.say(render(Msg.of("game.serve.gave_bytes", side=self.side, roll=roll,
+                                           number=self.entry if self.entry is not None
+                                           else "?", value=found.value)))
+                    return found.value
+                if found is None or found.by == "terminal" or live.serving(self.path) is None:
+                    self.say(render(Msg.of("game.serve.gone", side=self.side)))
+                    return self.ask_word()
+        finally:
+            try:
+                live.close_bytes(self.path, request)
+            except (live.LiveBusy, GameFileError, sqlite3.Error):
+                pass  # the next request closes it

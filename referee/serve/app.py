@@ -1,5 +1,6 @@
 """The routes of ``game serve`` (Starlette): the game page, the served battle report, the event
-stream that keeps the page live, the answer of a seat, and the page's own two files.
+stream that keeps the page live, the answer of a seat, the random bytes a seat's phone gives
+for a roll, and the page's own two files.
 
 Every page is reached through a token (``/t/TOKEN``) drawn by ``secrets`` for this run of the
 server and compared in constant time: the spectator's token reads only; a side's token also
@@ -116,6 +117,12 @@ def make_app(config: Config) -> Starlette:
     def allowed(request: Request) -> bool:
         return request.headers.get("host", "") in config.hosts
 
+    def same_site(request: Request) -> bool:
+        """Not a form sent from another site's page (the token must be known besides; a
+        page under no-referrer sends its origin as "null")."""
+        origin = request.headers.get("origin")
+        return origin in (None, "null") or origin.split("://", 1)[-1] in config.hosts
+
     def lang(request: Request) -> str:
         return pages.pick_language(request.headers.get("accept-language"), config.lang)
 
@@ -186,10 +193,7 @@ def make_app(config: Config) -> Starlette:
         role = who(request)
         if role is None or role.side is None:
             return _not_found()
-        # a form sent from another site's page (the token must be known besides; a page
-        # under no-referrer sends its origin as "null")
-        origin = request.headers.get("origin")
-        if origin not in (None, "null") and origin.split("://", 1)[-1] not in config.hosts:
+        if not same_site(request):
             return PlainTextResponse("403", status_code=403, headers=_headers())
         body = await _bounded_body(request)
         if body is None:
@@ -199,6 +203,31 @@ def make_app(config: Config) -> Starlette:
         if taken and config.on_answer is not None:
             config.on_answer()
         return RedirectResponse(_base(request), status_code=303, headers=_headers())
+
+    async def give(request: Request) -> Response:
+        """A seat's phone gives its random bytes for the roll asked of it (its script sends
+        them as soon as its page shows the request)."""
+        role = who(request)
+        if role is None or role.side is None:
+            return _not_found()
+        if not same_site(request):
+            return PlainTextResponse("403", status_code=403, headers=_headers())
+        body = await _bounded_body(request)
+        if body is None:
+            return PlainTextResponse("413", status_code=413, headers=_headers())
+        form = parse_qs(body.decode("utf-8", "replace"), max_num_fields=8)
+        request_id = (form.get("r") or [""])[0]
+        value = (form.get("value") or [""])[0]
+        if not request_id.isdigit():
+            return PlainTextResponse("400", status_code=400, headers=_headers())
+        from referee.core.errors import GameFileError
+        from referee.game import live
+
+        try:
+            taken = live.give_bytes(config.path, int(request_id), role.side, value)
+        except (live.LiveBusy, GameFileError, sqlite3.Error):
+            taken = False
+        return Response(status_code=204 if taken else 409, headers=_headers())
 
     async def static(request: Request) -> Response:
         from importlib.resources import files
@@ -224,8 +253,9 @@ def make_app(config: Config) -> Starlette:
             watcher.task.cancel()
 
     routes = [Route("/t/{token}", game), Route("/t/{token}/report", report),
-              Route("/t/{token}/events", events), Route("/t/{token}/answer", answer,
-                                                        methods=["POST"]),
+              Route("/t/{token}/events", events),
+              Route("/t/{token}/answer", answer, methods=["POST"]),
+              Route("/t/{token}/bytes", give, methods=["POST"]),
               Route("/static/{name}", static), Route("/favicon.ico", no_icon),
               Route("/", nothing)]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -264,8 +294,8 @@ def _quietly(write: Any, *args: Any) -> None:
 
 
 def _take(config: Config, side: str, form: dict[str, list[str]]) -> bool:
-    """A seat's answer from its form: which question, and what was chosen, typed or rolled
-    (a roll with this phone's random bytes)."""
+    """A seat's answer from its form: which question, and what was chosen, typed or
+    rolled."""
     from referee.core.errors import GameFileError
     from referee.game import live
 
@@ -283,10 +313,7 @@ def _take(config: Config, side: str, form: dict[str, list[str]]) -> bool:
         text = " ".join(form["pick"][:64])
     else:
         text = choice
-    contribution = one("contribution") or None
-    if contribution is not None and not all(c in "0123456789abcdef" for c in contribution):
-        contribution = None
     try:
-        return live.answer(config.path, int(qid), side, text, contribution)
+        return live.answer(config.path, int(qid), side, text)
     except (live.LiveBusy, GameFileError, sqlite3.Error):
         return False

@@ -44,6 +44,7 @@ class Snapshot:
     state: list[Any]
     progress: dict[str, Any] | None
     questions: dict[str, Any]  # the last question put to each side (open or not)
+    asked_bytes: dict[str, int] = field(default_factory=dict)  # each side's open request
     error: Any = None  # the file does not hold together (a message): shown, nothing else
     drawn: dict[tuple[str, str, str], Any] = field(default_factory=dict)
 
@@ -138,7 +139,7 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
     from referee.core.errors import RefereeError
     from referee.game import read_game
     from referee.game.history import check_history
-    from referee.game.live import last_question, progress_of
+    from referee.game.live import last_question, open_bytes, progress_of
     from referee.game.seed import game_info
     from referee.game.view import state_tables
 
@@ -153,10 +154,11 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
             progress = progress_of(conn)
             sides = tuple(info.sides) if info is not None else ()
             questions = {s: q for s in sides if (q := last_question(conn, s)) is not None}
+            asked = {s: b.id for s in sides if (b := open_bytes(conn, s)) is not None}
     except RefereeError as err:
-        return Snapshot(version, path, path.stem, (), [], None, [], None, {}, err.msg)
+        return Snapshot(version, path, path.stem, (), [], None, [], None, {}, error=err.msg)
     return Snapshot(version, path, info.name if info else path.stem, sides, entries, info,
-                    state, progress, questions)
+                    state, progress, questions, asked)
 
 
 @contextmanager
@@ -333,8 +335,9 @@ def update(snap: Snapshot, role: Role, lang: str) -> dict[str, Any]:
 
         code = (f"{render(Msg.of('game.page.check'))}: {head['code']}" if head["code"]
                 else "")
+    asked = snap.asked_bytes.get(role.side) if role.side is not None else None
     return {"version": snap.version, "code": code, "error": head["error"],
-            "question_key": head["question_key"], **parts}
+            "question_key": head["question_key"], "bytes": asked, **parts}
 
 
 def report(path: Path, lang: str, base: str) -> str:

@@ -1,7 +1,8 @@
 /* The game page kept live: each change of the game file arrives as a server-sent event with
    the page's parts drawn by the server (text already escaped), put in place here. A question
-   being answered is replaced only when it changes, so a half-typed answer stays. "Roll" sends
-   this phone's own random bytes with the roll. No other script runs on the page. */
+   being answered is replaced only when it changes, so a half-typed answer stays. A roll's
+   bytes asked of this seat are sent at once (this phone's own random bytes). No other script
+   runs on the page. */
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -29,15 +30,20 @@
     }).join("");
   }
 
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var button = event.submitter;
-    if (form.contribution && button && button.value === "roll") {
-      var bytes = new Uint8Array(16);
-      window.crypto.getRandomValues(bytes);
-      form.contribution.value = hex(bytes);
-    }
-  });
+  /* The opponent's part of a roll's dice: asked of this seat once the attack's declaration
+     is written, answered at once with random bytes of this phone's own. */
+  var given = null;
+  function give(request) {
+    if (!request || request === given || !window.fetch) { return; }
+    given = request;
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    window.fetch(live.dataset.base + "/bytes", {
+      method: "POST", credentials: "omit",
+      headers: {"Content-Type": "application/x-www-form-urlencoded"},
+      body: "r=" + encodeURIComponent(String(request)) + "&value=" + hex(bytes)
+    }).catch(function () { given = null; });
+  }
 
   if (!window.EventSource) { return; }
   var source = new EventSource(live.dataset.events);
@@ -55,6 +61,7 @@
     var error = document.getElementById("error");
     if (error) { error.textContent = data.error || ""; error.hidden = !data.error; }
     live.dataset.version = String(data.version);
+    give(data.bytes);
     status.textContent = "";
     status.classList.remove("offline");
   });

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -215,3 +216,92 @@ def test_lan_serves_on_the_network_address_with_a_warning_line(game: Path) -> No
         assert served.out[0].startswith("Warning: --lan serves this game to every device")
         assert served.seat("Red").startswith(f"http://{address}:")
         assert get(served.seat("Red"))[0] == 200
+
+
+class Keys:
+    """The terminal's keyboard in a test: Enter pressed once ``press`` is set."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.press = threading.Event()
+
+    def enter(self, timeout: float) -> bool:
+        if self.press.wait(timeout):
+            self.press.clear()
+            return True
+        return False
+
+
+def _fetching(game: Path, roll: int, keys: Keys, said: list[str]) -> Any:
+    """``PhoneBytes.fetch(roll)`` for Red's phone, in a thread (it waits as the terminal
+    does): the thread and where its value lands."""
+    import threading
+
+    from referee.play.phones import PhoneBytes
+
+    got: list[str] = []
+    source = PhoneBytes(game, "Red", 3, ask_word=lambda: "typed at the terminal",
+                        say=said.append, keyboard=keys)
+    thread = threading.Thread(target=lambda: got.append(source.fetch(roll)), daemon=True)
+    thread.start()
+    return thread, got
+
+
+def _asked(game: Path) -> Any:
+    with live.live_read(game) as conn:
+        return live.open_bytes(conn, "Red")
+
+
+def test_a_rolls_part_comes_from_the_opponents_phone_and_only_from_it(game: Path) -> None:
+    """The opponent's part of a roll (the trusted dice' contribution) is asked of Red's phone
+    through the file; only Red's seat may give it, as random bytes, once; the spectator and
+    Grey's seat cannot, nor a form from another site."""
+    with serving(game) as served, phone(served.seat("Red")) as received:
+        wait_for(lambda: "Red" in live.phones(game), what="Red's phone")
+        said: list[str] = []
+        thread, got = _fetching(game, 2, Keys(), said)
+        asked = wait_for(lambda: _asked(game), what="the request for Red's bytes")
+        assert (asked.entry, asked.roll, asked.side) == (3, 2, "Red")
+        wait_for(lambda: any(f'"bytes": {asked.id}' in line for line in received),
+                 what="the request on Red's event stream")
+        value = "0123456789abcdef" * 2
+        form = {"r": str(asked.id), "value": value}
+        assert post(served.watch + "/bytes", form)[0] == 404  # the spectator gives nothing
+        assert post(served.seat("Grey") + "/bytes", form)[0] == 409  # nor Grey, Red's part
+        assert post(served.seat("Red") + "/bytes", {**form, "value": "XYZ" * 11})[0] == 409
+        assert post(served.seat("Red") + "/bytes", form,
+                    headers={"Origin": "http://evil.example"})[0] == 403
+        assert post(served.seat("Red") + "/bytes", form)[0] == 204
+        assert post(served.seat("Red") + "/bytes", {**form, "value": "f" * 32})[0] == 409
+        thread.join(10)
+        assert got == [value]
+        assert said[0] == ("waiting for Red's phone to add its part to roll 2 of #3 "
+                           "(Enter: Red types a word here instead)")
+        assert said[1] == f"Red's phone gave its part of roll 2 of #3: {value}"
+    assert _asked(game) is None  # closed
+
+
+def test_enter_at_the_terminal_takes_a_word_and_the_phones_bytes_are_too_late(
+        game: Path) -> None:
+    with serving(game) as served, phone(served.seat("Red")):
+        wait_for(lambda: "Red" in live.phones(game), what="Red's phone")
+        keys = Keys()
+        thread, got = _fetching(game, 0, keys, [])
+        asked = wait_for(lambda: _asked(game), what="the request for Red's bytes")
+        keys.press.set()
+        thread.join(10)
+        assert got == ["typed at the terminal"]
+        code, _ = post(served.seat("Red") + "/bytes", {"r": str(asked.id), "value": "a" * 32})
+        assert code == 409
+        found = live.read_bytes(game, asked.id)
+        assert found is not None and found.by == "terminal" and found.value is None
+
+
+def test_without_the_opponents_phone_the_word_is_asked_at_the_terminal(game: Path) -> None:
+    said: list[str] = []
+    with serving(game):
+        thread, got = _fetching(game, 0, Keys(), said)
+        thread.join(10)
+        assert got == ["typed at the terminal"] and said == []
+        assert _asked(game) is None
