@@ -189,7 +189,9 @@ def make_app(config: Config) -> Starlette:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**_headers(), "X-Accel-Buffering": "no"})
 
-    async def answer(request: Request) -> Response:
+    async def seat_form(request: Request) -> tuple[str, dict[str, list[str]]] | Response:
+        """A form a seat's phone sent: its side and fields, or the refusal (a token that is
+        no seat's, another site's page, a body over ``MAX_BODY``)."""
         role = who(request)
         if role is None or role.side is None:
             return _not_found()
@@ -198,8 +200,13 @@ def make_app(config: Config) -> Starlette:
         body = await _bounded_body(request)
         if body is None:
             return PlainTextResponse("413", status_code=413, headers=_headers())
-        form = parse_qs(body.decode("utf-8", "replace"), max_num_fields=64)
-        taken = _take(config, role.side, form)
+        return role.side, parse_qs(body.decode("utf-8", "replace"), max_num_fields=64)
+
+    async def answer(request: Request) -> Response:
+        sent = await seat_form(request)
+        if isinstance(sent, Response):
+            return sent
+        taken = _take(config, *sent)
         if taken and config.on_answer is not None:
             config.on_answer()
         return RedirectResponse(_base(request), status_code=303, headers=_headers())
@@ -207,24 +214,19 @@ def make_app(config: Config) -> Starlette:
     async def give(request: Request) -> Response:
         """A seat's phone gives its random bytes for the roll asked of it (its script sends
         them as soon as its page shows the request)."""
-        role = who(request)
-        if role is None or role.side is None:
-            return _not_found()
-        if not same_site(request):
-            return PlainTextResponse("403", status_code=403, headers=_headers())
-        body = await _bounded_body(request)
-        if body is None:
-            return PlainTextResponse("413", status_code=413, headers=_headers())
-        form = parse_qs(body.decode("utf-8", "replace"), max_num_fields=8)
+        sent = await seat_form(request)
+        if isinstance(sent, Response):
+            return sent
+        side, form = sent
         request_id = (form.get("r") or [""])[0]
-        value = (form.get("value") or [""])[0]
         if not request_id.isdigit():
             return PlainTextResponse("400", status_code=400, headers=_headers())
         from referee.core.errors import GameFileError
         from referee.game import live
 
         try:
-            taken = live.give_bytes(config.path, int(request_id), role.side, value)
+            taken = live.give_bytes(config.path, int(request_id), side,
+                                    (form.get("value") or [""])[0])
         except (live.LiveBusy, GameFileError, sqlite3.Error):
             taken = False
         return Response(status_code=204 if taken else 409, headers=_headers())
