@@ -425,9 +425,6 @@ class BytesAsked:
     done: bool
 
 
-_BYTES = "SELECT id, entry, roll, side, value, by, done FROM bytes"
-
-
 def _bytes(row: tuple[Any, ...]) -> BytesAsked:
     return BytesAsked(int(row[0]), row[1], int(row[2]), str(row[3]), row[4], row[5],
                       bool(row[6]))
@@ -448,14 +445,26 @@ def open_bytes(conn: sqlite3.Connection, side: str) -> BytesAsked | None:
     """The request open now for ``side``'s phone, if any."""
     if not _has(conn, "bytes"):
         return None
-    row = conn.execute(_BYTES + " WHERE done = 0 AND by IS NULL AND side = ? "
-                       "ORDER BY id DESC LIMIT 1", (side,)).fetchone()
+    row = conn.execute("SELECT id, entry, roll, side, value, by, done FROM bytes "
+                       "WHERE done = 0 AND by IS NULL AND side = ? ORDER BY id DESC LIMIT 1",
+                       (side,)).fetchone()
     return None if row is None else _bytes(row)
+
+
+def given_bytes(conn: sqlite3.Connection, side: str, most: int = 12) -> list[BytesAsked]:
+    """The last parts ``side``'s phone gave, oldest first (each seat shows its own)."""
+    if not _has(conn, "bytes"):
+        return []
+    rows = conn.execute("SELECT id, entry, roll, side, value, by, done FROM bytes "
+                        "WHERE side = ? AND by = 'phone' AND value IS NOT NULL "
+                        "ORDER BY id DESC LIMIT ?", (side, most)).fetchall()
+    return [_bytes(row) for row in reversed(rows)]
 
 
 def read_bytes(path: Path, request: int) -> BytesAsked | None:
     with live_read(path) as conn:
-        row = conn.execute(_BYTES + " WHERE id = ?", (request,)).fetchone()
+        row = conn.execute("SELECT id, entry, roll, side, value, by, done FROM bytes "
+                           "WHERE id = ?", (request,)).fetchone()
     return None if row is None else _bytes(row)
 
 

@@ -2,13 +2,13 @@
 ``game report --html`` writes and the pages ``game serve`` shows (the report, the game page,
 the seat of a side).
 
-Every text a page shows passes through ``core.text.visible`` (Jinja2's ``finalize``) before it is escaped
-for HTML: a name's control, bidirectional and invisible characters appear as visible escapes
-(``\\u202e``), never as what they do, and nothing a player typed can become markup. A page
-written to a file carries its CSS inline under a Content-Security-Policy that lets nothing
-else load or run (its inline styles allowed by their SHA-256, no script at all); the served
-pages get the same policy as a header (``csp``), with their own script and style files.
-Jinja2 is imported only here, when a page is drawn.
+Every text a page shows passes through the one escaping rule, ``core.text.visible`` (Jinja2's
+``finalize``), before it is escaped for HTML: a name's control, bidirectional and invisible
+characters appear as visible escapes (``\\u202e``), never as what they do, and nothing a
+player typed can become markup. A page written to a file carries its CSS inline under a
+Content-Security-Policy that lets nothing else load or run (its inline styles allowed by their
+SHA-256, no script at all); the served pages get the same policy as a header (``csp``), with
+their own script and style files. Jinja2 is imported only here, when a page is drawn.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def words() -> dict[str, str]:
     for key in ("working", "back_to_game", "report", "log", "board", "progress", "no_entries",
                 "waiting", "offline", "check", "watching", "answered_here",
                 "answered_there", "roll", "typed", "send", "back", "no_progress", "yes", "no",
-                "back_title", "checking", "no_question"):
+                "back_title", "checking", "no_question", "given"):
         out[key] = render(Msg.of(f"game.page.{key}"))
     return out
 

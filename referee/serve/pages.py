@@ -44,7 +44,8 @@ class Snapshot:
     state: list[Any]
     progress: dict[str, Any] | None
     questions: dict[str, Any]  # the last question put to each side (open or not)
-    asked_bytes: dict[str, int] = field(default_factory=dict)  # each side's open request
+    asked_bytes: dict[str, Any] = field(default_factory=dict)  # each side's open request
+    given: dict[str, list[str]] = field(default_factory=dict)  # the parts each seat gave
     error: Any = None  # the file does not hold together (a message): shown, nothing else
     drawn: dict[tuple[str, str, str], Any] = field(default_factory=dict)
 
@@ -139,7 +140,7 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
     from referee.core.errors import RefereeError
     from referee.game import read_game
     from referee.game.history import check_history
-    from referee.game.live import last_question, open_bytes, progress_of
+    from referee.game.live import given_bytes, last_question, open_bytes, progress_of
     from referee.game.seed import game_info
     from referee.game.view import state_tables
 
@@ -154,11 +155,13 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
             progress = progress_of(conn)
             sides = tuple(info.sides) if info is not None else ()
             questions = {s: q for s in sides if (q := last_question(conn, s)) is not None}
-            asked = {s: b.id for s in sides if (b := open_bytes(conn, s)) is not None}
+            asked = {s: b for s in sides if (b := open_bytes(conn, s)) is not None}
+            given = {s: [f"#{b.entry} {b.roll}: {(b.value or '')[:8]}"
+                         for b in given_bytes(conn, s)] for s in sides}
     except RefereeError as err:
         return Snapshot(version, path, path.stem, (), [], None, [], None, {}, error=err.msg)
     return Snapshot(version, path, info.name if info else path.stem, sides, entries, info,
-                    state, progress, questions, asked)
+                    state, progress, questions, asked, given)
 
 
 @contextmanager
@@ -291,7 +294,8 @@ def _head(snap: Snapshot, role: Role) -> dict[str, Any]:
              if len(snap.sides) == 2 else "")
     error = render(snap.error) if snap.error is not None else None
     return {"title": snap.name, "who": who, "sides": sides, "code": check_code(snap),
-            "error": error, "question_key": question_key(snap, role)}
+            "error": error, "question_key": question_key(snap, role),
+            "given": snap.given.get(role.side, []) if role.side is not None else []}
 
 
 def question_key(snap: Snapshot, role: Role) -> str:
@@ -336,8 +340,11 @@ def update(snap: Snapshot, role: Role, lang: str) -> dict[str, Any]:
         code = (f"{render(Msg.of('game.page.check'))}: {head['code']}" if head["code"]
                 else "")
     asked = snap.asked_bytes.get(role.side) if role.side is not None else None
+    request = ({"id": asked.id, "entry": asked.entry, "roll": asked.roll}
+               if asked is not None else None)
     return {"version": snap.version, "code": code, "error": head["error"],
-            "question_key": head["question_key"], "bytes": asked, **parts}
+            "question_key": head["question_key"], "bytes": request,
+            "given": head["given"], **parts}
 
 
 def report(path: Path, lang: str, base: str) -> str:

@@ -34,14 +34,14 @@
      is written, answered at once with random bytes of this phone's own. */
   var given = null;
   function give(request) {
-    if (!request || request === given || !window.fetch) { return; }
-    given = request;
+    if (!request || request.id === given || !window.fetch) { return; }
+    given = request.id;
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
     window.fetch(live.dataset.base + "/bytes", {
       method: "POST", credentials: "omit",
       headers: {"Content-Type": "application/x-www-form-urlencoded"},
-      body: "r=" + encodeURIComponent(String(request)) + "&value=" + hex(bytes)
+      body: "r=" + encodeURIComponent(String(request.id)) + "&value=" + hex(bytes)
     }).catch(function () { given = null; });
   }
 
@@ -60,6 +60,11 @@
     if (code) { code.textContent = data.code || ""; }
     var error = document.getElementById("error");
     if (error) { error.textContent = data.error || ""; error.hidden = !data.error; }
+    var shown = document.getElementById("given");
+    if (shown && data.given) {
+      shown.querySelector("span").textContent = data.given.join(", ");
+      shown.hidden = data.given.length === 0;
+    }
     live.dataset.version = String(data.version);
     give(data.bytes);
     status.textContent = "";

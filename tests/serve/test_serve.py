@@ -257,13 +257,14 @@ def test_a_rolls_part_comes_from_the_opponents_phone_and_only_from_it(game: Path
     """The opponent's part of a roll (the trusted dice' contribution) is asked of Red's phone
     through the file; only Red's seat may give it, as random bytes, once; the spectator and
     Grey's seat cannot, nor a form from another site."""
-    with serving(game) as served, phone(served.seat("Red")) as received:
+    with serving(game) as served, phone(served.seat("Red"), give=False) as received:
         wait_for(lambda: "Red" in live.phones(game), what="Red's phone")
         said: list[str] = []
         thread, got = _fetching(game, 2, Keys(), said)
         asked = wait_for(lambda: _asked(game), what="the request for Red's bytes")
         assert (asked.entry, asked.roll, asked.side) == (3, 2, "Red")
-        wait_for(lambda: any(f'"bytes": {asked.id}' in line for line in received),
+        wait_for(lambda: any(f'"bytes": {{"id": {asked.id}, "entry": 3, "roll": 2}}' in line
+                             for line in received),
                  what="the request on Red's event stream")
         value = "0123456789abcdef" * 2
         form = {"r": str(asked.id), "value": value}
@@ -276,6 +277,10 @@ def test_a_rolls_part_comes_from_the_opponents_phone_and_only_from_it(game: Path
         assert post(served.seat("Red") + "/bytes", {**form, "value": "f" * 32})[0] == 409
         thread.join(10)
         assert got == [value]
+        # the seat shows what its phone gave, to compare with the terminal's game log
+        wait_for(lambda: "#3 2: 01234567" in get(served.seat("Red"))[2],
+                 what="the part on Red's page")
+        assert "#3 2: 01234567" not in get(served.seat("Grey"))[2] + get(served.watch)[2]
         assert said[0] == ("waiting for Red's phone to add its part to roll 2 of #3 "
                            "(Enter: Red types a word here instead)")
         assert said[1] == f"Red's phone gave its part of roll 2 of #3: {value}"
@@ -284,7 +289,7 @@ def test_a_rolls_part_comes_from_the_opponents_phone_and_only_from_it(game: Path
 
 def test_enter_at_the_terminal_takes_a_word_and_the_phones_bytes_are_too_late(
         game: Path) -> None:
-    with serving(game) as served, phone(served.seat("Red")):
+    with serving(game) as served, phone(served.seat("Red"), give=False):
         wait_for(lambda: "Red" in live.phones(game), what="Red's phone")
         keys = Keys()
         thread, got = _fetching(game, 0, keys, [])

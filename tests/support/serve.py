@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -126,22 +127,40 @@ def serving(game: Path, *extra: str) -> Iterator[Served]:
         stop_server(served)
 
 
+def _give_bytes(seat_url: str, line: str, given: set[int]) -> None:
+    """As the seat's page does: a roll's bytes asked of it are given at once (random)."""
+    import json
+
+    if not line.startswith("data: "):
+        return
+    asked = json.loads(line[len("data: "):]).get("bytes")
+    if isinstance(asked, dict) and asked["id"] not in given:
+        given.add(asked["id"])
+        post(seat_url + "/bytes", {"r": str(asked["id"]), "value": os.urandom(16).hex()})
+
+
 @contextmanager
-def phone(seat_url: str) -> Iterator[list[str]]:
+def phone(seat_url: str, *, give: bool = True) -> Iterator[list[str]]:
     """A phone with the seat's page open: its event stream, read in a thread (what it
-    received is the list yielded)."""
+    received is the list yielded); a roll's bytes asked of its seat are given at once, as
+    the page's script gives them (``give``: else left to the test)."""
     received: list[str] = []
     stop = threading.Event()
     response: list[Any] = []
+
+    given: set[int] = set()
 
     def read() -> None:
         try:
             with urllib.request.urlopen(seat_url + "/events", timeout=60) as r:
                 response.append(r)
                 for raw in r:
-                    received.append(raw.decode("utf-8"))
+                    line = raw.decode("utf-8")
+                    received.append(line)
                     if stop.is_set():
                         return
+                    if give:
+                        _give_bytes(seat_url, line, given)
         except Exception:  # the stream closed under the reader (the phone went away)
             return
 
@@ -152,8 +171,11 @@ def phone(seat_url: str) -> Iterator[list[str]]:
         yield received
     finally:
         stop.set()
-        for r in response:
+        for r in response:  # the phone goes away: its connection shut under the reader
             try:
+                sock = getattr(getattr(getattr(r, "fp", None), "raw", None), "_sock", None)
+                if sock is not None:
+                    sock.shutdown(socket.SHUT_RDWR)
                 r.close()
             except OSError:
                 pass
