@@ -329,10 +329,13 @@ def entry_view(told: Story) -> EntryView:
                                       defender=told.defender_side or "?"))
     rolls = []
     for roll in entry.rolls:
-        pct = roll.get("percentile")
+        pct, higher = roll.get("percentile"), roll.get("higher_is_better")
+        better = (roll.get("at_least" if higher else "at_most")
+                  if isinstance(higher, bool) else None)
         rolls.append(render(Msg.of(
             "game.report.roll", title=_roll_title(roll), dice=shown_dice(roll),
             source=source_word(roll),
+            chance=_pct(float(better)) if isinstance(better, (int, float)) else "-",
             percentile=f"{pct:.0f}" if isinstance(pct, (int, float)) else "-")))
     working = [(str(step.get("clause") or ""), render(message(step.get("text"))))
                for step in entry.result.get("steps", []) if isinstance(step, dict)]

@@ -146,3 +146,19 @@ def test_the_served_report_and_the_written_one_share_their_templates(night: Path
 
     assert body(served) == body(written)
     assert '<link rel="stylesheet" href="/s/referee.css">' in served
+
+
+def test_each_roll_on_the_page_has_its_chance_and_percentile(night: Path) -> None:
+    """The page's entries (the report and the live log share them) give each roll with the
+    chance of a roll this good or better for its roller, and its percentile."""
+    from referee.game.report import build_report, entry_view
+    from tests.support.game import log_json
+
+    views = [entry_view(told) for told in build_report(night).stories]
+    rolls = log_json(night)["entries"][0]["rolls"]
+    shown = views[0].rolls
+    assert len(shown) == len(rolls)
+    for roll, line in zip(rolls, shown, strict=True):
+        better = roll["at_least"] if roll["higher_is_better"] else roll["at_most"]
+        assert f"a roll this good or better had a chance of {better * 100:.1f}%" in line
+        assert line.endswith(f"percentile {roll['percentile']:.0f}")
