@@ -25,7 +25,9 @@ defending teams ("some") or nearly all of them ("most", the densest graph).
   bytecode cache (as ``benchmarks/startup.py`` does), reaped by a blocking ``wait4``
   (``startup.run_once``: exact wall time, the child's own CPU time). Medians and their
   ratios, wall and CPU; the goal (issue 16) is a whole run within 8 times the minimal app,
-  judged by CPU time (the work done, which the load of a shared machine barely moves).
+  judged by CPU time (the work done, which the load of a shared machine barely moves). The
+  same script with ``--json`` beside it (``whole_run.py``): its CPU time as a multiple of the
+  text run's (goal 2x, issue 25) and the size of each output.
 
 This is a script, not a timed test (``tests/rulesets/fow/test_fow_scale.py`` bounds the same
 work with counters). From the repository root:
@@ -134,68 +136,16 @@ def measure_steps(cases: Sequence[Case], declarations: dict[str, dict[str, Any]]
 
 # --- whole runs ------------------------------------------------------------------------------
 
-def _argv(setup: str, module: str, args: Sequence[str]) -> tuple[str, ...]:
-    return (sys.executable, "-P", "-c", f"{setup}from {module} import main; main()", *args)
-
-
-def run_once(argv: Sequence[str], env: dict[str, str], timeout: float) -> Any:
-    """The wall and CPU seconds of one child (``startup.run_once``: reaped by a blocking
-    ``wait4``), or ``None`` when it ran past ``timeout``. Children start in a scratch
-    directory, with ``-P``: the checkout they run in stays off the path, so they import the
-    referee measured."""
-    from startup import BenchmarkError, Command
-    from startup import run_once as run
-
-    with tempfile.TemporaryDirectory() as scratch:
-        try:
-            return run(Command("run", tuple(argv)), env, timeout=timeout, cwd=Path(scratch))
-        except BenchmarkError as error:
-            raise SystemExit(f"{' '.join(argv[4:])} failed: {error}") from None
-
-
-Timing = tuple[float, float]  # median wall and CPU seconds
-
-
-def measure_runs(cases: Sequence[Case], scripts: dict[str, Path], env: dict[str, str],
-                 rounds: int, timeout: float) -> dict[str, tuple[Timing | None, Timing]]:
-    """Median seconds (wall, CPU) of ``referee run`` and of the minimal app, per case
-    (``None``: a run ran past the timeout, and the case is measured no further)."""
-    app = _argv(f"import sys; sys.path.insert(0, {str(HERE)!r}); ", "baseline_app",
-                ("epic", "to-hit", "8"))
+def children_import(env: dict[str, str]) -> Path:
+    """Where the children's ``referee`` comes from (they start in a scratch directory, with
+    ``-P``: the checkout they run in stays off the path, so they import the referee
+    measured)."""
     with tempfile.TemporaryDirectory() as scratch:
         where = subprocess.run([sys.executable, "-P", "-c",
                                 "import referee; print(referee.__file__)"],
                                env=env, cwd=scratch, capture_output=True, text=True,
                                check=True).stdout.strip()
-    print(f"children import {Path(where).parent}")
-    ours: dict[str, list[Any]] = {c.name: [] for c in cases}
-    bare: dict[str, list[Any]] = {c.name: [] for c in cases}
-    over: set[str] = set()
-    for _ in range(2):  # warm-up: bytecode written, page cache filled
-        run_once(app, env, timeout)
-    for case in cases:
-        if run_once(_argv("", "referee.start", ("run", str(scripts[case.name]))), env,
-                    timeout) is None:
-            over.add(case.name)
-    for r in range(rounds):
-        for case in cases:
-            referee = _argv("", "referee.start", ("run", str(scripts[case.name])))
-            pair = [("ours", referee), ("bare", app)]
-            for which, argv in pair if r % 2 == 0 else reversed(pair):
-                if which == "ours" and case.name in over:
-                    continue
-                sample = run_once(argv, env, timeout)
-                if sample is None:
-                    over.add(case.name)
-                else:
-                    (ours if which == "ours" else bare)[case.name].append(sample)
-
-    def medians(samples: list[Any]) -> Timing:
-        return (statistics.median(s.wall_s for s in samples),
-                statistics.median(s.cpu_s for s in samples))
-
-    return {c.name: (None if c.name in over or not ours[c.name] else medians(ours[c.name]),
-                     medians(bare[c.name])) for c in cases}
+    return Path(where).parent
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -246,29 +196,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{c.name:<16} {hits:>5} {step * 1000:>10.1f} {bare * 1000:>9.2f} "
                       f"{step / bare:>7.0f}x")
         if not args.no_run:
-            scripts = {}
+            from whole_run import WholeRun, measure, report
+
+            runs = []
             for c in cases:
                 name = c.name.replace("/", "-").replace(" ", "-")
-                scripts[c.name] = write_script(fow_script(declarations[c.name]),
-                                               Path(tmp) / f"{name}.toml")
-            runs = measure_runs(cases, scripts, env, args.rounds, args.timeout)
-            print(f"\nwhole `referee run` (odds on, saves rolled), against the minimal app; "
-                  f"goal <= {GOAL:.0f}x in CPU time (wall beside it)")
-            print(f"{'case':<16} {'run s':>8} {'app s':>7} {'ratio':>7} {'run CPU':>8} "
-                  f"{'app CPU':>8} {'ratio':>7}  goal")
-            for c in cases:
-                run, (app, app_cpu) = runs[c.name]
-                if run is None:
-                    print(f"{c.name:<16} {'>' + format(args.timeout, '.0f'):>8} {app:>7.3f} "
-                          f"{'-':>7}  MISSED (timeout)")
-                    failed += 1
-                    continue
-                wall, cpu = run
-                ok = cpu / app_cpu <= GOAL  # the work done: others' load barely moves it
+                runs.append(WholeRun(c.name, write_script(fow_script(declarations[c.name]),
+                                                          Path(tmp) / f"{name}.toml")))
+            print(f"children import {children_import(env)}")
+            with tempfile.TemporaryDirectory() as scratch:
+                app = measure(runs, env, rounds=args.rounds, timeout=args.timeout,
+                              cwd=Path(scratch))
+            lines, json_missed = report(runs, app, args.timeout)
+            print(f"\nwhole `referee run` (odds on, saves rolled) as text and --json, against "
+                  f"the minimal app; goal <= {GOAL:.0f}x in CPU time for the text run")
+            print("\n".join(lines))
+            app_cpu = statistics.median(s.cpu_s for s in app)
+            for run in runs:
+                cpu = run.median("text", "cpu_s")
+                ok = cpu is not None and cpu / app_cpu <= GOAL  # others' load barely moves it
                 failed += not ok
-                print(f"{c.name:<16} {wall:>8.3f} {app:>7.3f} {wall / app:>6.1f}x "
-                      f"{cpu:>8.3f} {app_cpu:>8.3f} {cpu / app_cpu:>6.1f}x  "
-                      f"{'met' if ok else 'MISSED'}")
+                print(f"{run.name}: text run CPU "
+                      f"{'over the timeout' if cpu is None else format(cpu / app_cpu, '.1f') + 'x'}"
+                      f" the app's: {'met' if ok else 'MISSED'}")
+            failed += json_missed
     print(f"load average {load_average()} at the end ({os.cpu_count()} CPUs)")
     return 1 if args.check and failed else 0
 

@@ -2,14 +2,15 @@
 
 The cases are those of the test suite's fuzzer (``tests/support/fuzz.py``: the bundled
 scripts, rosters, deck and data files mutated; each run through the real command line,
-in-process), only many more: every run must end with an exit code of the README's table
+in-process), only many more: every run must end with an exit code of docs/promises.md
 (0, 2, 3, 4 or 5) and no traceback, within its budget of time and memory: each case runs in
 a forked child under resource limits (``tests.support.fuzz.run_bounded``: 20 s of processor
 time, 60 s on the clock, 768 MB of memory more than the fuzzer's), so a case that would hang
 or eat memory is a finding, not the end of the fuzzer. It reports, per ruleset, the runs,
 the exit codes seen, the findings (a run that ended otherwise: an escaped exception, exit
 code 1, a traceback or a raw control character in the output, a hang, too much memory), the
-slowest case and the time taken.
+time the whole run took and, beside it, each case's: the median and the slowest case (its
+number, to replay it), so that one input that is slow to refuse shows.
 
 How to run it, from the repository root::
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -77,20 +79,23 @@ def main(argv: list[str] | None = None) -> int:
             if not args.in_process:
                 warm_up(ruleset, Path(work))  # the children share what it imported
             start = time.perf_counter()
-            slowest = 0.0
+            each: list[tuple[float, int]] = []  # (seconds, case number): the per-case figure
             for case in cases(ruleset, args.cases, args.seed):
                 began = time.perf_counter()
                 outcome = (run_case(case, Path(work)) if args.in_process else
                            run_bounded(case, Path(work), seconds=args.seconds,
                                        megabytes=args.megabytes))
-                slowest = max(slowest, time.perf_counter() - began)
+                each.append((time.perf_counter() - began, case.number))
                 tally.add(case, outcome)
             seconds = time.perf_counter() - start
+            slowest = max(each, default=(0.0, 0))
             for case, _ in tally.findings[:20]:
                 (kept / f"{ruleset}-{case.number}.toml").write_bytes(case.content)
             results.append({
                 "ruleset": ruleset, "runs": tally.runs, "seconds": round(seconds, 2),
-                "slowest": round(slowest, 2),
+                "case_median_ms": round(statistics.median(t for t, _ in each) * 1000, 2)
+                if each else None,
+                "slowest_case": {"case": slowest[1], "ms": round(slowest[0] * 1000, 1)},
                 "codes": {str(k): v for k, v in sorted(tally.codes.items(),
                                                        key=lambda kv: (kv[0] is None,
                                                                        kv[0] or 0))},
@@ -110,12 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Fuzzing the input files: {args.cases} cases per ruleset, seed {args.seed}, "
           f"{budget}\n")
     print(f"{'ruleset':8} {'runs':>6} {'findings':>8} {'time':>8} {'runs/s':>7} "
-          f"{'slowest':>8}  exit codes seen")
+          f"{'case ms':>8} {'slowest':>16}  exit codes seen")
     for r in results:
         codes = ", ".join(f"{k}: {v}" for k, v in r["codes"].items())
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
+        slow = f"{r['slowest_case']['ms']:.0f} ms (#{r['slowest_case']['case']})"
         print(f"{r['ruleset']:8} {r['runs']:>6} {len(r['findings']):>8} "
-              f"{r['seconds']:>7.1f}s {rate:>7.0f} {r['slowest']:>7.2f}s  {codes}")
+              f"{r['seconds']:>7.1f}s {rate:>7.0f} {r['case_median_ms'] or 0:>8.1f} "
+              f"{slow:>16}  {codes}")
     total = sum(r["runs"] for r in results)
     seconds = sum(r["seconds"] for r in results)
     print(f"{'all':8} {total:>6} {found:>8} {seconds:>7.1f}s")

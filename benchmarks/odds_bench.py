@@ -15,15 +15,29 @@ the cards left in its deck).
 
 from __future__ import annotations
 
+import importlib
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 TYPICAL_MS = 25.0
 ANY_MS = 250.0
+HERE = Path(__file__).resolve().parent
+
+
+def modules(only: str | None) -> list[tuple[str, Any]]:
+    """The case files ``odds_cases_<group>.py`` (``only``: that group's), imported."""
+    out = []
+    for file in sorted(HERE.glob("odds_cases_*.py")):
+        group = file.stem.removeprefix("odds_cases_")
+        if only and only != group:
+            continue
+        out.append((group, importlib.import_module(file.stem)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,14 @@ class Run:
     options: tuple[str, ...] = ()
     seed: int = 1
     fresh: Callable[[], None] = field(default=lambda: None)  # forget what odds keep
+
+    def script(self) -> dict[str, Any]:
+        """The attack as a script for ``referee run`` (the same declaration, options and
+        seed; every die rolled from the seed, every other question at its default)."""
+        return {"ruleset": self.ruleset, "title": self.name, "seed": self.seed,
+                "use_defaults": True, "roll_missing_dice": True,
+                "options": dict(o.split("=", 1) for o in self.options),
+                "declaration": self.declaration, "answers": {}}
 
     def questions(self) -> list[Any]:
         from referee import api

@@ -16,6 +16,10 @@ largest declaration with a macro-weapon and crossfire, Combat Commander's twelve
 Lock 'n Load's fire at a hex of 199 units, Flames of War's 3,600 hits over 60 teams, sparse
 and dense), each on its own beside the baseline (``--no-limits`` leaves them out).
 
+Each script is also run with ``--json`` (``--text-only``: not), beside its text run in the
+same rounds: its CPU time as a multiple of the baseline's and of the text run's (the goal of
+issue 25: at most 2x the text run), and the size of each output.
+
 Per series it prints each size's median wall and CPU time (the child's own, from ``wait4``:
 on a shared machine the CPU time is the steadier) and their multiples of the baseline's
 medians, the largest case's multiples (the goal of issue 16: at most 8x, judged by CPU
@@ -49,6 +53,7 @@ From the repository root, with the interpreter that has referee installed::
     python benchmarks/scale.py --timeout 30         # give up on a case after 30 s
     python benchmarks/scale.py --terminal 80        # as an 80-column colour terminal shows it
     python benchmarks/scale.py --keep /tmp/scripts  # keep the generated scripts
+    python benchmarks/scale.py --text-only          # not also each script with --json
     python benchmarks/scale.py --json
 
 Exit status 0; 2 when a case fails (its error is printed). POSIX only; standard library only.
@@ -84,6 +89,7 @@ from startup import (
 )
 
 GOAL_RATIO = 8.0
+JSON_GOAL = 2.0  # issue 25: a --json run within twice the text run's CPU time
 DEFAULT_POINTS = 5
 DEFAULT_ROUNDS = 3
 DEFAULT_TIMEOUT = 120.0
@@ -95,11 +101,20 @@ class CaseError(RuntimeError):
 
 @dataclass
 class Case:
+    """One size: its text run (``walls``, ``cpus``, ``sizes``) and, unless ``--text-only``,
+    the same script run with ``--json`` (``json_*``)."""
+
     size: int
     argv: tuple[str, ...]
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
     timed_out: bool = False
+    json_argv: tuple[str, ...] | None = None
+    json_walls: list[float] = field(default_factory=list)
+    json_cpus: list[float] = field(default_factory=list)
+    json_sizes: list[int] = field(default_factory=list)
+    json_timed_out: bool = False
 
     @property
     def median(self) -> float | None:
@@ -108,6 +123,26 @@ class Case:
     @property
     def cpu_median(self) -> float | None:
         return statistics.median(self.cpus) if self.cpus and not self.timed_out else None
+
+    @property
+    def json_median(self) -> float | None:
+        return (statistics.median(self.json_walls)
+                if self.json_walls and not self.json_timed_out else None)
+
+    @property
+    def json_cpu_median(self) -> float | None:
+        return (statistics.median(self.json_cpus)
+                if self.json_cpus and not self.json_timed_out else None)
+
+    def keep(self, sample: Sample, json: bool) -> None:
+        if json:
+            self.json_walls.append(sample.wall_s)
+            self.json_cpus.append(sample.cpu_s)
+            self.json_sizes.append(sample.output_bytes)
+        else:
+            self.walls.append(sample.wall_s)
+            self.cpus.append(sample.cpu_s)
+            self.sizes.append(sample.output_bytes)
 
 
 @dataclass(frozen=True)
@@ -236,8 +271,8 @@ def fits(xs: Sequence[float], ys: Sequence[float]) -> list[Fit]:
 
 # -- measuring -----------------------------------------------------------------------------
 
-def referee_argv(script: Path) -> tuple[str, ...]:
-    return _entry_point_argv("", "referee.start", ("run", str(script)))
+def referee_argv(script: Path, *extra: str) -> tuple[str, ...]:
+    return _entry_point_argv("", "referee.start", ("run", str(script), *extra))
 
 
 def baseline_argv() -> tuple[str, ...]:
@@ -246,40 +281,52 @@ def baseline_argv() -> tuple[str, ...]:
 
 
 def measure_series(series: Series, folder: Path, env: dict[str, str], *, points: int,
-                   rounds: int, timeout: float, say: Any) -> tuple[list[Case], list[Sample]]:
+                   rounds: int, timeout: float, say: Any, json: bool = True
+                   ) -> tuple[list[Case], list[Sample]]:
+    """Each size's text run (and with ``json`` its ``--json`` run) beside the baseline, in
+    rotated order round by round; a run past ``timeout`` is not run again, nor are the
+    larger sizes' (slower still)."""
     cases = []
     for size in series.sizes(points):
         path = write_script(series.script(size), folder / f"{series.ruleset}-{size}.toml")
-        cases.append(Case(size, referee_argv(path)))
+        cases.append(Case(size, referee_argv(path),
+                          json_argv=referee_argv(path, "--json") if json else None))
     base = baseline_argv()
     baseline: list[Sample] = []
     for case in cases:  # warm-up: bytecode, page cache; every script must run
-        for argv in (base, case.argv):
-            if case.timed_out:
-                break
-            if run_timed(argv, env, timeout) is None:
-                case.timed_out = True
-        say(f"  warm-up {series.ruleset} {case.size}: "
-            f"{'timed out' if case.timed_out else 'ok'}")
-        if case.timed_out:  # the larger ones would be slower still
-            for later in cases[cases.index(case) + 1:]:
-                later.timed_out = True
+        if run_timed(base, env, timeout) is None or run_timed(case.argv, env, timeout) is None:
+            case.timed_out = True
+        elif case.json_argv is not None and run_timed(case.json_argv, env, timeout) is None:
+            case.json_timed_out = True
+        state = ("timed out" if case.timed_out else
+                 "JSON timed out" if case.json_timed_out else "ok")
+        say(f"  warm-up {series.ruleset} {case.size}: {state}")
+        for later in cases[cases.index(case) + 1:]:  # the larger ones would be slower still
+            later.timed_out |= case.timed_out
+            later.json_timed_out |= case.json_timed_out
+        if case.timed_out:
             break
     for r in range(rounds):
         live = [c for c in cases if not c.timed_out]
         k = r % len(live) if live else 0
         for i, case in enumerate(live[k:] + live[:k]):
-            pair = [(base, None), (case.argv, case)]
-            for argv, owner in (pair if (r + i) % 2 == 0 else pair[::-1]):
+            runs: list[tuple[tuple[str, ...], Case | None, bool]] = [
+                (base, None, False), (case.argv, case, False)]
+            if case.json_argv is not None and not case.json_timed_out:
+                runs.append((case.json_argv, case, True))
+            j = (r + i) % len(runs)
+            for argv, owner, as_json in runs[j:] + runs[:j]:
                 sample = run_timed(argv, env, timeout)
                 if owner is None:
                     if sample is not None:
                         baseline.append(sample)
                 elif sample is None:
-                    owner.timed_out = True
+                    if as_json:
+                        owner.json_timed_out = True
+                    else:
+                        owner.timed_out = True
                 else:
-                    owner.walls.append(sample.wall_s)
-                    owner.cpus.append(sample.cpu_s)
+                    owner.keep(sample, as_json)
         say(f"  round {r + 1}/{rounds} of {series.ruleset} done")
     return cases, baseline
 
@@ -292,19 +339,36 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[Sample],
             f"size = {series.axis}, limit {series.limit}")
     lines = [f"{series.name} ({series.ruleset}): {what}; baseline median "
              f"{base * 1000:.1f} ms (CPU {base_cpu * 1000:.1f} ms) over {len(baseline)} runs"]
-    rows = [(series.axis, "median", "x baseline", "CPU", "x baseline CPU", "runs")]
+    with_json = any(c.json_argv is not None for c in cases)
+    rows: list[tuple[str, ...]] = [
+        (series.axis, "median", "x baseline", "CPU", "x baseline CPU", "runs",
+         *(("text KB", "JSON", "JSON CPU", "x baseline CPU", "JSON/text CPU", "JSON KB")
+           if with_json else ()))]
     for c in cases:
+        row: list[str]
         if c.median is None or c.cpu_median is None:
-            rows.append((str(c.size), f"> {timeout:.0f} s" if c.timed_out else "-",
-                         f"> {timeout / base:.0f}x" if c.timed_out else "-", "-", "-",
-                         str(len(c.walls))))
+            row = [str(c.size), f"> {timeout:.0f} s" if c.timed_out else "-",
+                   f"> {timeout / base:.0f}x" if c.timed_out else "-", "-", "-",
+                   str(len(c.walls))]
         else:
-            rows.append((str(c.size), f"{c.median * 1000:.0f} ms", f"{c.median / base:.2f}x",
-                         f"{c.cpu_median * 1000:.0f} ms", f"{c.cpu_median / base_cpu:.2f}x",
-                         str(len(c.walls))))
+            row = [str(c.size), f"{c.median * 1000:.0f} ms", f"{c.median / base:.2f}x",
+                   f"{c.cpu_median * 1000:.0f} ms", f"{c.cpu_median / base_cpu:.2f}x",
+                   str(len(c.walls))]
+        if with_json:
+            json_wall, json_cpu = c.json_median, c.json_cpu_median
+            row.append(f"{statistics.median(c.sizes) / 1024:,.0f}" if c.sizes else "-")
+            if json_wall is None or json_cpu is None:
+                row += [f"> {timeout:.0f} s" if c.json_timed_out else "-", "-", "-", "-", "-"]
+            else:
+                row += [f"{json_wall * 1000:.0f} ms", f"{json_cpu * 1000:.0f} ms",
+                        f"{json_cpu / base_cpu:.2f}x",
+                        f"{json_cpu / c.cpu_median:.2f}x" if c.cpu_median else "-",
+                        f"{statistics.median(c.json_sizes) / 1024:,.0f}"]
+        rows.append(tuple(row))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for n, row in enumerate(rows):
-        lines.append("  " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+    for n, shown in enumerate(rows):
+        lines.append("  " + "  ".join(cell.rjust(w)
+                                      for cell, w in zip(shown, widths, strict=True)))
         if n == 0:
             lines.append("  " + "  ".join("-" * w for w in widths))
     largest = cases[-1]
@@ -323,6 +387,19 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[Sample],
         lines.append(f"  largest case ({series.axis} = {largest.size}): over {timeout:.0f} s, "
                      f"more than {timeout / base:.0f}x the baseline (goal <= "
                      f"{GOAL_RATIO:.0f}x): FAIL")
+    json_ratio = None
+    if with_json:
+        json_cpu = largest.json_cpu_median
+        if json_cpu is not None and largest.cpu_median:
+            json_ratio = json_cpu / largest.cpu_median
+            size = (statistics.median(largest.json_sizes) / statistics.median(largest.sizes)
+                    if largest.sizes and largest.json_sizes else float("nan"))
+            lines.append(f"  its --json run: CPU {json_ratio:.2f}x the text run's (goal <= "
+                         f"{JSON_GOAL:.0f}x): {'PASS' if json_ratio <= JSON_GOAL else 'FAIL'}; "
+                         f"output {size:.1f}x the text's")
+        else:
+            lines.append(f"  its --json run: over {timeout:.0f} s or not run (goal <= "
+                         f"{JSON_GOAL:.0f}x the text run's CPU): FAIL")
     done = [c for c in cases if c.median is not None]
     if len(cases) == 1:  # a case on its own (a declaration at its limits): no growth to fit
         done = []
@@ -344,9 +421,12 @@ def report(series: Series, cases: Sequence[Case], baseline: Sequence[Sample],
             "limit": series.limit, "baseline_median_s": base, "baseline_cpu_median_s": base_cpu,
             "baseline_runs": [asdict(s) for s in baseline],
             "cases": [{"size": c.size, "walls_s": c.walls, "cpus_s": c.cpus,
-                       "timed_out": c.timed_out, "median_s": c.median,
-                       "cpu_median_s": c.cpu_median} for c in cases],
+                       "output_bytes": c.sizes, "timed_out": c.timed_out, "median_s": c.median,
+                       "cpu_median_s": c.cpu_median, "json_walls_s": c.json_walls,
+                       "json_cpus_s": c.json_cpus, "json_output_bytes": c.json_sizes,
+                       "json_timed_out": c.json_timed_out} for c in cases],
             "largest_ratio": ratio, "largest_cpu_ratio": cpu_ratio, "goal_ratio": GOAL_RATIO,
+            "largest_json_to_text_cpu": json_ratio, "json_goal_ratio": JSON_GOAL,
             "fits": [asdict(f) for f in found]}
     return lines, data
 
@@ -377,6 +457,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--terminal", type=int, nargs="?", const=120, metavar="COLUMNS",
                         help="write every child's output to a pseudo-terminal this wide "
                              "(default 120), as a player sees it: colour, rounded boxes")
+    parser.add_argument("--text-only", action="store_true",
+                        help="run each script as text only, not also with --json")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return parser.parse_args(argv)
@@ -415,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 cases, baseline = measure_series(series, folder, env, points=args.points,
                                                  rounds=args.rounds, timeout=args.timeout,
-                                                 say=say)
+                                                 say=say, json=not args.text_only)
             except CaseError as error:
                 print(f"scale.py: {series.name}: {error}", file=sys.stderr)
                 return 2

@@ -20,6 +20,8 @@ The commands are
 * **run**: ``referee run transcripts/scripts/epic-to-hit.toml``, the bundled example the
   README's install command runs: a whole scripted attack with its odds (target
   ``<= 1.25x``);
+* **run-json**: the same run with ``--json``, its result and every roll's odds as a
+  document for other programs (target ``<= 1.25x``);
 * **odds**: ``referee odds epic --script transcripts/scripts/epic-to-hit.toml``, the odds of
   the same attack without rolling (target ``<= 1.25x``).
 
@@ -114,11 +116,12 @@ class Command:
 
 @dataclass(frozen=True)
 class Sample:
-    """One run of one command."""
+    """One run of one command (``output_bytes``: what it printed on standard output)."""
 
     wall_s: float
     cpu_s: float
     maxrss_bytes: int
+    output_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,7 @@ def commands() -> list[Command]:
             _referee("lookup", 1.10, "lookup", *lookup_args),
             _referee("help", 1.10, "--help"),
             _referee("run", 1.25, "run", EXAMPLE),
+            _referee("run-json", 1.25, "run", EXAMPLE, "--json"),
             _referee("odds", 1.25, "odds", "epic", "--script", EXAMPLE)]
 
 
@@ -246,7 +250,7 @@ def run_once(command: Command, env: dict[str, str], *, check_output: bool = Fals
                                  f"({'no output' if not detail else detail})\n"
                                  f"  argv: {list(command.argv)}")
     return Sample(wall_s=wall, cpu_s=usage.ru_utime + usage.ru_stime,
-                  maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT)
+                  maxrss_bytes=usage.ru_maxrss * _MAXRSS_UNIT, output_bytes=printed)
 
 
 def _pty(columns: int, rows: int) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Exit codes of the ``referee`` command (documented in the README)."""
+"""Exit codes of the ``referee`` command (documented in docs/promises.md)."""
 
 from enum import IntEnum
 

@@ -11,11 +11,11 @@ from tests.support import ROOT
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-transcripts", action="store_true",
-                     help="rewrite the outputs recorded in transcripts/ and README.md")
+                     help="rewrite the outputs recorded in transcripts/, README.md and docs/")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """``--update-transcripts``: the outputs recorded in transcripts/ and README.md are
+    """``--update-transcripts``: the outputs recorded in transcripts/, README.md and docs/ are
     rewritten once, before any test runs (by the controller alone under pytest-xdist), and
     the transcript tests then check the files as rewritten."""
     if session.config.getoption("--update-transcripts") and not hasattr(

@@ -98,16 +98,20 @@ def run(ctx: typer.Context,
         DiceMode.typed,
         option: OptionOpt = None,
         game: GameOpt = None,
+        odds: Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.run_odds"))] =
+        OddsMode.compact,
         no_odds: NoOddsFlag = False,
         json_: JsonFlag = False) -> None:
     from referee.play.attack import run_script
 
     with framed(ctx, json_) as out:
+        shown = _odds_mode(odds, no_odds)
         # a script's odds follow its result
         planned, played = run_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto, game=game,
-                                     odds=not no_odds)
-        _show_result(out, played, planned.seed, odds_after=True)
+                                     odds=shown != OddsMode.none)
+        _show_result(out, played, planned.seed, odds_after=True,
+                     full_odds=shown == OddsMode.full)
         if planned.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(out, planned.seed, planned.game)
 

@@ -75,7 +75,9 @@ def phase(ctx: typer.Context,
             # with --show nothing is rolled: no seed to repeat (unless one was given)
             out.document("phase", ruleset=planned.info.id,
                          seed=seed if show else planned.seed,
-                         impulses=[result_json(p.result, p.odds) for p in played],
+                         impulses=[result_json(p.result, p.odds,
+                                               every_end_state=odds == OddsMode.full)
+                                   for p in played],
                          summary=result_json(final))
             return
         from referee.core.text import Msg

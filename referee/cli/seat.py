@@ -110,12 +110,14 @@ def _announce(out: Out, seed: int | None, game: Any = None) -> None:
 
 
 def _show_result(out: Out, played: Played, seed: int | None, *,
-                 odds_after: bool = False) -> None:
-    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``)."""
+                 odds_after: bool = False, full_odds: bool = False) -> None:
+    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``).
+    A roll's end states are given where it first predicts them, or at every roll with
+    ``full_odds`` (``--odds full``)."""
     if out.json:
         from referee.render.json_out import result_json
 
-        body = result_json(played.result, played.odds)
+        body = result_json(played.result, played.odds, every_end_state=full_odds)
         out.document("result", ruleset=body.pop("ruleset"), seed=seed, **body)
         return
     from referee.render.console import print_lines, print_result
@@ -124,7 +126,7 @@ def _show_result(out: Out, played: Played, seed: int | None, *,
     if odds_after and played.odds:
         from referee.render.odds import rolls_lines
 
-        print_lines(out.console, rolls_lines(played.odds))
+        print_lines(out.console, rolls_lines(played.odds, full=full_odds))
 
 
 def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
@@ -135,6 +137,6 @@ def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
     try:
         played = at_seat(plan, seat, **how)
     except RecordWriteError as err:
-        _show_result(out, err.played, plan.seed)
+        _show_result(out, err.played, plan.seed, full_odds=seat.full_odds)
         raise
-    _show_result(out, played, plan.seed)
+    _show_result(out, played, plan.seed, full_odds=seat.full_odds)

@@ -19,32 +19,16 @@ def success_chance(spec: DiceSpec) -> tuple[int, int]:
     return sum(1 for f in range(1, spec.sides + 1) if spec.is_success(f)), spec.sides
 
 
-DYCE_MOST = 100
-"""Dice counted through dyce up to this many; beyond, the binomial closed form in integers
-(dyce's repeated convolution takes seconds for thousands of dice; both are exact)."""
-
-
 def successes_dist(spec: DiceSpec, count: int | None = None) -> Dist:
-    """Successes among ``count`` (default: the spec's) dice."""
+    """Successes among ``count`` (default: the spec's) dice: the binomial closed form in
+    integers (exact, and fast for thousands of dice)."""
     good, sides = success_chance(spec)
-    n = spec.count if count is None else count
-    if n == 0:
-        return Dist.point(0)
-    if n > DYCE_MOST:
-        return Dist.binomial(n, Fraction(good, sides))
-    from dyce import H  # only here: most rolls' odds never need dyce (it costs start-up)
-
-    die = H({1: good, 0: sides - good}) if 0 < good < sides else H({int(good > 0): 1})
-    return Dist.from_h(n @ die)
+    return Dist.binomial(spec.count if count is None else count, Fraction(good, sides))
 
 
 def total_dist(count: int, sides: int) -> Dist:
-    """The total of ``count`` dice of ``sides`` sides, through dyce."""
-    if count == 0:
-        return Dist.point(0)
-    from dyce import H
-
-    return Dist.from_h(count @ H(sides))
+    """The total of ``count`` dice of ``sides`` sides."""
+    return Dist.die(sides).sum_of(count)
 
 
 def plain(question: DiceQuestion) -> OddsReport:

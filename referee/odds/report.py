@@ -167,3 +167,20 @@ class RollOdds:
     @property
     def percentile(self) -> Fraction | None:
         return None if self.actual is None else self.report.dist.percentile(self.actual)
+
+
+def first_predictions(rolls: Sequence[RollOdds]) -> list[bool]:
+    """For each roll, whether it first predicts the end states it has: one of them is new
+    (a new attack, a new fire). At a later roll of the same attack they are the same
+    prediction updated: a scripted run shows them (and a result's JSON gives them) only
+    where they are first predicted, unless every roll's are asked for (``--odds full``).
+    Lazy end states stay unworked here."""
+    out = []
+    seen: set[Msg] = set()  # end states of the attack under way
+    for roll in rolls:
+        labels = set(roll.report.end_labels)
+        fresh = bool(labels - seen)
+        out.append(fresh)
+        if fresh:
+            seen = labels
+    return out

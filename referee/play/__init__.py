@@ -20,8 +20,9 @@ command hands over explicitly (``stack.Seat``, callbacks).
 Layers (``pyproject.toml``, ``[tool.importlinter]``; a test checks them): ``core`` at the
 bottom, then the modules every layer reads (catalogue, files, scripts), ``odds`` (the exact
 distributions the rulesets' odds are built from), ``rulesets``, ``render``, ``frontends`` (the
-ports), ``game`` (the game file), this package, then ``api`` and ``cli`` side by side, and
-``entry`` on top. Imports point down only.
+ports), ``game`` (the game file), this package, then ``api`` and ``cli`` (neither imports
+the other), and the console script (``start``, ``__main__``) and ``reference`` on top. Imports
+point down only; ``docs/architecture.md`` draws the whole order.
 
 This package's modules are imported when a command needs them; this file imports nothing.
 

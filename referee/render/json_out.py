@@ -1,5 +1,5 @@
 """JSON output (``--json``): every document the referee prints, built as plain data by the
-contract the README states (``--json``: the contract): each document carries
+contract docs/json.md states (``--json``: the contract): each document carries
 ``schema_version`` and ``kind``; keys are English ids in every language; numbers are numbers
 (an exact value as ``{"fraction": "1/18", "float": 0.055556}``); display text only in fields
 named ``text`` or ``*_text``. The JSON Schemas of the documents (``referee/schemas/``) are
@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from referee.core.result import Result
     from referee.odds.report import RollOdds
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of every document's shape: raised when a field changes meaning or goes away
-(a new field does not raise it)."""
+(a new field does not raise it). 2 (issue 25): a result's roll gives ``end_states`` only
+where it first predicts them (``null`` at the later rolls of the same attack) unless every
+roll's are asked for (``--odds full``)."""
 
 FLOAT_DIGITS = 6
 
@@ -92,10 +94,14 @@ def table_json(table: Table) -> dict[str, Any]:
             "rows_text": [[str(cell_text(c)) for c in row] for row in table.rows]}
 
 
-def result_json(result: Result, odds: Sequence[RollOdds] | None = None) -> dict[str, Any]:
+def result_json(result: Result, odds: Sequence[RollOdds] | None = None, *,
+                every_end_state: bool = False) -> dict[str, Any]:
     """A result (an attack, an impulse, a phase's summary): the options in force, the step
     log, the tables of the working and the outcome; ``odds`` when the odds were worked out
-    (``None``: they were not, as with ``--no-odds``)."""
+    (``None``: they were not, as with ``--no-odds``). A roll's end states are given where it
+    first predicts them (``odds.report.first_predictions``, as a scripted run's text shows
+    them), ``null`` at the later rolls of the same attack, whose prediction is the same one
+    updated and is not worked out; ``every_end_state`` (``--odds full``): at every roll."""
     out: dict[str, Any] = {
         "ruleset": result.ruleset,
         "options": value(dict(result.options)),
@@ -105,13 +111,19 @@ def result_json(result: Result, odds: Sequence[RollOdds] | None = None) -> dict[
         "tables": [table_json(t) for t in result.tables],
         "outcome": {**message(result.outcome), "data": value(dict(result.outcome_data))}}
     if odds is not None:
-        out["odds"] = [odds_json(r) for r in odds]
+        from referee.odds.report import first_predictions
+
+        given = [True] * len(odds) if every_end_state else first_predictions(odds)
+        out["odds"] = [odds_json(r, end_states=g) for r, g in zip(odds, given, strict=True)]
     return out
 
 
-def odds_json(roll: RollOdds) -> dict[str, Any]:
+def odds_json(roll: RollOdds, *, end_states: bool = True) -> dict[str, Any]:
     """A dice question's odds: the roll's distribution, the attack's end states, what the
-    odds assume, and the roll that followed (``actual``; ``None`` when nothing was rolled)."""
+    odds assume, and the roll that followed (``actual``; ``None`` when nothing was rolled).
+    Without ``end_states``, a roll that has end states gives ``null`` for them (not worked
+    out), and ``exact`` says whether its distribution is exact; a roll without any gives
+    ``[]`` either way."""
     report = roll.report
     dist = report.dist
     actual = None
@@ -121,19 +133,23 @@ def odds_json(roll: RollOdds) -> dict[str, Any]:
         actual = {"value": roll.actual, "percentile": exact(percentile),
                   "at_least": exact(dist.at_least(roll.actual)),
                   "at_most": exact(dist.at_most(roll.actual))}
+    states: list[dict[str, Any]] | None = None
+    if end_states or not report.end_labels:
+        states = [{"label": message(e.label), "kind": e.kind.value,
+                   "value": exact(e.value), "exact": e.exact, "runs": e.runs,
+                   "interval": list(interval) if (interval := e.interval()) else None}
+                  for e in report.end_states]
     return {
         "question": roll.question, "clause": roll.clause,
         "title": message(report.title), "unit": message(report.unit),
-        "exact": report.exact, "distribution_exact": dist.exact, "runs": dist.runs,
+        "exact": report.exact if states is not None else dist.exact,
+        "distribution_exact": dist.exact, "runs": dist.runs,
         "mean": exact(dist.mean()),
         "distribution": [{"value": k,
                           "label": message(report.labels[k]) if k in report.labels else None,
                           "p": exact(p), "at_least": exact(dist.at_least(k))}
                          for k, p in dist.items()],
-        "end_states": [{"label": message(e.label), "kind": e.kind.value,
-                        "value": exact(e.value), "exact": e.exact, "runs": e.runs,
-                        "interval": list(interval) if (interval := e.interval()) else None}
-                       for e in report.end_states],
+        "end_states": states,
         "notes": [message(n) for n in report.notes],
         "actual": actual}
 

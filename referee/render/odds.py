@@ -11,7 +11,7 @@ from fractions import Fraction
 from referee.catalog import render
 from referee.core.text import Msg
 from referee.odds.dist import Dist
-from referee.odds.report import EndState, Kind, OddsReport, RollOdds
+from referee.odds.report import EndState, Kind, OddsReport, RollOdds, first_predictions
 
 BAR = 20  # width of the longest bar, in characters
 ROWS = 11  # most outcomes shown one by one; the rest are grouped in two tail rows
@@ -254,17 +254,18 @@ def compact_lines(roll: RollOdds, *, end_states: bool) -> list[str]:
     return lines
 
 
-def rolls_lines(rolls: Sequence[RollOdds]) -> list[str]:
-    """Every roll's odds, compact, for a scripted run (shown after the result). The end
-    states are shown where a roll first predicts them (one of them is new: a new attack, a
-    new fire); at later rolls of the same attack they are the same prediction updated, which
-    ``referee odds`` and the table show in full."""
+def rolls_lines(rolls: Sequence[RollOdds], *, full: bool = False) -> list[str]:
+    """Every roll's odds for a scripted run (shown after the result): compact, with the end
+    states where a roll first predicts them (``first_predictions``; ``referee odds`` and the
+    table show every roll's in full); with ``full``, each roll's whole chart and every end
+    state (``--odds full``)."""
     lines = ["", render(Msg.of("odds.section"))]
-    seen: set[Msg] = set()  # end states of the attack under way
-    for roll in rolls:
-        labels = set(roll.report.end_labels)  # lazy end states stay unworked here
-        fresh = bool(labels - seen)
+    if full:
+        for roll in rolls:
+            lines += ["  " + line for line in report_lines(roll.report, roll.clause)]
+            if roll.actual is not None:
+                lines.append("  " + after_line(roll))
+        return lines
+    for roll, fresh in zip(rolls, first_predictions(rolls), strict=True):
         lines += compact_lines(roll, end_states=fresh)
-        if fresh:
-            seen = labels
     return lines

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class _Model(BaseModel):
@@ -61,7 +61,7 @@ class Table(_Model):
 
 
 class _Document(_Model):
-    schema_version: Literal[1] = Field(description="the version of the document's shape")
+    schema_version: Literal[2] = Field(description="the version of the document's shape")
 
 
 # --- referee rulesets ------------------------------------------------------------------------
@@ -159,12 +159,15 @@ class Odds(_Model):
     clause: str | None
     title: Message
     unit: Message = Field(description="what the outcome counts")
-    exact: bool
+    exact: bool = Field(description="every number given here is exact (the distribution's "
+                        "and the end states', where given)")
     distribution_exact: bool
     runs: int | None
     mean: Exact
     distribution: list[Outcome]
-    end_states: list[EndState] = Field(description="how the attack may end")
+    end_states: list[EndState] | None = Field(description=(
+        "how the attack may end; in a result, null at a later roll of the same attack (the "
+        "same prediction updated, not worked out: --odds full gives every roll's)"))
     notes: list[Message] = Field(description="what the odds assume")
     actual: Actual | None = Field(description="the roll that followed; null when none was")
 
@@ -455,7 +458,7 @@ class GameReportDocument(_Document):
 
 class ErrorDocument(_Document):
     """Any command's error under ``--json``: one document on standard error instead of the
-    ``error: ...`` line; the exit code is the same (see the README's table)."""
+    ``error: ...`` line; the exit code is the same (see docs/promises.md)."""
 
     kind: Literal["error"]
     exit_code: int

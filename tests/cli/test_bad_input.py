@@ -1,5 +1,5 @@
 """Issue 17: every bad input found by the reliability review ends in a one-line error and an
-exit code of the README's table, never a traceback, a hang or raw control characters. One
+exit code of docs/promises.md, never a traceback, a hang or raw control characters. One
 test (or one parametrised test) per item of the issue, named after it."""
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def test_item4_prompts_show_names_visibly() -> None:
 
 
 def test_a_bug_is_one_line_and_exit_1_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The last guard: what no check foresaw is reported as a bug (README: exit code 1)."""
+    """The last guard: what no check foresaw is reported as a bug (exit code 1)."""
     import referee.play.lookup
 
     def broken(*args: Any, **kwargs: Any) -> Any:

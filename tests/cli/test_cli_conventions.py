@@ -51,7 +51,7 @@ def test_options_lists_every_named_reading_with_its_default_and_clause(ruleset: 
     specs = find_ruleset(ruleset).option_specs()
     code, out, _ = invoke(["options", ruleset, "--json"])
     data = json.loads(out)
-    assert code == 0 and data["schema_version"] == 1
+    assert code == 0 and data["schema_version"] == 2
     assert [o["name"] for o in data["options"]] == [s.name for s in specs]
     for option, spec in zip(data["options"], specs, strict=True):
         assert option["default"] == spec.default and option["clause"] == spec.clause

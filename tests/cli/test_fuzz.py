@@ -1,5 +1,5 @@
 """Issue 17: a seeded fuzzer over every ruleset's input files (``tests/support/fuzz.py``):
-each mutated script, roster, deck or data file ends with an exit code of the README's table
+each mutated script, roster, deck or data file ends with an exit code of docs/promises.md
 (0, 2, 3, 4 or 5) and no traceback, within its time (``run_timed``). ``benchmarks/fuzz.py``
 runs the same cases, many more, each in a child under limits of time and memory."""
 

@@ -1,4 +1,4 @@
-"""The JSON contract (README: ``--json``: the contract): every document ``--json`` prints
+"""The JSON contract (docs/json.md): every document ``--json`` prints
 validates against the shipped JSON Schema of its kind, every transcript's JSON output
 included; keys and values are the same in every language (display text only in ``text`` and
 ``*_text`` fields); lookups give their table's data, not its rendered cells, and so do the
@@ -54,7 +54,7 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 def validate(doc: Any) -> str:
     """``doc`` is a document of a known kind and valid by its schema; its kind."""
     assert isinstance(doc, dict), doc
-    assert doc.get("schema_version") == 1, doc.get("schema_version")
+    assert doc.get("schema_version") == 2, doc.get("schema_version")
     kind = doc.get("kind")
     assert kind in KINDS, kind
     errors = sorted(validator(kind).iter_errors(doc), key=lambda e: list(e.absolute_path))

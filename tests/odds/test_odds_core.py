@@ -369,15 +369,16 @@ def test_a_scripted_run_works_out_end_states_only_where_it_shows_them(monkeypatc
                                                                      tmp_path) -> None:
     """``referee run`` shows an attack's end states at its first roll (a later roll of the
     same attack updates them, which the table and ``referee odds`` show): the later rolls'
-    end states are never worked out, and ``--json``, which prints them all, works out all."""
+    end states are never worked out, nor given by ``--json`` (``null``); ``--odds full``
+    gives them all."""
     import referee.render.odds as render_odds
 
     seen: list[Any] = []
     original = render_odds.rolls_lines
 
-    def spy(records: Any) -> list[str]:
+    def spy(records: Any, **how: Any) -> list[str]:
         seen.extend(records)
-        return original(records)
+        return original(records, **how)
     monkeypatch.setattr(render_odds, "rolls_lines", spy)
     script = tmp_path / "company.toml"
     script.write_text("use_defaults = true\nroll_missing_dice = true\n" + (
@@ -389,6 +390,10 @@ def test_a_scripted_run_works_out_end_states_only_where_it_shows_them(monkeypatc
     assert not any(s.forced for s in lazy[1:])
     assert out.count("How the attack may end:") == 1
     code, out, err = invoke(["run", str(script), "--seed", "3", "--json"])
+    states = [r["end_states"] for r in json.loads(out)["odds"]]
+    assert code == 0 and len(states) == len(lazy) and states[0]
+    assert not any(states[1:])
+    code, out, err = invoke(["run", str(script), "--seed", "3", "--json", "--odds", "full"])
     states = [r["end_states"] for r in json.loads(out)["odds"]]
     assert code == 0 and len(states) == len(lazy) and all(states)
 

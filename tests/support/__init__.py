@@ -6,7 +6,7 @@
   ``cc_reference``: independent code the Combat Commander odds are checked against;
 * ``game``: game files made and played through the command line;
 * ``pty``: driving ``python -m referee`` through a real pseudo-terminal (pexpect);
-* ``transcripts``: replaying the console blocks of ``transcripts/*.md`` and README.md;
+* ``transcripts``: replaying the console blocks of transcripts, README.md and docs;
 * ``fuzz``: the seeded fuzzer of every ruleset's input files (also ``benchmarks/fuzz.py``);
 * ``work``: the generated scripts of the scale benchmark, run with their work counted.
 

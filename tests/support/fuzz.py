@@ -1,7 +1,7 @@
 """A seeded fuzzer of input files (issue 17): the bundled scripts and rosters of each ruleset,
 mutated (values of the wrong type, out of range, blank, hostile text, huge numbers, deep
 nesting, dropped and unknown keys, duplicated units, broken bytes), run through the real
-commands in-process. Every run must end with an exit code of the README's table (0, 2, 3, 4
+commands in-process. Every run must end with an exit code of docs/promises.md (0, 2, 3, 4
 or 5), no traceback and no raw control character in what it printed, within its budget of
 time and memory (``run_bounded``: each case in a child process under resource limits, so a
 run that would hang or eat memory is a finding rather than the fuzzer's end); anything else

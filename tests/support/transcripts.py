@@ -81,7 +81,10 @@ def normalise(text: str) -> str:
 
 
 def transcript_files(root: Path = ROOT) -> list[Path]:
-    return [*sorted((root / "transcripts").glob("**/*.md")), root / "README.md"]
+    """The transcripts, the README and every page of ``docs/`` that shows a console block."""
+    docs = [path for path in sorted((root / "docs").glob("**/*.md"))
+            if "```console" in path.read_text(encoding="utf-8")]
+    return [*sorted((root / "transcripts").glob("**/*.md")), root / "README.md", *docs]
 
 
 # --- one replay's state: its folder, its clock and its seeds ----------------------------------

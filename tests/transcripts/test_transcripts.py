@@ -1,4 +1,4 @@
-"""Every console block of transcripts/*.md and README.md replays exactly.
+"""Every console block of transcripts/*.md, README.md and docs/*.md replays exactly.
 
 After an intended change of output:
 ``pytest tests/transcripts/test_transcripts.py --update-transcripts`` rewrites the recorded

@@ -1,4 +1,4 @@
-"""Combat Commander: Europe, O20 Fire. Brief: shared/rules/combat-commander.md.
+"""Combat Commander: Europe, O20 Fire. Brief: docs/rules/combat-commander.md.
 
 Imports of this package stay light: the attack resolver (and pydantic) load on first attack.
 """

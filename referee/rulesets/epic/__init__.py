@@ -1,4 +1,4 @@
-"""Epic Armageddon (GW 2004): shooting, barrages, overwatch. Brief: shared/rules/epic-armageddon.md.
+"""Epic Armageddon (GW 2004): shooting, barrages, overwatch. Brief: docs/rules/epic-armageddon.md.
 
 Imports of this package stay light: the attack resolver (and pydantic) load on first attack.
 """

@@ -1,5 +1,5 @@
 """Flames of War 3rd edition: the whole assault step and its hit allocation. Briefs:
-shared/rules/flames-of-war.md (the allocation) and docs/rules/flames-of-war-assault.md.
+docs/rules/flames-of-war.md (the allocation) and docs/rules/flames-of-war-assault.md.
 
 Imports of this package stay light: the resolver, the solver and pydantic load on first
 attack.

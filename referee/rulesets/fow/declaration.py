@@ -4,7 +4,7 @@
 teams' defensive fire; docs/rules/flames-of-war-assault.md), or a roster alone (asked at the
 table).
 
-Geometry stays at the table (decision 4 of the rules README): for each hitting team the
+Geometry stays at the table (decision 4 of docs/rules/README.md): for each hitting team the
 players say which defending teams are within 2"/5cm and in its line of sight, which of those
 it cannot reach across impassable terrain, and its building situation. The referee applies
 the rules to these facts.

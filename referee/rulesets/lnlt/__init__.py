@@ -1,5 +1,5 @@
 """Lock 'n Load Tactical v4.x: the operations phase and Ops Complete.
-Brief: shared/rules/lnl-tactical.md.
+Brief: docs/rules/lock-n-load.md.
 
 Imports of this package stay light: the phase engine (and pydantic) load on first use.
 """

@@ -294,7 +294,7 @@ class Activation:
         Good Order, marked, or only units they may not activate there). When an adjacent
         hex holds units of the player that could act, the reach question is still put, with
         nothing to pick but "no adjacent hex" and the reason: so that a script naming a hex
-        is refused with the rule and the reason (the README's promise), and a player at the
+        is refused with the rule and the reason (as docs/lnlt.md says), and a player at the
         table sees why."""
         near = [ref for h, ref in refused.items()
                 if any(h in self.roster.neighbours(ldr.hex) for ldr in leaders)]

@@ -1,4 +1,4 @@
-"""World at War (LnL Publishing): artillery missions. Brief: shared/rules/world-at-war.md.
+"""World at War (LnL Publishing): artillery missions. Brief: docs/rules/world-at-war.md.
 
 Imports of this package stay light: the resolver (and pydantic) load on the first mission.
 """
