@@ -7,8 +7,9 @@ log holds together as ``check_history`` checks it):
 * **page**: the server's time for the game page (``GET /t/TOKEN``), median of several
   requests right after a commit (the file read again and the page drawn: the worst case)
   and of requests with nothing changed (drawn once, served again). Goal: <= 300 ms;
-* **latency**: from the commit of a new entry to its arrival on a phone's event stream
-  (the server polls ``data_version`` every 0.2 s). Goal: <= 1 s;
+* **latency**: from the write of a new entry (its start: an upper bound of the time from
+  its commit) to its arrival on a phone's event stream (the server polls ``data_version``
+  every 0.2 s). Goal: <= 1 s;
 * **idle CPU**: the server's CPU time over a quiet stretch with one phone connected, as a
   share of the wall time (``/proc/PID/stat``). Goal: <= 1%.
 
@@ -148,14 +149,18 @@ def _latency(game: Path, seat: str, rounds: int) -> list[float]:
 
 
 def grow_one(game: Path) -> float:
-    """One entry more; the moment it was committed."""
-    from referee.game import open_game
+    """One entry more; the moment its write began (the entry copied is read before): the
+    latency counts the write itself too, an upper bound of the time from its commit (the
+    game file's own checks after the commit would make a time taken after it too late)."""
+    from referee.game import open_game, read_game
 
-    with open_game(game) as tx:
+    with read_game(game) as tx:
         last = tx.log()[-1]
+    started = time.perf_counter()
+    with open_game(game) as tx:
         tx.append_log(last.ruleset, last.command, last.result, last.seed, rolls=last.rolls,
                       replay=last.replay, about=last.about)
-    return time.perf_counter()
+    return started
 
 
 def main() -> None:
@@ -191,7 +196,7 @@ def main() -> None:
                             return
 
             threading.Thread(target=hold, daemon=True).start()
-            time.sleep(1.0)
+            time.sleep(3.0)  # the last commit's pages drawn and sent: the server idle
             cpu0, wall0 = _cpu_seconds(proc.pid), time.monotonic()
             time.sleep(args.idle)
             cpu = (_cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0)
@@ -210,7 +215,7 @@ def main() -> None:
           f"goal <= 300 ms: {'ok' if page_cold <= 0.3 else 'MISSED'}")
     print(f"game page, nothing changed: {page_warm * 1000:.0f} ms median "
           f"({page_warm / baseline:.1f}x the baseline)")
-    print(f"commit to phone: {lat * 1000:.0f} ms median (max {max(latency) * 1000:.0f}) "
+    print(f"write to phone: {lat * 1000:.0f} ms median (max {max(latency) * 1000:.0f}) "
           f"goal <= 1000 ms: {'ok' if max(latency) <= 1.0 else 'MISSED'}")
     print(f"idle CPU with a phone connected: {cpu * 100:.2f}% "
           f"goal <= 1%: {'ok' if cpu <= 0.01 else 'MISSED'}")
