@@ -103,7 +103,8 @@ def test_a_server_killed_with_kill_9_leaves_the_file_to_the_next(game: Path) -> 
     try:
         assert live.serving(game) is not None
     finally:
-        assert stop_server(again) == 0
+        assert stop_server(again) == 0  # Ctrl-C: exit code 0, no traceback
+    assert "Traceback" not in "".join(again.out) and "Error" not in "".join(again.out)
     assert live.serving(game) is None  # Ctrl-C: the file says nobody serves it
 
 
