@@ -35,9 +35,12 @@ FIXTURES = ROOT / "benchmarks" / "questions"
 BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
           "lnlt-fire": 9, "waw-he": 16,
           # issue 30: the whole Flames of War assault was resolved by hand before it
-          "fow-assault-typed": None, "fow-assault-game": None}
+          "fow-assault-typed": None, "fow-assault-game": None,
+          # issue 29: Epic assaults were resolved by hand before it
+          "epic-assault-typed": None, "epic-assault-roster": None, "epic-assault-game": None}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
-         "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6}
+         "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6,
+         "epic-assault-typed": 12, "epic-assault-roster": 12, "epic-assault-game": 6}
 
 
 @dataclass
@@ -48,7 +51,8 @@ class Case:
     answers: dict[str, Any] = field(default_factory=dict)  # by question id
     dice: Callable[[Any], str] | None = None  # the faces typed at a dice question
     game: bool = False  # the command needs a game file (a new one)
-    setup: list[str] = field(default_factory=list)  # a command run first in it, not counted
+    # commands run first in it, in order, not counted
+    setup: list[list[str]] = field(default_factory=list)
 
 
 def _faces(hit: int, save: int) -> Callable[[Any], str]:
@@ -138,8 +142,8 @@ def _fow_assault_game() -> Case:
     return Case("fow-assault-game", "referee attack fow --game, the armies kept in the game: "
                 "3 charging teams, 4 defending (all firing defensively), one round, the "
                 "defenders break", ["attack", "fow", "--seed", "1"], answers, _by_id(dice),
-                game=True, setup=["run", str(FIXTURES / "fow-first-assault.toml"), "--seed",
-                                  "1"])
+                game=True, setup=[["run", str(FIXTURES / "fow-first-assault.toml"), "--seed",
+                                   "1"]])
 
 
 def _lnlt_fire() -> Case:
@@ -163,8 +167,59 @@ def _waw_he() -> Case:
                 _faces(hit=5, save=6))
 
 
+# a typical Epic assault: 6 charging infantry (4 in base contact, 2 at 10 cm) against 5
+# defending infantry in contact with one Blast marker; one round, the assaulting side wins
+EPIC_ASSAULT_DICE = {".1.attacker": "4 5 2 6 1 3", ".1.defender": "5 5 2 1 6",
+                     ".result.attacker": "6 2", ".result.defender": "3 1"}
+
+
+def _epic_assault_dice(question: Any) -> str:
+    n = question.spec.count
+    for end, faces in EPIC_ASSAULT_DICE.items():
+        if question.id.endswith(end):  # as many of the case's faces as there are dice
+            return " ".join((faces.split() * n)[:n])
+    return " ".join(["4"] * n)  # saves: each a 4
+
+
+def _epic_assault_typed() -> Case:
+    answers: dict[str, Any] = {
+        "attack-kind": "assault",
+        "assault.attacker": "Grey Company: 4 inf 4+ cc4 ff5 contact, 2 same 10",
+        "assault.defender": "Red Company: bm1, 5 inf 5+ cc5 ff4 contact"}
+    return Case("epic-assault-typed", "referee attack epic, an assault typed: 6 charging "
+                "infantry (4 in contact, 2 at 10 cm) against 5 in contact with one Blast "
+                "marker, one round", ["attack", "epic", "--seed", "1"], answers,
+                _epic_assault_dice)
+
+
+def _epic_assault_roster() -> Case:
+    answers: dict[str, Any] = {"situation.grey-company-invented": "4 contact, 10",
+                               "situation.red-company-invented": "4 contact, 12"}
+    return Case("epic-assault-roster", "referee epic-assault with a roster (no game file: "
+                "each formation's Blast markers asked): 5 charging units against 5",
+                ["epic-assault", "Grey Company (invented)", "Red Company (invented)",
+                 "--roster", str(ROOT / "transcripts" / "rosters" / "epic-assault.toml"),
+                 "--seed", "1"], answers, _epic_assault_dice)
+
+
+def _epic_assault_game() -> Case:
+    # the armies are the game's: the turn (a strategy roll, then Grey Company's engage action
+    # test) keeps each formation of the roster; the assault asks no Blast markers and no
+    # broken state, only where the units stand, the formations near the fight and the dice
+    answers: dict[str, Any] = {"situation.grey-company-invented": "4 contact, 10",
+                               "situation.red-company-invented": "4 contact, 12"}
+    turn = [["run", str(FIXTURES / f"epic-turn-{step}.toml"), "--seed", "1"]
+            for step in ("strategy", "engage")]
+    return Case("epic-assault-game", "referee epic-assault --game, the armies kept in the "
+                "game (its turn: Grey Company engages): 5 charging units against 5",
+                ["epic-assault", "Grey Company (invented)", "Red Company (invented)",
+                 "--roster", str(ROOT / "transcripts" / "rosters" / "epic-assault.toml"),
+                 "--seed", "1"], answers, _epic_assault_dice, game=True, setup=turn)
+
+
 CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he,
-         _fow_assault_typed, _fow_assault_game]
+         _fow_assault_typed, _fow_assault_game, _epic_assault_typed, _epic_assault_roster,
+         _epic_assault_game]
 
 
 class Stale(Exception):
@@ -218,15 +273,15 @@ def run(case: Case) -> tuple[list[tuple[str, str]], str]:
     with tempfile.TemporaryDirectory() as folder:
         if case.game:
             args += ["--game", str(Path(folder) / "game.sqlite")]
-        if case.setup:
-            game = ["--game", str(Path(folder) / "game.sqlite")] if case.game else []
-            done = CliRunner().invoke(load_app("en"), [*case.setup, *game],
+        game = ["--game", str(Path(folder) / "game.sqlite")] if case.game else []
+        for command in case.setup:
+            done = CliRunner().invoke(load_app("en"), [*command, *game],
                                       obj=Environment(stdin=io.StringIO(),
                                                       stdout=io.StringIO(),
                                                       stderr=io.StringIO()),
                                       catch_exceptions=False)
             if done.exit_code != 0:
-                raise Stale(f"setup exit {done.exit_code}")
+                raise Stale(f"setup exit {done.exit_code}: {' '.join(command)}")
         stream = io.StringIO()
         env = Environment(stdin=io.StringIO(), stdout=stream, stderr=stream,
                           port_factory=factory)

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import typer
 
-from referee.cli import attack, basic, epic, game, lnlt, odds, waw  # noqa: F401  (registration)
+from referee.cli import attack, basic, epic, epic_turn, game, lnlt, odds, waw  # noqa: F401
 from referee.cli.app import _app_for, app, app_for, main
 
 MODULES = ("referee.cli.shared", "referee.cli.app", "referee.cli.seat", "referee.cli.basic",
-           "referee.cli.attack", "referee.cli.epic", "referee.cli.waw", "referee.cli.lnlt",
+           "referee.cli.attack", "referee.cli.epic", "referee.cli.epic_turn", "referee.cli.waw",
+           "referee.cli.lnlt",
            "referee.cli.odds", "referee.cli.game")
 """The package's modules in the order they are loaded again for another language."""
 
-ORDER = ("rulesets", "lookup", "options", "attack", "run", "epic-shoot", "waw-markers", "phase",
-         "odds")
+ORDER = ("rulesets", "lookup", "options", "attack", "run", "epic-shoot", "epic-assault",
+         "epic-turn", "waw-markers", "phase", "odds")
 """The commands in the order ``--help`` lists them (imports are sorted by name, not by this)."""
 
 

@@ -375,7 +375,7 @@ def test_the_transcripts_show_results_of_every_ruleset() -> None:
     assert shown == {info.id for info in all_rulesets()}
     tables = {t["title"]["msg"] for doc in docs for r in _results_of(doc) for t in r["tables"]}
     # every table of the working the resolvers write (log.table): a new one needs an example
-    assert len(tables) == 31, sorted(tables)
+    assert len(tables) == 35, sorted(tables)
     assert len(docs) >= 140
 
 

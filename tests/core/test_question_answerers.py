@@ -192,3 +192,33 @@ def test_other_player_swaps_the_two_sides_and_keeps_either() -> None:
     assert other_player(ATTACKER) == DEFENDER
     assert other_player(DEFENDER) == ATTACKER
     assert other_player(EITHER) == EITHER
+
+
+def _assault_asked(answers: dict[str, Any]) -> dict[str, str]:
+    """The questions of an Epic assault of two infantry units a side, all in contact."""
+    from referee.frontends.answers import AnswerPort
+
+    def units(prefix: str) -> list[dict[str, Any]]:
+        return [{"name": f"{prefix}{i}", "type": "INF", "armour": 4, "cc": 4, "ff": 5,
+                 "contact": True, "engaged": True} for i in (1, 2)]
+
+    declaration = {"assault": {
+        "attackers": [{"name": "Grey Company (invented)", "blast_markers": 0,
+                       "units": units("A")}],
+        "defenders": [{"name": "Red Hill Battery (invented)", "blast_markers": 0,
+                       "units": units("D")}], "support": []}}
+    plan = api.plan_attack("epic", seed=1, declaration=declaration)
+    port = Noting(AnswerPort(answers, plan.dice, roll_missing_dice=True, use_defaults=True))
+    api.play(plan, port)
+    return port.seen
+
+
+@pytest.mark.clause("E-A5")
+def test_epic_assault_each_side_rolls_its_dice_and_saves_the_hits_on_its_own_units() -> None:
+    seen = _assault_asked({"assault.1.attacker": [6, 6], "assault.1.defender": [6, 6]})
+    assert seen["assault.1.attacker"] == ATTACKER and seen["assault.1.defender"] == DEFENDER
+    _all(seen, r"(allocate|save)\.assault\.1\.defender\..*", DEFENDER)  # its own units
+    _all(seen, r"(allocate|save)\.assault\.1\.attacker\..*", ATTACKER)  # hits on the attacker
+    seen = _assault_asked({"assault.1.attacker": [1, 1], "assault.1.defender": [1, 1]})
+    assert seen["assault.1.result.attacker"] == ATTACKER  # E-A9: each side its result die
+    assert seen["assault.1.result.defender"] == DEFENDER

@@ -83,6 +83,7 @@ def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, t
         ("Target formation: more units?", ENTER),
         ("in crossfire?", ENTER),
         ("How many Blast markers are on Target formation?", ENTER),
+        ("Is Target formation broken already", ENTER),  # No (E-14)
         ("What action is Grey Company (invented) taking?", "sus"),  # the list filters
         ("Sustained Fire", ENTER),
         ("Roll to hit for weapon 1: 3 dice, 4+ hits", "6 6 6" + ENTER),  # +1 SF, -1 cover
@@ -120,6 +121,7 @@ def test_compact_lines_in_russian_and_overwatch_fire_found_by_typing(spawn, tmp_
         ("«Формация-цель»: ещё юниты?", ENTER),
         ("под перекрёстным огнём?", ENTER),
         ("Сколько «Бластов» на формации «Формация-цель»?", ENTER),
+        ("уже разбита", ENTER),  # нет (E-14)
         ("Какое Действие выполняет «Стреляющая формация»?", "Огонь"),  # Russian letters filter
         ("Огонь из «Надзора»", ENTER),
         ("«Стреляющая формация» в «Надзоре»: что сделала формация «Формация-цель»?", ENTER),

@@ -24,7 +24,8 @@ def decl(weapons: list[dict[str, Any]], targets: list[dict[str, Any]],
     out: dict[str, Any] = {"firing": "Grey Company (invented)",
                            "target": "Red Hill Battery (invented)",
                            "weapons": weapons, "target_units": targets,
-                           "firing_blast_markers": 0, "target_blast_markers": 0, **extra}
+                           "firing_blast_markers": 0, "target_blast_markers": 0,
+                           "target_broken": False, "crossfire": 0, **extra}
     if firing_units is not None:
         out["firing_units"] = firing_units
     return out
@@ -73,7 +74,8 @@ def two_formations(**other: Any) -> dict[str, Any]:
     d = decl([{"name": "Howitzer", "barrage": 3}],
              [tunit("A", distance=10, armour=4, under_template=True)],
              [funit("G1", ["Howitzer"])], crossfire=1)
-    d["also_under_templates"] = [{"name": OTHER_FORMATION, **other,
+    d["also_under_templates"] = [{"name": OTHER_FORMATION, "broken": False, "blast_markers": 0,
+                                  **other,
                                   "units": [tunit("X", distance=12, armour=4,
                                                   under_template=True)]}]
     return d

@@ -29,6 +29,8 @@ class Target:
     in_mw_range: bool = True
     in_cover: bool = False
     label: Msg | str | None = None  # what a player reads (None: the name)
+    share: int = 1  # hits it takes in one round of the even spread: a war engine's DC (E-W2)
+    contact: bool = False  # in base contact with the enemy (an assault, E-A3, E-W11)
 
     @property
     def shown(self) -> Msg | str:
@@ -48,9 +50,18 @@ class HitKind:
         return self.fire == "mw"
 
 
+def level(unit: Target, taken: Mapping[str, int]) -> int:
+    """How many rounds of the even spread ``unit`` has filled (E-10): its hits, or for a war
+    engine its hits in shares of its starting DC (E-W2)."""
+    return taken.get(unit.key, 0) // unit.share
+
+
 def can_take(unit: Target, hit: HitKind) -> bool:
-    """May this hit be allocated to this unit at all (type, range, cover)?"""
+    """May this hit be allocated to this unit at all (type, range, cover; a war engine's
+    close combat dice only units in contact, its firefight dice only units not, E-W11)?"""
     if unit.type not in tables().allocation[hit.fire]:
+        return False
+    if (hit.fire == "we-cc" and not unit.contact) or (hit.fire == "we-ff" and unit.contact):
         return False
     if not (unit.in_mw_range if hit.macro else unit.in_range):
         return False
@@ -70,10 +81,13 @@ def legal_units(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
     pool = eligible(units, hit) if pool is None else pool
     if not pool:
         return ()
-    fewest = min(taken.get(u.key, 0) for u in pool)  # E-10: the even spread
-    level = [u for u in pool if taken.get(u.key, 0) == fewest]
-    front = min(u.distance for u in level)  # E-10: front to back
-    nearest = sorted((u for u in level if u.distance == front), key=lambda u: u.order)
+    fewest = min(level(u, taken) for u in pool)  # E-10: the even spread
+    even = [u for u in pool if level(u, taken) == fewest]
+    engines = [u for u in even if u.share > 1]  # E-W2: a war engine's share first
+    if engines:
+        even = engines
+    front = min(u.distance for u in even)  # E-10: front to back
+    nearest = sorted((u for u in even if u.distance == front), key=lambda u: u.order)
     if tie == "listed-order":  # E-X6 as a house rule: no choice, the first listed
         return (nearest[0],)
     return tuple(nearest)
@@ -94,11 +108,14 @@ def refusal(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int],
     if not hit.cover_ok and proposed.in_cover:
         return Msg.of("epic.refuse.cover", unit=proposed.shown, fire=fire)
     pool = eligible(units, hit)
-    fewest = min(taken.get(u.key, 0) for u in pool)
-    if taken.get(proposed.key, 0) > fewest:
-        other = next(u for u in pool if taken.get(u.key, 0) == fewest)
+    fewest = min(level(u, taken) for u in pool)
+    if level(proposed, taken) > fewest:
+        other = next(u for u in pool if level(u, taken) == fewest)
         return Msg.of("epic.refuse.even", unit=proposed.shown, held=taken.get(proposed.key, 0),
-                      other=other.shown, other_held=fewest)
+                      other=other.shown, other_held=taken.get(other.key, 0))
+    if proposed.share == 1 and any(u.share > 1 for u in legal):
+        return Msg.of("epic.refuse.war_engine_first", unit=proposed.shown,
+                      other=legal[0].shown, share=legal[0].share)
     return Msg.of("epic.refuse.front", unit=proposed.shown, other=legal[0].shown,
                   distance=_cm(legal[0].distance), own=_cm(proposed.distance))
 
@@ -110,11 +127,13 @@ def forced_reason(units: Sequence[Target], hit: HitKind, taken: Mapping[str, int
     pool = eligible(units, hit) if pool is None else pool
     if len(pool) == 1:
         return Msg.of("epic.why.only_eligible", fire=Msg.of(f"epic.fire.{hit.fire}"))
-    fewest = min(taken.get(u.key, 0) for u in pool)
-    level = [u for u in pool if taken.get(u.key, 0) == fewest]
-    if len(level) == 1:
-        return Msg.of("epic.why.fewest", held=fewest)
-    return Msg.of("epic.why.nearest", held=fewest)
+    fewest = min(level(u, taken) for u in pool)
+    even = [u for u in pool if level(u, taken) == fewest]
+    if unit.share > 1:
+        return Msg.of("epic.why.war_engine", share=unit.share)
+    if len(even) == 1:
+        return Msg.of("epic.why.fewest", held=taken.get(unit.key, 0))
+    return Msg.of("epic.why.nearest", held=taken.get(unit.key, 0))
 
 
 def _cm(value: float) -> str:

@@ -90,18 +90,34 @@ def attack(ctx: AttackContext) -> Result:
         decl = ctx.declaration
     elif ctx.declaration is not None:
         decl = ShootingDeclaration.model_validate(ctx.declaration)
-    elif port.ask(ChoiceQuestion(
+    else:
+        kind = port.ask(ChoiceQuestion(
             id="attack-kind", text=Msg.of("epic.q.attack_kind"), clause="E-1",
             choices=(Choice("whole", Msg.of("epic.kind.whole")),
-                     Choice("to-hit", Msg.of("epic.kind.to_hit"))),
-            default_value="whole")) == "whole":
-        # the whole attack at the table: name the formations, then the rest is asked
-        from referee.rulesets.epic.typed import ask_names
+                     Choice("to-hit", Msg.of("epic.kind.to_hit")),
+                     Choice("assault", Msg.of("epic.kind.assault"))),
+            default_value="whole"))
+        if kind == "whole":
+            # the whole attack at the table: name the formations, then the rest is asked
+            from referee.rulesets.epic.typed import ask_names
 
-        firing_name, target_name = ask_names(port)
-        decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
-    else:
-        decl = ask_declaration(port)
+            firing_name, target_name = ask_names(port)
+            decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
+        elif kind == "assault":  # E-A1: the engage action, typed at the table
+            from referee.rulesets.epic.assault_table import ask_assault
+
+            decl = ShootingDeclaration(assault=ask_assault(ctx))
+        else:
+            decl = ask_declaration(port)
+    if decl.turn is not None:  # E-T1 to E-T7: the next step of the game file's turn
+        from referee.rulesets.epic import turn
+
+        return turn.play(ctx, decl.turn)
+    if decl.assault is not None:
+        from referee.rulesets.epic import assault
+        from referee.rulesets.epic.assault_table import with_roster as from_roster
+
+        return assault.attack(ctx, from_roster(ctx, decl.assault), log)
     if decl.full:
         from referee.rulesets.epic.roster import who_takes_part, with_roster
 
@@ -112,8 +128,9 @@ def attack(ctx: AttackContext) -> Result:
             decl = ask_formations(ctx, decl)
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
+            from referee.rulesets.epic.roster import others_under_templates
 
-            return barrage.attack(ctx, decl, log)
+            return barrage.attack(ctx, others_under_templates(port, decl), log)
         from referee.rulesets.epic import shooting
 
         return shooting.attack(ctx, decl, log)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.questions import EITHER, NumberQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import as_need, as_signed
 from referee.core.text import Msg
@@ -18,10 +17,12 @@ from referee.rulesets.epic.firing import weapon_list, who_may_fire
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
+    ask_crossfire,
     defender,
     formation_label,
     formation_state,
     names_cell,
+    settle_broken,
 )
 from referee.rulesets.epic.shooting import (
     _run,
@@ -29,10 +30,12 @@ from referee.rulesets.epic.shooting import (
     close_formation,
     epic_result,
     go_on_overwatch,
+    keep_engines,
     target_places,
 )
 from referee.rulesets.epic.tables import BarrageRow, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll
+from referee.rulesets.epic.warengine import engines_of, wound_engines
 
 
 def barrage_row(points: int, options: dict[str, Any], log: StepLog) -> BarrageRow | None:
@@ -112,7 +115,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
             log.note(Msg.of(f"epic.barrage.mixed_{ability}"), "E-17")
     # crossfire depends on where each formation stands (brief section 3): the target's is
     # the declaration's, each other formation's its own (asked when left out)
-    formations: list[tuple[str, int | None, bool, list[TargetUnit], int | None]] = [
+    formations: list[tuple[str, int | None, bool | None, list[TargetUnit], int | None]] = [
         (decl.target or "-", decl.target_blast_markers, decl.target_broken,
          list(decl.target_units), decl.crossfire)]
     formations += [(f.name, f.blast_markers, f.broken, list(f.units), f.crossfire)
@@ -143,7 +146,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
 
 def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | None,
-                   broken: bool,
+                   broken: bool | None,
                    units: list[TargetUnit], row: BarrageRow, extra: int, action_mod: int,
                    macro: bool, declared_crossfire: int | None, options: dict[str, Any],
                    need_text: Any, roll_hits: Any,
@@ -152,7 +155,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     from referee.rulesets.epic.hitting import need_cell
 
     port, t = ctx.port, tables()
-    state = formation_state(ctx.state, name, markers, broken, log, port, formation_label(name))
+    state = formation_state(ctx.state, name, markers, False, log, port, formation_label(name))
     fkey = weapon_key(name)
     standing = [u for u in units if not state.lost(u.name)]
     places = target_places(port, standing, state, barrage=True)
@@ -165,10 +168,8 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         return None
     crossfire = declared_crossfire
     if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
-        crossfire = int(port.ask(NumberQuestion(
-            id=f"crossfire.{fkey}", minimum=0, maximum=9, default_value=0, clause="E-13",
-            answered_by=EITHER,
-            text=Msg.of("epic.q.crossfire", target=state.shown))))
+        crossfire = ask_crossfire(port, f"crossfire.{fkey}", state.shown)
+    settle_broken(port, state, sum(d.worth for d in alive), broken, log)  # E-W6
     if crossfire:
         log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",
                   crossfire=crossfire)
@@ -181,8 +182,11 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     rows = []
     groups: dict[tuple[str, bool], list[Defender]] = {}
     for d in under:
-        fire = "at" if d.target.type == "AV" else "ap"
-        groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).append(d)
+        fire = "at" if d.target.type in ("AV", "WE") else "ap"
+        # E-W7: a war engine under a template's centre is attacked half its DC, rounded up
+        times = -(-d.dc // 2) if d.war_engine and d.under_centre else 1
+        groups.setdefault((fire, d.target.in_cover and not ignore_cover), []).extend(
+            [d] * times)
     from referee.rulesets.epic.declaration import Weapon
     from referee.rulesets.epic.oddsfacts import AttackFacts, BarrageGroup, BarrageRest
 
@@ -232,11 +236,14 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         log.table(Msg.of("epic.table.saves", target=state.shown),
                   [Msg.of(f"epic.col.{c}") for c in ("unit", "hits", "save", "dice", "result",
                                                      "clause")], report.rows, clause="E-11")
-    casualties = list(report.destroyed)
+    engines = engines_of(alive)
+    casualties = [k for k in report.destroyed if k not in engines]
+    casualties += wound_engines(port, log, under, alloc, report.failed, ledger, engines,
+                                options, fkey)
     for i, key in enumerate(casualties):
         unit = next(u for u in under if u.key == key)
         log.outcome(Msg.of("epic.step.destroyed", unit=unit.shown), "E-11", unit=key)
-        if not disrupt:
+        if not disrupt and not unit.war_engine:  # an engine's came a point each (E-W5)
             ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.shown), "E-13")
         if i == 0 and crossfire:  # each crossfiring formation adds its marker
             ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
@@ -246,10 +253,16 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         extra_alloc = allocate(port, log, survivors,
                                [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)],
                                f"broken.{fkey}", options)
+        spare = MarkerLedger(state.shown, 0, True)  # E-W10: the points are hits already
+        casualties += wound_engines(port, log, survivors, extra_alloc, {}, spare, engines,
+                                    options, f"broken.{fkey}", no_save=True)
         for key in extra_alloc.hits_on:
+            if key in engines:
+                continue
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed_no_save",
                                unit=next(u.shown for u in alive if u.key == key)), "E-13")
+    keep_engines(state, alive, engines)
     is_broken, killed, left = close_formation(log, state, ledger, alive, casualties, "E-19")
     names = {u.key: u.name for u in alive}
     return state, {"casualties": killed, "markers_added": ledger.added,

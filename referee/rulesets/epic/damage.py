@@ -38,6 +38,8 @@ class Hit:
     weapon: Msg | str  # the weapon as a player reads it
     disrupt: bool = False
     ignore_cover: bool = False
+    titan_killer: str | None = None  # 1, d3, d6: a Titan killer's damage (E-W8)
+    weight: int = 1  # hits it counts as in the even spread (a Titan killer on a war engine)
 
 
 def _weapon_cell(hit: Hit) -> Any:
@@ -138,7 +140,9 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
                                    if (reason := refusal(targets, kind, taken, u)))))
                 chosen = next(u for u in legal if u.key == value)
                 why = Msg.of("epic.why.chosen", who=who, count=len(legal))
-            taken[chosen.key] = taken.get(chosen.key, 0) + 1
+            if hit.titan_killer is not None and chosen.share > 1:  # E-W8: its damage now
+                hit = replace(hit, weight=_titan_killer(port, log, hit, chosen, phase, n))
+            taken[chosen.key] = taken.get(chosen.key, 0) + hit.weight
             out.hits_on.setdefault(chosen.key, []).append(hit)
             out.record.append((kind.fire, chosen.key))
             out.rows.append((n, fire, _weapon_cell(hit), chosen.shown, why,
@@ -146,6 +150,24 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
     if out.wasted:
         log.outcome(Msg.of("epic.step.wasted", count=out.wasted), "E-10", wasted=out.wasted)
     return out
+
+
+def _titan_killer(port: Port, log: StepLog, hit: Hit, unit: Target, phase: str,
+                  n: int) -> int:
+    """E-W8: a Titan killer hit on a war engine does the damage of its dice, rolled when it
+    is allocated (one point without dice); it counts as that many hits for the spread."""
+    roll_of = hit.titan_killer or "1"
+    if roll_of == "1":
+        return 1
+    roll = port.ask(DiceQuestion(
+        id=f"titan-killer.{phase}.{n}", clause="E-W8", spec=DiceSpec(count=1),
+        text=Msg.of("epic.we.q.titan_killer", unit=unit.shown, roll=roll_of.upper())))
+    face = roll.faces[0] if roll.faces else 1
+    points = (face + 1) // 2 if roll_of == "d3" else face
+    log.roll(Msg.of("epic.we.step.titan_killer", unit=unit.shown, roll=roll_of.upper(),
+                    faces=dice_text(roll), points=points), "E-W8", faces=roll.faces,
+             points=points)
+    return points
 
 
 def _all_alike(units: Sequence[Defender], legal: Sequence[Target],
@@ -169,6 +191,7 @@ def _effects(hits: Sequence[Hit]) -> Counter[Hit]:
 class SaveReport:
     destroyed: list[str] = field(default_factory=list)
     rows: list[tuple[Any, ...]] = field(default_factory=list)
+    failed: dict[str, int] = field(default_factory=dict)  # saves failed, by unit (E-W1)
 
 
 def _save_cell(save: Save) -> Shown:
@@ -196,6 +219,8 @@ def save_against(unit: Defender, h: Hit, crossfire: bool) -> Save:
     allow none). A unit in fortifications ignores crossfire's -1 (brief section 3)."""
     if h.kind.fire == "extra":
         return Save(None, "extra")
+    if h.titan_killer is not None:  # E-W8: no cover or armour save, reinforced or not
+        return Save(None, "titan_killer", invulnerable=unit.invulnerable)
     return save_for(unit_type=unit.target.type, armour=unit.armour,
                     cover_save=unit.cover_save, macro=h.kind.fire == "mw",
                     ignore_cover=h.ignore_cover,
@@ -247,6 +272,7 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
                                 _saved_cell(count - failed, failed),
                                 "E-12" if save.source == "macro" else "E-11"))
         odds.known[unit.key] = Fraction(0 if odds.failed else 1)
+        report.failed[unit.key] = odds.failed
         if odds.failed:
             report.destroyed.append(unit.key)
     return report
@@ -307,6 +333,7 @@ def _roll_batch(port: Port, log: StepLog, batch: tuple[Defender, ...], save: Sav
     for u in batch:
         gone = u in lost
         odds.known[u.key] = Fraction(0 if gone else 1)
+        report.failed[u.key] = int(gone)
         if gone:
             report.destroyed.append(u.key)
 

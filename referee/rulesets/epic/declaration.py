@@ -12,37 +12,19 @@ fields left out (a distance, whether a unit is in range) are asked at the table.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from referee.core.text import Msg
+from referee.rulesets.epic.assault_model import AssaultDeclaration, ExtraAttacks
+from referee.rulesets.epic.common import MODEL_CONFIG, TerrainId, shown
+from referee.rulesets.epic.common import weapon_key as weapon_key  # re-exported
 from referee.rulesets.fields import FilePath, Name
 
-MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
-"""Every model is checked strictly (no infinite or NaN distance), and built on first use,
-not on import: a scripted attack builds the declaration's models only (not the roster
-file's), and each once."""
-
-UnitType = Literal["INF", "LV", "AV"]
+UnitType = Literal["INF", "LV", "AV", "WE"]  # WE: a war engine (E-W1)
 ArcId = Literal["all", "forward", "rear", "left", "right", "fixed-forward"]
-TerrainId = Literal["open", "buildings", "fortifications", "jungle", "marsh", "river", "ruins",
-                    "scrub", "woods", "touching-vehicle", "hidden"]
-
-
-def weapon_key(name: str) -> str:
-    """A stable id for question ids: ``"Heavy cannon"`` becomes ``heavy-cannon``."""
-    return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "weapon"  # any alphabet
-
-
-
-
-def shown(name: str, number: int | None, kind: str) -> Msg | str:
-    """What a player reads for a unit or weapon: its name, or for one numbered at the table
-    ``Unit 3`` in the player's language (the name, ``unit-3``, keys the question ids)."""
-    return name if number is None else Msg.of(f"epic.default.{kind}", n=number)
 
 
 class Weapon(BaseModel):
@@ -55,6 +37,9 @@ class Weapon(BaseModel):
     at: int | None = Field(default=None, ge=1, le=9, description="AT to-hit value, e.g. 4 for AT4+")
     barrage: int | None = Field(default=None, ge=1, le=40, description="barrage points (E-16)")
     macro: bool = Field(default=False, description="its hits are macro-weapon hits (E-12)")
+    titan_killer: Literal["1", "d3", "d6"] | None = Field(
+        default=None, description="a Titan killer: no save but invulnerable; against a war "
+                                  "engine, this many points of damage a hit (E-W8)")
     disrupt: bool = Field(default=False, description="a Blast marker per hit (E-13)")
     ignore_cover: bool = Field(default=False, description="ignores cover (brief section 3)")
     arc: ArcId = Field(default="all", description="fire arc (E-3)")
@@ -130,8 +115,14 @@ class TargetUnit(BaseModel):
     in_mw_range: bool | None = Field(default=None,
                                      description="in range/LOF of the macro-weapons (E-12)")
     under_template: bool | None = Field(default=None, description="under a barrage template")
+    under_centre: bool = Field(default=False,
+                               description="a war engine under a template's centre: attacked "
+                                           "half its DC times, rounded up (E-W7)")
     reinforced: bool = False
     invulnerable: bool = False
+    dc: int | None = Field(default=None, ge=1, le=20, description="a war engine's DC (E-W1)")
+    damage: int = Field(default=0, ge=0, le=20, description="damage it has taken")
+    void_shields: int = Field(default=0, ge=0, le=12, description="void shields (E-W9)")
     number: int | None = Field(default=None, ge=1,
                                description="entered at the table without a name: its number, "
                                            "shown as 'Unit 3' in the player's language; the "
@@ -140,6 +131,16 @@ class TargetUnit(BaseModel):
                               description="units entered together as alike (one line at the "
                                           "table): the hits that could go to any of them are "
                                           "not asked, and their saves are rolled together")
+
+    @model_validator(mode="after")
+    def _war_engine(self) -> TargetUnit:
+        if (self.type == "WE") != (self.dc is not None):
+            raise PydanticCustomError("epic.decl.we_dc", "a war engine, and only one, has a dc")
+        if self.dc is not None and self.damage >= self.dc:
+            raise PydanticCustomError("epic.decl.we_destroyed",
+                                      "damage {damage} destroys it (dc {dc})",
+                                      {"damage": self.damage, "dc": self.dc})
+        return self
 
     @property
     def key(self) -> str:
@@ -156,8 +157,11 @@ class OtherFormation(BaseModel):
     model_config = MODEL_CONFIG
 
     name: Name
-    blast_markers: int = Field(default=0, ge=0, le=99)
-    broken: bool = False
+    blast_markers: int | None = Field(default=None, ge=0, le=99, description="left out: asked")
+    broken: bool | None = Field(default=None,
+                                description="broken for a reason besides its Blast markers "
+                                            "(it lost an assault); left out: broken if its "
+                                            "Blast markers reach its units, else asked")
     crossfire: int | None = Field(default=None, ge=0, le=9,
                                   description="friendly formations that have this one in "
                                               "crossfire (it depends on where it stands); "
@@ -191,14 +195,29 @@ class Situation(BaseModel):
 
 
 class RosterUnit(BaseModel):
+    """A unit of a roster formation: what it shoots with, its saves, and what it fights
+    with in an assault (E-A3, E-A15 to E-A18; a war engine's DC and shields, E-W1, E-W9)."""
+
     model_config = MODEL_CONFIG
 
     name: Name
-    type: UnitType
+    type: Literal["INF", "LV", "AV", "WE"]
     armour: int | None = Field(default=None, ge=2, le=6)
     weapons: list[str] = Field(default_factory=list)
     reinforced: bool = False
     invulnerable: bool = False
+    cc: int | None = Field(default=None, ge=2, le=6, description="close combat value")
+    ff: int | None = Field(default=None, ge=2, le=6, description="firefight value")
+    dc: int | None = Field(default=None, ge=1, le=20, description="a war engine's DC")
+    void_shields: int = Field(default=0, ge=0, le=12)
+    fearless: bool = False
+    inspiring: bool = False
+    expendable: bool = False
+    leader: bool = False
+    supreme_commander: bool = Field(default=False, description="a re-roll of one failed "
+                                                               "initiative test a turn (E-T8)")
+    first_strike: bool = False
+    extra: list[ExtraAttacks] = Field(default_factory=list, max_length=4)
 
 
 class RosterFormation(BaseModel):
@@ -208,6 +227,8 @@ class RosterFormation(BaseModel):
     weapons: list[Weapon] = Field(default_factory=list)
     units: list[RosterUnit] = Field(min_length=1, max_length=60)
     side: Name | None = Field(default=None, description="its side in a game (referee game)")
+    initiative: int | None = Field(default=None, ge=1, le=6,
+                                   description="its initiative value, 2 for 2+ (E-T3)")
 
 
 class Roster(BaseModel):
@@ -216,6 +237,18 @@ class Roster(BaseModel):
     model_config = MODEL_CONFIG
 
     formation: list[RosterFormation] = Field(min_length=1)
+
+
+class TurnStep(BaseModel):
+    """The next step of an Epic turn (``referee epic-turn``): the roster its formations
+    come from (else the game file's), ``end_phase`` to end the action phase now, or
+    ``regroup`` a formation after its marshal or hold action (E-T5)."""
+
+    model_config = MODEL_CONFIG
+
+    roster: FilePath | None = None
+    end_phase: bool = False
+    regroup: Name | None = None
 
 
 class ShootingDeclaration(BaseModel):
@@ -231,11 +264,20 @@ class ShootingDeclaration(BaseModel):
     target_units: list[TargetUnit] = Field(default_factory=list, max_length=60)
     target_blast_markers: int | None = Field(default=None, ge=0, le=99,
                                              description="left out: asked")
-    target_broken: bool = False
+    target_broken: bool | None = Field(default=None,
+                                       description="broken for a reason besides its Blast "
+                                                   "markers (it lost an assault); left out: "
+                                                   "broken if its Blast markers reach its "
+                                                   "units (E-14), else asked")
     target_on_overwatch: bool = False
-    crossfire: int = Field(default=0, ge=0, le=9, description="crossfiring formations")
+    crossfire: int | None = Field(default=None, ge=0, le=9,
+                                  description="friendly formations that have the target in "
+                                              "crossfire; left out: asked")
     also_under_templates: list[OtherFormation] = Field(default_factory=list, max_length=9)
     overwatch: Overwatch | None = None
+    aim: Literal["war-engines", "others"] | None = Field(
+        default=None, description="a formation of war engines and other units: which the "
+                                  "attack aims at (E-W2); left out: asked")
     takes_overwatch: bool = Field(default=False,
                                   description="the firing formation takes the Overwatch action "
                                               "now: it goes on overwatch, no shot (E-20)")
@@ -243,9 +285,20 @@ class ShootingDeclaration(BaseModel):
                                             description="roster units' situation, by name")
     by_hand: bool = Field(default=False,
                           description="weapons and target units are asked at the table")
+    assault: AssaultDeclaration | None = Field(default=None,
+                                               description="an assault (engage action, "
+                                                           "E-A1) instead of shooting")
+    turn: TurnStep | None = Field(default=None,
+                                  description="the next step of the turn kept in the game "
+                                              "file (E-T1 to E-T7) instead of an attack")
 
     @model_validator(mode="after")
     def _consistent(self) -> ShootingDeclaration:
+        if self.assault is not None or self.turn is not None:
+            if self.weapons or self.target_units or self.firing_units or self.roster:
+                raise PydanticCustomError("epic.decl.assault_alone",
+                                          "an assault is declared alone, not with shooting")
+            return self
         if not self.weapons and self.roster is None and not self.by_hand:
             raise PydanticCustomError("epic.decl.no_weapons", "declare weapons or a roster")
         seen: set[str] = set()

@@ -224,11 +224,18 @@ class UnitGroup:
     under: bool = True  # under a barrage template
     reinforced: bool = False
     invulnerable: bool = False
+    in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
+    dc: int | None = None  # a war engine's damage capacity (E-W1)
+    shields: int = 0  # its void shields (E-W9)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self) -> str:
         parts = [str(self.count), _word("type", self.type, self.ru),
                  "-" if self.armour is None else f"{self.armour}+"]
+        if self.dc is not None:
+            parts.append(f"{_word('assault_value', 'dc', self.ru)}{self.dc}")
+        if self.shields:
+            parts.append(f"{_word('assault_value', 'shields', self.ru)}{self.shields}")
         if self.terrain != "open":
             parts.append(_word("terrain", self.terrain, self.ru))
         if self.distance is not None:
@@ -236,13 +243,14 @@ class UnitGroup:
         parts += [_word("flag", f, self.ru) for f, on in (("reinforced", self.reinforced),
                                                   ("invulnerable", self.invulnerable),
                                                   ("out", not self.in_range),
-                                                  ("clear", self.in_range and not self.under))
+                                                  ("clear", self.in_range and not self.under),
+                                                  ("no_mw", self.in_range and not self.in_mw))
                   if on]
         return " ".join(parts)
 
 
 def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
-               ru: bool = False) -> UnitGroup:
+               ru: bool = False, macro: bool = False) -> UnitGroup:
     count, rest = _count(tokens, MAX_UNITS)
     got = _Fields()
     base: UnitGroup | None = None
@@ -253,6 +261,12 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
             if int(save.group(1)) not in SAVES:
                 raise AnswerError(Msg.of("epic.entry.bad_save", part=token))
             got.put("armour", int(save.group(1)), token, "save")
+            continue
+        engine = _prefixed(token, "assault_value")
+        if engine is not None and engine[0] in ("dc", "shields"):  # a war engine's (E-W1)
+            if not 1 <= int(engine[1]) <= 20:
+                raise AnswerError(Msg.of("epic.assault.entry.bad_dc", part=token))
+            got.put(engine[0], int(engine[1]), token, "value")
             continue
         distance = _distance(token)
         if distance is not None:
@@ -282,6 +296,10 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
             if not barrage:
                 raise AnswerError(Msg.of("epic.entry.clear_not_barrage", part=token))
             got.put("under", False, token, "flag")
+        elif thing == "no_mw":
+            if not macro:
+                raise AnswerError(Msg.of("epic.entry.no_mw_without_mw", part=token))
+            got.put("in_mw", False, token, "flag")
         else:
             got.put(thing, True, token, "flag")
     if base is None:
@@ -291,21 +309,26 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
             raise AnswerError(Msg.of("epic.entry.no_save"))
         base = UnitGroup(1, got["type"], got["armour"])
     group = replace(base, count=count or 1, ru=ru, **got)
+    if (group.type == "WE") != (group.dc is not None) or (group.shields and group.dc is None):
+        raise AnswerError(Msg.of("epic.assault.entry.we_needs_dc" if group.type == "WE" else
+                                 "epic.assault.entry.dc_not_we"))
     if group.in_range and group.distance is None:
         raise AnswerError(Msg.of("epic.entry.no_distance_target"))
     if not group.in_range:
-        group = replace(group, under=False)
+        group = replace(group, under=False, in_mw=True)
     return group
 
 
 @dataclass(frozen=True, kw_only=True)
 class TargetEntry(GroupEntry):
-    """A line of target units: ``3 inf 6+ woods 30``."""
+    """A line of target units: ``3 inf 6+ woods 30``. ``barrage``: ``clear`` is allowed;
+    ``macro``: macro-weapons fire, so ``nomw`` marks units beyond their reach (E-12)."""
 
     barrage: bool = False
+    macro: bool = False
 
     def group(self, tokens: list[str], previous: Any, ru: bool) -> UnitGroup:
-        return unit_group(tokens, previous, self.barrage, ru)
+        return unit_group(tokens, previous, self.barrage, ru, self.macro)
 
 
 # -- firing units and their weapons ----------------------------------------------------------
@@ -482,6 +505,8 @@ class Place:
     in_range: bool = True
     under: bool = True
     bearing: float | None = None
+    in_mw: bool = True  # within reach of the macro-weapons that fire (E-12)
+    contact: bool = False  # in base contact (an assault, E-A3)
     ru: bool = field(default=False, compare=False)  # typed in Russian: shown back so
 
     def line(self, counted: bool = True) -> str:
@@ -494,10 +519,14 @@ class Place:
             parts.append(_cm(self.distance))
         if self.bearing is not None:
             parts.append(f"@{_cm(self.bearing)}")
-        if not self.in_range:
+        if self.contact:
+            parts.append(_word("assault", "contact", self.ru))
+        elif not self.in_range:
             parts.append(_word("flag", "out", self.ru))
         elif not self.under:
             parts.append(_word("flag", "clear", self.ru))
+        if self.in_range and not self.in_mw:
+            parts.append(_word("flag", "no_mw", self.ru))
         if len(parts) == int(counted):
             parts.append(_word("flag", "in", self.ru))
         return " ".join(parts)
@@ -512,6 +541,8 @@ class Needs:
     terrain: bool = False
     bearing: bool = False
     barrage: bool = False
+    macro: bool = False  # macro-weapons fire: ``nomw`` is allowed (E-12)
+    contact: bool = False  # an assault: ``contact`` (base contact) is allowed (E-A3)
 
 
 def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None, list[str]]:
@@ -525,7 +556,8 @@ def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None
         return _count([marked.group(1), *tokens[1:]] if len(tokens) > 1
                       else [marked.group(1), "in"], most)
     rest = tokens[1:]
-    out = any(_named(t, "flag") == ("flag", "out") for t in rest)
+    out = any(_named(t, "flag", *(("assault",) if needs.contact else ()))
+              in (("flag", "out"), ("assault", "contact")) for t in rest)
     if any(_NUMBER.match(t) for t in rest) or not needs.distance or out:
         return _count(tokens, most)
     return None, tokens
@@ -548,9 +580,11 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
         if distance is not None:
             got.put("distance", distance, token, "distance")
             continue
-        named = _named(token, "terrain", "flag")
+        named = _named(token, "terrain", "flag", *(("assault",) if needs.contact else ()))
         if named is None or named[1] not in ({"out", "in", "all"} | set(words()["terrain"])
-                                             | ({"clear"} if needs.barrage else set())):
+                                             | ({"clear"} if needs.barrage else set())
+                                             | ({"no_mw"} if needs.macro else set())
+                                             | ({"contact"} if needs.contact else set())):
             raise _unknown(token, "place")
         section, thing = named
         if section == "terrain":
@@ -559,8 +593,12 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
             got.put("in_range", False, token, "flag")
         elif thing == "clear":
             got.put("under", False, token, "flag")
+        elif thing == "no_mw":
+            got.put("in_mw", False, token, "flag")
+        elif thing == "contact":
+            got.put("contact", True, token, "flag")
     group = Place(count or 1, ru=ru, **got)
-    if group.in_range:
+    if group.in_range and not group.contact:
         if needs.distance and group.distance is None:
             raise AnswerError(Msg.of("epic.entry.no_distance_place", part=" ".join(tokens)))
         if needs.bearing and group.bearing is None:
@@ -604,3 +642,11 @@ class SituationEntry(EntryQuestion):
 def each_unit(places: Sequence[Place]) -> list[tuple[int, Place]]:
     """The places of a situation line unit by unit: (the run it is in, its place)."""
     return [(i, p) for i, p in enumerate(places) for _ in range(p.count)]
+
+
+# the line reader's parts, shared with the assault's lines (``assault_entry``), which import
+# them one way: nothing here knows the assault
+split_groups, named_thing, shown_word, group_count, distance_of = (
+    _groups, _named, _word, _count, _distance)
+Fields, unknown_part, given_twice, typed_in_russian = _Fields, _unknown, _twice, _cyrillic
+prefixed_value, SAVE_TOKEN = _prefixed, _SAVE

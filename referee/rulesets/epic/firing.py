@@ -48,7 +48,8 @@ class Pool:
 
     @property
     def hit_fire(self) -> str:
-        return "mw" if self.weapon.macro else self.fire
+        # a Titan killer is a macro-weapon in all else (E-W8)
+        return "mw" if self.weapon.macro or self.weapon.titan_killer else self.fire
 
 
 def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
@@ -258,7 +259,8 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
         # E-8: hits of a fire that declined the cover modifier cannot go to units in cover
         kind = HitKind(pool.hit_fire, cover_ok=took or pool.weapon.ignore_cover
                        or not any(d.target.in_cover for d in units))
-        hit = Hit(kind, pool.weapon.label, pool.weapon.disrupt, pool.weapon.ignore_cover)
+        hit = Hit(kind, pool.weapon.label, pool.weapon.disrupt, pool.weapon.ignore_cover,
+                  pool.weapon.titan_killer)
         planned.append((pool, mods, mod, hit_plan(required_roll(pool.to_hit, mod)), hit))
     out = RolledHits([], [])
     for i, (pool, mods, mod, plan, hit) in enumerate(planned):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import EITHER, NumberQuestion
+from referee.core.questions import EITHER, ConfirmQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -22,7 +22,9 @@ from referee.rulesets.epic.tables import tables
 
 MAX_CM = 500
 DEFAULT_NAMES = {"firing-formation": "epic.default.firing_name",
-                 "target-formation": "epic.default.target_name"}
+                 "target-formation": "epic.default.target_name",
+                 "assaulting-formation": "epic.default.assaulting_name",
+                 "defending-formation": "epic.default.defending_name"}
 """Formations not named at the table: the key (of the game file, of question ids) and the
 label a player reads, in the player's language."""
 
@@ -58,6 +60,19 @@ class Defender:
     under_template: bool = True
     ignores_crossfire: bool = False  # in fortifications: no crossfire -1 to its saves (E-11)
     group: str | None = None  # entered together as alike units (one line at the table)
+    dc: int = 0  # a war engine's damage capacity (E-W1); 0: not a war engine
+    damage: int = 0  # the damage it has taken
+    shields: int = 0  # its void shields up (E-W9)
+    under_centre: bool = False  # under a barrage template's centre (E-W7)
+
+    @property
+    def war_engine(self) -> bool:
+        return self.dc > 0
+
+    @property
+    def worth(self) -> int:
+        """Units it counts as for the break point: a war engine its starting DC (E-W6)."""
+        return self.dc or 1
 
     @property
     def key(self) -> str:
@@ -96,6 +111,8 @@ class FormationState:
     on_overwatch: bool | None = None  # None: not recorded (E-20)
     from_game: bool = False
     label: Msg | str | None = None  # what a player reads (None: the name)
+    damage: dict[str, int] = field(default_factory=dict)  # war engines' damage (E-W1)
+    shields_down: dict[str, int] = field(default_factory=dict)  # void shields down (E-W9)
 
     @property
     def shown(self) -> Msg | str:
@@ -110,6 +127,10 @@ class FormationState:
                                "destroyed": list(self.destroyed)}
         if self.on_overwatch is not None:
             out["overwatch"] = self.on_overwatch
+        for key in ("damage", "shields_down"):
+            kept = {k: v for k, v in getattr(self, key).items() if v}
+            if kept:
+                out[key] = kept
         return out
 
 
@@ -120,17 +141,55 @@ def formation_state(state: Mapping[str, Any], name: str, markers: int | None, br
     one; Blast markers left out of the declaration are asked."""
     shown = name if label is None else label
     saved = state.get("formations", {}).get(name)
+    if saved is None and name in state.get("turn", {}).get("sides", {}):
+        saved = {}  # in the game's turn since its first strategy roll, nothing on it yet
     if saved is None:
         if markers is None:
             markers = 0 if port is None else ask_markers(port, name, shown)
         return FormationState(name, markers, broken, label=label)
     fs = FormationState(name, int(saved.get("blast_markers", 0)), bool(saved.get("broken")),
                         list(saved.get("destroyed", [])), saved.get("overwatch"), True,
-                        label=label)
+                        label=label, damage=dict(saved.get("damage", {})),
+                        shields_down=dict(saved.get("shields_down", {})))
     log.input(Msg.of("epic.step.from_game", formation=shown, markers=fs.blast_markers,
                      destroyed=len(fs.destroyed),
                      broken=Msg.of("word.yes" if fs.broken else "word.no")), "E-14")
     return fs
+
+
+def settle_broken(port: Port, formation: FormationState, units_left: int,
+                  declared: bool | None, log: StepLog) -> None:
+    """Whether ``formation`` is broken before the attack (E-14): by the count first (Blast
+    markers as many as its units left), else as the game file keeps it, else as declared;
+    else one yes/no, as it may be broken for another reason (it lost an assault, E-A11).
+    ``formation.broken`` is set; the attack's result keeps it in the game file."""
+    if formation.broken or units_left <= 0:
+        return
+    if formation.blast_markers >= units_left:
+        formation.broken = True
+        log.input(Msg.of("epic.step.broken_by_count", formation=formation.shown,
+                         markers=formation.blast_markers, units=units_left), "E-14",
+                  markers=formation.blast_markers, units=units_left, broken=True)
+        return
+    if formation.from_game:  # the game file knows it: not broken
+        return
+    if declared is None:
+        declared = bool(port.ask(ConfirmQuestion(
+            id=f"broken.{weapon_key(formation.name)}", default_value=False, clause="E-14",
+            text=Msg.of("epic.q.broken", formation=formation.shown,
+                        markers=formation.blast_markers, units=units_left))))
+    formation.broken = declared
+    if declared:
+        log.input(Msg.of("epic.step.broken_declared", formation=formation.shown), "E-14",
+                  broken=True)
+
+
+def ask_crossfire(port: Port, qid: str, shown: Msg | str) -> int:
+    """How many friendly formations have ``shown`` in crossfire (brief section 3, E-11 and
+    E-13): where they stand is the players' to say."""
+    return int(port.ask(NumberQuestion(
+        id=qid, minimum=0, maximum=9, default_value=0, clause="E-13", answered_by=EITHER,
+        text=Msg.of("epic.q.crossfire", target=shown))))
 
 
 def ask_markers(port: Port, name: str, shown: Msg | str) -> int:
@@ -241,8 +300,12 @@ def defender(unit: TargetUnit, order: int, place: Place | None, *, barrage: bool
     if barrage:
         under = unit.under_template if unit.under_template is not None else (
             place.under and place.in_range if place is not None else True)
-    mw = unit.in_mw_range if unit.in_mw_range is not None else in_range
+    mw = unit.in_mw_range if unit.in_mw_range is not None else (
+        in_range and (place.in_mw if place is not None else True))
     return Defender(Target(unit.key, unit.name, unit.type, distance, order, in_range, mw,
-                           in_cover, unit.label), unit.armour, cover_save, unit.reinforced,
+                           in_cover, unit.label, share=unit.dc or 1), unit.armour,
+                    cover_save, unit.reinforced,
                     unit.invulnerable, under, terrain.ignores_crossfire_save,
-                    unit.group if unit.group is not None else group)
+                    unit.group if unit.group is not None else group, dc=unit.dc or 0,
+                    damage=unit.damage, shields=unit.void_shields,
+                    under_centre=unit.under_centre)

@@ -70,7 +70,9 @@ def to_hit(question: DiceQuestion, *, weapon: Msg | str, stage: str, need: int,
         if stage == "direct" and rest is None:  # the roll to hit alone: comparable with a
             ends += _hit_states(weapon, dist)   # 7+ roll of the same weapon in a what-if
     states: Sequence[EndState] = tuple(ends)
-    if rest is not None:
+    if rest is not None and _engine(rest.attack):
+        notes.append(Msg.of("epic.odds.note.war_engine"))
+    elif rest is not None:
         states = _lazy(tuple(ends), rest.attack,
                        functools.partial(_rest_states, rest, n, chance, question.id))
         notes += _default_notes(rest.attack)
@@ -110,13 +112,21 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
     title = Msg.of(f"epic.odds.title.{stage}", unit=unit, count=n, need=target)
     states: Sequence[EndState] = ()
     notes: list[Msg] = []
-    if rest is not None:
+    if rest is not None and _engine(rest.attack):
+        notes.append(Msg.of("epic.odds.note.war_engine"))
+    elif rest is not None:
         states = _lazy((), rest.attack, functools.partial(
             _save_states, rest, saves, stage, question.id))
         if rest.mw_hits or rest.attack.broken_at_start:  # hits still to allocate
             notes += _default_notes(rest.attack)
     return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(n), states,
                       notes=tuple(notes))
+
+
+def _engine(attack: AttackFacts) -> bool:
+    """A war engine among the targets: the end states' arithmetic (a unit lost on one
+    failed save) does not fit it, so they are not shown (the roll's own odds are)."""
+    return any(getattr(u, "war_engine", False) for u in attack.units)
 
 
 def _default_notes(attack: AttackFacts) -> list[Msg]:

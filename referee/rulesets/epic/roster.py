@@ -7,11 +7,12 @@ from typing import Any
 
 from referee.core.errors import ScriptError
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion
+from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.files import read_toml, validate, validation_message, where
 from referee.rulesets.epic.declaration import (
     FiringUnit,
+    OtherFormation,
     Roster,
     RosterFormation,
     ShootingDeclaration,
@@ -122,8 +123,9 @@ def with_roster(decl: ShootingDeclaration) -> ShootingDeclaration:
                                  known=", ".join(f.name for f in roster.formation)))
     if target is not None and not decl.target_units:
         update["target_units"] = [
-            TargetUnit(name=u.name, type=u.type, armour=u.armour, reinforced=u.reinforced,
-                       invulnerable=u.invulnerable,
+            TargetUnit(name=u.name, type=u.type, armour=u.armour,
+                       reinforced=u.reinforced, invulnerable=u.invulnerable, dc=u.dc,
+                       void_shields=u.void_shields,
                        **_fields(sit.get(u.name), ("distance", "in_range", "in_mw_range",
                                                    "terrain", "under_template")))
             for u in target.units]
@@ -160,3 +162,34 @@ def _fields(situation: Any, names: tuple[str, ...]) -> dict[str, Any]:
     if situation is None:
         return {}
     return {n: getattr(situation, n) for n in names if getattr(situation, n) is not None}
+
+
+def others_under_templates(port: Port, decl: ShootingDeclaration) -> ShootingDeclaration:
+    """E-15, E-19 with a roster: which of its other formations (not the firing one, not the
+    target) stand under the barrage's templates, each attacked with its own markers; their
+    units' situation, markers, crossfire and broken state are asked by the barrage. Not
+    asked when the declaration names them, or the roster has no other formation."""
+    if decl.roster is None or decl.also_under_templates:
+        return decl
+    roster = load_roster(decl.roster)
+    taken = {(decl.firing or "").casefold(), (decl.target or "").casefold()}
+    others = [f for f in roster.formation if f.name.casefold() not in taken]
+    if not others:
+        return decl
+    chosen = port.ask(MultiChoiceQuestion(
+        id="others-under-templates", clause="E-15", default_values=(),
+        text=Msg.of("epic.q.others_under_templates", target=decl.target or "-"),
+        choices=tuple(Choice(weapon_key(f.name), f.name) for f in others)))
+    picked = [f for f in others if weapon_key(f.name) in chosen]
+    if not picked:
+        return decl
+    sit = decl.situation
+    return decl.model_copy(update={"also_under_templates": [
+        OtherFormation(name=f.name, units=[
+            TargetUnit(name=u.name, type=u.type, armour=u.armour,
+                       reinforced=u.reinforced, invulnerable=u.invulnerable, dc=u.dc,
+                       void_shields=u.void_shields,
+                       **_fields(sit.get(u.name), ("distance", "in_range", "terrain",
+                                                   "under_template")))
+            for u in f.units]) for f in picked]})
+

@@ -1,8 +1,11 @@
 """What an Epic Armageddon game file keeps, as a model: each formation's Blast markers, broken
-state, destroyed units and overwatch (E-14, E-20). A damaged or edited file is refused before
+state, destroyed units, overwatch (E-14, E-20) and its war engines' damage and void
+shields down (E-W1, E-W9). A damaged or edited file is refused before
 any rule reads it (``referee.game``)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,9 +17,35 @@ class SavedFormation(BaseModel):
     broken: bool = False
     destroyed: list[str] = Field(default_factory=list)
     overwatch: bool | None = None
+    damage: dict[str, int] = Field(default_factory=dict)  # war engines' damage, by unit (E-W1)
+    shields_down: dict[str, int] = Field(default_factory=dict)  # void shields down (E-W9)
+
+
+class SavedTurn(BaseModel):
+    """Where the turn stands (E-T1 to E-T7, ``referee epic-turn``): its number and phase,
+    the side to act, the formations that have acted, the last activation (for retaining
+    the initiative), each side's strategy rating and each formation's side and initiative,
+    asked once."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    number: int = Field(default=1, ge=1, le=99)
+    phase: Literal["strategy", "action", "end"] = "strategy"
+    first: str | None = None  # the side that acted first this turn
+    acting: str | None = None  # the side whose activation comes next
+    acted: list[str] = Field(default_factory=list)
+    last: str | None = None  # the formation that acted last ...
+    last_passed: bool = False  # ... passed its action test ...
+    last_retained: bool = False  # ... and had retained the initiative
+    last_action: str | None = None
+    strategy: dict[str, int] = Field(default_factory=dict)
+    sides: dict[str, str] = Field(default_factory=dict)
+    initiative: dict[str, int] = Field(default_factory=dict)
+    rerolls: list[str] = Field(default_factory=list)  # sides whose supreme commander re-rolled
 
 
 class SavedState(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     formations: dict[str, SavedFormation] = Field(default_factory=dict)
+    turn: SavedTurn | None = None

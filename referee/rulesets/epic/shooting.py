@@ -32,14 +32,17 @@ from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_m
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
+    ask_crossfire,
     ask_places,
     defender,
     formation_label,
     formation_state,
     join,
+    settle_broken,
     target_needs,
 )
 from referee.rulesets.epic.tables import RULESET_ID, Action, tables
+from referee.rulesets.epic.warengine import Engine, engines_of, shielded, wound_engines
 
 
 def _rule(section: str) -> Msg:
@@ -54,8 +57,14 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
     firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
                              formation_label(firing_name))
-    target = formation_state(ctx.state, target_name, decl.target_blast_markers,
-                             decl.target_broken, log, port, formation_label(target_name))
+    crossfire = decl.crossfire
+    if crossfire is None and not decl.takes_overwatch and _units_left(ctx, decl):
+        crossfire = ask_crossfire(port, "crossfire", formation_label(target_name))
+    target = formation_state(ctx.state, target_name, decl.target_blast_markers, False, log,
+                             port, formation_label(target_name))
+    # E-14 with E-W6: the units left, a war engine counting its starting DC
+    settle_broken(port, target, sum(u.dc or 1 for u in decl.target_units
+                                    if not target.lost(u.name)), decl.target_broken, log)
     log.input(Msg.of("epic.step.declared_full", firing=firing.shown, target=target.shown),
               "E-1")
 
@@ -83,11 +92,16 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
     standing = [u for u in decl.target_units if not target.lost(u.name)]
-    places = target_places(port, standing, target)
+    macro = any(w.macro for _, ws in fire_units for w in ws)
+    places = target_places(port, standing, target, macro=macro)
     units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
                       group=_run(target, places.get(u.key)))
              for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
     units = beyond_reach(units, [w for _, ws in fire_units for w in ws], log)
+    units = [replace(d, damage=d.damage + target.damage.get(d.key, 0),
+                     shields=max(0, d.shields - target.shields_down.get(d.key, 0)))
+             if d.war_engine else d for d in units]  # the game file's damage (E-W1, E-W9)
+    units = aim(port, decl, units, log)
     ledger = MarkerLedger(target.shown, target.blast_markers, target.broken, log=log)
     first_hit_rule = options.get("under-fire-marker") == "first-hit"
     if not first_hit_rule:  # E-6: under fire as soon as anyone can shoot, hits or not
@@ -97,7 +111,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     cover = cover_choices(port, profiles, units, log)
     from referee.rulesets.epic.oddsfacts import AttackFacts
 
-    facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, decl.crossfire,
+    facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, crossfire or 0,
                         tuple(sorted(options.items())), name=target.shown)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
                       ledger.added + ledger.as_hits)
@@ -109,10 +123,12 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     if first_hit_rule and hits_list:
         ledger.add(1, Msg.of("epic.bm.first_hit"), "E-X1")
 
+    engines = engines_of(units)
     casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
-                                                        decl.crossfire, ledger, facts)
+                                                        crossfire or 0, ledger, facts, engines)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
-                                    len(alloc_rows))
+                                    len(alloc_rows), engines)
+    keep_engines(target, units, engines)
     alloc_rows += extra_rows[0]
     casualties += extra_rows[1]
     for table, rows_, clause in (("allocation", alloc_rows, "E-10"), ("saves", save_rows,
@@ -137,27 +153,67 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
                   extra_states=extra_states)
 
 
+def aim(port: Port, decl: ShootingDeclaration, units: list[Defender],
+        log: StepLog) -> list[Defender]:
+    """E-W2: at a formation of war engines and other units the attacker says which the
+    attack aims at; its hits go only there (the others as if out of range)."""
+    reach = [d for d in units if d.target.in_range or d.target.in_mw_range]
+    if not any(d.war_engine for d in reach) or all(d.war_engine for d in reach):
+        return units
+    chosen = decl.aim or port.ask(ChoiceQuestion(
+        id="aim", clause="E-W2", default_value="war-engines", whatif=True,
+        text=Msg.of("epic.we.q.aim"),
+        choices=(Choice("war-engines", Msg.of("epic.we.choice.war_engines")),
+                 Choice("others", Msg.of("epic.we.choice.others")))))
+    log.input(Msg.of("epic.we.step.aim", at=Msg.of(f"epic.we.choice.{chosen.replace('-', '_')}")),
+              "E-W2", aim=chosen)
+    return [d if d.war_engine == (chosen == "war-engines") else
+            replace(d, target=replace(d.target, in_range=False, in_mw_range=False))
+            for d in units]
+
+
+def keep_engines(formation: FormationState, units: list[Defender],
+                 engines: dict[str, Engine]) -> None:
+    """The war engines' damage and shields down, for the game file (E-W1, E-W9)."""
+    for d in units:
+        if d.key in engines:
+            formation.damage[d.key] = engines[d.key].damage
+            formation.shields_down[d.key] = max(0, d.shields - engines[d.key].shields) + \
+                formation.shields_down.get(d.key, 0)
+
+
+def _units_left(ctx: AttackContext, decl: ShootingDeclaration) -> bool:
+    """Has the target a unit the game file does not list as destroyed? (Nothing to shoot
+    at: no crossfire to ask.)"""
+    saved = ctx.state.get("formations", {}).get(decl.target or "-", {})
+    lost = {weapon_key(n) for n in saved.get("destroyed", [])}
+    return any(u.key not in lost for u in decl.target_units)
+
+
 def _run(formation: FormationState, place: tuple[int, Any] | None) -> str | None:
     """The group of a unit placed by its formation's line: the run of the line it is in."""
     return None if place is None else f"{weapon_key(formation.name)}.{place[0]}"
 
 
 def target_places(port: Port, units: list[TargetUnit], formation: FormationState,
-                  barrage: bool = False,
-                  qid: str | None = None) -> dict[str, tuple[int, Place]]:
+                  barrage: bool = False, qid: str | None = None,
+                  macro: bool = False) -> dict[str, tuple[int, Place]]:
     """One line for the target units whose situation the declaration (or roster) leaves
     out: in range and line of fire or not (E-10), the distance to the nearest attacker
-    (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15)."""
+    (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15), beyond the
+    macro-weapons' reach (``nomw``, when they fire: E-12)."""
     asked = [u for u in units if target_needs(u, barrage)]
     if not asked:
         return {}
     labels = [u.label for u in asked]
     needs = Needs(distance=any(u.distance is None for u in asked),
-                  terrain=any(u.terrain is None for u in asked), barrage=barrage)
+                  terrain=any(u.terrain is None for u in asked), barrage=barrage,
+                  macro=macro and any(u.in_mw_range is None for u in asked))
     places = ask_places(port, qid or f"situation.{weapon_key(formation.name)}",
                         Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
                                count=len(asked)),
-                        Msg.of("epic.hint.targets_barrage" if barrage else "epic.hint.targets"),
+                        Msg.of("epic.hint.targets_barrage" if barrage else
+                               "epic.hint.targets_mw" if needs.macro else "epic.hint.targets"),
                         labels, needs)
     return {u.key: p for u, p in zip(asked, places, strict=True)}
 
@@ -245,9 +301,13 @@ def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             options: dict[str, Any], crossfire: int, ledger: MarkerLedger,
-            facts: Any = None) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
+            facts: Any = None, engines: dict[str, Engine] | None = None
+            ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
                        list[tuple[str, str]]]:
-    """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits."""
+    """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits; war
+    engines' shields stop hits first and their unsaved hits are points of damage (E-W1,
+    E-W9; ``engines``: their damage and shields, kept up to date)."""
+    engines = engines if engines is not None else engines_of(units)
     casualties: list[str] = []
     alloc_rows: list[tuple[Any, ...]] = []
     save_rows: list[tuple[Any, ...]] = []
@@ -280,15 +340,18 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             rest = PhaseRest(facts, (), tuple(casualties), ledger.added + ledger.as_hits,
                              tuple(macro) if phase == "normal" else (),
                              tuple(taken_normal.items()))
+        alloc = shielded(log, alive, alloc, engines, options)
         report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest)
         save_rows += report.rows
-        for key in report.destroyed:
+        lost_engines = wound_engines(port, log, alive, alloc, report.failed, ledger, engines,
+                                     options, phase)
+        for key in [k for k in report.destroyed if k not in engines] + lost_engines:
             unit = next(u for u in alive if u.key == key)
             all_disrupt = all(h.disrupt for h in alloc.hits_on[key])
             first = not casualties
             casualties.append(key)
             log.outcome(Msg.of("epic.step.destroyed", unit=unit.shown), "E-11", unit=key)
-            if not all_disrupt:
+            if not all_disrupt and not unit.war_engine:  # an engine's came a point each
                 ledger.add(1, Msg.of("epic.bm.casualty", unit=unit.shown), "E-13")
             if first and crossfire:  # each crossfiring formation adds its marker
                 ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
@@ -320,7 +383,8 @@ def disrupt_markers(log: StepLog, ledger: MarkerLedger, alive: list[Defender],
 
 
 def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualties: list[str],
-                       ledger: MarkerLedger, options: dict[str, Any], numbered_from: int = 0
+                       ledger: MarkerLedger, options: dict[str, Any], numbered_from: int = 0,
+                       engines: dict[str, Engine] | None = None
                        ) -> tuple[list[tuple[Any, ...]], list[str]]:
     """Section 3: a broken formation takes a hit with no save for every Blast marker it would
     have received, allocated front to back (casualties of these hits add nothing more)."""
@@ -330,9 +394,14 @@ def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualti
     extra = [Hit(HitKind("extra"), "-") for _ in range(ledger.as_hits)]
     log.note(Msg.of("epic.step.broken_hits", count=ledger.as_hits), "E-13")
     alloc = allocate(port, log, alive, extra, "broken", options, numbered_from=numbered_from)
-    dead = []
+    engines = engines_of(alive) if engines is None else engines
+    spare = MarkerLedger(ledger.name, 0, True)  # E-W10: the engine's points are hits already
+    dead = wound_engines(port, log, alive, alloc, {}, spare, engines, options, "broken",
+                         no_save=True)
     for key in alloc.hits_on:
         unit = next(u for u in alive if u.key == key)
+        if unit.war_engine:
+            continue
         dead.append(key)
         log.outcome(Msg.of("epic.step.destroyed_no_save", unit=unit.shown), "E-13", unit=key)
     return alloc.rows, dead
@@ -369,7 +438,9 @@ def close_formation(log: StepLog, target: FormationState, ledger: MarkerLedger,
     log.table(Msg.of("epic.table.markers", target=target.shown),
               [Msg.of("epic.col.reason"), Msg.of("epic.col.markers"), Msg.of("epic.col.clause")],
               ledger.table_rows(), clause=clause)
-    broken = break_check(log, target, ledger, left)
+    # E-W6: a working war engine counts its starting DC towards the break point
+    broken = break_check(log, target, ledger, sum(u.worth for u in units
+                                                  if u.key not in casualties))
     names = {u.key: u.name for u in units}
     killed = [names[k] for k in casualties]
     target.blast_markers = ledger.after

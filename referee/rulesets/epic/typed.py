@@ -11,10 +11,11 @@ script's declaration gives.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from referee.core.errors import AnswerError
 from referee.core.port import Port
-from referee.core.questions import EITHER, NumberQuestion
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, TargetUnit, Weapon
@@ -30,6 +31,21 @@ from referee.rulesets.epic.entry import (
 from referee.rulesets.epic.formations import ask_markers, formation_label
 
 DEFAULT_FIRING, DEFAULT_TARGET = "firing-formation", "target-formation"
+MAX_OTHERS = 9  # other formations under a barrage's templates (the declaration's limit)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OtherNameEntry(NameEntry):
+    """Another formation under the templates: a name not taken by a formation of the attack
+    (``-``: no more)."""
+
+    taken: frozenset[str] = frozenset()
+
+    def parse(self, text: str) -> str | None:
+        name = super().parse(text)
+        if name is not None and name.casefold() in self.taken:
+            raise AnswerError(Msg.of("epic.entry.name_taken", name=name))
+        return name
 
 
 def ask_names(port: Port) -> tuple[str, str]:
@@ -59,20 +75,42 @@ def ask_formations(ctx: AttackContext, decl: ShootingDeclaration) -> ShootingDec
     nearest = dict(ctx.options.values).get("suppression-front") == "nearest-enemy"
     firing_groups = _firing_lines(port, formation_label(firing), markers > 0, nearest)
     barrage = firing_groups[0].barrage
-    target_groups = _target_lines(port, formation_label(target), barrage)
+    macro = any(p.macro for g in firing_groups for _, p in g.weapons)
+    target_groups = _target_lines(port, formation_label(target), barrage, macro, "target")
     update: dict[str, Any] = {"firing": firing, "target": target,
                               **_firing(firing_groups, markers, nearest),
                               "target_units": _targets(target_groups)}
     if saved is None:
         update["firing_blast_markers"] = markers
-    if not decl.crossfire:  # brief section 3, E-11 and E-13
-        update["crossfire"] = int(port.ask(NumberQuestion(
-            id="crossfire", minimum=0, maximum=9, default_value=0, clause="E-13",
-            answered_by=EITHER,
-            text=Msg.of("epic.q.crossfire", target=formation_label(target)))))
+    if barrage and not decl.also_under_templates:
+        update["also_under_templates"] = _others(ctx, {firing, target})
+    # the crossfire (the target's, and each other formation's under a barrage) is asked by
+    # the attack, as on every path (E-13)
     from referee.rulesets.epic.roster import revalidate
 
     return revalidate(decl, update)
+
+
+def _others(ctx: AttackContext, taken: set[str]) -> list[dict[str, Any]]:
+    """E-15, E-19: the other formations under a barrage's templates, a name and its unit
+    lines each (every unit under a template is attacked, each formation with its own
+    markers); ``-`` (what Enter takes) when there are no more."""
+    port = ctx.port
+    out: list[dict[str, Any]] = []
+    while len(out) < MAX_OTHERS:
+        n = len(out) + 1
+        name = port.ask(OtherNameEntry(
+            id=f"other.{n}.name", clause="E-15", default_value="-",
+            taken=frozenset(x.casefold() for x in taken),
+            text=Msg.of("epic.q.other_name" if n == 1 else "epic.q.other_more"),
+            hint_msg=Msg.of("epic.hint.other_name")))
+        if name is None:
+            break
+        taken.add(name)
+        groups = _target_lines(port, name, True, False, f"other.{n}")
+        # its Blast markers, crossfire and broken state are asked by the barrage (E-19)
+        out.append({"name": name, "units": _targets(groups)})
+    return out
 
 
 def _firing_lines(port: Port, firing: Msg | str, suppression: bool,
@@ -91,21 +129,25 @@ def _firing_lines(port: Port, firing: Msg | str, suppression: bool,
     return _lines(port, line)
 
 
-def _target_lines(port: Port, target: Msg | str, barrage: bool) -> list[UnitGroup]:
-    """E-10 and E-11: a line for each group of alike target units, with where they stand."""
-    hint = "epic.hint.target_barrage" if barrage else "epic.hint.target"
+def _target_lines(port: Port, target: Msg | str, barrage: bool, macro: bool,
+                  prefix: str) -> list[UnitGroup]:
+    """E-10 and E-11: a line for each group of alike target units, with where they stand
+    (``nomw``: beyond the macro-weapons' reach, E-12). ``prefix``: the lines' question ids
+    (``target``, or ``other.2`` for another formation under a barrage's templates)."""
+    hint = ("epic.hint.target_barrage" if barrage else
+            "epic.hint.target_mw" if macro else "epic.hint.target")
 
     def line(groups: list[UnitGroup]) -> TargetEntry:
-        return TargetEntry(**_line_fields("target", len(groups), target, hint, groups),
-                           clause="E-10", barrage=barrage)
+        return TargetEntry(**_line_fields("target", len(groups), target, hint, groups, prefix),
+                           clause="E-10", barrage=barrage, macro=macro)
 
     return _lines(port, line)
 
 
 def _line_fields(side: str, n: int, formation: Msg | str, hint: str,
-                 groups: list[Any]) -> dict[str, Any]:
+                 groups: list[Any], prefix: str | None = None) -> dict[str, Any]:
     """What the lines of one list share: the first asks, the next ones end on ``-``."""
-    return {"id": f"{side}.{n + 1}",
+    return {"id": f"{prefix or side}.{n + 1}",
             "text": Msg.of(f"epic.q.{side}_first" if not n else f"epic.q.{side}_more",
                            **{side: formation}),
             "hint_msg": Msg.of(hint if not n else "epic.hint.more"),
@@ -166,5 +208,7 @@ def _targets(groups: list[UnitGroup]) -> list[TargetUnit]:
                 "armour": g.armour, "terrain": g.terrain,
                 "distance": g.distance if g.distance is not None else 0.0,
                 "in_range": g.in_range, "under_template": g.under,
+                "in_mw_range": g.in_range and g.in_mw, "dc": g.dc,
+                "void_shields": g.shields,
                 "reinforced": g.reinforced, "invulnerable": g.invulnerable}))
     return units

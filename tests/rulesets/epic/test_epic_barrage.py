@@ -88,6 +88,7 @@ def test_E17_infantry_in_cover_rolled_apart_with_minus_one() -> None:
 def test_E19_every_formation_under_the_templates_takes_the_extra_markers() -> None:
     d = battery(16)
     d["also_under_templates"] = [{"name": "Blue Squad (invented)", "crossfire": 0,
+                                  "broken": False, "blast_markers": 0,
                                   "units": [tunit("X", distance=12, under_template=True)]}]
     answers = {"barrage.red-hill-battery-invented.ap": "=0",
                "barrage.red-hill-battery-invented.at": "=0",

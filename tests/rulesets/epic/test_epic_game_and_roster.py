@@ -63,13 +63,13 @@ armour = 6
 ''', encoding="utf-8")
     d = {"roster": str(roster), "firing": "Grey Company (invented)",
          "target": "Red Hill Battery (invented)", "firing_blast_markers": 0,
-         "target_blast_markers": 1,
+         "target_blast_markers": 0, "target_broken": False, "crossfire": 0,
          "situation": {"Trooper 1": {"distance": 20, "in_range": True},
                        "Gun crew": {"distance": 20, "in_range": True, "terrain": "open"}}}
     r = api.attack("epic", {"action": "advance", "to-hit.rifle": [5],
                             "save.normal.gun-crew": [1]}, declaration=d)
     assert r.outcome_data["casualties"] == ["Gun crew"]
-    assert r.outcome_data["blast_markers"] == 3
+    assert r.outcome_data["blast_markers"] == 2
     with pytest.raises(ScriptError) as err:
         api.attack("epic", {"action": "advance"}, declaration={**d, "target": "Nobody"})
     assert "no formation named 'Nobody'" in render(err.value.msg)
@@ -101,6 +101,8 @@ firing = "F"
 target = "T"
 firing_blast_markers = 0
 target_blast_markers = 0
+target_broken = false
+crossfire = 0
 [[declaration.weapons]]
 name = "Gun"
 ap = 4
@@ -131,7 +133,7 @@ action = "advance"
     with pytest.raises(ScriptError) as err:
         api.play(plan, port)
     text = render(err.value.msg)
-    assert "line 31" in text and "cannot take AP hits (E-10)" in text
+    assert "line 33" in text and "cannot take AP hits (E-10)" in text
 
 
 @pytest.mark.clause("E-4")

@@ -32,7 +32,8 @@ def typed(**answers: Any) -> dict[str, Any]:
     """A typed whole attack: names, no Blast markers, every list ended with -."""
     out: dict[str, Any] = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
                            "markers.grey-company-invented": 0, "crossfire": 0,
-                           "markers.red-hill-battery-invented": 0, "action": "advance"}
+                           "markers.red-hill-battery-invented": 0,
+                           "broken.red-hill-battery-invented": False, "action": "advance"}
     out.update(answers)
     for side in ("firing", "target"):
         n = max(int(k.split(".")[1]) for k in out if k.startswith(f"{side}."))
@@ -104,7 +105,8 @@ def test_names_left_out_take_labels_in_the_players_language_and_stable_ids() -> 
     answers = {"attack-kind": "whole", "firing-name": "-", "target-name": "-",
                "markers.firing-formation": 0, "firing.1": "ap4", "firing.2": "-",
                "target.1": "inf 6+ 15", "target.2": "-", "crossfire": 0,
-               "markers.target-formation": 0, "action": "advance", "to-hit.weapon-1": [1]}
+               "markers.target-formation": 0, "broken.target-formation": False,
+               "action": "advance", "to-hit.weapon-1": [1]}
     result, _ = run(answers)
     assert render(result.outcome, "en").startswith("Target formation: 0 units destroyed")
     assert render(result.outcome, "ru").startswith("«Формация-цель»: уничтожено 0 юнитов")
@@ -265,6 +267,7 @@ def test_E10_E11_a_group_in_one_line_ends_as_the_same_units_one_a_line(
 
 def roster_answers(firing_line: str, target_line: str, **more: Any) -> dict[str, Any]:
     return {"markers.grey-company-invented": 0, "markers.red-hill-battery-invented": 0,
+            "crossfire": 0, "broken.red-hill-battery-invented": False,
             "action": "advance", "situation.grey-company-invented": firing_line,
             "situation.red-hill-battery-invented": target_line, **more}
 
@@ -336,8 +339,8 @@ name = "Post"
 type = "INF"
 armour = 5
 ''', encoding="utf-8")
-    answers = {"markers.guns": 0, "markers.line": 0, "action": "advance",
-               "situation.guns": "20", "situation.line": "40",
+    answers = {"markers.guns": 0, "markers.line": 0, "crossfire": 0, "broken.line": False,
+               "action": "advance", "situation.guns": "20", "situation.line": "40",
                "to-hit.lance": [6], "to-hit.cannon": [1]}
     result, _ = run(answers, {"firing": "Guns", "target": "Line", "roster": str(roster)})
     assert "epic.step.beyond_mw_reach" in steps(result)
@@ -349,8 +352,9 @@ def test_a_roster_asks_a_line_a_formation_and_old_per_unit_ids_are_refused() -> 
                                                     "to-hit.rifle": [1, 1],
                                                     "to-hit.missile-launcher": [1]})
     _, asked = run(answers, ROSTER_DECL)
-    assert ids(asked)[:5] == ["markers.grey-company-invented",
-                              "markers.red-hill-battery-invented", "action",
+    assert ids(asked)[:7] == ["markers.grey-company-invented", "crossfire",
+                              "markers.red-hill-battery-invented",
+                              "broken.red-hill-battery-invented", "action",
                               "situation.grey-company-invented",
                               "situation.red-hill-battery-invented"]
     old = {**answers, "shooter.trooper-1.in-range": True}
@@ -364,6 +368,7 @@ def test_a_roster_asks_a_line_a_formation_and_old_per_unit_ids_are_refused() -> 
 def test_E1_attack_with_a_roster_alone_asks_who_fires_and_at_whom() -> None:
     answers = {"firing-name": "Blue Squadron (invented)", "target-name": TARGET,
                "markers.blue-squadron-invented": 0, "markers.red-hill-battery-invented": 0,
+               "crossfire": 0, "broken.red-hill-battery-invented": False,
                "action": "advance", "situation.blue-squadron-invented": "40",
                "situation.red-hill-battery-invented": "20, 25, 30",
                "fire-type.tank-gun": "ap", "to-hit.tank-gun": [1, 1]}
@@ -397,8 +402,9 @@ name = "Post"
 type = "INF"
 armour = 5
 ''', encoding="utf-8")
-    answers = {"markers.guns": 0, "markers.line": 0, "action": "advance",
-               "situation.guns": "all", "situation.line": "30", "to-hit.cannon": [1]}
+    answers = {"markers.guns": 0, "markers.line": 0, "crossfire": 0, "broken.line": False,
+               "action": "advance", "situation.guns": "all", "situation.line": "30",
+               "to-hit.cannon": [1]}
     _, asked = run(answers, {"roster": str(roster)})
     assert ids(asked)[0] == "markers.guns"
 
@@ -408,7 +414,9 @@ armour = 5
 @pytest.mark.clause("E-16")
 def test_E16_a_typed_barrage_sums_the_points_of_every_unit_that_fires() -> None:
     answers = typed(**{"firing.1": "3 bp2", "target.1": "2 inf 5+ 15",
-                       "target.2": "inf 5+ 25 clear", "action": "advance"})
+                       "target.2": "inf 5+ 25 clear", "action": "advance",
+                       "other.1.name": "-", "crossfire.red-hill-battery-invented": 0})
+    del answers["crossfire"]
     answers["markers.red-hill-battery-invented"] = 0
     result, asked = run(answers)
     assert result.outcome_data["barrage_points"] == 6
@@ -480,7 +488,8 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     answers = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
                "markers.grey-company-invented": 0, "firing.1": "ap4 mw", "firing.2": "-",
                "target.1": "inf 4+ inv 10", "target.2": "-", "crossfire": 2,
-               "markers.red-hill-battery-invented": 0, "action": "advance",
+               "markers.red-hill-battery-invented": 0,
+               "broken.red-hill-battery-invented": False, "action": "advance",
                "to-hit.weapon-1": [6], "save.mw.unit-1.invulnerable": [1]}
     r = api.attack("epic", answers)
     assert r.outcome_data["hits"] == {"mw": 1}
