@@ -68,16 +68,18 @@ def play(plan: AttackPlan, port: Port, *, game: Path | None = None,
          resume: Sequence[tuple[str, Any]] = (),
          show_state: Callable[[Sequence[Table]], None] | None = None,
          whatif: Callable[[list[str]], None] | None = None,
-         ask_sides: bool = False) -> Result:
+         ask_sides: bool = False, contribution: Any = None) -> Result:
     """Resolve the attack through ``port`` (see ``referee.play.attack.play``): ``port`` is
     the answerer of the attack's port stack (``PortStack.around``); one with a ``finish``
-    (``core.port.Strict``: a script's answers) refuses at the end the answers nobody used."""
+    (``core.port.Strict``: a script's answers) refuses at the end the answers nobody used.
+    In a game made by ``game new``, ``contribution`` gives the opponent's part of the dice
+    (a ``referee.game.contribution.Source``: a word, a phone's bytes for each roll)."""
     from referee.play.attack import play as play_attack
     from referee.play.stack import PortStack
 
     return play_attack(plan, PortStack.around(port, plan.dice), game=game, record=record,
                        command=command, resume=resume, show_state=show_state,
-                       whatif=whatif, ask_sides=ask_sides).result
+                       whatif=whatif, ask_sides=ask_sides, contribution=contribution).result
 
 
 def attack(ruleset: str, answers: Mapping[str, Any], *, seed: int = 1,

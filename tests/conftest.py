@@ -103,10 +103,10 @@ def game_seed(monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture
 def game(tmp_path: Path, game_seed: str) -> Path:
-    """A new game file: sides Grey and Red, the opponent's text "owls at dusk"."""
+    """A new game file: sides Grey and Red (Grey holds it; Red gives the words)."""
     from tests.support.game import new_game
 
     path = tmp_path / "night.sqlite"
-    new_game(path, "--opponent-seed", "owls at dusk")
+    new_game(path)
     return path
 

@@ -9,7 +9,7 @@ import typer
 
 from referee.catalog import t
 from referee.cli.app import Interrupted, app, framed
-from referee.cli.seat import _announce, _play, _seat, _show_result
+from referee.cli.seat import _announce, _play, _seat, _show_result, asked_word, show_code
 from referee.cli.shared import (
     DeclarationOpt,
     DiceMode,
@@ -98,6 +98,8 @@ def run(ctx: typer.Context,
         DiceMode.typed,
         option: OptionOpt = None,
         game: GameOpt = None,
+        word: Annotated[str | None, typer.Option("--word", metavar="TEXT",
+                                                 help=t("cli.opt.word"))] = None,
         odds: Annotated[OddsMode, typer.Option("--odds", help=t("cli.opt.run_odds"))] =
         OddsMode.compact,
         no_odds: NoOddsFlag = False,
@@ -105,14 +107,52 @@ def run(ctx: typer.Context,
     from referee.play.attack import run_script
 
     with framed(ctx, json_) as out:
+        def word_source(_plan: Any, needed: bool) -> Any:
+            """The opponent's word in a game made by ``game new``: ``--word``, else the
+            terminal; with neither, and a word needed, the flag to give (before anything is
+            written: the script was checked whole, the file untouched)."""
+            if word is not None:
+                from referee.core.errors import AnswerError
+                from referee.game.contribution import GivenWord
+
+                try:
+                    return GivenWord(word)
+                except AnswerError as err:
+                    raise UsageError(Msg.of("game.error.bad_word", reason=err.msg)) from None
+            if needed and out.env.port_factory is None and not out.env.stdin_isatty:
+                raise UsageError(Msg.of("game.error.no_word", flag="--word"))
+            return asked_word(out)
+
+        def unused(err: Any) -> None:
+            """Answers no question asked for, found after the entry was written (the game's
+            dice took another way than the check's stand-in dice): a warning, the entry
+            stands."""
+            from referee.render.console import print_message
+
+            print_message(out.prompts, Msg.of("run.unused_warning", reason=err.msg),
+                          style="yellow")
+
         shown = _odds_mode(odds, no_odds)
         # a script's odds follow its result
         planned, played = run_script(file, seed=seed, options=option or [],
                                      auto_dice=dice is DiceMode.auto, game=game,
-                                     odds=shown != OddsMode.none)
+                                     odds=shown != OddsMode.none, word=word_source,
+                                     unused=unused)
         _show_result(out, played, planned.seed, odds_after=True,
-                     full_odds=shown == OddsMode.full)
+                     full_odds=shown == OddsMode.full, game=planned.game)
         if planned.dice.rolled:  # the seed matters only when the program rolled dice
             _announce(out, planned.seed, planned.game)
+            entry = planned.game
+            flow = entry.flow if entry is not None else None
+            given = flow.contribution if flow is not None else None
+            if (word is not None and not out.json and entry is not None
+                    and entry.info is not None and given is not None and given.kind == "word"):
+                from referee.render.console import print_message
+
+                # typed by the holder: shown, for the opponent to see it is the word given
+                print_message(out.console, Msg.of("game.word_given", word=given.value(0),
+                                                  opponent=entry.info.opponent_side),
+                              style="dim")
+        show_code(out, planned.game)
 
 

@@ -1,10 +1,11 @@
 """``referee game ...``: the game as a whole, kept in one game file.
 
-``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every entry;
-``undo`` takes entries back (the next attack rolls the same program dice); ``report`` writes
-the battle report (Markdown, or one HTML page); ``follow`` is the opponent's view, read only;
-``serve`` puts the game on the phones at the table (``referee.serve``); ``reveal`` prints the
-seed at the end and ``verify`` recomputes every program die from it.
+``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every event
+with its check code; ``undo`` takes entries back (the next attack rolls the same program dice:
+the same number, the same word); ``report`` writes the battle report (Markdown, or one HTML
+page); ``follow`` is the opponent's view, read only; ``serve`` puts the game on the phones at
+the table (``referee.serve``); ``reveal`` prints the seed at the end and ``verify`` checks the
+codes the opponent noted and recomputes every program die.
 Thin commands over ``referee.game_*``; registered on the app as one sub-app, and light at
 import like every command module.
 """
@@ -12,17 +13,14 @@ import like every command module.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from referee.catalog import t
 from referee.cli.app import app, framed
+from referee.cli.seat import Questions
 from referee.cli.shared import JsonFlag, helped
-
-if TYPE_CHECKING:
-    from referee.cli.shared import Out
-    from referee.core.questions import Question
 
 game_app = typer.Typer(help=helped("game"), no_args_is_help=True, add_completion=False,
                        context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,47 +29,18 @@ FileArg = Annotated[Path, typer.Argument(help=t("cli.game.arg.file"), readable=F
                                          metavar="FILE")]
 
 
-class _Questions:
-    """The questions one command asks at the terminal (a test's port in tests and
-    transcripts: one port a command, so that its answers come in order); with no terminal,
-    a message naming the flag that gives the answer instead."""
-
-    def __init__(self, out: Out) -> None:
-        self.out = out
-        self.port: Any = None
-
-    def ask(self, question: Question, flag: str) -> Any:
-        if self.port is None:
-            self.port = self._port(flag)
-        return self.port.ask(question)
-
-    def _port(self, flag: str) -> Any:
-        from referee.core.dice import KeyedDice
-        from referee.core.errors import NoTerminalError
-        from referee.core.text import Msg
-        from referee.render.console import print_message, show_answer
-
-        env, console = self.out.env, self.out.prompts
-        if env.port_factory is not None:
-            from referee.frontends.wrappers import EchoPort
-
-            return EchoPort(env.port_factory(KeyedDice(0)),
-                            lambda q, v: show_answer(console, q, v))
-        if env.stdin_isatty:
-            from referee.frontends.interactive import InteractivePort
-
-            return InteractivePort(KeyedDice(0), say=lambda text: print_message(console, text))
-        raise NoTerminalError(Msg.of("game.error.no_terminal", flag=flag))
-
-
 @game_app.command("new", help=helped("game.new"))
 def new(ctx: typer.Context, file: FileArg,
         name: Annotated[str | None, typer.Option("--name", metavar="TEXT",
                                                  help=t("cli.game.opt.name"))] = None,
         side: Annotated[list[str] | None, typer.Option("--side", metavar="NAME",
                                                        help=t("cli.game.opt.side"))] = None,
+        holder: Annotated[str | None, typer.Option("--holder", metavar="SIDE",
+                                                   help=t("cli.game.opt.holder"))] = None,
+        holder_dice: Annotated[bool, typer.Option("--holder-dice",
+                                                  help=t("cli.game.opt.holder_dice"))] = False,
         opponent_seed: Annotated[str | None, typer.Option(
-            "--opponent-seed", metavar="TEXT", help=t("cli.game.opt.opponent_seed"))] = None,
+            "--opponent-seed", metavar="TEXT", hidden=True)] = None,
         json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.core.errors import UsageError
@@ -79,17 +48,20 @@ def new(ctx: typer.Context, file: FileArg,
         from referee.core.text import Msg
         from referee.game.seed import new_game
 
+        if opponent_seed is not None:  # a text typed once, then kept in the holder's file
+            raise UsageError(Msg.of("game.error.opponent_seed"))
         if file.exists():  # before any question
             raise UsageError(Msg.of("game.error.exists", file=str(file)))
         sides = list(side or [])
         if len(sides) > 2 or len(sides) == 1:
             raise UsageError(Msg.of("game.error.sides"))
         if not sides:
-            questions = _Questions(out)
+            questions = Questions(out)
             sides = [questions.ask(TextQuestion(id=f"game.side.{i}",
                                                 text=Msg.of(f"game.q.side_name.{i}")), "--side")
                      for i in (1, 2)]
-        info = new_game(file, name=name or file.stem, sides=sides, opponent=opponent_seed)
+        info = new_game(file, name=name or file.stem, sides=sides, holder=holder,
+                        holder_dice=holder_dice)
         if out.json:
             out.document("game", file=str(file), game=info.public())
             return
@@ -99,8 +71,11 @@ def new(ctx: typer.Context, file: FileArg,
         print_message(console, Msg.of("game.new.made", name=info.name, file=str(file),
                                       first=info.sides[0], second=info.sides[1]))
         print_message(console, Msg.of("game.new.commitment", commitment=info.commitment))
-        if info.opponent:
-            print_message(console, Msg.of("game.new.opponent", text=info.opponent))
+        if info.holder_dice:
+            print_message(console, Msg.of("game.new.holder_dice", holder=info.holding))
+        else:
+            print_message(console, Msg.of("game.new.words", holder=info.holding,
+                                          opponent=info.opponent_side))
         print_message(console, Msg.of("game.new.how", file=str(file)), style="dim")
 
 
@@ -108,19 +83,20 @@ def new(ctx: typer.Context, file: FileArg,
 def log(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.game.history import read_history
-        from referee.game.view import entry_json, entry_lines, header_lines
+        from referee.game.view import Context, entry_json, event_json, header_lines, log_lines
+        from referee.play.replay import would_have_lines
 
         history, info = read_history(file)
+        context = Context(info, history)
         if out.json:
             out.document("game-log", file=str(file), game=info.public() if info else None,
-                         entries=[entry_json(e) for e in history.entries])
+                         entries=[entry_json(e, context) for e in history.entries],
+                         events=[event_json(e) for e in history.events if e.entry is None])
             return
         from referee.render.console import print_lines
 
         lines = header_lines(str(file), info, history.entries)
-        for entry in history.entries:
-            lines += entry_lines(entry)
-        print_lines(out.console, lines)
+        print_lines(out.console, lines + log_lines(context, would_have_lines))
 
 
 @game_app.command("undo", help=helped("game.undo"))
@@ -139,21 +115,21 @@ def undo(ctx: typer.Context, file: FileArg,
         if to is not None and not yes:
             standing = read_history(file)[0].standing
             after = [e for e in standing if (e.number or 0) > to]
-            if after and not _Questions(out).ask(ConfirmQuestion(
+            if after and not Questions(out).ask(ConfirmQuestion(
                     id="game.undo.confirm", text=Msg.of("game.q.undo_to", to=to,
                                                         count=len(after))), "--yes"):
                 if out.json:
                     out.document("game-undo", file=str(file), undone=[],
-                                 next_number=(standing[-1].number or 0) + 1)
+                                 next_number=(standing[-1].number or 0) + 1, check_code=None)
                     return
                 from referee.render.console import print_message
 
                 print_message(out.console, Msg.of("game.undo.kept", file=str(file)))
                 return
-        undone = take_back(file, to)
+        undone, code = take_back(file, to)
         if out.json:
             out.document("game-undo", file=str(file), undone=[entry_json(e) for e in undone],
-                         next_number=undone[-1].number)
+                         next_number=undone[-1].number, check_code=code)
             return
         from referee.render.console import print_message
 
@@ -163,6 +139,7 @@ def undo(ctx: typer.Context, file: FileArg,
                                           title=entry_title(entry)))
         print_message(console, Msg.of("game.undo.next", number=undone[-1].number),
                       style="dim")
+        print_message(console, Msg.of("game.code_after_undo", code=code), style="bold")
 
 
 @game_app.command("report", help=helped("game.report"))
@@ -174,6 +151,7 @@ def report(ctx: typer.Context, file: FileArg,
            json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.game.report import build_report, markdown, report_json, write_html
+        from referee.play.replay import would_have_lines
 
         target = None
         if html is not None:  # never over the game file it is made from (--force)
@@ -181,7 +159,7 @@ def report(ctx: typer.Context, file: FileArg,
 
             target = output_target(html, reads=[file], force=force,
                                    unwritable="error.report_unwritable")
-        built = build_report(file)
+        built = build_report(file, would_have_lines)
         if target is not None:
             write_html(built, target)
         if out.json:
@@ -231,7 +209,7 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         from referee.core.text import Msg
         from referee.game.seed import reveal as do_reveal
 
-        info = do_reveal(file)
+        info, code = do_reveal(file)
         if out.json:
             out.document("game", file=str(file), game=info.public())
             return
@@ -241,15 +219,20 @@ def reveal(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
         print_message(console, Msg.of("game.reveal.seed", seed=info.seed))
         print_message(console, Msg.of("game.reveal.check", commitment=info.commitment,
                                       file=str(file)), style="dim")
+        if code is not None:
+            print_message(console, Msg.of("game.code_after_reveal", code=code), style="bold")
 
 
 @game_app.command("verify", help=helped("game.verify"))
-def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
+def verify(ctx: typer.Context, file: FileArg,
+           check_codes: Annotated[list[str] | None, typer.Option(
+               "--check", metavar="CODE", help=t("cli.game.opt.check"))] = None,
+           json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.core.text import Msg
         from referee.play.verify import verify as check
 
-        found = check(file)
+        found = check(file, check_codes or [])
         if found.program_rolls is not None:
             msg = Msg.of("game.verify.match", count=found.program_rolls,
                          entries=found.entries)
@@ -262,11 +245,40 @@ def verify(ctx: typer.Context, file: FileArg, json_: JsonFlag = False) -> None:
 
             out.document("game-verify", file=str(file), entries=found.entries,
                          committed=found.committed, program_rolls=found.program_rolls,
-                         verdict=message(msg))
+                         checks=[{"code": c.code, "id": c.event.id, "kind": c.event.kind,
+                                  "number": c.event.number} for c in found.checks],
+                         overrides=found.overrides, abandoned=found.abandoned,
+                         holder_dice=found.holder_dice, verdict=message(msg))
             return
         from referee.render.console import print_message
 
+        for checked in found.checks:
+            print_message(out.console, _code_found(checked))
         print_message(out.console, msg)
+        for note in _verify_notes(found):
+            print_message(out.console, note)
+
+
+def _code_found(checked: Any) -> Any:
+    """What a check code proves: the log up to its event is what was shown with it."""
+    from referee.core.text import Msg
+    from referee.game.faults import where_event
+
+    return Msg.of("game.verify.code", code=checked.code, where=where_event(checked.event))
+
+
+def _verify_notes(found: Any) -> list[Any]:
+    """What ``verify`` says besides the verdict: the holder's dice, overrides, abandoned."""
+    from referee.core.text import Msg
+
+    notes = []
+    if found.holder_dice:
+        notes.append(Msg.of("game.verify.holder_dice"))
+    if found.overrides:
+        notes.append(Msg.of("game.verify.overrides", count=found.overrides))
+    if found.abandoned:
+        notes.append(Msg.of("game.verify.abandoned", count=found.abandoned))
+    return notes
 
 
 app.add_typer(game_app, name="game", help=helped("game"))

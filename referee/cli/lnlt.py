@@ -78,7 +78,9 @@ def phase(ctx: typer.Context,
                          impulses=[result_json(p.result, p.odds,
                                                every_end_state=odds == OddsMode.full)
                                    for p in played],
-                         summary=result_json(final))
+                         summary=result_json(final),
+                         check_codes=[p.code for p in played]
+                         if planned.entry.committed else None)
             return
         from referee.core.text import Msg
         from referee.render.console import print_message, print_table
@@ -89,6 +91,12 @@ def phase(ctx: typer.Context,
 
 
 def _print_steps(out: Out, played: Played) -> None:
-    from referee.render.console import print_result
+    """An impulse played: its working, and in a game made by ``game new`` its check code."""
+    from referee.render.console import print_message, print_result
 
     print_result(out.console, played.result, outcome=False)
+    if played.code is not None:
+        from referee.core.text import Msg
+
+        print_message(out.console, Msg.of("game.code_after", number=played.number,
+                                          code=played.code), style="bold")

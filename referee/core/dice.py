@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -170,14 +170,19 @@ def parse_dice_value(spec: DiceSpec, value: object) -> DiceRoll | str:
 SCHEME = b"referee-dice/1"
 """Names the scheme in every message the dice are drawn from, so that a change of scheme can
 never be mistaken for the old one."""
+SCHEME_2 = b"referee-dice/2"
+"""The scheme of a game's entries since format 3 of the game file (``EntryDice``)."""
 
 
 class KeyedDice:
-    """The program's dice. Every roll is bound to the question that asks for it: its faces
-    come from HMAC-SHA256 keyed by the seed over (the scheme, the attack number, the question
-    id, the roll number of that question), so the same question in the same attack always
-    rolls the same dice, whatever was asked before it or how often the player went back.
-    Never a generator's state shared across questions (see ``DieStream`` and the README)."""
+    """The program's dice (scheme 1). Every roll is bound to the question that asks for it:
+    its faces come from HMAC-SHA256 keyed by the seed over (the scheme, the attack number, the
+    question id, the roll number of that question), so the same question in the same attack
+    always rolls the same dice, whatever was asked before it or how often the player went
+    back. Never a generator's state shared across questions (see ``DieStream`` and the
+    README). A game's entries roll ``EntryDice`` instead (scheme 2)."""
+
+    scheme = 1
 
     def __init__(self, seed: int | str, attack: int = 1) -> None:
         self.seed_value = seed
@@ -185,7 +190,7 @@ class KeyedDice:
         self.attack = attack
         self.rolled = 0  # dice rolled so far (a run that rolled none need not repeat its seed)
         self._rolls: dict[str, int] = {}
-        self._rolled_for: dict[str, object] = {}  # what each question first rolled for
+        self._rolled_for: dict[object, object] = {}  # what each roll first rolled for
 
     def stream(self, question_id: str) -> DieStream:
         """The dice of the next roll of ``question_id`` in this attack (roll 0, then 1...)."""
@@ -199,23 +204,114 @@ class KeyedDice:
         went back and changed an answer that changed the roll, which is then taken again."""
         return self._rolled_for.setdefault(question_id, key) != key
 
+    def replayed(self, question_id: str, key: object) -> None:
+        """A program roll given before is given again without rolling (the player went back
+        and the answers before the question to change are replayed): it counts as rolled, so
+        that the rolls after it are the ones they were."""
+        self._rolls[question_id] = self._rolls.get(question_id, 0) + 1
+        self.rolled_for(question_id, key)
+
+    def confirm(self, question: Any, given: DiceRoll) -> DiceRoll:
+        """A program roll read from a record (``--resume``): scheme 1 takes it as written
+        (the record names the seed it came from)."""
+        return given
+
     def restart(self) -> None:
         """The attack is resolved again from its first question (the player went back, or a
         recorded attack is resumed): every question's rolls count from 0 again."""
         self._rolls.clear()
 
 
+class EntryDice(KeyedDice):
+    """The program's dice of one entry of a game (scheme 2): the faces of program roll ``j``
+    of entry ``i`` (rolls counted 0, 1, 2... in the order the entry makes them, whatever
+    question asks for them) come from HMAC-SHA256 keyed by the game's seed over
+    ``referee-dice/2|i|j|CONTRIBUTION|block``, CONTRIBUTION being what the opponent gave for
+    that roll (the same word for every roll of the entry, or bytes for each roll from the
+    opponent's phone; empty in a game whose holder rolls alone). Nothing else enters: no
+    question id, no name, no answer. ``contribute`` is called once, just before the entry's
+    first program roll is drawn (the game writes the entry as pending and asks the opponent
+    then), and gives each roll's contribution."""
+
+    scheme = 2
+
+    def __init__(self, seed: str, entry: int,
+                 contribute: Callable[[], Callable[[int], str]] | None = None) -> None:
+        super().__init__(seed, attack=entry)
+        self.contribute = contribute
+        self.contribution: Callable[[int], str] | None = None
+        self.count = 0  # program rolls so far in this pass of the entry
+        self._last = 0  # the program roll drawn last
+
+    def _contribution(self, roll: int) -> str:
+        if self.contribution is None:
+            if self.contribute is None:
+                raise RuntimeError("the entry's dice have no contribution to draw from")
+            self.contribution = self.contribute()
+        return self.contribution(roll)
+
+    def stream_at(self, roll: int) -> DieStream:
+        """The dice of program roll ``roll`` of the entry."""
+        prefix = b"|".join((SCHEME_2, str(self.attack).encode(), str(roll).encode(),
+                            self._contribution(roll).encode("utf-8")))
+        return DieStream(self, "", roll, prefix=prefix)
+
+    def stream(self, question_id: str) -> DieStream:
+        roll = self.count
+        self.count += 1
+        self._last = roll
+        return self.stream_at(roll)
+
+    def rolled_for(self, question_id: str, key: object) -> bool:
+        return self._rolled_for.setdefault(self._last, key) != key
+
+    def replayed(self, question_id: str, key: object) -> None:
+        self._last = self.count
+        self.count += 1
+        self.rolled_for(question_id, key)
+
+    def confirm(self, question: Any, given: DiceRoll) -> DiceRoll:
+        """A program roll read from a record (``--resume``): recomputed from the game, never
+        taken from the record; a record that says otherwise is refused (``AnswerError``)."""
+        from referee.core.errors import RecordedRollError
+
+        rolled = question.roll(self.stream_at(self.count))
+        if (rolled.faces, rolled.successes) != (given.faces, given.successes):
+            raise RecordedRollError(question.id, Msg.of(
+                "game.error.record_dice", rolled=_faces_text(rolled), record=_faces_text(given)))
+        return given
+
+    def restart(self) -> None:
+        super().restart()
+        self.count = 0
+
+    def begin(self, entry: int) -> None:
+        """The next entry of the same command (the next impulse of a phase): its own number
+        and contribution, rolls counted from 0."""
+        self.attack = entry
+        self.contribution = None
+        self._rolled_for.clear()
+        self.restart()
+
+
+def _faces_text(roll: DiceRoll) -> str:
+    return " ".join(map(str, roll.faces)) if roll.faces is not None else f"={roll.successes}"
+
+
 class DieStream:
     """The faces of one roll, in order: the bytes of HMAC-SHA256(seed, message) for the
-    blocks 0, 1, 2 ... where the message is ``referee-dice/1|attack|question id|roll|block``;
-    a byte ``b`` gives ``b mod n`` (a face ``1 + b mod sides``) unless it is one of the
-    ``256 mod n`` highest bytes, which are skipped so that every value is equally likely
-    (rejection sampling). Values above 256 take as many bytes as they need, big-endian."""
+    blocks 0, 1, 2 ... where the message is ``referee-dice/1|attack|question id|roll|block``
+    (scheme 2: ``prefix|block``, see ``EntryDice``); a byte ``b`` gives ``b mod n`` (a face
+    ``1 + b mod sides``) unless it is one of the ``256 mod n`` highest bytes, which are
+    skipped so that every value is equally likely (rejection sampling). Values above 256
+    take as many bytes as they need, big-endian."""
 
-    def __init__(self, dice: KeyedDice, question_id: str, roll_number: int) -> None:
+    def __init__(self, dice: KeyedDice, question_id: str, roll_number: int, *,
+                 prefix: bytes | None = None) -> None:
         self._dice = dice
-        self._prefix = b"|".join((SCHEME, str(dice.attack).encode(), question_id.encode("utf-8"),
-                                  str(roll_number).encode()))
+        self._prefix = prefix if prefix is not None else b"|".join(
+            (SCHEME, str(dice.attack).encode(), question_id.encode("utf-8"),
+             str(roll_number).encode()))
         self._block = 0
         self._bytes = b""
         self._at = 0

@@ -92,3 +92,12 @@ class GameFileError(RefereeError):
     SQLite's error code when SQLite refused it (a file locked by a write: wait and retry)."""
 
     sqlite_code: int | None = None
+
+
+class RecordedRollError(RefereeError):
+    """A program roll read from a record (``--resume``) that is not the roll the game's dice
+    give there: a record is never trusted for the program's dice of a game."""
+
+    def __init__(self, question_id: str, msg: Msg) -> None:
+        super().__init__(msg)
+        self.question_id = question_id

@@ -17,6 +17,14 @@ Resuming is the same replay, with the answers read from a ``--record`` file.
 The answers so far are kept in an ``Answered`` made before the ports: the prompts at the bottom
 of the stack read it (whether ``<`` can go back, what Enter offers) while the rewind port at the
 top writes it, so neither has to find the other (``referee.play.stack`` builds them).
+
+In a game made by ``game new`` a program roll once shown is fixed (``fixed``: a
+``referee.frontends.fixed.FixedRolls``, which also sits under the odds to refuse typed dice
+over it): going back over it brings it back, but going back past it to change an earlier
+answer is refused unless both players record an override. A program roll given again counts
+as rolled (``KeyedDice.replayed``: a game's rolls are numbered in the order the entry makes
+them), and one read from a resumed record is recomputed, never taken from the record
+(``KeyedDice.confirm``).
 """
 
 from __future__ import annotations
@@ -105,8 +113,10 @@ class RewindPort:
                  say: Callable[[Msg], None] | None = None,
                  checkpoints: Sequence[Checkpointed] = (),
                  answered: Answered | None = None,
-                 answered_below: Callable[[Question], bool] | None = None) -> None:
+                 answered_below: Callable[[Question], bool] | None = None,
+                 fixed: Any = None) -> None:
         self.inner = inner
+        self.fixed = fixed  # a game's program rolls, once shown (``frontends.fixed``)
         self.dice = dice
         self.say = say
         self.checkpoints = list(checkpoints)
@@ -175,9 +185,6 @@ class RewindPort:
         if memory.position < self._replay:
             value = self._replayed(question)
             if value is not _UNSET:
-                if isinstance(value, DiceRoll) and value.source.by_program:
-                    assert isinstance(question, DiceQuestion)
-                    self.dice.rolled_for(question.id, question.roll_key())
                 # a resumed record does not say which answers the automatic dice gave
                 memory.given[memory.position].asked = not self._answered_below(question)
                 memory.position += 1
@@ -191,7 +198,10 @@ class RewindPort:
                 break
             except GoBack:
                 if self.can_go_back():
-                    raise
+                    if self.fixed is None or self.fixed.may_go_back(question,
+                                                                    *self._passed(question)):
+                        raise
+                    continue
                 if self.say is not None:  # nothing the player answered comes before it
                     self.say(Msg.of("back.at_first"))
         memory.given.append(Given(question.id, question.to_script(value), value,
@@ -210,13 +220,18 @@ class RewindPort:
         given = memory.given[memory.position]
         if given.question_id == question.id:
             if given.value is not _UNSET:
+                self._replayed_roll(question, given.value)
                 return given.value
             try:
                 from referee.render.display import value_from_label
 
                 value = question.accept(value_from_label(question, given.script))
                 if isinstance(question, DiceQuestion):
+                    fresh = value == ROLL  # rolled now: counted as it is drawn
                     value = settle_dice(question, value, self.dice)
+                    if value.source.by_program and not fresh:
+                        value = self.dice.confirm(question, value)  # a game's: never trusted
+                        self._replayed_roll(question, value)
             except AnswerError:
                 pass
             else:
@@ -234,6 +249,34 @@ class RewindPort:
         del self._marks[memory.position:]
         self._replay = memory.position
         return _UNSET
+
+    def _replayed_roll(self, question: Question, value: Any) -> None:
+        """A program roll given again without rolling counts as rolled (``replayed``)."""
+        if isinstance(value, DiceRoll) and value.source.by_program:
+            assert isinstance(question, DiceQuestion)
+            self.dice.replayed(question.id, question.roll_key())
+
+    def _program_rolls(self, given: Sequence[Given]) -> int:
+        """How many program rolls ``given`` holds."""
+        return sum(1 for g in given
+                   if isinstance(g.value, DiceRoll) and g.value.source.by_program)
+
+    def _passed(self, question: Question) -> tuple[DiceRoll | None, int, str]:
+        """The program roll that going back from ``question`` would pass (``None``: none),
+        its number in the entry and its question: ``question`` itself when its program roll
+        was shown before, else one the automatic dice rolled after the answer to ask again."""
+        memory = self.answered
+        before = memory.previous.get(question.id)
+        if (isinstance(question, DiceQuestion) and isinstance(before, DiceRoll)
+                and before.source.by_program):
+            return before, self._program_rolls(memory.given), question.id
+        for at in range(len(memory.given) - 1, -1, -1):
+            given = memory.given[at]
+            if given.asked:
+                break  # asked again: a program roll there comes back the same
+            if isinstance(given.value, DiceRoll) and given.value.source.by_program:
+                return given.value, self._program_rolls(memory.given[:at]), given.question_id
+        return None, 0, ""
 
     def _back(self) -> None:
         """Take back the last answer the player gave (and the automatic dice after it): the

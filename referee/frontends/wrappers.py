@@ -87,13 +87,26 @@ class ScriptingPort:
 
 class EchoPort:
     """Shows each question and its answer as a player saw them (used for transcripts);
-    going back shows as the answer ``<``."""
+    going back shows as the answer ``<``. A question asked while another is being answered
+    (the opponent's word, asked when the player lets the program roll the first die of a game's
+    entry) comes after it, as at the terminal: the other is shown first with the answer that
+    asked the program to roll, and its dice under it once rolled (``under``)."""
 
-    def __init__(self, inner: Port, show: Callable[[Question, Any], None]) -> None:
+    def __init__(self, inner: Port, show: Callable[[Question, Any], None],
+                 under: Callable[[Question, Any], None] | None = None) -> None:
         self.inner = inner
         self.show = show
+        self.under = under
+        self._answering: list[Question] = []  # asked, not shown yet (the innermost last)
+        self._shown_early: set[int] = set()
 
     def ask(self, question: Question) -> Any:
+        if self._answering and id(self._answering[-1]) not in self._shown_early:
+            from referee.render.display import ROLLING
+
+            self.show(self._answering[-1], ROLLING)
+            self._shown_early.add(id(self._answering[-1]))
+        self._answering.append(question)
         try:
             value = self.inner.ask(question)
         except GoBack:
@@ -106,6 +119,11 @@ class EchoPort:
 
             self.show(question, INTERRUPT)
             raise
-        self.show(question, value)
+        finally:
+            self._answering.pop()
+        if id(question) in self._shown_early:
+            self._shown_early.discard(id(question))
+            (self.under or self.show)(question, value)
+        else:
+            self.show(question, value)
         return value
-

@@ -1,8 +1,10 @@
 """What a game file keeps of each attack or impulse besides its result.
 
 Before the first question (``prepare``): the entry's number in the game and, in a game made by
-``game new``, the dice keyed by the game's seed and that number, and the dice typed in an
-undone attack of the same number (shown again when it is redone). After the last answer
+``game new``, the dice of that entry (``EntryDice``: the game's seed, the number, and the
+opponent's contribution asked before the first program die, ``referee.game.pending``), and the
+dice typed in an undone attack of the same number (shown again when it is redone). After the
+last answer
 (``History``): each roll with its dice, typed or rolled by the program, and its odds; the
 attacking and defending formations and their sides (asked once per name and remembered); the
 units the odds expected the attack to destroy; and what resolves it again (``replay``: the
@@ -25,49 +27,94 @@ from referee.core.text import Msg, jsonable
 
 if TYPE_CHECKING:
     from referee.core.result import Result
-    from referee.game import GameTransaction
+    from referee.game import Event, GameTransaction, LogEntry
+    from referee.game.contribution import Source
+    from referee.game.pending import EntryFlow
     from referee.game.seed import GameInfo
 
 
 @dataclass
 class GamePlay:
     """An entry about to be played in a game file: its number, the game (``None``: a file
-    made by ``--game`` alone), the typed dice of the undone entry it redoes, by question."""
+    made by ``--game`` alone), the typed dice of the undone entry it redoes, by question;
+    ``redoes``: that entry; ``resume``: the abandoned pending entry ``--resume`` takes up;
+    ``revision``: the file's revision when this command last read or wrote it; ``flow``: the
+    pending entry and contribution of its program dice (``referee.game.pending``)."""
 
     file: Path
     number: int
     info: GameInfo | None = None
     typed_then: dict[str, str] = field(default_factory=dict)
+    redoes: LogEntry | None = None
+    resume: Event | None = None
+    revision: int | None = None
+    flow: EntryFlow | None = None
+    code: str | None = None  # the check code after the entry, once written
+    contributed: bool = False  # the number has its contribution already (a redo's)
 
     @property
     def committed(self) -> bool:
         return self.info is not None
 
     def dice(self) -> KeyedDice:
-        """The game's dice for this entry (only in a game made by ``game new``)."""
+        """The game's dice for this entry (only in a game made by ``game new``): drawn from
+        the seed, the entry's number and the opponent's contribution (``begin`` hooks it)."""
+        from referee.core.dice import EntryDice
+
         assert self.info is not None
-        return KeyedDice(self.info.key, attack=self.number)
+        return EntryDice(self.info.seed, self.number)
+
+    def begin(self, dice: KeyedDice, *, ruleset: str, command: str, source: Source,
+              options: Mapping[str, Any], declaration: Any,
+              answers: Callable[[], Sequence[tuple[str, Any]]],
+              say: Callable[[Msg], None] | None = None) -> EntryFlow | None:
+        """Before the entry's first question: its program dice will ask ``flow`` for the
+        contribution (the entry written pending first). ``None``: not a game's dice."""
+        from referee.core.dice import EntryDice
+        from referee.game.pending import EntryFlow
+
+        if not self.committed or not isinstance(dice, EntryDice):
+            return None
+        self.flow = EntryFlow(self, ruleset=ruleset, command=command, source=source,
+                              options=options, declaration=declaration, answers=answers,
+                              say=say)
+        dice.contribute = self.flow.contribute
+        return self.flow
+
+    def next_entry(self, number: int) -> None:
+        """The next entry of the same command (the next impulse of a phase)."""
+        self.number = number
+        self.typed_then.clear()
+        self.redoes = self.resume = None
+        self.flow = None
 
 
-def prepare(path: Path, *, seed_given: bool = False) -> GamePlay:
-    """Read what the next entry of the game file ``path`` needs before its first question
-    (nothing is written; a file that does not exist yet is made by the entry's write)."""
-    from referee.game import read_game
+def prepare(path: Path, *, seed_given: bool = False, resume: int | None = None) -> GamePlay:
+    """What the next entry of the game file ``path`` needs before its first question (a file
+    that does not exist yet is made by the entry's write). The file is opened for writing: an
+    older format is migrated, and an attack another command left pending is met first
+    (``open_game``). ``resume``: the number of the attack ``--resume`` continues."""
+    from referee.game import open_game
+    from referee.game.pending import resumable
     from referee.game.seed import game_info
 
     if not path.exists():
         return GamePlay(path, 1)
-    with read_game(path) as tx:
+    with open_game(path) as tx:
         info = game_info(tx)
         if info is not None and info.revealed is not None:
             raise GameFileError(Msg.of("game.error.revealed", file=str(path)))
         if info is not None and seed_given:
             raise UsageError(Msg.of("game.error.seed_given", file=str(path)))
-        number = tx.next_number()
+        taken_up = resumable(tx, resume) if resume is not None else None
+        number = resume if taken_up is not None and resume is not None else tx.next_number()
         redone = tx.redone(number)
         typed = {} if redone is None else {r["question"]: shown_dice(r) for r in redone.rolls
                                            if r.get("source") == DiceSource.TYPED.value}
-    return GamePlay(path, number, info, typed)
+        revision = tx.revision
+        contributed = bool(tx.contributions(number)) if tx.schema >= 3 else False
+    return GamePlay(path, number, info, typed, redone, taken_up, revision,
+                    contributed=contributed)
 
 
 def shown_dice(roll: Mapping[str, Any]) -> str:
@@ -211,6 +258,9 @@ class History:
         # asks it to give the phones their questions): not asked a second time
         self.attacking: Callable[[], str | None] | None = None
         self._details: dict[str, Any] = {}
+        self.overrides: list[dict[str, Any]] = []  # agreed at the table (``frontends.fixed``)
+        self.code: str | None = None  # the entry's check code, once written
+        self.number: int | None = None  # its number, once written
         # for an attack: the final answers (question id, value), the odds recorded, and the
         # replay block, read when the attack is resolved
         self.collect: Callable[[], tuple[Sequence[tuple[str, Any]], Sequence[Any],
@@ -218,14 +268,32 @@ class History:
 
     def check(self, tx: GameTransaction) -> None:
         """In the transaction that reads the state: the number is still the next one (no
-        other command wrote since ``prepare``); the sides known so far."""
+        other command wrote since ``prepare``); the sides known so far; the state held is the
+        one the log leaves."""
         from referee.game.seed import game_info
 
-        if self.play is not None and tx.next_number() != self.play.number:
+        play = self.play
+        if play is not None and play.resume is None and tx.next_number() != play.number:
             raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+        if play is not None:
+            play.revision = tx.revision
+        tx.guard_state(self.ruleset)
         info = game_info(tx)
         self.game_sides = info.sides if info is not None else None
         self.known = {**tx.sides(), **self.known}
+
+    @property
+    def owner(self) -> int | None:
+        """The pending entry this entry closes (its command's own: ``open_game(owner=)``)."""
+        flow = self.play.flow if self.play is not None else None
+        return flow.pending.id if flow is not None and flow.pending is not None else None
+
+    def revision(self, read: int | None) -> int | None:
+        """The revision the file must still have at the entry's write: the one read, or
+        after this command's own writes (the pending entry, the contribution)."""
+        if self.play is not None and self.play.revision is not None:
+            return self.play.revision
+        return read
 
     def finish(self, result: Result) -> None:
         """An attack is resolved: complete the entry from what ``collect`` gives."""
@@ -284,9 +352,26 @@ class History:
 
     def store(self, tx: GameTransaction, command: str, result: Result,
               seed: int | None) -> int:
+        """Write the entry (with the sides newly known); ``code`` is its check code then."""
         for name, side in self.remembered.items():
             tx.remember_side(name, side)
-        return tx.append_log(self.ruleset, command, result.to_json(), seed,
-                             rolls=self._details.get("rolls", ()),
-                             replay=self._details.get("replay"),
-                             about=self._details.get("about"))
+        play = self.play
+        body: dict[str, Any] = {"scheme": 1}
+        number = None
+        if play is not None and play.committed:
+            flow = play.flow
+            body = (flow.body(self.overrides) if flow is not None
+                    else {"scheme": 2, "pending": None, "overrides": list(self.overrides)})
+            number = play.number if flow is not None and flow.pending is not None else None
+        written = tx.append_log(self.ruleset, command, result.to_json(), seed,
+                                rolls=self._details.get("rolls", ()),
+                                replay=self._details.get("replay"),
+                                about=self._details.get("about"), body=body, number=number)
+        assert tx.last is not None
+        self.code = tx.last.code
+        self.number = written
+        if play is not None:
+            play.code = self.code
+            if play.flow is not None:
+                play.flow.written()
+        return written

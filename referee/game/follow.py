@@ -57,19 +57,23 @@ def frame(path: Path, conn: Any, width: int | None, color: bool,
     from referee.game import read_game
     from referee.game.history import check_history
     from referee.game.seed import game_info
-    from referee.game.view import entry_lines, header_lines, state_tables
+    from referee.game.view import Context, entry_lines, header_lines, state_tables
     from referee.render.console import make_console, print_lines, print_table
 
     buffer = io.StringIO()
     console = make_console(buffer, terminal=True, color=color, width=width)
     with read_game(path, conn) as tx:
-        entries = check_history(tx).entries
+        history = check_history(tx)
+        entries = history.entries
         info = game_info(tx)
+        context = Context(info, history)
         if watch is not None:
             watch.seen(tx.revision, info.commitment if info is not None else None)
+            watch.context = context
         lines = header_lines(str(path), info, entries)
         for entry in entries[-SHOWN_ENTRIES:]:
-            lines += entry_lines(entry)
+            lines += entry_lines(entry, context)
+        lines += _last_event(history, context)
         print_lines(console, lines)
         standing = [e for e in entries if e.standing]
         if standing:
@@ -80,6 +84,22 @@ def frame(path: Path, conn: Any, width: int | None, color: bool,
 
     console.print(render(Msg.of("game.follow.hint")), markup=False)
     return buffer.getvalue(), entries
+
+
+def _last_event(history: Any, context: Any) -> list[str]:
+    """The last event when it is not an entry (an undo, an abandoned attack, the reveal:
+    with its check code), or the attack being played now."""
+    from referee.catalog import render
+    from referee.game.view import event_lines
+
+    out: list[str] = []
+    if history.events and history.events[-1].entry is None:
+        out += event_lines(history.events[-1], context)
+    if history.pending is not None:
+        out.append(render(Msg.of("game.log.pending", number=history.pending.number,
+                                 at=history.pending.at[:16].replace("T", " "),
+                                 command=history.pending.command)))
+    return out
 
 
 def follow(path: Path, env: Environment, *, interval: float = 0.5,
@@ -113,6 +133,7 @@ class Watch:
         self.waiting = False
         self.reopened = False  # another file (or the same, back): shown whole again
         self.said = False  # ... and said so already
+        self.context: Any = None  # the log last shown (``game.view.Context``)
 
     def close(self) -> None:
         if self.conn is not None:
@@ -237,23 +258,34 @@ def _live(watch: Watch, env: Environment, interval: float, rounds: int | None) -
 
 def _tail(watch: Watch, env: Environment, interval: float, rounds: int | None) -> None:
     from referee.core.text import visible
-    from referee.game.view import entry_lines
+    from referee.game.view import entry_lines, event_lines
 
     shown: dict[int, bool] = {}  # entry id: whether it was shown undone
+    seen: set[int] = set()  # events shown
     first = True
     for _ in _changes(watch, interval, rounds):
         found = _frame(watch, None, False)
         if found is None:
             continue
-        text, entries = found
+        text, _entries = found
+        context = watch.context
+        events = context.history.events
         if first or watch.reopened:
             watch.reopened = False
             env.stdout.write(text)
-            shown = {e.id: not e.standing for e in entries}
+            shown = {e.entry.id: not e.entry.standing for e in events if e.entry is not None}
+            seen = {e.id for e in events}
             first = False
         else:
-            for entry in entries:
-                if shown.get(entry.id) != (not entry.standing):
-                    env.stdout.write(visible("\n".join(entry_lines(entry))) + "\n")
+            for event in events:  # an entry as it comes or is undone, an undo, an abandon
+                entry = event.entry
+                lines: list[str] = []
+                if entry is not None and shown.get(entry.id) != (not entry.standing):
+                    lines = entry_lines(entry, context)
                     shown[entry.id] = not entry.standing
+                elif entry is None and event.id not in seen:
+                    lines = event_lines(event, context)
+                seen.add(event.id)
+                if lines:
+                    env.stdout.write(visible("\n".join(lines)) + "\n")
         env.stdout.flush()

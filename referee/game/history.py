@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from referee.core.errors import GameFileError, UsageError
 from referee.core.text import Msg
-from referee.game import GameTransaction, LogEntry, entry_digest
+from referee.game import Event, GameTransaction, LogEntry, entry_digest, event_head
+from referee.game.faults import tampered, where_entry, where_event
 
 
 def message(value: Any) -> Any:
@@ -34,25 +36,43 @@ def message(value: Any) -> Any:
     return value
 
 
-def tampered(file: str, where: str, reason: Msg) -> GameFileError:
-    return GameFileError(Msg.of("game.error.tampered", file=file, where=where, reason=reason))
-
-
-def _where(entry: LogEntry) -> str:
-    from referee.catalog import render
-
-    return render(Msg.of("game.where.entry", number=entry.number or "?", id=entry.id))
-
-
-@dataclass(frozen=True)
+@dataclass
 class History:
-    """The entries of a game file in order, checked (``check_history``)."""
+    """The entries of a game file in order, checked (``check_history``); since format 3 also
+    every event, and the pending entry still open at the end (``None``: none)."""
 
     entries: list[LogEntry]
+    events: list[Event] = field(default_factory=list)
+    pending: Event | None = None
+    states: dict[int, dict[str, Any]] = field(default_factory=dict)  # at each pending entry
 
     @property
     def standing(self) -> list[LogEntry]:
         return [e for e in self.entries if e.standing]
+
+    def code_after(self, entry: LogEntry) -> str:
+        """The check code of the entry's event."""
+        from referee.game.chain import check_code
+
+        return check_code(entry.digest) if entry.digest and entry.body is not None else ""
+
+    def abandoned(self) -> list[tuple[Event, Event]]:
+        """Each attack abandoned after its pending entry: (the pending entry, the abandon)."""
+        by_id = {e.id: e for e in self.events}
+        return [(by_id[int(e.body["pending"])], e) for e in self.events
+                if e.kind == "abandon" and e.body and e.body.get("pending") in by_id]
+
+    def contribution(self, number: int) -> list[dict[str, Any]]:
+        """The bodies of the contributions of entry ``number``, in order."""
+        return list(self._contributions.get(number, ()))
+
+    @cached_property
+    def _contributions(self) -> dict[int, list[dict[str, Any]]]:
+        out: dict[int, list[dict[str, Any]]] = {}
+        for e in self.events:
+            if e.kind == "contribution" and e.number is not None and e.body is not None:
+                out.setdefault(e.number, []).append(e.body)
+        return out
 
 
 def _migrated(tx: GameTransaction) -> dict[str, Any]:
@@ -73,12 +93,19 @@ def check_history(tx: GameTransaction,
                   digest: Callable[[str, LogEntry], str] = entry_digest) -> History:
     """The file's entries, after checking that the log holds together (see the module);
     a file that does not is a ``GameFileError`` naming the first entry that is wrong.
-    ``digest``: how an entry's digest is worked out (a reader that checks the same file
-    again and again remembers the digests of the entries it has seen unchanged)."""
+    ``digest``: how an entry's digest of format 2 is worked out (a reader that checks the same
+    file again and again remembers the digests of the entries it has seen unchanged)."""
+    if tx.schema < 2:
+        return History(tx.log())  # a file of format 1 keeps no history to check
+    if tx.schema >= 3:
+        return _Walk(tx).run()
+    return _check_format_2(tx, digest)
+
+
+def _check_format_2(tx: GameTransaction,
+                    digest: Callable[[str, LogEntry], str] = entry_digest) -> History:
     name = tx.name
     entries = tx.log()
-    if tx.schema < 2:
-        return History(entries)  # a file of format 1 keeps no history to check
     migrated = _migrated(tx)
     first = int(migrated["entries"])
     old = entries[:first]
@@ -88,7 +115,7 @@ def check_history(tx: GameTransaction,
     stack: list[LogEntry] = list(old)
     previous = ""
     for entry in entries[first:]:
-        where = _where(entry)
+        where = where_entry(entry)
         if not entry.has_history:
             raise tampered(name, where, Msg.of("game.why.no_history"))
         assert entry.number is not None and entry.before is not None
@@ -112,16 +139,16 @@ def check_history(tx: GameTransaction,
     while stack and not stack[-1].standing:  # undone at the end, nothing played since
         top = stack.pop()
         if not top.has_history:
-            raise tampered(name, _where(top), Msg.of("game.why.old_undone"))
+            raise tampered(name, where_entry(top), Msg.of("game.why.old_undone"))
         assert top.before is not None
         state[top.ruleset] = top.before
     for entry in stack:
         if not entry.standing:
-            raise tampered(name, _where(entry), Msg.of("game.why.undone_below"))
+            raise tampered(name, where_entry(entry), Msg.of("game.why.undone_below"))
     on_stack = {e.id for e in stack}
     for entry in entries:
         if entry.standing and entry.id not in on_stack:
-            raise tampered(name, _where(entry), Msg.of("game.why.stands"))
+            raise tampered(name, where_entry(entry), Msg.of("game.why.stands"))
     held = tx.all_state()
     for ruleset in sorted(set(held) | set(state)):
         if held.get(ruleset, {}) != (state.get(ruleset) or {}):
@@ -139,10 +166,11 @@ def read_history(path: Path) -> tuple[History, Any]:
         return check_history(tx), game_info(tx)
 
 
-def undo(path: Path, to: int | None = None) -> list[LogEntry]:
-    """Take back the last entry that stands (``to``: every entry after entry ``to``): each
-    is marked undone and its ruleset's state is put back as it was before it. Returns the
-    entries undone, last first, with the time they were undone."""
+def undo(path: Path, to: int | None = None) -> tuple[list[LogEntry], str]:
+    """Take back the last entry that stands (``to``: every entry after entry ``to``): for
+    each an ``undo`` event, and its ruleset's state put back as it was before it. Returns the
+    entries undone, last first, with the time they were undone, and the check code after
+    the undo."""
     from referee.game import open_game
     from referee.game.seed import game_info
 
@@ -167,12 +195,253 @@ def undo(path: Path, to: int | None = None) -> list[LogEntry]:
         return _undo(tx, targets)
 
 
-def _undo(tx: GameTransaction, targets: Sequence[LogEntry]) -> list[LogEntry]:
+def _undo(tx: GameTransaction, targets: Sequence[LogEntry]) -> tuple[list[LogEntry], str]:
+
     first_before: dict[str, dict[str, Any]] = {}
     for entry in targets:
         assert entry.before is not None
         first_before.setdefault(entry.ruleset, entry.before)
-    undone = [replace(entry, undone=tx.mark_undone(entry.id)) for entry in reversed(targets)]
     for ruleset, before in first_before.items():
         tx.replace_state(ruleset, before)
-    return undone
+    undone = [replace(entry, undone=tx.undo_entry(entry).at) for entry in reversed(targets)]
+    assert tx.last is not None
+    return undone, tx.last.code
+
+
+class _Walk:
+    """The check of a game file of format 3 (see the module), event by event."""
+
+    def __init__(self, tx: GameTransaction) -> None:
+        self.tx = tx
+        self.name = tx.name
+        self.events = tx.events()
+        self.by_id = {e.id: e for e in self.events}
+        migrated = _migrated(tx)
+        self.first = int(migrated["entries"])  # entries of format 1, before any history
+        self.state: dict[str, Any] = {str(k): v for k, v in migrated["state"].items()}
+        self.stack: list[LogEntry] = []  # the entries standing (old ones: and undone)
+        self.tops: list[int] = []  # the highest number standing, at each place of the stack
+        self.previous = ""
+        self.undone: dict[int, str] = {}  # entry id: when an undo took it back
+        self.open: Event | None = None  # the pending entry not closed yet
+        self.first_pending: dict[int, int] = {}  # number: its first pending entry
+        self.written_after: set[int] = set()  # numbers with an entry after it
+        self.abandoned: set[int] = set()
+        self.contributed: dict[int, set[int | None]] = {}
+        self.last: Event | None = None  # the last event but contributions
+        self.revealed: Event | None = None
+        self.states: dict[int, dict[str, Any]] = {}
+        self.chained = False  # a format-3 event met (no entry of format 2 after it)
+        found = next((e for e in self.events if e.kind == "migrated"), None)
+        kept = (found.body or {}).get("undone") if found is not None else None
+        self.old_undone = {int(k): str(v) for k, v in (kept or {}).items()
+                           if str(k).isdigit()}
+        from referee.game.seed import game_info
+
+        self.info = game_info(tx)
+
+    def fail(self, event: Event | str, why: str, **params: Any) -> GameFileError:
+        where = event if isinstance(event, str) else where_event(event)
+        return tampered(self.name, where, Msg.of(f"game.why.{why}", **params))
+
+    def next_number(self) -> int:
+        number = (self.tops[-1] if self.tops else 0) + 1
+        while number in self.abandoned and number not in self.written_after:
+            number += 1
+        return number
+
+    def _push(self, entry: LogEntry) -> None:
+        self.stack.append(entry)
+        self.tops.append(max(self.tops[-1] if self.tops else 0, entry.number or 0))
+
+    def _pop(self) -> LogEntry:
+        self.tops.pop()
+        return self.stack.pop()
+
+    def run(self) -> History:
+        old = self.events[:self.first]
+        if len(old) != self.first or any(e.entry is None or e.entry.has_history for e in old):
+            raise tampered(self.name, "log", Msg.of("game.why.old_entries", count=self.first))
+        for e in old:
+            if e.entry is not None:
+                self._push(e.entry)
+        for event in self.events[self.first:]:
+            self._head(event)
+            getattr(self, f"_{event.kind}")(event)
+            if event.kind != "contribution":
+                self.last = event
+        self._end()
+        entries = [e.entry for e in self.events if e.entry is not None]
+        return History(entries, self.events, self.open, self.states)
+
+    def _head(self, event: Event) -> None:
+        old = event.entry is not None and event.entry.body is None
+        if old and self.chained:
+            raise self.fail(event, "no_history")
+        if old and event.entry is not None and not event.entry.has_history:
+            raise self.fail(event, "no_history")
+        self.chained = self.chained or not old
+        if event_head(self.previous, event) != event.digest:
+            raise self.fail(event, "digest")
+        self.previous = event.digest or ""
+
+    def _open_after_reveal(self, event: Event) -> None:
+        if self.revealed is not None:
+            raise self.fail(event, "after_reveal")
+
+    # --- each kind of event ---------------------------------------------------------------
+
+    def _game(self, event: Event) -> None:
+        if event is not self.events[0]:
+            raise self.fail(event, "game_not_first")
+
+    def _migrated(self, event: Event) -> None:
+        if any(e.kind != "entry" or (e.entry is not None and e.entry.body is not None)
+               for e in self.events if e.id < event.id) or event.kind in (
+                   e.kind for e in self.events if e.id > event.id):
+            raise self.fail(event, "migrated")
+        ids = {e.id for e in self.events if e.entry is not None and e.id < event.id}
+        if not set(self.old_undone) <= ids:
+            raise self.fail(event, "migrated")
+        while self.stack and self.stack[-1].id in self.old_undone:
+            top = self._pop()
+            if top.before is None:
+                raise self.fail(event, "old_undone")
+            self.state[top.ruleset] = top.before
+        if any(e.id in self.old_undone for e in self.stack):
+            raise self.fail(event, "undone_below")
+        self.undone.update(self.old_undone)
+
+    def _entry(self, event: Event) -> None:
+        entry = event.entry
+        assert entry is not None and entry.number is not None
+        if entry.body is None:  # written by format 2
+            return self._old_entry(entry)
+        self._open_after_reveal(event)
+        pending = entry.body.get("pending")
+        if pending is not None:
+            if self.open is None or self.open.id != pending or self.open.number != entry.number:
+                raise self.fail(event, "not_pending", number=entry.number)
+            self.open = None
+        elif self.open is not None:
+            raise self.fail(event, "pending_open", number=self.open.number)
+        elif entry.number != self.next_number():
+            raise self.fail(event, "numbered", number=self.next_number())
+        program = any(r.get("source") != "typed" for r in entry.rolls)
+        if program and entry.body.get("scheme") != (2 if self.info is not None else 1):
+            raise self.fail(event, "scheme")  # a game's dice are of scheme 2, --seed's of 1
+        if entry.before != self.state.get(entry.ruleset, {}):
+            raise self.fail(event, "before")
+        self.state[entry.ruleset] = entry.after
+        self._push(entry)
+        first = self.first_pending.get(entry.number)
+        if first is not None and first < entry.id:
+            self.written_after.add(entry.number)
+
+    def _old_entry(self, entry: LogEntry) -> None:
+        assert entry.number is not None and entry.before is not None
+        where = where_entry(entry)
+        while self.stack and (self.stack[-1].number or 0) >= entry.number:
+            top = self._pop()
+            if top.id not in self.old_undone or not top.has_history:
+                raise self.fail(where, "renumbered", other=top.number)
+            assert top.before is not None
+            self.state[top.ruleset] = top.before
+        if len(self.stack) != entry.number - 1:
+            raise self.fail(where, "missing", number=len(self.stack) + 1)
+        if entry.before != self.state.get(entry.ruleset, {}):
+            raise self.fail(where, "before")
+        self.state[entry.ruleset] = entry.after
+        self._push(entry)
+
+    def _pending(self, event: Event) -> None:
+        self._open_after_reveal(event)
+        if self.info is None:
+            raise self.fail(event, "scheme")
+        if self.open is not None:
+            raise self.fail(event, "pending_open", number=self.open.number)
+        if event.number != self.next_number():
+            raise self.fail(event, "numbered", number=self.next_number())
+        self.first_pending.setdefault(event.number, event.id)
+        self.open = event
+        self.states[event.id] = self.state.get(event.ruleset, {})
+
+    def _resume(self, event: Event) -> None:
+        self._open_after_reveal(event)
+        pending = self.by_id.get(int((event.body or {}).get("pending") or 0))
+        last = self.last
+        if (pending is None or pending.kind != "pending" or pending.number != event.number
+                or last is None or last.kind != "abandon" or self.open is not None
+                or (last.body or {}).get("pending") != pending.id):
+            raise self.fail(event, "resume")
+        self.open = pending
+
+    def _contribution(self, event: Event) -> None:
+        from referee.game.contribution import stored_ok
+
+        body = event.body
+        if (self.open is None or event.number != self.open.number or not stored_ok(body)
+                or self.info is None or self.info.holder_dice):
+            raise self.fail(event, "contribution")
+        assert body is not None and event.number is not None
+        given = self.contributed.setdefault(event.number, set())
+        if None in given or body.get("roll") in given or (
+                body.get("roll") is None and given):
+            raise self.fail(event, "contribution_again", number=event.number)
+        given.add(body.get("roll"))
+
+    def _abandon(self, event: Event) -> None:
+        if (self.open is None or (event.body or {}).get("pending") != self.open.id
+                or event.number != self.open.number):
+            raise self.fail(event, "abandon")
+        self.abandoned.add(event.number or 0)
+        self.open = None
+
+    def _undo(self, event: Event) -> None:
+        self._open_after_reveal(event)
+        target = (event.body or {}).get("entry")
+        if (not self.stack or self.stack[-1].id != target or self.open is not None
+                or self.stack[-1].number != event.number or not self.stack[-1].has_history):
+            raise self.fail(event, "undo")
+        top = self._pop()
+        assert top.before is not None
+        self.state[top.ruleset] = top.before
+        self.undone[top.id] = event.at
+
+    def _reveal(self, event: Event) -> None:
+        self._open_after_reveal(event)
+        if self.open is not None or self.info is None:
+            raise self.fail(event, "reveal")
+        self.revealed = event
+
+    # --- what the file keeps beside the chain -----------------------------------------------
+
+    def _end(self) -> None:
+        tx = self.tx
+        if self.previous != (tx.meta("head") or ""):
+            raise tampered(self.name, "log", Msg.of("game.why.last_removed"))
+        for event in self.events:
+            entry = event.entry
+            if entry is not None and entry.undone != self.undone.get(entry.id):
+                raise self.fail(event, "undone_mark")
+        held = tx.all_state()
+        for ruleset in sorted(set(held) | set(self.state)):
+            if held.get(ruleset, {}) != (self.state.get(ruleset) or {}):
+                raise tampered(self.name, f"state.{ruleset}", Msg.of("game.why.state"))
+        info = self.info
+        revealed = tx.meta("revealed")
+        if (self.revealed is None) != (revealed is None) or (
+                self.revealed is not None and (self.revealed.at != revealed or info is None
+                                               or (self.revealed.body or {}).get("seed")
+                                               != info.seed)):
+            raise tampered(self.name, "meta.revealed", Msg.of("game.why.revealed"))
+        facts = None
+        if self.events and self.events[0].kind == "game":
+            facts = self.events[0].body
+        migrated = next((e for e in self.events if e.kind == "migrated"), None)
+        if migrated is not None and (migrated.body or {}).get("game") is not None:
+            facts = (migrated.body or {}).get("game")
+        raw = tx.meta("game")
+        if (facts is None) != (raw is None) or (
+                raw is not None and json.loads(raw) != facts):
+            raise tampered(self.name, "meta.game", Msg.of("game.why.facts"))

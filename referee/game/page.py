@@ -86,7 +86,7 @@ def words() -> dict[str, str]:
     from referee.core.text import Msg
 
     keys = ("story", "casualties", "no_casualties", "turning", "turning_note", "no_turning",
-            "luck", "final", "no_final")
+            "luck", "final", "no_final", "abandoned")
     out = {k: render(Msg.of(f"game.report.{k}")) for k in keys}
     for key in ("working", "back_to_game", "report", "log", "board", "progress", "no_entries",
                 "waiting", "offline", "check", "watching", "answered_here",

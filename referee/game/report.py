@@ -9,6 +9,12 @@ output; with ``--html``, one self-contained page drawn from the templates the se
 of ``game serve`` shares (``game.page``: Jinja2, an inline SVG chart of each side's luck by
 pygal), loaded only then. Undone entries are left out (they are in ``game log``).
 
+In a game made by ``game new`` each attack also shows the opponent's word of its dice (or
+that the holder could foresee them, ``--holder-dice``), the overrides of the program's rolls
+the players agreed (whose entries' rolls the luck leaves out) and its check code; the attacks
+abandoned after their pending entry are listed, after the reveal with the dice they would
+have had.
+
 Names come from the players' files: every text of the Markdown and of the page passes through
 the one escaping rule (``core.text.visible``: a right-to-left override, a zero-width space, an
 escape sequence shown as ``\\u202e``, ``\\u200b``, ``\\x1b``), before the chart library
@@ -20,7 +26,7 @@ library's ElementTree is asked for).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +89,7 @@ class Attack:
     working: list[str]
     outcome: str
     entry: LogEntry = field(compare=False, repr=False)
+    notes: list[str] = field(default_factory=list)  # its word, overrides, check code
 
 
 @dataclass(frozen=True)
@@ -142,6 +149,9 @@ class Report:
     casualties: list[Casualties] = field(default_factory=list)
     turning: list[TurningPoint] = field(default_factory=list)
     final: list[Any] = field(default_factory=list)  # each ruleset's state as tables
+    abandoned: list[list[str]] = field(default_factory=list)  # each abandoned attack's lines
+    holder_dice: str | None = None  # the holder who could foresee the dice (--holder-dice)
+    context: Any = field(default=None, compare=False, repr=False)  # ``view.Context``
 
 
 def _brief(entry: LogEntry) -> list[Mapping[str, Any]]:
@@ -163,26 +173,30 @@ def _roll_title(roll: Mapping[str, Any]) -> str:
     return render(message(title)) if title is not None else str(roll.get("question"))
 
 
-def build_report(path: Path) -> Report:
+def build_report(path: Path,
+                 would_have: Callable[[Any, Any, Any], list[str]] | None = None) -> Report:
+    """The report of the game file ``path``; ``would_have``: the dice an abandoned attack
+    would have had, as lines (``play.replay.would_have_lines``), shown after the reveal."""
     from referee.game import read_game
+    from referee.game.entry import shown_dice
     from referee.game.history import check_history
+    from referee.game.luck import luck
     from referee.game.seed import game_info
-    from referee.game.view import state_tables
+    from referee.game.story import story
+    from referee.game.view import (
+        Context,
+        context_lines,
+        entry_outcome,
+        entry_title,
+        event_lines,
+        state_tables,
+    )
 
     with read_game(path) as tx:
         history, info = check_history(tx), game_info(tx)
         final = state_tables(tx)
-    return report_of(str(path), path.stem, history.entries, info, final)
-
-
-def report_of(file: str, stem: str, entries: list[LogEntry], info: Any,
-              final: list[Any]) -> Report:
-    """The report of a game's entries (checked: ``check_history``) and final state."""
-    from referee.game.entry import shown_dice
-    from referee.game.luck import luck
-    from referee.game.story import story
-    from referee.game.view import entry_outcome, entry_title
-
+    context = Context(info, history)
+    entries = history.entries
     sides = tuple(info.sides) if info is not None else ()
     by_side: dict[str | None, SideLuck] = {s: SideLuck(s) for s in sides}
     unknown = render(Msg.of("game.report.side_unknown"))
@@ -197,8 +211,9 @@ def report_of(file: str, stem: str, entries: list[LogEntry], info: Any,
         attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
                               entry_title(entry), entry_sides.get("attacker"),
                               entry_sides.get("defender"), _working(entry),
-                              entry_outcome(entry), entry))
-        for roll in entry.rolls:
+                              entry_outcome(entry), entry,
+                              [line.strip() for line in context_lines(entry, context)]))
+        for roll in entry.rolls if not entry.overrides else ():  # overridden: not luck
             pct, higher, by = roll.get("percentile"), roll.get("higher_is_better"), roll.get("by")
             if not isinstance(pct, (int, float)) or not isinstance(higher, bool) or by is None:
                 continue
@@ -230,11 +245,20 @@ def report_of(file: str, stem: str, entries: list[LogEntry], info: Any,
             record.known_losses += 1
     undone = sum(1 for e in entries if not e.standing)
     turning.sort(key=lambda t: (t.chance, t.number))
-    return Report(file, info.name if info else stem, sides,
+    revealed = None
+    if would_have is not None and info is not None and info.revealed is not None:
+        def revealed(event: Any) -> list[str]:
+            return would_have(history, info, event)
+
+    abandoned = [[line.strip() for line in event_lines(event, context, revealed)]
+                 for _pending, event in history.abandoned()]
+    return Report(str(path), info.name if info else path.stem, sides,
                   info.commitment if info else None,
                   info.seed if info is not None and info.revealed else None, attacks, undone,
                   list(by_side.values()), counted, stories,
-                  casualties_of(stories, sides, unknown), turning[:TURNING_POINTS], final)
+                  casualties_of(stories, sides, unknown), turning[:TURNING_POINTS], final,
+                  abandoned, info.holding if info is not None and info.holder_dice else None,
+                  context)
 
 
 def casualties_of(stories: list[Story], sides: tuple[str, ...],
@@ -294,6 +318,8 @@ def header_lines(report: Report) -> list[str]:
     if report.commitment is not None:
         out.append(render(Msg.of("game.report.seed", commitment=report.commitment,
                                  seed=report.seed or render(Msg.of("game.report.unrevealed")))))
+    if report.holder_dice is not None:
+        out.append(render(Msg.of("game.report.holder_dice", holder=report.holder_dice)))
     return out
 
 
@@ -314,9 +340,10 @@ class EntryView:
     working: list[tuple[str, str]]  # (clause, what happened)
     brief: list[str]  # the working in brief: its rolls and what each decided
     undone: bool = False
+    notes: list[str] = field(default_factory=list)  # its word, overrides, check code
 
 
-def entry_view(told: Story) -> EntryView:
+def entry_view(told: Story, notes: Sequence[str] = ()) -> EntryView:
     from referee.game.entry import shown_dice
     from referee.game.story import effect_lines, headline
     from referee.game.view import source_word
@@ -341,7 +368,14 @@ def entry_view(told: Story) -> EntryView:
                for step in entry.result.get("steps", []) if isinstance(step, dict)]
     return EntryView(told.number, f"e{entry.id}", render(headline(told)),
                      [render(m) for m in effect_lines(told)], told.outcome, facts, told.title,
-                     rolls, working, _working(entry), not entry.standing)
+                     rolls, working, _working(entry), not entry.standing, list(notes))
+
+
+def entry_views(report: Report) -> list[EntryView]:
+    """Each standing entry as the report shows it, with its notes (the opponent's word of
+    its dice, the overrides agreed, its check code)."""
+    return [entry_view(told, attack.notes)
+            for told, attack in zip(report.stories, report.attacks, strict=True)]
 
 
 def casualty_rows(casualties: list[Casualties]) -> tuple[list[str], list[list[str]]]:
@@ -379,8 +413,7 @@ def markdown(report: Report) -> str:
     lines = [f"# {render(Msg.of('game.report.title', name=report.name))}", ""]
     lines += [" ".join(header_lines(report)), ""]
     lines += [f"## {render(Msg.of('game.report.story'))}", ""]
-    for told in report.stories:
-        view = entry_view(told)
+    for view in entry_views(report):
         lines += [f"### {view.number}. {view.headline}", "", f"*{view.facts}*", ""]
         lines += [f"- {e}" for e in view.effects]
         if view.effects:
@@ -389,6 +422,8 @@ def markdown(report: Report) -> str:
         lines += [render(Msg.of("game.report.working", title=view.title)), ""]
         lines += [f"- {w}" for w in view.brief]
         lines.append("")
+        if view.notes:
+            lines += [f"{note}  " for note in view.notes[:-1]] + [view.notes[-1], ""]
     lines += [f"## {render(Msg.of('game.report.casualties'))}", ""]
     headers, rows = casualty_rows(report.casualties)
     if any(c.losses for c in report.casualties):
@@ -399,6 +434,11 @@ def markdown(report: Report) -> str:
     turning = turning_lines(report)
     lines += [f"- {t}" for t in turning] or [render(Msg.of("game.report.no_turning"))]
     lines.append("")
+    if report.abandoned:
+        lines += [f"## {render(Msg.of('game.report.abandoned'))}", ""]
+        for abandoned in report.abandoned:
+            lines += [f"- {abandoned[0]}", *(f"  - {line}" for line in abandoned[1:])]
+        lines.append("")
     lines += [f"## {render(Msg.of('game.report.luck'))}", ""]
     headers, rows = luck_rows(report)
     if rows:
@@ -440,7 +480,7 @@ def report_json(report: Report) -> dict[str, Any]:
     that stands (its log entry with its working in brief) and each side's luck."""
     from referee.game.view import entry_json, stored_message
 
-    attacks = [{**entry_json(a.entry),
+    attacks = [{**entry_json(a.entry, report.context),
                 "working": [{"kind": step.get("kind"), "clause": step.get("clause"), **shown}
                             for step in _brief(a.entry)
                             if (shown := stored_message(step.get("text"))) is not None]}
@@ -510,7 +550,8 @@ def report_context(report: Report) -> dict[str, Any]:
     return {
         "title": render(Msg.of("game.report.title", name=report.name)),
         "header": header_lines(report),
-        "entries": [entry_view(told) for told in report.stories],
+        "entries": entry_views(report),
+        "abandoned": report.abandoned,
         "casualty_headers": casualty_headers, "casualties": casualties,
         "any_casualties": any(c.losses for c in report.casualties),
         "turning": turning_lines(report),

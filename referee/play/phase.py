@@ -4,7 +4,9 @@ The phase lives in the game file: every impulse is one transaction, so a phase s
 point (Ctrl-C, the end of the evening) resumes at the impulse it was on. Each impulse reads
 the state, asks its questions with the file unlocked (another command may use the file
 meanwhile), then writes only if nobody wrote in between, as an attack does; it is resolved as
-every attack is (``play.resolve``), through the port stack of the board (``play.stack``).
+every attack is (``play.resolve``), through the port stack of the board (``play.stack``). In a
+game made by ``game new`` each impulse is an entry with its own number and the opponent's
+word, asked when its first program die is drawn, as an attack's (``referee.game.pending``).
 """
 
 from __future__ import annotations
@@ -140,7 +142,8 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
 
     info, entry, dice, roster = phase.info, phase.entry, phase.dice, phase.roster
     seat, phones = opponents(seat, entry, info.id, None)
-    stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then)
+    stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then,
+                              fixed_rolls=entry.committed)
     if roster is None and not seat.quiet:  # resuming: the phase first
         seat.screen.tables(phase.state_tables())
     try:
@@ -168,11 +171,13 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
     played: list[Played] = []
     seen = 0
     while impulses is None or len(played) < impulses:
-        history = History(info.id, ask=ask_beside(stack.under_rewind))
+        history = History(info.id, play=entry, ask=ask_beside(stack.under_rewind))
         with open_game(game) as tx:
+            if played:  # the next impulse: the game's next entry
+                entry.next_entry(tx.next_number())
             state, revision = tx.state(info.id, model), tx.revision
             history.check(tx)
-            dice.attack = tx.next_number() if entry.committed else dice.attack
+            dice.attack = entry.number if entry.committed else dice.attack
         current = (state.get(engine.STATE_KEY) or {}).get("current")
         for port in phones:  # a new impulse: its entry, and whose impulse it is
             port.new_attack(dice.attack, current if isinstance(current, str) else None)
@@ -180,31 +185,65 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
         kept.update(phase.overrides)
         options = resolve_options(info.option_specs(), kept)
         rewind.reset()
+        flow = _impulse_dice(entry, dice, stack, history, kept, roster, seat)
         if whatif_shown is not None:  # each option of a marked choice, from this impulse
             rewind.before_live = whatif(info, options, roster, functools.partial(dict, state),
                                         whatif_shown)
-        now, log = rewind.resolve(Impulse(roster, state, options))
-        result = impulse_result(now, log, options)
-        odds = stack.odds_so_far()
-        history.complete(result, [(g.question_id, g.value) for g in rewind.given],
-                         (odds or [])[seen:],
-                         {"kind": "phase", "options": kept, "answers": rewind.answers(),
-                          "roster": roster.model_dump(mode="json")
-                          if roster is not None else None})
-        with open_game(game) as tx:
-            if tx.revision != revision:
-                raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
-            tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
-            history.store(tx, "phase", result, phase.seed)
+        try:
+            now, log = rewind.resolve(Impulse(roster, state, options))
+            result = impulse_result(now, log, options)
+            odds = stack.odds_so_far()
+            history.complete(result, [(g.question_id, g.value) for g in rewind.given],
+                             (odds or [])[seen:],
+                             {"kind": "phase", "options": kept, "answers": rewind.answers(),
+                              "roster": roster.model_dump(mode="json")
+                              if roster is not None else None})
+            with open_game(game, owner=history.owner) as tx:
+                if tx.revision != history.revision(revision):
+                    raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
+                tx.update_state(info.id, {**result.state_updates, STATE_OPTIONS: kept})
+                history.store(tx, "phase", result, phase.seed)
+        except BaseException as err:
+            if flow is not None:
+                flow.abandon("interrupted" if isinstance(err, KeyboardInterrupt) else "failed")
+            raise
         roster = None
         entry.typed_then.clear()  # only the first impulse can redo an undone one
-        played.append(Played(result, odds[seen:] if odds is not None else None))
+        played.append(Played(result, odds[seen:] if odds is not None else None,
+                             history.number if entry.committed else None,
+                             history.code if entry.committed else None))
         seen = len(odds or [])
         if on_impulse is not None:
             on_impulse(played[-1])
         if now.ended:
             break
     return played
+
+
+def _impulse_dice(entry: GamePlay, dice: KeyedDice, stack: Any, history: Any,
+                  kept: dict[str, Any], roster: Roster | None, seat: Seat) -> Any:
+    """An impulse of a game made by ``game new``: its dice wait for the pending entry and
+    the opponent's word, asked beside the stack (``GamePlay.begin``); the overrides of its
+    program rolls agreed at the board (``frontends.fixed``) are kept with it. ``None``
+    elsewhere."""
+    if not entry.committed:
+        return None
+    from referee.core.dice import EntryDice
+    from referee.game.contribution import AskedWord
+    from referee.play.stack import ask_beside
+
+    if isinstance(dice, EntryDice):
+        dice.begin(entry.number)
+    if stack.fixed is not None:  # each impulse keeps its own overrides
+        stack.fixed.overrides = history.overrides
+    from referee.play.phones import phone_source
+
+    source = phone_source(AskedWord(ask_beside(stack.under_rewind)), entry.file,
+                          seat.screen.say)
+    return entry.begin(dice, ruleset="lnl-tactical", command="phase", source=source,
+                       options=kept,
+                       declaration=roster.model_dump(mode="json") if roster is not None
+                       else None, answers=stack.rewind.answers, say=seat.screen.say)
 
 
 def phase_summary(phase: PhasePlan) -> Result:

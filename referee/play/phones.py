@@ -46,6 +46,7 @@ from referee.core.text import Msg, jsonable
 
 if TYPE_CHECKING:
     from referee.frontends.rewind import Answered
+    from referee.game.contribution import AskedWord, Contribution
     from referee.play.stack import Seat
 
 POLL_SECONDS = 0.1  # how often the terminal looks for the phone's answer
@@ -337,3 +338,37 @@ class PhoneBytes:
                 live.close_bytes(self.path, request)
             except (live.LiveBusy, GameFileError, sqlite3.Error):
                 pass  # the next request closes it
+
+
+class PhoneSource:
+    """Where an entry's contribution comes from while ``game serve`` serves the game file:
+    the opponent's phone, a part for each program roll (``PhoneBytes``), when the opponent's
+    side has a phone joined as the entry's first program die is drawn; else the word asked
+    at the terminal (``asked``), as without a server."""
+
+    def __init__(self, asked: AskedWord, path: Path, say: Callable[[Any], None],
+                 keyboard: Keyboard | None = None) -> None:
+        self.asked = asked
+        self.path = path
+        self.say = say
+        self.keyboard = keyboard
+
+    def contribution(self, number: int, side: str | None) -> Contribution:
+        from referee.game.contribution import PerRoll, word_question
+        from referee.game.live import phones
+
+        if side is None or side not in phones(self.path):
+            return self.asked.contribution(number, side)
+        question = word_question(side)
+        bytes_of = PhoneBytes(self.path, side, number, say=self.say, keyboard=self.keyboard,
+                              ask_word=lambda: str(self.asked.ask(question)))
+        return PerRoll(fetch=bytes_of.fetch)
+
+
+def phone_source(asked: AskedWord, path: Path, say: Callable[[Any], None]
+                 ) -> AskedWord | PhoneSource:
+    """``asked`` (the opponent's word at the terminal), or the opponent's phone first while
+    ``game serve`` serves ``path``."""
+    from referee.game.live import serving
+
+    return PhoneSource(asked, path, say) if serving(path) is not None else asked

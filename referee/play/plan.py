@@ -71,8 +71,9 @@ class AttackPlan:
 
 def attack_dice(plan: AttackPlan) -> KeyedDice:
     """The dice source of an attack: in a game made by ``game new``, the game's dice for the
-    entry's number; else the seed's. The one place an attack's dice are made (trusted dice,
-    issue 24, make theirs here, after the pending entry and the opponent's contribution)."""
+    entry's number (``EntryDice``: they ask the opponent's contribution when their first die
+    is drawn, after the pending entry is written: ``game.entry.GamePlay.begin``); else the
+    seed's. The one place an attack's dice are made."""
     from referee.core.dice import KeyedDice, usable_seed
 
     if plan.game is not None and plan.game.committed:
@@ -221,14 +222,41 @@ def _recorded_entry(record: Script) -> tuple[GamePlay | None, int | None]:
         from referee.game.entry import prepare
 
         game = Path(os.path.normpath(Path(record.path).parent / record.game))
-        entry = prepare(game)
+        entry = prepare(game, resume=record.attack)
         if not entry.committed or entry.number != record.attack:
             raise GameFileError(Msg.of("game.error.resume_moved", file=str(game),
                                        record=record.path, attack=record.attack or "?"))
+        if entry.resume is not None:
+            _same_as_kept(record, entry)
         return entry, None
     if record.seed is None:
         raise ScriptError(record.path, "seed", Msg.of("script.expected.resume_seed"))
     return None, record.seed
+
+
+def _same_as_kept(record: Script, entry: GamePlay) -> None:
+    """A record that takes up an abandoned attack of a game says what the game kept of it:
+    its declaration and, first, the answers it was abandoned with (its program rolls are
+    recomputed from the game as the record is replayed, never compared here)."""
+    from referee.core.text import jsonable
+    from referee.game import open_game
+    from referee.game.pending import abandoned_answers
+
+    assert entry.resume is not None
+    kept = entry.resume.body or {}
+    with open_game(entry.file) as tx:
+        answers = abandoned_answers(tx, entry.resume)
+
+    def plain(pairs: Any) -> list[Any]:
+        return [[q, "program" if isinstance(a, dict) and "rolled" in a else a]
+                for q, a in pairs]
+
+    given = [[q, jsonable(a)] for q, a in record.answers.items()]
+    if (jsonable(record.declaration) != kept.get("declaration")
+            or plain(given[:len(answers)]) != plain(answers)):
+        raise ScriptError(record.path, "answers",
+                          Msg.of("game.error.resume_answers", file=str(entry.file),
+                                 attack=entry.number))
 
 
 # --- declarations ---------------------------------------------------------------------------

@@ -3,10 +3,13 @@
 Each entry keeps what resolves it again: for an attack its options, its declaration and its
 answers in order; for a Lock 'n Load impulse its options, the roster of a first impulse and
 its answers; for World at War's marker phase, which action it took. Replaying gives the typed
-dice as typed and rolls every program die afresh from the revealed seed (the entry's number,
-the question, the roll), starting from the state the entry began from, through the same
-resolution as at the board (``play.resolve.Attack``). The replay's rolls, outcome and state are then
-compared with the log (``play.verify``).
+dice as typed and rolls every program die afresh from the revealed seed (scheme 2: the entry's
+number, the roll's number in the entry and the opponent's contribution; scheme 1, entries of
+older games: the entry's number, the question, the roll), starting from the state the entry
+began from, through the same resolution as at the board (``play.resolve.Attack``). The
+replay's rolls, outcome and state are then compared with the log (``play.verify``). An attack
+abandoned after its pending entry is resolved the same way, as far as the answers it kept go,
+for the dice it would have had (``would_have``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.core.dice import ROLL, DiceRoll, KeyedDice
 from referee.core.questions import DiceQuestion, Question
+from referee.core.text import jsonable
 
 if TYPE_CHECKING:
     from referee.core.port import Port
@@ -54,9 +58,9 @@ def _is_program(script: Any) -> bool:
     return isinstance(script, Mapping) and "rolled" in script
 
 
-def replay(entry: LogEntry, key: str | None) -> Replayed:
+def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
     """Resolve ``entry`` again from its before-state: its program dice rolled afresh from
-    the game's dice ``key`` (``None``: as the log gives them)."""
+    ``dice`` (the game's, for the entry; ``None``: as the log gives them)."""
     from referee.frontends.answers import AnswerPort
 
     assert entry.replay is not None and entry.before is not None and entry.number is not None
@@ -66,10 +70,10 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         from referee.play.markers import replay_markers
 
         return Replayed([], None, _plain(replay_markers(block, before)))
-    answers = {str(q): (ROLL if key is not None and _is_program(a) else a)
+    answers = {str(q): (ROLL if dice is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
-    dice = KeyedDice(key if key is not None else "", attack=entry.number)
-    answerer = AnswerPort(answers, dice, file=f"#{entry.number}")
+    answerer = AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
+                          file=f"#{entry.number}")
     port = _Capture(answerer)
     from referee.core.options import resolve_options
     from referee.play.resolve import Attack
@@ -85,12 +89,99 @@ def replay(entry: LogEntry, key: str | None) -> Replayed:
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
     else:
-        from referee.play.plan import validate_declaration
-
         raw = block.get("declaration")
-        declaration = (validate_declaration(info, raw, f"#{entry.number}")
+        declaration = (_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
         result = Attack(info, options, declaration, before)(port)
         after = {**before, **_plain(dict(result.state_updates))}
     answerer.finish()
-    return Replayed(port.rolls, _plain(result.to_json()["outcome"]), _plain(after))
+    outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}
+    return Replayed(port.rolls, _plain(outcome), _plain(after))
+
+
+def entry_dice(info: Any, history: Any, number: int, scheme: int) -> KeyedDice:
+    """The game's dice of entry ``number`` as they were drawn: scheme 2 from the seed and the
+    contribution the file keeps, scheme 1 (older games) from the seed and the opponent's
+    text."""
+    if scheme < 2:
+        return KeyedDice(info.key, attack=number)
+    from referee.core.dice import EntryDice
+    from referee.game.contribution import HolderDice, from_file
+
+    given = HolderDice() if info.holder_dice else from_file(history.contribution(number))
+    if given is None:
+        return EntryDice(info.seed, number)  # no contribution: any program die is a mismatch
+    return EntryDice(info.seed, number, contribute=lambda: given.value)
+
+
+_DECLARED: dict[tuple[str, str], Any] = {}  # a declaration validated once per process
+
+
+def _declaration(info: Any, raw: Any, where: str) -> Any:
+    """The ruleset's declaration of ``raw`` (validated once for the same text: a long game
+    repeats its declarations), a fresh copy each time (a resolver may change it)."""
+    import copy
+
+    from referee.play.plan import validate_declaration
+
+    key = (info.id, json.dumps(raw, sort_keys=True, ensure_ascii=False))
+    if key not in _DECLARED:
+        if len(_DECLARED) > 256:
+            _DECLARED.clear()
+        _DECLARED[key] = validate_declaration(info, raw, where)
+    return copy.deepcopy(_DECLARED[key])
+
+
+def would_have(history: Any, info: Any, abandon: Any) -> list[tuple[str, DiceRoll]] | None:
+    """The program rolls an abandoned attack would have had (after the reveal): resolved
+    from the state it began from with the answers it kept, each program die from the seed
+    and its contribution, up to the first question those answers do not give. ``None``: no
+    contribution was given, so it had no dice."""
+    from referee.core.errors import RefereeError
+    from referee.core.options import resolve_options
+    from referee.frontends.answers import AnswerPort
+    from referee.play.resolve import Attack
+    from referee.rulesets import find_ruleset
+
+    by_id = {e.id: e for e in history.events}
+    pending = by_id.get((abandon.body or {}).get("pending"))
+    if pending is None or pending.number is None:
+        return None
+    if not info.holder_dice and not history.contribution(pending.number):
+        return None
+    kept = (abandon.body or {}).get("answers") or (pending.body or {}).get("answers") or []
+    answers = {str(q): (ROLL if _is_program(a) else a) for q, a in kept}
+    port = _Capture(AnswerPort(answers, entry_dice(info, history, pending.number, 2),
+                               file=f"#{pending.number}", roll_missing_dice=True))
+    state = history.states.get(pending.id, {})
+    body = pending.body or {}
+    try:
+        ruleset = find_ruleset(pending.ruleset)
+        options = resolve_options(ruleset.option_specs(), body.get("options") or {})
+        raw = body.get("declaration")
+        if pending.command == "phase":
+            from referee.play.phase import Impulse, roster_of
+
+            Impulse(roster_of(raw), state, options)(port)
+        else:
+            declaration = (_declaration(ruleset, raw, f"#{pending.number}")
+                           if raw is not None else None)
+            Attack(ruleset, options, declaration, dict(state))(port)
+    except (RefereeError, ValueError):
+        pass  # the answers it kept end here
+    return port.rolls
+
+
+def would_have_lines(history: Any, info: Any, abandon: Any) -> list[str]:
+    """``would_have`` as lines of the log."""
+    from referee.catalog import render
+    from referee.core.text import Msg
+    from referee.render.display import dice_text
+
+    rolls = would_have(history, info, abandon)
+    if rolls is None:
+        return [render(Msg.of("game.log.no_dice"))]
+    if not rolls:
+        return [render(Msg.of("game.log.would_have_none"))]
+    return [render(Msg.of("game.log.would_have", question=qid, dice=dice_text(roll)))
+            for qid, roll in rolls]

@@ -3,6 +3,8 @@
 From the player outwards (each layer wraps the one before it)::
 
     answerer    who answers: the terminal's prompts, a script's answers, a test's port
+    fixed       in a game made by ``game new``: a program roll once shown is fixed (typed dice
+                over it refused unless both players override it: ``frontends.fixed``)
     show        shows what a question proposes (an allocation to accept) before asking it
     auto_dice   rolls every die from ``dice`` (--dice auto): the player is asked the rest
     typed_then  before a die typed in the undone game entry this one redoes, says what it was
@@ -14,8 +16,9 @@ that is off is ``None``. Nothing here finds a layer by looking for an attribute:
 needs one reads its field.
 
 Seams: to let another party answer some questions (the opponent's phone, issue 26), the
-``answerer`` becomes a port that picks who answers each question; trusted dice (issue 24)
-make the ``dice`` before the stack is built.
+``answerer`` becomes a port that picks who answers each question. A game's dice (issue 24:
+``core.dice.EntryDice``) wait for the opponent's contribution, asked beside the stack
+(``under_rewind``) when the entry's first program die is drawn (``referee.game.pending``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from referee.core.text import Msg
 from referee.frontends.rewind import Answered, RewindPort
 
 if TYPE_CHECKING:  # the layers a scripted run does not use load when a stack uses them
+    from referee.frontends.fixed import FixedRolls
     from referee.frontends.odds import OddsPort
     from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
 
@@ -82,12 +86,14 @@ class PortStack:
     odds: OddsPort | None = None
     strict: Strict | None = None  # the answerer that refuses unused answers at the end
     answered: Answered = field(default_factory=Answered)
+    fixed: FixedRolls | None = None
 
     @classmethod
     def at_seat(cls, dice: KeyedDice, seat: Seat, *,
-                typed_then: Mapping[str, str] | None = None) -> PortStack:
+                typed_then: Mapping[str, str] | None = None,
+                fixed_rolls: bool = False) -> PortStack:
         """The stack of an attack at the board (``attack``, ``epic-shoot``, ``phase``),
-        every layer rolling from ``dice``."""
+        every layer rolling from ``dice``; ``fixed_rolls``: a game's (``game new``)."""
         from referee.frontends.odds import OddsPort
         from referee.frontends.wrappers import AutoDicePort, ShowPort, TypedThenPort
 
@@ -95,7 +101,11 @@ class PortStack:
         answerer = seat.answerer(dice, answered)
         screen = None if seat.quiet else seat.screen
         top = answerer
-        show = auto = then = odds = None
+        show = auto = then = odds = fixed = None
+        if fixed_rolls:  # right above the prompts: a refused answer reaches no layer
+            from referee.frontends.fixed import FixedRolls
+
+            top = fixed = FixedRolls(top, seat.screen.say, answered)
         if screen is not None:
             top = show = ShowPort(top, screen.tables)  # the proposal a question asks about
         if seat.auto_dice:
@@ -108,8 +118,10 @@ class PortStack:
         rewind = RewindPort(top, dice, say=seat.screen.say,
                             checkpoints=[odds] if odds is not None else [],
                             answered=answered,
-                            answered_below=auto.answers_itself if auto is not None else None)
-        return cls(answerer, dice, rewind, show, auto, then, odds, answered=answered)
+                            answered_below=auto.answers_itself if auto is not None else None,
+                            fixed=fixed)
+        return cls(answerer, dice, rewind, show, auto, then, odds, answered=answered,
+                   fixed=fixed)
 
     @classmethod
     def scripted(cls, answerer: Port, dice: KeyedDice, *, odds: bool) -> PortStack:

@@ -1,33 +1,71 @@
 """``game verify``: does the log hold together, and were the game's dice the seed's?
 
-First the log is checked without the seed (``game.history.check_history``). Once the seed is
+First the log is checked without the seed (``game.history.check_history``): every event's
+head follows from the ones before it. Each check code the opponent noted (``--check``) must
+be the code of an event of the log: then the log up to that event is what was shown with the
+code (a removed, reordered or changed event, an undo taken out, a die or answer or state
+changed, a program roll turned typed: every head after it changes). Once the seed is
 revealed, it is checked against the commitment noted at the start, and every entry that kept
 what resolves it again is replayed from the state it began from with its answers, each
-program die rolled afresh from the seed (``play.replay``): every roll, the outcome and the
-state after must be the log's. The first entry and roll that differ are named.
+program die rolled afresh from the seed and the opponent's contribution (``play.replay``):
+every roll, the outcome and the state after must be the log's. The first entry and roll that
+differ are named.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from referee.core.dice import DiceRoll
-from referee.core.errors import GameFileError, RefereeError
+from referee.core.errors import GameFileError, RefereeError, UsageError
 from referee.core.text import Msg
-from referee.game import LogEntry
+from referee.game import Event, LogEntry
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A check code the opponent noted, found: the event it was shown after."""
+
+    code: str
+    event: Event
 
 
 @dataclass(frozen=True)
 class Verified:
     """What ``verify`` found: the entries checked, the program rolls recomputed (``None``:
-    the seed is not revealed yet, or the file has no committed seed)."""
+    the seed is not revealed yet, or the file has no committed seed), the codes checked, the
+    overrides the players agreed, the attacks abandoned, whether the holder rolled alone."""
 
     entries: int
     program_rolls: int | None
     committed: bool
+    checks: list[Checked] = field(default_factory=list)
+    overrides: int = 0
+    abandoned: int = 0
+    holder_dice: bool = False
+
+
+def check_codes(file: str, history: Any, codes: Sequence[str]) -> list[Checked]:
+    """Each code noted, as the event whose code it is; a code that is no event's (or is not
+    a code) is a ``GameFileError``."""
+    from referee.game.chain import read_code
+
+    if not codes:
+        return []
+    by_code = {e.code: e for e in history.events if e.digest and (
+        e.entry is None or e.entry.body is not None)}
+    out = []
+    for given in codes:
+        code = read_code(given)
+        if code is None:
+            raise UsageError(Msg.of("game.error.not_a_code", code=given))
+        if code not in by_code:
+            raise GameFileError(Msg.of("game.error.code_unknown", file=file, code=code))
+        out.append(Checked(code, by_code[code]))
+    return out
 
 
 def _roll_text(dice: Any, successes: Any) -> str:
@@ -76,17 +114,22 @@ def _files_unchanged(file: str, entry: LogEntry) -> None:
                                        number=entry.number, named=path))
 
 
-def verify(path: Path) -> Verified:
-    """Check the game file ``path`` (see the module); ``GameFileError`` names what is wrong."""
+def verify(path: Path, codes: Sequence[str] = ()) -> Verified:
+    """Check the game file ``path`` (see the module) and the check codes ``codes``;
+    ``GameFileError`` names what is wrong."""
     from referee.game.history import read_history
     from referee.game.seed import commitment
-    from referee.play.replay import replay
+    from referee.play.replay import entry_dice, replay
 
     name = str(path)
     history, info = read_history(path)
     entries = history.entries
+    checks = check_codes(name, history, codes)
+    found = Verified(len(entries), None, info is not None, checks,
+                     sum(len(e.overrides) for e in entries if e.standing),
+                     len(history.abandoned()), bool(info is not None and info.holder_dice))
     if info is None or info.revealed is None:
-        return Verified(len(entries), None, info is not None)
+        return found
     if commitment(info.seed) != info.commitment:
         raise GameFileError(Msg.of("game.error.commitment", file=name))
     program = 0
@@ -98,7 +141,8 @@ def verify(path: Path) -> Verified:
             continue
         _files_unchanged(name, entry)
         try:
-            again = replay(entry, info.key)
+            again = replay(entry, entry_dice(info, history, entry.number or 0,
+                                             entry.scheme))
         except RefereeError as err:
             raise GameFileError(Msg.of("game.error.replay_failed", file=name,
                                        number=entry.number, reason=err.msg)) from None
@@ -109,4 +153,4 @@ def verify(path: Path) -> Verified:
         if again.after != entry.after:
             raise GameFileError(Msg.of("game.error.state_differs", file=name,
                                        number=entry.number))
-    return Verified(len(entries), program, True)
+    return replace(found, program_rolls=program)

@@ -333,3 +333,11 @@ def show_answer(console: Console, question: Any, value: Any) -> None:
     from referee.render.display import answer_text
 
     _print(console, f"? {render(question.text)}  {answer_text(question, value)}")
+
+
+def show_under(console: Console, question: Any, value: Any) -> None:
+    """The answer of a question shown before it was answered (a program roll after the
+    opponent's word): under it, as the terminal shows the dice."""
+    from referee.render.display import answer_text
+
+    _print(console, f"  {answer_text(question, value)}")

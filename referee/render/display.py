@@ -31,6 +31,7 @@ class _Key:
 
 BACK: Any = _Key(BACK_KEY)
 INTERRUPT: Any = _Key(INTERRUPT_KEY)
+ROLLING: Any = _Key(ROLL)  # a dice prompt answered with Enter, shown before its dice
 
 
 def labels(question: ChoiceQuestion | MultiChoiceQuestion) -> dict[str, str]:

@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 SCHEMA_VERSION = 2
 
 
+CODE_PATTERN = r"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$"
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -206,13 +209,25 @@ class Result(_Model):
         "(--no-odds, --odds none)"))
 
 
+class GameWritten(_Model):
+    """The game file entry a result was written as."""
+
+    file: str
+    number: int = Field(description="its number in the game")
+    check_code: str = Field(pattern=CODE_PATTERN, description=(
+        "the check code after it (12 Crockford base32 characters of the chain's head, "
+        "grouped by four): game verify --check CODE proves the log up to it unchanged"))
+
+
 class ResultDocument(_Document, Result):
     """``referee attack``, ``referee run``, ``referee epic-shoot`` with ``--json``."""
 
     kind: Literal["result"]
     seed: int | None = Field(description="the seed of the program's dice; null in a game "
                                          "made by game new (its dice come from the game's "
-                                         "secret seed)")
+                                         "secret seed and the opponent's word)")
+    game: GameWritten | None = Field(description="the entry of a game made by game new it "
+                                                 "was written as; null: none")
 
 
 class PhaseDocument(_Document):
@@ -224,6 +239,9 @@ class PhaseDocument(_Document):
                                          "(nothing is rolled) unless --seed was given")
     impulses: list[Result] = Field(description="each impulse played by this command")
     summary: Result = Field(description="the phase as the game file holds it now")
+    check_codes: list[str | None] | None = Field(description=(
+        "in a game made by game new, the check code after each impulse played; null "
+        "elsewhere"))
 
 
 # --- referee odds -------------------------------------------------------------------------------
@@ -308,12 +326,41 @@ class Game(_Model):
     sides: list[str] = Field(min_length=2, max_length=2, description="the two sides' names")
     commitment: str = Field(pattern=r"^[0-9a-f]{64}$",
                             description="the SHA-256 (hex) of the seed's text")
-    opponent_seed: str | None = Field(description="the opponent's text (--opponent-seed), "
-                                                  "mixed into every program die")
+    opponent_seed: str | None = Field(description=(
+        "the opponent's text of a game made before format 3 (--opponent-seed), mixed into "
+        "its program dice; null since"))
     created: str = Field(description="when the game was made (ISO 8601)")
     revealed: str | None = Field(description="when the seed was revealed (ISO 8601); null: "
                                              "not yet")
+    holder: str = Field(description="the side that holds the game file (the other side "
+                                    "gives each entry's word)")
+    holder_dice: bool = Field(description="true: made with --holder-dice, no word: the "
+                                          "holder could foresee the program's dice")
     seed: str | None = Field(description="the seed (32 hex digits); null until revealed")
+
+
+class Override(_Model):
+    """A program roll the players agreed to override at the table."""
+
+    kind: Literal["typed", "back"] = Field(description="typed: dice typed over it; back: "
+                                                        "gone back past it")
+    question: str | None
+    roll: int | None = Field(description="its number among the entry's program rolls")
+    program: list[int] | None = Field(description="what the program rolled")
+    typed: list[int] | None = Field(description="the dice typed instead (typed)")
+
+
+class Redoes(_Model):
+    id: int = Field(description="the undone entry's row")
+    changed: list[str] = Field(description="options, declaration and the answers that "
+                                           "differ from it")
+
+
+class CheckedCode(_Model):
+    code: str = Field(pattern=CODE_PATTERN)
+    id: int = Field(description="the event's row")
+    kind: str
+    number: int | None
 
 
 class GameDocument(_Document):
@@ -364,6 +411,30 @@ class LogEntry(_Model):
     history: bool = Field(description="false: written by a referee of format 1 (no "
                                       "state before it to check or put back)")
     rolls: list[LoggedRoll]
+    check_code: str | None = Field(pattern=CODE_PATTERN, description=(
+        "the check code after it; null: written before format 3"))
+    scheme: int = Field(description="the scheme of its program dice: 2 (the seed, the "
+                                    "number, the roll, the word), 1 (older games, --seed)")
+    word: str | None = Field(description="the opponent's word of its dice; null: none (no "
+                                         "program die, --holder-dice, or not read here)")
+    overrides: list[Override] = Field(description="the program's rolls the players agreed "
+                                                  "to override")
+    redoes: Redoes | None = Field(description="the undone entry it redoes; null: none")
+
+
+class GameEvent(_Model):
+    """An event of a game file's chain other than an entry."""
+
+    id: int = Field(description="its row in the file")
+    kind: Literal["game", "migrated", "pending", "resume", "contribution", "abandon", "undo",
+                  "reveal"]
+    number: int | None = Field(description="the entry it is about")
+    at: str = Field(description="when it was written (ISO 8601)")
+    check_code: str | None = Field(pattern=CODE_PATTERN)
+    body: dict[str, Any] | None = Field(description=(
+        "what it says: a pending entry's options, declaration and answers; a contribution's "
+        "kind, roll and value; an abandon's pending entry, reason and answers; an undo's "
+        "entry; the reveal's seed"))
 
 
 class GameLogDocument(_Document):
@@ -373,6 +444,7 @@ class GameLogDocument(_Document):
     file: str
     game: Game | None = Field(description="null: a file made by --game alone")
     entries: list[LogEntry]
+    events: list[GameEvent] = Field(description="the chain's events other than entries")
 
 
 class GameUndoDocument(_Document):
@@ -383,6 +455,8 @@ class GameUndoDocument(_Document):
     undone: list[LogEntry] = Field(description="the entries undone, the last first (empty: "
                                                "the confirmation was declined)")
     next_number: int = Field(description="the number the next entry takes")
+    check_code: str | None = Field(pattern=CODE_PATTERN, description=(
+        "the check code after the undo; null: nothing undone"))
 
 
 class GameVerifyDocument(_Document):
@@ -395,6 +469,11 @@ class GameVerifyDocument(_Document):
     committed: bool = Field(description="false: a file made by --game alone (no seed)")
     program_rolls: int | None = Field(description="the program rolls recomputed from the "
                                                   "revealed seed; null: not revealed yet")
+    checks: list[CheckedCode] = Field(description="each --check code, with its event")
+    overrides: int = Field(description="overrides of the program's rolls agreed (standing "
+                                       "entries)")
+    abandoned: int = Field(description="attacks abandoned after their pending entry")
+    holder_dice: bool = Field(description="the holder rolled alone (--holder-dice)")
     verdict: Message
 
 

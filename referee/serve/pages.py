@@ -47,6 +47,7 @@ class Snapshot:
     asked_bytes: dict[str, Any] = field(default_factory=dict)  # each side's open request
     given: dict[str, list[str]] = field(default_factory=dict)  # the parts each seat gave
     error: Any = None  # the file does not hold together (a message): shown, nothing else
+    code: str | None = None  # the check code of the log's last event (format 3)
     drawn: dict[tuple[str, str, str], Any] = field(default_factory=dict)
 
 
@@ -62,9 +63,18 @@ class LogCache:
         self.of: dict[int, bytes] = {}  # id() of a parsed entry: its fingerprint
         self.stories: dict[tuple[str, bytes], Any] = {}
         self.views: dict[tuple[str, bytes], Any] = {}
+        self.parsed: dict[bytes, Any] = {}  # format 3: each event by its row
 
     def fingerprint(self, entry: Any) -> bytes:
-        return self.of[id(entry)]
+        """The entry's row as read through the cache (format 2); else (format 3, whose
+        events the cache does not read) its chain head, number and standing."""
+        found = self.of.get(id(entry))
+        if found is None:
+            import hashlib
+
+            found = hashlib.blake2b(repr((entry.id, entry.digest, entry.undone)).encode(),
+                                    digest_size=20).digest()
+        return found
 
     def digest(self, previous: str, entry: Any) -> str:
         from referee.game import entry_digest
@@ -77,7 +87,7 @@ class LogCache:
     def story(self, lang: str, entry: Any) -> Any:
         from referee.game.story import story
 
-        key = (lang, self.of[id(entry)])
+        key = (lang, self.fingerprint(entry))
         if key not in self.stories:
             self.stories[key] = story(entry)
         return self.stories[key]
@@ -85,10 +95,37 @@ class LogCache:
     def view(self, lang: str, entry: Any) -> Any:
         from referee.game.report import entry_view
 
-        key = (lang, self.of[id(entry)])
+        key = (lang, self.fingerprint(entry))
         if key not in self.views:
             self.views[key] = entry_view(self.story(lang, entry))
         return self.views[key]
+
+    def events_of(self, tx: Any) -> Any:
+        """``tx`` (a file of format 3) reading its events through this cache: a row seen
+        before, unchanged in any column, is not parsed again."""
+        import hashlib
+
+        from referee.game import GameTransaction
+
+        cache = self
+
+        class Cached(GameTransaction):
+            def events(self) -> list[Any]:
+                self.seen: set[bytes] = set()
+                out: list[Any] = super().events()
+                cache.parsed = {k: e for k, e in cache.parsed.items() if k in self.seen}
+                return out
+
+            def _event(self, row: dict[str, Any]) -> Any:
+                key = hashlib.blake2b(repr(sorted(row.items())).encode("utf-8"),
+                                      digest_size=20).digest()
+                self.seen.add(key)
+                found = cache.parsed.get(key)
+                if found is None:
+                    found = cache.parsed[key] = super()._event(row)
+                return found
+
+        return Cached(tx._conn, tx.name, schema=tx.schema, writable=False)
 
     def keep(self, rows: set[bytes]) -> None:
         """Forget what belongs to rows no longer in the log (an entry undone since)."""
@@ -101,10 +138,13 @@ class LogCache:
         self.views = {k: v for k, v in self.views.items() if k[1] in rows}
 
     def transaction(self, tx: Any) -> Any:
-        """``tx`` reading its log through this cache."""
+        """``tx`` reading its log through this cache (a file of format 2; one of format 3
+        is read as it is)."""
         from referee.game import HISTORY_COLUMNS, GameTransaction
 
         cache = self
+        if tx.schema >= 3:
+            return cache.events_of(tx)
 
         class Cached(GameTransaction):
             def log(self) -> list[Any]:
@@ -139,6 +179,7 @@ def cache_of(path: Path) -> LogCache:
 def read_snapshot(path: Path, version: int) -> Snapshot:
     from referee.core.errors import RefereeError
     from referee.game import read_game
+    from referee.game.chain import check_code
     from referee.game.history import check_history
     from referee.game.live import given_bytes, last_question, open_bytes, progress_of
     from referee.game.seed import game_info
@@ -149,7 +190,10 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
         with read_game(path) as plain:
             tx = cache.transaction(plain)
             info = game_info(tx)
-            entries = check_history(tx, cache.digest).entries
+            history = check_history(tx, cache.digest)
+            entries = history.entries
+            last = history.events[-1] if history.events else None
+            code = check_code(last.digest) if last is not None and last.digest else None
             state = state_tables(tx)
             conn = tx._conn  # the same snapshot: the live tables at this commit
             progress = progress_of(conn)
@@ -161,7 +205,7 @@ def read_snapshot(path: Path, version: int) -> Snapshot:
     except RefereeError as err:
         return Snapshot(version, path, path.stem, (), [], None, [], None, {}, error=err.msg)
     return Snapshot(version, path, info.name if info else path.stem, sides, entries, info,
-                    state, progress, questions, asked, given)
+                    state, progress, questions, asked, given, code=code)
 
 
 @contextmanager
@@ -310,9 +354,9 @@ def question_key(snap: Snapshot, role: Role) -> str:
 
 
 def check_code(snap: Snapshot) -> str | None:
-    """The latest check code of the log, for the players to compare (the dice issue's
-    codes: none yet in this format of the game file)."""
-    return None
+    """The latest check code of the log (its last event's), for the players to note and
+    compare with the terminal's (``game log``)."""
+    return snap.code
 
 
 def page(snap: Snapshot, role: Role, lang: str, base: str) -> str:

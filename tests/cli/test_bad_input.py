@@ -358,8 +358,9 @@ def _game(tmp_path: Path) -> Path:
     from referee.game import open_game
 
     game = tmp_path / "game.sqlite"
-    with open_game(game) as tx:
+    with open_game(game) as tx:  # a state is written with the entry that leaves it
         tx.update_state("epic-armageddon", {"formations": {}})
+        tx.append_log("epic-armageddon", "run", {})
     return game
 
 

@@ -26,8 +26,10 @@ from tests.support.game import (
 pytestmark = pytest.mark.usefixtures("game_seed")
 
 DECLARATION = "transcripts/scripts/epic-grey-company.toml"
-# the situation of the Grey Company declaration, the heavy cannon's dice typed
-AT_THE_TABLE = ["sustained-fire", "no", "at", "6 5 1", ""]
+# the situation of the Grey Company declaration, the heavy cannon's dice typed, the autogun's
+# rolled by the program after Red's word (a redo keeps its word: none asked)
+AT_THE_TABLE = ["sustained-fire", "no", "at", "6 5 1", "", "owls"]
+REDONE_AT_THE_TABLE = AT_THE_TABLE[:-1]
 
 
 def test_game_help_lists_every_subcommand() -> None:
@@ -48,12 +50,13 @@ def test_new_prints_the_commitment_and_never_the_seed(tmp_path: Path) -> None:
     assert hashlib.sha256(FIXED_SEED.encode()).hexdigest() in out
     assert FIXED_SEED not in out
     assert "Name of the first side?" in out and "Grey against Red" in out
-    data = new_game(tmp_path / "h.sqlite", "--opponent-seed", "owls")
+    data = new_game(tmp_path / "h.sqlite", "--holder", "red")
     assert (data["kind"], set(data)) == ("game", {"schema_version", "kind", "file", "game"})
     game = data["game"]
     assert set(game) == {"name", "sides", "commitment", "opponent_seed", "created", "revealed",
-                         "seed"}
-    assert game["sides"] == ["Grey", "Red"] and game["opponent_seed"] == "owls"
+                         "holder", "holder_dice", "seed"}
+    assert game["sides"] == ["Grey", "Red"] and game["opponent_seed"] is None
+    assert game["holder"] == "Red" and game["holder_dice"] is False
     assert game["seed"] is None and game["revealed"] is None
 
 
@@ -77,7 +80,7 @@ def test_new_never_overwrites_a_file(game: Path) -> None:
 
 def test_an_attack_in_a_game_shows_no_seed_and_refuses_one(game: Path, tmp_path: Path) -> None:
     path = script(tmp_path, "a.toml", EPIC_PROGRAM)
-    code, out, _ = invoke(["run", str(path), "--game", str(game)])
+    code, out, _ = invoke(["run", str(path), "--game", str(game), "--word", "owls"])
     assert code == 0 and "Game entry 1" in out and FIXED_SEED not in out and "Seed" not in out
     data = run_in(game, path)
     assert data["seed"] is None
@@ -89,11 +92,13 @@ def test_log_json_shape(game: Path, tmp_path: Path) -> None:
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
     data = log_json(game)
     assert data["kind"] == "game-log" and set(data) == {"schema_version", "kind", "file",
-                                                        "game", "entries"}
+                                                        "game", "entries", "events"}
     assert data["game"]["seed"] is None
     entry = data["entries"][0]
     assert set(entry) == {"number", "id", "at", "ruleset", "command", "title", "outcome",
-                          "undone", "attacker_side", "defender_side", "history", "rolls"}
+                          "undone", "attacker_side", "defender_side", "history", "rolls",
+                          "check_code", "scheme", "word", "overrides", "redoes"}
+    assert entry["word"] == "owls" and entry["scheme"] == 2 and entry["redoes"] is None
     assert entry["title"]["msg"] == "epic.step.declared"
     assert entry["title"]["text"].startswith("Grey Company (invented) shoots at")
     assert entry["outcome"]["msg"] == "epic.outcome.hits"
@@ -139,11 +144,11 @@ def test_redoing_an_undone_attack_shows_the_dice_typed_then(game: Path) -> None:
     code, first, err = invoke(args, answers=[*AT_THE_TABLE, "Grey"])
     assert code == 0, err
     assert invoke(["game", "undo", str(game)])[0] == 0
-    code, again, err = invoke(args, answers=AT_THE_TABLE)
+    code, again, err = invoke(args, answers=REDONE_AT_THE_TABLE)
     assert code == 0, err
     assert "typed then: 6 5 1" in again and "typed then" not in first
     autogun = [line for line in again.splitlines() if line.startswith("? Roll to hit for Auto")]
-    assert autogun and autogun[0] in first  # the program's dice, the same
+    assert autogun and autogun[0].split("  ")[-1] in first  # the program's dice, the same
 
 
 def test_a_record_in_a_game_names_the_game_not_the_seed(game: Path, tmp_path: Path) -> None:
@@ -156,7 +161,7 @@ def test_a_record_in_a_game_names_the_game_not_the_seed(game: Path, tmp_path: Pa
     assert "game = \"night.sqlite\"" in text and "attack = 1" in text
     assert "seed" not in text and FIXED_SEED not in text
     code, _out, err = invoke(["attack", "epic", "--resume", str(record), "--no-odds"],
-                            answers=["6 5 1", "", "Grey"])
+                            answers=["6 5 1", "", "owls", "Grey"])
     assert code == 0, err
     assert [e["number"] for e in log_json(game)["entries"]] == [1]
     # another entry written meanwhile: the record is no longer the game's next attack

@@ -1,5 +1,5 @@
 """The game's dice: keyed by the secret seed (and the opponent's text) and the entry's number,
-checkable by hand as the README says, uniform by rejection sampling."""
+checkable by hand as docs/dice.md says, uniform by rejection sampling."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _faces(key: str, attack: int, question: str, count: int, sides: int = 6) -> 
 
 
 def test_outside_a_game_the_readme_vector_holds() -> None:
-    # README: for --seed 11 and to-hit.weapon-1 the first four usable bytes give 1 1 6 1
+    # docs/dice.md: for --seed 11 and to-hit.weapon-1 the first four usable bytes give 1 1 6 1
     assert _faces("11", 1, "to-hit.weapon-1", 4) == [1, 1, 6, 1]
 
 

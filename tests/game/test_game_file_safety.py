@@ -65,7 +65,7 @@ def test_record_given_the_game_files_own_path_is_refused(game: Path) -> None:
 def test_report_html_given_the_game_file_is_refused(game: Path, tmp_path: Path) -> None:
     """Case 1: ``game report FILE --html FILE`` replaced the game with its own report."""
     assert invoke(["run", str(script(tmp_path, "a.toml", EPIC_PROGRAM)), "--game",
-                   str(game), "--no-odds"])[0] == 0
+                   str(game), "--no-odds", "--word", "owls"])[0] == 0
     before = game.read_bytes()
     code, _, err = invoke(["game", "report", str(game), "--html", str(game)])
     assert code == 2 and "is a file this command reads" in err and "--force" in err
@@ -281,8 +281,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
         new_game(game)
     for name, text in (("epic.toml", EPIC_PROGRAM), ("cc.toml", CC_PROGRAM)):
         assert invoke(["run", str(script(folder, name, text)), "--game", str(game),
-                       "--no-odds"])[0] == 0
-    assert invoke(["run", str(PHASE), "--game", str(game), "--no-odds"])[0] == 0
+                       "--no-odds", "--word", "owls"])[0] == 0
+    assert invoke(["run", str(PHASE), "--game", str(game), "--no-odds",
+                   "--word", "owls"])[0] == 0
     return game
 
 
@@ -302,7 +303,8 @@ def _commands(game: Path, folder: Path) -> dict[str, Callable[[], tuple[int, str
         "game follow": lambda: follow_once(game),
         "phase --show": cli("phase", "lnlt", "--game", str(game), "--show"),
         "odds --game": cli("odds", "epic", "--script", str(epic), "--game", str(game)),
-        "run --game": cli("run", str(epic), "--game", str(game), "--no-odds"),
+        "run --game": cli("run", str(epic), "--game", str(game), "--no-odds", "--word",
+                          "owls"),
     }
 
 
@@ -318,7 +320,7 @@ def test_a_hot_journal_is_rolled_back_by_whichever_command_comes_next(
     shutil.copy(played, game)
     before = standing(game)
     assert kill_writer(["run", str(script(tmp_path, "e.toml", EPIC_PROGRAM)), "--game",
-                        str(game), "--no-odds"], at=3) == 137
+                        str(game), "--no-odds", "--word", "owls"], at=3) == 137
     assert hot_journal(game)
     code, out, err = _commands(game, tmp_path)[command]()
     assert code == 0, err
@@ -331,9 +333,12 @@ def test_a_hot_journal_is_rolled_back_by_whichever_command_comes_next(
 
 # (writer, its arguments, the statements at which it is killed, counted from its first write)
 KILL_POINTS: list[tuple[str, list[str], list[int]]] = [
-    ("epic attack", ["run", "{epic}", "--game", "{game}", "--no-odds"], [1, 2, 3, 4]),
-    ("cc attack", ["run", "{cc}", "--game", "{game}", "--no-odds"], [2, 4, 6, 8, 9, 10, 11]),
-    ("lnlt phase", ["run", str(PHASE), "--game", "{game}", "--no-odds"], [2, 8, 10, 11]),
+    ("epic attack", ["run", "{epic}", "--game", "{game}", "--no-odds", "--word", "owls"],
+     [1, 2, 3, 4]),
+    ("cc attack", ["run", "{cc}", "--game", "{game}", "--no-odds", "--word", "owls"],
+     [2, 4, 6, 8, 9, 10, 11]),
+    ("lnlt phase", ["run", str(PHASE), "--game", "{game}", "--no-odds", "--word", "owls"],
+     [2, 8, 10, 11]),
     ("game undo", ["game", "undo", "{game}"], [2, 4, 5, 6]),
     ("game reveal", ["game", "reveal", "{game}"], [3]),
 ]
@@ -446,7 +451,7 @@ def test_follow_says_when_the_file_goes_back_to_an_older_copy(game: Path,
     older = tmp_path / "older.sqlite"
     shutil.copy(game, older)
     assert invoke(["run", str(script(tmp_path, "a.toml", EPIC_PROGRAM)), "--game",
-                   str(game), "--no-odds"])[0] == 0
+                   str(game), "--no-odds", "--word", "owls"])[0] == 0
     with watching(game) as (watch, heard):
         shutil.copyfile(older, game)  # the same file (inode), its old content
         assert watch.poll()

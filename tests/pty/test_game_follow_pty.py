@@ -23,7 +23,8 @@ def test_follow_updates_while_another_process_attacks(spawn, tmp_path: Path) -> 
     s.expect("Ctrl-C ends")
     attack = script(tmp_path, "a.toml", EPIC_PROGRAM)
     proc = subprocess.run([sys.executable, "-m", "referee", "run", str(attack), "--game",
-                           str(game), "--no-odds"], capture_output=True, text=True,
+                           str(game), "--no-odds", "--word", "owls"], capture_output=True,
+                          text=True,
                           cwd=ROOT, env=child_env(), timeout=60)
     assert proc.returncode == 0, proc.stderr
     s.expect("; 1 entry, 0 undone")

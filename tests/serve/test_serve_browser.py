@@ -3,13 +3,14 @@ Playwright (never a browser of Playwright's own).
 
 A phone joins Red's seat by the address ``game serve`` prints, sees Grey's attack appear on
 its page as the terminal answers, is given the defender's saving throws, has a wrong die
-refused with the terminal's own reason, rolls from the page, comes back after going away
-and finds its question again; the attack at the terminal (a real pseudo-terminal) finishes
-with the phone's answers. Names built to attack the page (a right-to-left override, a
-zero-width space, ESC, an OSC 8 link, ``<script>``) are shown as text and run nothing.
-Screenshots of the three pages (a seat with its question, the game page, the report) at
-phone and desktop size are saved under the test's folder (and into the folder named by
-``REFEREE_SCREENSHOTS``, for docs/serve.md).
+refused with the terminal's own reason, rolls from the page (each program roll's part given
+by the phone's own random bytes, shown on it and kept in the log; the latest check code
+shown as the terminal shows it), comes back after going away and finds its question again;
+the attack at the terminal (a real pseudo-terminal) finishes with the phone's answers. Names
+built to attack the page (a right-to-left override, a zero-width space, ESC, an OSC 8 link,
+``<script>``) are shown as text and run nothing. Screenshots of the three pages (a seat with
+its question, the game page, the report) at phone and desktop size are saved under the
+test's folder (and into the folder named by ``REFEREE_SCREENSHOTS``, for docs/serve.md).
 
 Without Chromium these tests, and only these, are skipped, saying how to install it.
 """
@@ -26,7 +27,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from tests.support.game import fixed_seed, run_in, script
+from tests.support.game import fixed_seed, log_json, run_in, script
 from tests.support.pty import ENTER, strip_ansi
 from tests.support.serve import SCRIPTS, declaration, make_game, serving, wait_for
 
@@ -137,6 +138,13 @@ def test_a_phone_answers_the_defenders_saves_and_the_terminal_finishes(
         wait_for(lambda: "shot at" in phone.inner_text("#log"), what="the entry on the log")
         assert "Red's Red Hill Battery (invented)" in phone.inner_text("#log")
         assert "No attack in progress" in phone.inner_text("#progress")
+        # each program roll's part came from this phone, which shows what it gave
+        given = phone.inner_text("#given")
+        assert all(f"#1 {roll}: " in given for roll in range(3))
+        # the latest check code, as the terminal's game log shows it
+        last = log_json(game)["entries"][-1]["check_code"]  # as game log shows it
+        wait_for(lambda: phone.inner_text("#code") == f"Check code: {last}",
+                 what="the latest check code on the page")
         assert not errors
         watch = browser.new_page(viewport=PHONE)
         watch.goto(served.watch)
@@ -149,11 +157,14 @@ def test_a_phone_answers_the_defenders_saves_and_the_terminal_finishes(
         _shot(watch, screens, "report-desktop")
         watch.set_viewport_size(PHONE)
         _shot(watch, screens, "report-phone")
-    from tests.support.game import log_json
 
-    entry = log_json(game)["entries"][0]
+    log = log_json(game)
+    entry = log["entries"][0]
     saves = [r for r in entry["rolls"] if r["question"].startswith("save.")]
     assert len(saves) == 3 and all(r["source"] == "rolled" for r in saves)
+    parts = [e["body"] for e in log["events"] if e["kind"] == "contribution"]
+    assert [(p["kind"], p["roll"]) for p in parts] == [("phone", 0), ("phone", 1), ("phone", 2)]
+    assert all(p["value"][:8] in given for p in parts)  # what the phone showed it gave
     assert len(list(screens.glob("*.png"))) == 6
 
 

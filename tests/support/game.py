@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -78,8 +79,11 @@ def new_game(path: Path, *extra: str) -> dict[str, Any]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
-def run_in(game: Path, path: Path, *extra: str) -> dict[str, Any]:
-    code, out, err = invoke(["run", str(path), "--game", str(game), "--json", *extra])
+def run_in(game: Path, path: Path, *extra: str, word: str = "owls") -> dict[str, Any]:
+    """``referee run --game --json``; in a game made by ``game new`` the opponent's word is
+    given with ``--word`` (taken only where the program rolls a die of a new entry)."""
+    code, out, err = invoke(["run", str(path), "--game", str(game), "--json", "--word", word,
+                             *extra])
     assert code == 0, err
     return json.loads(out)  # type: ignore[no-any-return]
 
@@ -93,3 +97,21 @@ def log_json(game: Path) -> dict[str, Any]:
 def rolls(result: dict[str, Any]) -> list[str]:
     """The roll steps of a result, as text (their dice and source)."""
     return [s["text"] for s in result["steps"] if s["kind"] == "roll"]
+
+
+# --- the chain of a game file, as the README states it (written out apart from the code) ----
+
+def documented_head(previous: str, row: dict[str, Any]) -> str:
+    """The chain as the README states it, written out independently of the code: SHA-256 of
+    the canonical JSON of [previous head, the event's columns]."""
+    event = dict(row)
+    for name in ("entry", "before", "after", "rolls", "replay", "about", "body"):
+        if event[name] is not None:
+            event[name] = json.loads(event[name])
+    text = json.dumps([previous, event], sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+CHAINED_COLUMNS = ("id", "kind", "number", "at", "ruleset", "command", "seed", "entry",
+                   "before", "after", "rolls", "replay", "about", "body")

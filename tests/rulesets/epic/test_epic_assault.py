@@ -298,6 +298,7 @@ def test_E_A11_units_lost_withdrawing_and_a_marker_on_a_nearby_formation(tmp_pat
 
     with open_game(game) as tx:
         tx.update_state("epic-armageddon", near)
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     d = assault([unit("A1"), unit("A2"), unit("A3")], [unit("D1", 12), unit("D2", 12)],
                 support=[{"name": "Blue Squad (invented)", "side": "defender"}])
     plan = api.plan_attack("epic", seed=1, declaration=d, game=game)

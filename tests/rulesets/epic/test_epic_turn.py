@@ -85,6 +85,7 @@ def test_E_T4_retaining_the_initiative_and_markers_each_take_one_off(tmp_path: P
         formations = dict(tx.state("epic-armageddon", None).get("formations", {}))
         formations[WALKER] = {"blast_markers": 1, "broken": False, "destroyed": []}
         tx.update_state("epic-armageddon", {"formations": formations})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     _, asked = step(game, {"retain": True, "action": "march",
                            "action-test.iron-walker-invented": [3]})
     test = next(q for q in asked if q.id == "action-test.iron-walker-invented")
@@ -103,6 +104,7 @@ def test_E_T5_a_regroup_removes_the_higher_die_and_one_a_leader(tmp_path: Path) 
     with open_game(game) as tx:
         tx.update_state("epic-armageddon", {"formations": {
             GREY: {"blast_markers": 4, "broken": False, "destroyed": []}}})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     _r, _ = step(game, {"regroup.grey-company-invented": [2, 1]}, regroup=GREY)
     assert state(game)["formations"][GREY]["blast_markers"] == 4 - 2 - 1  # the captain leads
 
@@ -120,6 +122,7 @@ def test_E_T7_rally_tests_halve_markers_and_rally_broken_formations(tmp_path: Pa
             RED: {"blast_markers": 0, "broken": True, "destroyed": []},
             WALKER: {"blast_markers": 0, "broken": False, "destroyed": [],
                      "shields_down": {"iron-walker": 2}}}})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     _r, asked = step(game, {"enemy-near.grey-company-invented": False,
                            "rally.grey-company-invented": [2],
                            "enemy-near.red-company-invented": True,
@@ -147,6 +150,7 @@ def test_E_T3_a_test_needing_more_than_6_fails_unrolled(tmp_path: Path) -> None:
     with open_game(game) as tx:
         tx.update_state("epic-armageddon", {"formations": {
             "Old Guard (invented)": {"blast_markers": 0, "broken": True, "destroyed": []}}})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     r, asked = step(game, {"side.old-guard-invented": "second",
                            "initiative.old-guard-invented": 5, "units.old-guard-invented": 4,
                            "enemy-near.old-guard-invented": True}, end_phase=True)
@@ -211,6 +215,7 @@ def test_E_W9_a_regroup_may_put_void_shields_back_up_instead_of_taking_markers_o
         tx.update_state("epic-armageddon", {"formations": {
             WALKER: {"blast_markers": 4, "broken": False, "destroyed": [],
                      "shields_down": {"iron-walker": 2}}}})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
     _r, asked = step(game, {"regroup.iron-walker-invented": [5, 1],
                             "regroup.iron-walker-invented.shields": 2}, regroup=WALKER)
     spend = next(q for q in asked if q.id == "regroup.iron-walker-invented.shields")

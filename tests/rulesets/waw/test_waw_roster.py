@@ -198,6 +198,7 @@ def test_W4_an_eliminated_unit_is_no_target_of_the_next_mission(tmp_path: Path) 
              "weakened": False, "eliminated": True},
             {"id": "iron", "name": None, "kind": "combat-vehicle", "disorganized": True,
              "weakened": False, "eliminated": False}]}})
+        tx.append_log(WAW, "run", {})  # the entry that left this state
     _, result = play({"mission": "he", "hex": "0712", "attack": [1] * 6},
                        {"roster": str(ROSTER)}, game=game)
     shown = texts(result)
@@ -216,6 +217,7 @@ def test_W4_a_declared_unit_takes_its_kept_state_unless_the_script_gives_one(
         tx.update_state(WAW, {"units": {"0101": [
             {"id": "grey", "name": "Grey", "kind": "infantry", "disorganized": True,
              "weakened": False, "eliminated": False}]}})
+        tx.append_log(WAW, "run", {})  # the entry that left this state
     decl = {"mission": "he", "hex": "0101", "firepower": 2, "hit_number": 6,
             "terrain_defence": 0, "units": [{"name": "Grey", "kind": "infantry"}]}
     _, result = play({"attack": [1, 1]}, decl, game=game)
