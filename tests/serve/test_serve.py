@@ -315,3 +315,28 @@ def test_without_the_opponents_phone_the_word_is_asked_at_the_terminal(game: Pat
         thread.join(10)
         assert got == ["typed at the terminal"] and said == []
         assert _asked(game) is None
+
+
+def test_the_contribution_comes_from_the_opponents_phone_only_while_it_is_joined(
+        game: Path) -> None:
+    """The contribution port while the file is served (``play.phones.PhoneSource``): the
+    opponent's joined seat gives each roll's part (``PerRoll``, asked as each die is
+    drawn); without it, the word asked at the terminal, as when nothing is served."""
+    from referee.game.contribution import AskedWord, PerRoll, Word
+    from referee.play.phones import PhoneSource, phone_source
+
+    asked: list[Any] = []
+    word = AskedWord(lambda question: asked.append(question) or "owls")
+    assert phone_source(word, game, print) is word  # nothing served: as before
+    with serving(game) as served:
+        source = phone_source(word, game, print)
+        assert isinstance(source, PhoneSource)
+        assert source.contribution(1, "Red") == Word("owls")  # no phone of Red's joined
+        assert asked[-1].id == "game.word"
+        with phone(served.seat("Red")):
+            wait_for(lambda: "Red" in live.phones(game), what="Red's phone")
+            parts = source.contribution(2, "Red")
+            assert isinstance(parts, PerRoll) and parts.kind == "phone"
+            value = parts.value(0)  # given by the phone as the page gives it
+            assert live.well_formed_bytes(value) and parts.value(0) == value
+        assert len(asked) == 1  # no word asked while the phone gave the part
