@@ -5,8 +5,9 @@ a served game file, the phone played by its form (the browser plays it in
 Whichever answers first wins: Enter at the terminal claims the question (the phone's answer
 after it is not taken); a phone's ``<`` goes back as at the terminal; a server killed with
 kill -9 leaves the question to the terminal, which finishes the attack; who attacks is asked
-once when the declaration does not say; the attack's progress is published while it runs and
-cleared at its end; questions that are either player's stay at the terminal.
+once when the declaration does not say (and the program's dice take their part from the
+opponent's phone, roll by roll, no word asked); the attack's progress is published while it
+runs and cleared at its end; questions that are either player's stay at the terminal.
 """
 
 from __future__ import annotations
@@ -159,8 +160,14 @@ def test_who_attacks_is_asked_once_when_the_declaration_does_not_say(
                      and q.done, what="the answer taken")
         text = _finish(child)
         assert "Which side is Grey Company (invented) on" not in text  # not asked again
-    entry = log_json(game)["entries"][0]
+        # the program's dice took their part from Red's phone, roll by roll, no word asked
+        assert "waiting for Red's phone to add its part to roll 0 of #1" in text
+        assert "type a word for this attack's dice" not in text
+    log = log_json(game)
+    entry = log["entries"][0]
     assert (entry["attacker_side"], entry["defender_side"]) == ("Grey", "Red")
+    parts = [e["body"] for e in log["events"] if e["kind"] == "contribution"]
+    assert [(p["kind"], p["roll"]) for p in parts] == [("phone", j) for j in range(3)]
 
 
 def test_the_attack_in_progress_is_published_and_cleared(game: Path, tmp_path: Path) -> None:
