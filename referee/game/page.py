@@ -91,7 +91,8 @@ def words() -> dict[str, str]:
     for key in ("working", "back_to_game", "report", "log", "board", "progress", "no_entries",
                 "waiting", "offline", "check", "watching", "answered_here",
                 "answered_there", "roll", "typed", "send", "back", "no_progress", "yes", "no",
-                "back_title", "checking", "no_question", "given"):
+                "back_title", "checking", "no_question", "given",
+                "foreign"):
         out[key] = render(Msg.of(f"game.page.{key}"))
     return out
 

@@ -31,18 +31,45 @@
   }
 
   /* The opponent's part of a roll's dice: asked of this seat once the attack's declaration
-     is written, answered at once with random bytes of this phone's own. */
+     is written, answered at once with random bytes of this phone's own. The parts this
+     phone gave are remembered on it, so that a part the seat's list shows and this phone
+     never sent (given with the seat's address from another device: the laptop's holder
+     sees every address) is marked for the player to see. */
   var given = null;
+  var store = "referee-parts:" + live.dataset.base;
+  function mine() {
+    try { return JSON.parse(window.localStorage.getItem(store) || "[]"); }
+    catch (e) { return []; }
+  }
+  function remember(value) {
+    try {
+      var kept = mine();
+      kept.push(value.slice(0, 8));
+      window.localStorage.setItem(store, JSON.stringify(kept.slice(-200)));
+    } catch (e) { /* a phone that keeps nothing: nothing marked */ }
+  }
   function give(request) {
     if (!request || request.id === given || !window.fetch) { return; }
     given = request.id;
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
+    var value = hex(bytes);
+    remember(value);
     window.fetch(live.dataset.base + "/bytes", {
       method: "POST", credentials: "omit",
       headers: {"Content-Type": "application/x-www-form-urlencoded"},
-      body: "r=" + encodeURIComponent(String(request.id)) + "&value=" + hex(bytes)
+      body: "r=" + encodeURIComponent(String(request.id)) + "&value=" + value
     }).catch(function () { given = null; });
+  }
+  function showGiven(parts) {
+    var shown = document.getElementById("given");
+    if (!shown || !parts) { return; }
+    var ours = mine();
+    shown.querySelector("span").textContent = parts.map(function (part) {
+      var found = ours.indexOf(part.slice(-8)) >= 0;
+      return found ? part : part + " (" + shown.dataset.foreign + ")";
+    }).join(", ");
+    shown.hidden = parts.length === 0;
   }
 
   if (!window.EventSource) { return; }
@@ -60,11 +87,7 @@
     if (code) { code.textContent = data.code || ""; }
     var error = document.getElementById("error");
     if (error) { error.textContent = data.error || ""; error.hidden = !data.error; }
-    var shown = document.getElementById("given");
-    if (shown && data.given) {
-      shown.querySelector("span").textContent = data.given.join(", ");
-      shown.hidden = data.given.length === 0;
-    }
+    showGiven(data.given);
     live.dataset.version = String(data.version);
     give(data.bytes);
     status.textContent = "";

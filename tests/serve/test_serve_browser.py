@@ -141,6 +141,7 @@ def test_a_phone_answers_the_defenders_saves_and_the_terminal_finishes(
         # each program roll's part came from this phone, which shows what it gave
         given = phone.inner_text("#given")
         assert all(f"#1 {roll}: " in given for roll in range(3))
+        assert "NOT from this phone" not in given
         # the latest check code, as the terminal's game log shows it
         last = log_json(game)["entries"][-1]["check_code"]  # as game log shows it
         wait_for(lambda: phone.inner_text("#code") == f"Check code: {last}",
@@ -202,3 +203,26 @@ def test_names_built_to_attack_the_page_are_shown_as_text_and_run_nothing(
             assert all(src.endswith("/static/live.js") for src in scripts)
             assert page.query_selector("a[href*='example.invalid']") is None
             page.close()
+
+
+def test_a_part_given_from_another_device_with_the_seats_address_is_marked(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder of the laptop sees every seat's address: a roll's part given with Red's
+    address from another device (before Red's phone could) is shown on Red's phone as not
+    its own, for Red to see at once."""
+    from referee.game import live
+    from tests.support.serve import post
+
+    fixed_seed(monkeypatch)
+    game = make_game(tmp_path)
+    with serving(game) as served:
+        red = served.seat("Red")
+        phone = browser.new_page(viewport=PHONE)
+        phone.route(red + "/bytes", lambda route: route.abort())  # Red's phone too slow
+        phone.goto(red)
+        asked = live.ask_bytes(game, 1, 0, "Red")  # as the terminal asks it
+        code, _ = post(red + "/bytes", {"r": str(asked), "value": "ab" * 16})  # the holder
+        assert code == 204
+        wait_for(lambda: "#1 0: abababab (NOT from this phone" in phone.inner_text("#given"),
+                 what="the part marked as not this phone's")
+        phone.close()
