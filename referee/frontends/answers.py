@@ -17,7 +17,7 @@ from typing import Any
 from referee.core.dice import ROLL, KeyedDice
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError, UnusedAnswerError
 from referee.core.port import BACK_KEY, INTERRUPT_KEY, GoBack, settle_dice
-from referee.core.questions import DiceQuestion, EntryQuestion, Question
+from referee.core.questions import DiceQuestion, LineQuestion, Question
 from referee.core.text import Msg
 from referee.core.work import Budget, OverBudget
 
@@ -67,7 +67,7 @@ class AnswerPort:
             value = ROLL
         elif self.use_defaults and question.default is not None:
             value = question.default
-            if isinstance(question, EntryQuestion):  # its default is a line, read as typed
+            if isinstance(question, LineQuestion):  # its default is a line, read as typed
                 value = question.accept(value)
         else:
             import difflib

@@ -34,10 +34,11 @@ Glossary: one meaning per name.
   entry (``game.entry``); a port that keeps the answers given is a ``ScriptingPort``.
 * **entry**: a numbered entry of a game file's log (``game.LogEntry``, its result as JSON
   ``LogEntry.result``; the one about to be played: ``game.entry.GamePlay``). The console
-  script is ``referee.start``. Not yet renamed: the compact lines typed at the board
-  (``rulesets/*/entry.py``, ``EntryQuestion``, the messages ``*.entry.*``) become "line" with
-  the one compact-line vocabulary (issue 25, item 3), as the Epic and Flames of War work
-  changes those files now.
+  script is ``referee.start``. A compact line typed at the board is a **line**: its grammar
+  is ``rulesets/<game>/line.py`` (and ``assault_line``, ``fight_line``, ``side_line``), its
+  question a ``LineQuestion`` (``TargetQuestion``, ``UnitsQuestion``...), its words
+  ``rulesets/lines.py``. Still named "entry": the ids of those lines' messages
+  (``epic.entry.*``, ``fow.fight_entry.*``...), which the catalogues and their tests key on.
 * **table**: rows and columns shown to the player (``core.table.Table``): a rule table
   looked up, a result's table. Where a player sits and answers is a **seat**
   (``stack.Seat``, ``cli/seat.py``); in prose and transcript names "at the table" still

@@ -12,7 +12,7 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
-    EntryQuestion,
+    LineQuestion,
     MultiChoiceQuestion,
     Question,
 )
@@ -66,7 +66,7 @@ def answer_text(question: Question, value: Any) -> str:
         return render(Msg.of("word.yes" if value else "word.no"))
     if isinstance(question, DiceQuestion):
         return dice_text(value)
-    if isinstance(question, EntryQuestion):
+    if isinstance(question, LineQuestion):
         return question.format(value)
     return str(value)
 
@@ -140,7 +140,7 @@ def typed_text(question: Question, value: Any) -> str:
         if isinstance(script, list):
             return " ".join(map(str, script))
         return str(script)
-    if isinstance(question, EntryQuestion):  # its default is a line, an answer a value
+    if isinstance(question, LineQuestion):  # its default is a line, an answer a value
         return value if isinstance(value, str) else question.format(value)
     if isinstance(question, ConfirmQuestion):
         return answer_text(question, value)
@@ -166,7 +166,7 @@ def hint(question: Question, default: Any = None) -> str:
             parts.append(render(Msg.of("dice.hint.count_ok", target=spec.target)))
         else:
             parts.append(render(Msg.of("dice.hint.faces")))
-    elif isinstance(question, EntryQuestion) and question.hint_msg is not None:
+    elif isinstance(question, LineQuestion) and question.hint_msg is not None:
         parts.append(render(question.hint_msg))
     if shown and not isinstance(question, DiceQuestion):
         parts.append(render(Msg.of("answer.hint.default", default=shown)))

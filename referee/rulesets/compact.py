@@ -6,7 +6,8 @@ keywords with a number, flags and a hex.
 name (quoted, ``"Squad 5"`` or «Отделение 5», when it holds a number or a keyword); the words
 after the numbers say what the piece is. Each ruleset brings its vocabulary (``Vocabulary``:
 its keywords in both languages, those that take a number, where its refusals' messages are),
-so the reading and the refusals are the same everywhere.
+so the reading and the refusals are the same everywhere. The tokens, a count (``2x``) and a
+quoted name are ``rulesets.lines``'s, as every compact line reads them.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any
 
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
+from referee.rulesets import lines
 
-TOKEN = re.compile(r'"[^"]*"|«[^»]*»|"[^"]*$|«[^»]*$|\S+')
-COUNT = re.compile(r"^(\d+)[x×х]$", re.I)
+COUNT = lines.COUNT
 INT = re.compile(r"^[+-]?\d+$")
 SLASHED = re.compile(r"^(\d+)/(\d+)$")
 
@@ -53,20 +54,15 @@ class Segment:
 
 
 def tokens(text: str, vocabulary: Vocabulary) -> list[str]:
-    """A line's words, a quoted name as one; an unclosed quote is refused."""
-    found = TOKEN.findall(text)
-    for t in found:
-        if (t.startswith('"') and (len(t) == 1 or not t.endswith('"'))) or \
-                (t.startswith("«") and not t.endswith("»")):
-            raise vocabulary.error("quote", given=t)
-    return found
+    """A line's words, a quoted name as one (``lines.tokens``); an unclosed quote is
+    refused with the ruleset's message."""
+    try:
+        return lines.tokens(text)
+    except lines.Unclosed as unclosed:
+        raise vocabulary.error("quote", given=unclosed.token) from None
 
 
-def quoted(token: str) -> str | None:
-    """The name a quoted token holds (``None``: not quoted, or empty)."""
-    if len(token) >= 2 and token[0] + token[-1] in ('""', "«»"):
-        return " ".join(token[1:-1].split()) or None
-    return None
+quoted = lines.quoted
 
 
 def read(line: Sequence[str], vocabulary: Vocabulary, flags: set[str], valued: set[str],

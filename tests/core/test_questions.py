@@ -98,16 +98,16 @@ def test_dice_question_typed_and_scripted_fail_alike() -> None:
     assert q.to_script(value) == [4, 2]
 
 
-# --- a compact line (EntryQuestion) ----------------------------------------------------------
+# --- a compact line (LineQuestion) ----------------------------------------------------------
 
 def test_an_entry_question_reads_typed_and_scripted_lines_the_same_way() -> None:
     from dataclasses import dataclass
 
-    from referee.core.questions import EntryQuestion
+    from referee.core.questions import LineQuestion
     from referee.render.display import answer_text, hint, typed_text
 
     @dataclass(frozen=True, kw_only=True)
-    class Pairs(EntryQuestion):
+    class Pairs(LineQuestion):
         def parse(self, text: str) -> tuple[tuple[int, str], ...]:
             out = []
             for part in text.split(","):

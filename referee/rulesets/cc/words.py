@@ -4,42 +4,37 @@ nations by name, adjective or the game's word for the side (``german``, ``german
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
-from referee import data
+from referee.rulesets import lines
 from referee.rulesets.cc.deck import NATIONS, RULESET_ID
+from referee.rulesets.lines import fold
+
+__all__ = ["Nation", "bonus_of", "fold", "keyword", "nation_of", "nation_value", "piece_key"]
 
 
-def fold(word: str) -> str:
-    """A word as it is compared: case-folded, ``ё`` read as ``е``."""
-    return word.strip().casefold().replace("ё", "е")
-
-
-@functools.cache
-def _table(section: str) -> dict[str, str]:
-    """word -> its entry, for one section of the words file."""
-    raw = data.load(RULESET_ID, "words")[section]
-    return {fold(w): name for name, words in raw.items() for w in [name, *words]}
+def _table(section: str, word: str) -> str | None:
+    """The thing of ``section`` (of the words file) a word names (``None``: none)."""
+    return lines.words(RULESET_ID).thing(word, section)
 
 
 def nation_of(word: str) -> str | None:
     """The nation (``germany``...) a word names, or ``None``."""
-    found = _table("nation").get(fold(word))
+    found = _table("nation", word)
     return found if found in NATIONS else None
 
 
 def keyword(word: str) -> str | None:
     """The compact lines' keyword (``leader``, ``broken``, ``with``...) a word is, or ``None``."""
-    return _table("entry").get(fold(word))
+    return _table("entry", word)
 
 
 def bonus_of(word: str) -> str | None:
     """The FP bonus (``down-hill``, ``sustained-fire``...) a word names, or ``None``."""
-    return _table("bonus").get(fold(word))
+    return _table("bonus", word)
 
 
 def nation_value(value: object) -> object:

@@ -12,21 +12,21 @@ from typing import Any
 
 from referee.core.errors import AnswerError
 from referee.core.port import Port
-from referee.core.questions import EntryQuestion
+from referee.core.questions import EITHER, LineQuestion
 from referee.core.text import Msg
 from referee.rulesets.epic.assault_model import Support, SupportUnit
 from referee.rulesets.epic.common import weapon_key
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.fighters import FAR, Fighter
+from referee.rulesets.epic.formations import ask_places, join
+from referee.rulesets.epic.line import (
     Needs,
     distance_of,
-    fold,
     named_thing,
     prefixed_value,
     split_groups,
     words,
 )
-from referee.rulesets.epic.fighters import FAR, Fighter
-from referee.rulesets.epic.formations import ask_places, join
+from referee.rulesets.lines import fold
 
 
 def ask_where(port: Port, fighters: Sequence[Fighter], qid: str, side: Msg | str) -> None:
@@ -44,7 +44,7 @@ def ask_where(port: Port, fighters: Sequence[Fighter], qid: str, side: Msg | str
 
 # -- the formations near the fight ----------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
-class NearbyEntry(EntryQuestion):
+class NearbyQuestion(LineQuestion):
     """The other formations within 15 cm of the fight: ``Blue Squad a, Old Guard d`` (a name
     and its side: ``a`` the attacker's, ``d`` the defender's); ``-`` none."""
 
@@ -70,7 +70,7 @@ class NearbyEntry(EntryQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SupportEntry(EntryQuestion):
+class SupportQuestion(LineQuestion):
     """A supporting formation's units within 15 cm of an enemy in the fight, with a line of
     fire (E-A8): ``3 ff5, we dc3 ff4``; ``-`` if it cannot support (none there, broken, or it
     marched this turn)."""
@@ -112,13 +112,14 @@ class SupportEntry(EntryQuestion):
 def ask_nearby(port: Port, state: Mapping[str, Any]) -> list[Support]:
     """E-A8, E-A11: the other formations of either side within 15 cm of the fight, once,
     each with what it could support with (none: it cannot), broken as the game file says."""
-    named = port.ask(NearbyEntry(
+    named = port.ask(NearbyQuestion(
+        answered_by=EITHER,
         id="assault.nearby", clause="E-A8", text=Msg.of("epic.assault.q.nearby"),
         hint_msg=Msg.of("epic.assault.hint.nearby")))
     out = []
     for name, side in named:
-        units = port.ask(SupportEntry(
-            id=f"assault.support.{weapon_key(name)}", clause="E-A8",
+        units = port.ask(SupportQuestion(
+            answered_by=EITHER, id=f"assault.support.{weapon_key(name)}", clause="E-A8",
             text=Msg.of("epic.assault.q.support", name=name),
             hint_msg=Msg.of("epic.assault.hint.support")))
         saved = state.get("formations", {}).get(name, {})

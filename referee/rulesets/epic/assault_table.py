@@ -14,17 +14,17 @@ from referee.core.errors import ScriptError
 from referee.core.port import Port
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
-from referee.rulesets.epic.assault_entry import AssaultEntry, to_units
+from referee.rulesets.epic.assault_line import AssaultQuestion, to_units
 from referee.rulesets.epic.assault_model import (
     AssaultDeclaration,
     AssaultFormation,
     AssaultUnit,
 )
 from referee.rulesets.epic.common import weapon_key
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.formations import formation_label, join
+from referee.rulesets.epic.line import (
     Needs,
 )
-from referee.rulesets.epic.formations import formation_label, join
 
 ATTACKER, DEFENDER = "assaulting-formation", "defending-formation"
 
@@ -34,7 +34,7 @@ def ask_assault(ctx: AttackContext) -> AssaultDeclaration:
     port = ctx.port
     formations = {}
     for side, default in (("attacker", ATTACKER), ("defender", DEFENDER)):
-        line = port.ask(AssaultEntry(
+        line = port.ask(AssaultQuestion(
             id=f"assault.{side}", clause="E-A3", charging=side == "attacker",
             text=Msg.of(f"epic.assault.q.{side}_line"),
             hint_msg=Msg.of(f"epic.assault.hint.{side}_line",
@@ -94,7 +94,7 @@ def _typed(ctx: AttackContext, charging: bool, f: AssaultFormation) -> AssaultFo
     """A formation named without units and no roster: its line, as at the table, without
     the name."""
     side = "attacker" if charging else "defender"
-    line = ctx.port.ask(AssaultEntry(
+    line = ctx.port.ask(AssaultQuestion(
         id=f"assault.{side}", clause="E-A3", charging=charging, named=False,
         text=Msg.of("epic.assault.q.units", formation=f.name),
         hint_msg=Msg.of(f"epic.assault.hint.{side}_units")))

@@ -210,7 +210,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         dummy = Weapon(name=qid, ap=value)
         later = tuple(BarrageGroup(tuple(d.key for d in o), pl.chance, h)
                       for _, _, _, _, _, pl, o, h in planned[i + 1:] if pl.mode != "impossible")
-        rest = BarrageRest(facts, tuple((k, alloc.hits_on[k][0]) for _, k in alloc.record),
+        rest = BarrageRest(facts, tuple((k, alloc.hits_on[k][0]) for _, k in alloc.allocated),
                            tuple(d.key for d in order), hit, later,
                            ledger.added + ledger.as_hits)
         got, shown = roll_hits(ctx.port, dummy, len(members), plan, log, qid=qid,
@@ -218,7 +218,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
         hit_units = order[:got]
         for d in hit_units:
             alloc.hits_on.setdefault(d.key, []).append(hit)
-            alloc.record.append((hit.kind.fire, d.key))
+            alloc.allocated.append((hit.kind.fire, d.key))
         rows.append((label, len(members), as_need(value), as_signed(mod), need_cell(plan), shown,
                      names_cell([d.shown for d in hit_units])))
     log.table(Msg.of("epic.table.barrage_hits", formation=state.shown),
@@ -226,7 +226,7 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
                                                  "need", "dice", "hit_units")], rows,
               clause="E-17")
     if disrupt:  # E-13: a Blast marker per hit, none per kill
-        ledger.add(len(alloc.record), Msg.of("epic.bm.disrupt", count=len(alloc.record)),
+        ledger.add(len(alloc.allocated), Msg.of("epic.bm.disrupt", count=len(alloc.allocated)),
                    "E-13")
     from referee.rulesets.epic.oddsfacts import PhaseRest
 
@@ -267,5 +267,5 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     names = {u.key: u.name for u in alive}
     return state, {"casualties": killed, "markers_added": ledger.added,
                    "blast_markers": ledger.after, "broken": is_broken, "units_left": left,
-                   "crossfire": crossfire, "hit_units": [names[k] for _, k in alloc.record]}
+                   "crossfire": crossfire, "hit_units": [names[k] for _, k in alloc.allocated]}
 

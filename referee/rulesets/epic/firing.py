@@ -16,7 +16,6 @@ from referee.core.text import Msg
 from referee.rulesets.epic.allocation import HitKind
 from referee.rulesets.epic.damage import Hit
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, Weapon, weapon_key
-from referee.rulesets.epic.entry import Needs, Place
 from referee.rulesets.epic.formations import (
     Defender,
     FormationState,
@@ -28,6 +27,7 @@ from referee.rulesets.epic.formations import (
     shooter_needs,
 )
 from referee.rulesets.epic.hitting import choose_fire_type
+from referee.rulesets.epic.line import Needs, Place
 from referee.rulesets.epic.suppression import suppression
 from referee.rulesets.epic.tables import Action, tables
 from referee.rulesets.epic.tohit import hit_plan, required_roll

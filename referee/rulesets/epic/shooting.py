@@ -27,7 +27,6 @@ from referee.rulesets.epic.damage import (
     roll_saves,
 )
 from referee.rulesets.epic.declaration import ShootingDeclaration, TargetUnit, Weapon, weapon_key
-from referee.rulesets.epic.entry import Needs, Place
 from referee.rulesets.epic.firing import cover_choices, pools, roll_pools, who_may_fire
 from referee.rulesets.epic.formations import (
     Defender,
@@ -41,6 +40,7 @@ from referee.rulesets.epic.formations import (
     settle_broken,
     target_needs,
 )
+from referee.rulesets.epic.line import Needs, Place
 from referee.rulesets.epic.tables import RULESET_ID, Action, tables
 from referee.rulesets.epic.warengine import Engine, engines_of, shielded, wound_engines
 
@@ -124,7 +124,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         ledger.add(1, Msg.of("epic.bm.first_hit"), "E-X1")
 
     engines = engines_of(units)
-    casualties, alloc_rows, save_rows, record = _damage(port, log, units, hits_list, options,
+    casualties, alloc_rows, save_rows, allocated = _damage(port, log, units, hits_list, options,
                                                         crossfire or 0, ledger, facts, engines)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows), engines)
@@ -148,7 +148,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
         log.note(Msg.of("epic.overwatch.ended", firing=firing.shown), "E-20")
         firing.on_overwatch = False
         extra_states = {firing_name: firing.to_state()}
-    return finish(ctx, log, target, units, casualties, ledger, hits_list, record,
+    return finish(ctx, log, target, units, casualties, ledger, hits_list, allocated,
                   firing_name=firing_name, fired=[s.name for s, _ in fire_units],
                   extra_states=extra_states)
 
@@ -311,7 +311,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
     casualties: list[str] = []
     alloc_rows: list[tuple[Any, ...]] = []
     save_rows: list[tuple[Any, ...]] = []
-    record: list[tuple[str, str]] = []
+    allocated: list[tuple[str, str]] = []
     normal = [h for h in hits if not h.kind.macro]
     macro = [h for h in hits if h.kind.macro]
     taken_normal: dict[str, int] = {}
@@ -332,7 +332,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
         if phase == "normal":
             taken_normal = {k: len(v) for k, v in alloc.hits_on.items()}
         alloc_rows += alloc.rows
-        record += alloc.record
+        allocated += alloc.allocated
         rest = None
         if facts is not None:
             from referee.rulesets.epic.oddsfacts import PhaseRest
@@ -356,7 +356,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             if first and crossfire:  # each crossfiring formation adds its marker
                 ledger.add(crossfire, Msg.of("epic.bm.crossfire", unit=unit.shown,
                                              count=crossfire), "E-13")
-    return casualties, alloc_rows, save_rows, record
+    return casualties, alloc_rows, save_rows, allocated
 
 
 def disrupt_markers(log: StepLog, ledger: MarkerLedger, alive: list[Defender],
@@ -409,7 +409,7 @@ def _broken_extra_hits(port: Port, log: StepLog, units: list[Defender], casualti
 
 def finish(ctx: AttackContext, log: StepLog, target: FormationState, units: list[Defender],
            casualties: list[str], ledger: MarkerLedger, hits: list[Hit],
-           record: list[tuple[str, str]], *, firing_name: str, fired: list[str],
+           allocated: list[tuple[str, str]], *, firing_name: str, fired: list[str],
            extra_states: dict[str, Any] | None = None) -> Result:
     """E-13 ledger table and E-14 break check, then the result and the game-file state."""
     broken, killed, left = close_formation(log, target, ledger, units, casualties, "E-13")
@@ -420,7 +420,7 @@ def finish(ctx: AttackContext, log: StepLog, target: FormationState, units: list
                                                          else "epic.state.steady")))
     data = {"shot": True, "fired": fired, "hits": dict(hit_counts), "casualties": killed,
             "markers_added": ledger.added, "blast_markers": ledger.after,
-            "extra_hits": ledger.as_hits, "broken": broken, "allocation": record,
+            "extra_hits": ledger.as_hits, "broken": broken, "allocation": allocated,
             "units_left": left}
     states = {target.name: target.to_state()}
     if extra_states:

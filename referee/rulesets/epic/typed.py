@@ -19,23 +19,23 @@ from referee.core.port import Port
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.epic.declaration import FiringUnit, ShootingDeclaration, TargetUnit, Weapon
-from referee.rulesets.epic.entry import (
-    FiringEntry,
+from referee.rulesets.epic.formations import ask_markers, formation_label
+from referee.rulesets.epic.line import (
     FiringGroup,
-    GroupEntry,
-    NameEntry,
+    FiringQuestion,
+    GroupQuestion,
+    NameQuestion,
     Profile,
-    TargetEntry,
+    TargetQuestion,
     UnitGroup,
 )
-from referee.rulesets.epic.formations import ask_markers, formation_label
 
 DEFAULT_FIRING, DEFAULT_TARGET = "firing-formation", "target-formation"
 MAX_OTHERS = 9  # other formations under a barrage's templates (the declaration's limit)
 
 
 @dataclass(frozen=True, kw_only=True)
-class OtherNameEntry(NameEntry):
+class OtherNameQuestion(NameQuestion):
     """Another formation under the templates: a name not taken by a formation of the attack
     (``-``: no more)."""
 
@@ -50,11 +50,11 @@ class OtherNameEntry(NameEntry):
 
 def ask_names(port: Port) -> tuple[str, str]:
     """E-1: the two formations, each named or left to its label (Enter)."""
-    firing = port.ask(NameEntry(id="firing-name", clause="E-1", default_value="-",
+    firing = port.ask(NameQuestion(id="firing-name", clause="E-1", default_value="-",
                                 text=Msg.of("epic.q.firing_name"),
                                 hint_msg=Msg.of("epic.hint.name",
                                                 label=formation_label(DEFAULT_FIRING))))
-    target = port.ask(NameEntry(id="target-name", clause="E-1", default_value="-",
+    target = port.ask(NameQuestion(id="target-name", clause="E-1", default_value="-",
                                 text=Msg.of("epic.q.target_name"),
                                 hint_msg=Msg.of("epic.hint.name",
                                                 label=formation_label(DEFAULT_TARGET))))
@@ -111,7 +111,7 @@ def _others(ctx: AttackContext, taken: set[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     while len(out) < MAX_OTHERS:
         n = len(out) + 1
-        name = port.ask(OtherNameEntry(
+        name = port.ask(OtherNameQuestion(
             id=f"other.{n}.name", clause="E-15", default_value="-",
             taken=frozenset(x.casefold() for x in taken),
             text=Msg.of("epic.q.other_name" if n == 1 else "epic.q.other_more"),
@@ -132,8 +132,8 @@ def _firing_lines(port: Port, firing: Msg | str, suppression: bool,
     hint = ("epic.hint.firing_nearest" if nearest else "epic.hint.firing_distance") \
         if suppression else "epic.hint.firing"
 
-    def line(groups: list[FiringGroup]) -> FiringEntry:
-        return FiringEntry(
+    def line(groups: list[FiringGroup]) -> FiringQuestion:
+        return FiringQuestion(
             **_line_fields("firing", len(groups), firing, hint, groups), clause="E-7",
             need_distance=suppression, barrage=groups[0].barrage if groups else None,
             profiles=frozenset(p for g in groups for _, p in g.weapons))
@@ -149,8 +149,8 @@ def _target_lines(port: Port, target: Msg | str, barrage: bool, macro: bool,
     hint = ("epic.hint.target_barrage" if barrage else
             "epic.hint.target_mw" if macro else "epic.hint.target")
 
-    def line(groups: list[UnitGroup]) -> TargetEntry:
-        return TargetEntry(**_line_fields("target", len(groups), target, hint, groups, prefix),
+    def line(groups: list[UnitGroup]) -> TargetQuestion:
+        return TargetQuestion(**_line_fields("target", len(groups), target, hint, groups, prefix),
                            clause="E-10", barrage=barrage, macro=macro)
 
     return _lines(port, line)
@@ -168,7 +168,7 @@ def _line_fields(side: str, n: int, formation: Msg | str, hint: str,
             "units_before": sum(g.count for g in groups)}
 
 
-def _lines(port: Port, question: Callable[[list[Any]], GroupEntry]) -> list[Any]:
+def _lines(port: Port, question: Callable[[list[Any]], GroupQuestion]) -> list[Any]:
     groups: list[Any] = []
     while line := port.ask(question(groups)):
         groups += line

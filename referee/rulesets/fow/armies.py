@@ -1,5 +1,5 @@
 """A whole assault of known armies: a roster's, or those a game file keeps (``kept``). The
-teams and their cards are known, so the table answers one line (``fight_entry.AssaultEntry``:
+teams and their cards are known, so the table answers one line (``fight_line.AssaultQuestion``:
 who charges, whom, who fires defensively, and what changed since), and the ratings of a platoon
 the roster does not rate.
 
@@ -17,8 +17,8 @@ from referee.core.text import Msg
 from referee.rulesets.fow.ask import Asked
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.fight import slug
-from referee.rulesets.fow.fight_entry import AssaultEntry, AssaultLine
-from referee.rulesets.fow.side_entry import RatingsEntry
+from referee.rulesets.fow.fight_line import AssaultLine, AssaultQuestion
+from referee.rulesets.fow.side_line import RatingsQuestion
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def _ratings(port: Port, platoon: ArmyPlatoon) -> ArmyPlatoon:
     """F-A18: a platoon's ratings, asked where the roster gives none."""
     if platoon.skill is not None and platoon.motivation is not None:
         return platoon
-    skill, motivation, reroll = port.ask(RatingsEntry(
+    skill, motivation, reroll = port.ask(RatingsQuestion(
         id=f"assault.ratings.{slug(platoon.name)}",
         text=Msg.of("fow.q.ratings", platoon=platoon.name),
         hint_msg=Msg.of("fow.hint.ratings"), clause="F-A18"))
@@ -95,7 +95,7 @@ def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
                 defender: str | None = None) -> Asked:
     """The whole assault of ``army`` (a roster's, with what the game keeps of it, or the
     game's own)."""
-    line: AssaultLine = port.ask(AssaultEntry(
+    line: AssaultLine = port.ask(AssaultQuestion(
         id="assault", text=Msg.of("fow.q.assault_line"),
         teams=tuple((t.id, t.side, t.platoon, t.type, t.status, t.rof) for t in army.teams),
         hint_msg=Msg.of("fow.hint.assault_line",

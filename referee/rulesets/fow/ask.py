@@ -18,15 +18,15 @@ from typing import Any
 
 from referee.catalog import render
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
+from referee.core.questions import EITHER, Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.entry import (
+from referee.rulesets.fow.line import (
     MAX_TEAMS,
-    DefenderEntry,
-    HitterEntry,
+    DefenderQuestion,
     HitterLine,
-    NamesEntry,
+    HitterQuestion,
+    NamesQuestion,
     done_line,
 )
 
@@ -50,7 +50,7 @@ def default_label(side: str, kind: str, team_id: str) -> str:
 
 def ask_names(port: Port, qid: str, text: Msg, teams: list[dict[str, Any]]) -> None:
     defaults = tuple(t["name"] for t in teams)
-    names: tuple[str, ...] = port.ask(NamesEntry(
+    names: tuple[str, ...] = port.ask(NamesQuestion(
         id=qid, text=text, defaults=defaults, hint_msg=Msg.of("fow.hint.names"),
         default_value=", ".join(defaults)))
     for team, name in zip(teams, names, strict=True):
@@ -62,7 +62,7 @@ def _defenders(port: Port) -> list[dict[str, Any]]:
     k = 1
     while len(teams) < MAX_TEAMS:
         optional = k > 1
-        line = port.ask(DefenderEntry(
+        line = port.ask(DefenderQuestion(
             id=f"defending.{k}", room=MAX_TEAMS - len(teams), optional=optional,
             text=Msg.of("fow.q.defenders_more" if optional else "fow.q.defenders",
                         first=f"D{len(teams) + 1}"),
@@ -114,7 +114,7 @@ class Hitters:
 
     def ask_line(self, qid: str, text: Msg, *, room: int = 1, optional: bool = False,
                  known_type: str | None = None, known_fa: bool = False) -> HitterLine | None:
-        line: HitterLine | None = self.port.ask(HitterEntry(
+        line: HitterLine | None = self.port.ask(HitterQuestion(
             id=qid, text=text, team_ids=self.ids, room=room, optional=optional,
             buildings=self.buildings, transport_priority=self.transport_priority,
             known_type=known_type, known_fa=known_fa, hint_msg=self.hint(), clause="F-2",
@@ -135,7 +135,7 @@ class Hitters:
             situation = self.port.ask(ChoiceQuestion(
                 id=f"{qid}.situation", text=Msg.of("fow.q.situation", n=label),
                 choices=tuple(Choice(s, Msg.of(f"fow.situation.{s}")) for s in SITUATIONS),
-                default_value="open", clause="F-10"))
+                default_value="open", clause="F-10", answered_by=EITHER))
         elif situation is None and line.type == "tank" and self.buildings:
             self.open_tanks += ids
         situation = situation or "open"

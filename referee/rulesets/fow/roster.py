@@ -16,12 +16,13 @@ from pydantic_core import PydanticCustomError
 
 from referee.core.errors import ScriptError
 from referee.core.port import Port
+from referee.core.questions import EITHER
 from referee.core.text import Msg
 from referee.files import read_toml, validate, where
 from referee.rulesets.fields import Name
 from referee.rulesets.fow.ask import Asked, Hitters
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.entry import ExceptionsEntry, TeamsEntry, all_line, none_line
+from referee.rulesets.fow.line import ExceptionsQuestion, TeamsQuestion, all_line, none_line
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*$")  # a letter first: a number in a line is a count of hits
 
@@ -122,24 +123,24 @@ def ask_from_roster(port: Port, decl: AssaultDeclaration, transport_priority: bo
     members = _members(roster)
     sides = {t.id: p.side for p, t in members}
     hitters_offered = [(p, t) for p, t in members if t.type != "transport"]
-    picked: tuple[str, ...] = port.ask(TeamsEntry(
+    picked: tuple[str, ...] = port.ask(TeamsQuestion(
         id="hitting-teams", text=Msg.of("fow.q.roster_hitters"), clause="F-2",
         team_ids=tuple(t.id for _, t in hitters_offered), sides=tuple(sides.items()),
         hint_msg=Msg.of("fow.hint.roster_teams", teams=_listing(hitters_offered))))
     attacker = sides[picked[0]]
     others = [(p, t) for p, t in members if p.side != attacker]
-    chosen: tuple[str, ...] = port.ask(TeamsEntry(
+    chosen: tuple[str, ...] = port.ask(TeamsQuestion(
         id="defending-teams", text=Msg.of("fow.q.roster_defenders", side=attacker),
         team_ids=tuple(t.id for _, t in others), every=True, clause="F-9",
         hint_msg=Msg.of("fow.hint.roster_teams", teams=_listing(others)),
         default_value=all_line()))
     defending = [(p, t) for p, t in others if t.id in chosen]
     vehicles = tuple(t.id for _, t in defending if t.type in ("tank", "transport"))
-    exceptions = port.ask(ExceptionsEntry(
+    exceptions = port.ask(ExceptionsQuestion(
         id="defending.exceptions", text=Msg.of("fow.q.roster_exceptions"),
         team_ids=tuple(t.id for _, t in defending), vehicles=vehicles,
         hint_msg=Msg.of("fow.hint.exceptions"), clause="F-4",
-        default_value=none_line()))
+        default_value=none_line(), answered_by=EITHER))
     state = {team: (status, building) for team, status, building in exceptions}
     defenders: list[dict[str, Any]] = []
     for platoon, team in defending:

@@ -1,5 +1,5 @@
 """A whole assault asked at the table, without a roster or a game's armies: each side in one
-line (``side_entry``), then the names of its teams in one line. Teams get short ids (``d1``,
+line (``side_line``), then the names of its teams in one line. Teams get short ids (``d1``,
 ``d2``... defending; ``a1``, ``a2``... assaulting). What the lines leave unsaid is not asked:
 a charging team naming no defending team reaches every one, and fights from the open unless
 its line says where it fights at the building (F-10); the working says so.
@@ -15,7 +15,7 @@ from referee.core.port import Port
 from referee.core.text import Msg
 from referee.rulesets.fow.ask import BUILDING, Asked, ask_names, default_label
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.side_entry import Group, Side, SideEntry
+from referee.rulesets.fow.side_line import Group, Side, SideQuestion
 
 PLATOON_KEYS = {"attacker": "assaulting-platoon", "defender": "defending-platoon"}
 
@@ -67,7 +67,7 @@ def _ratings(side: str, line: Side) -> dict[str, Any]:
 
 
 def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
-    defending: Side = port.ask(SideEntry(
+    defending: Side = port.ask(SideQuestion(
         id="assault.defending", text=Msg.of("fow.q.side_defending"), charging=False,
         hint_msg=Msg.of("fow.hint.side_defending"), clause="F-A3"))
     defenders = [_defender(f"d{n}", g) for n, g in enumerate(
@@ -77,7 +77,7 @@ def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
     buildings = any("building" in d for d in defenders)
     shown = ", ".join(d["id"] if d["id"].upper() in d["name"] else f"{d['id']} {d['name']}"
                       for d in defenders)
-    charging: Side = port.ask(SideEntry(
+    charging: Side = port.ask(SideQuestion(
         id="assault.assaulting", text=Msg.of("fow.q.side_assaulting"), charging=True,
         team_ids=ids, buildings=buildings,
         transport_priority=bool(options["transport-priority"]),

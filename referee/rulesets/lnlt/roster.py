@@ -326,7 +326,7 @@ class UnitAction(BaseModel):
     markers_before: list[str] = Field(default_factory=list)
 
 
-class ImpulseRecord(BaseModel):
+class PlayedImpulse(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     number: int
@@ -349,7 +349,7 @@ class PhaseState(BaseModel):
     passes: int = 0
     ended: bool = False
     end_reason: str | None = None
-    log: list[ImpulseRecord] = Field(default_factory=list)
+    log: list[PlayedImpulse] = Field(default_factory=list)
     actions: list[UnitAction] = Field(default_factory=list)
 
     @model_validator(mode="after")

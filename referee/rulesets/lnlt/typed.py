@@ -20,18 +20,16 @@ itself, so typed and scripted lines fail the same way.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from referee import data
 from referee.core.errors import AnswerError
 from referee.core.port import Port
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
-from referee.rulesets import compact
+from referee.rulesets import compact, lines
 from referee.rulesets.lnlt.roster import ID, Roster
 from referee.rulesets.lnlt.tables import RULESET_ID
 
@@ -41,19 +39,12 @@ SW_KINDS = ("mg", "flamethrower", "dft")
 HEX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
-def fold(word: str) -> str:
-    return word.strip().casefold().replace("ё", "е")
-
-
-@functools.cache
-def _table() -> dict[str, str]:
-    raw = data.load(RULESET_ID, "words")["entry"]
-    return {fold(w): name for name, words in raw.items() for w in [name, *words]}
+fold = lines.fold
 
 
 def keyword(word: str) -> str | None:
     """The keyword (``leader``, ``mg``, ``shaken``...) a word is, or ``None``."""
-    return _table().get(fold(word))
+    return lines.words(RULESET_ID).thing(word, "entry")
 
 
 WORDS = compact.Vocabulary(keyword, NUMBER_KEYS, "lnlt.entry")
@@ -177,7 +168,7 @@ class SideUnits:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitsEntry(EntryQuestion):
+class UnitsQuestion(LineQuestion):
     """A side's units in one line, parted by commas: ``Able 2 6 @C4, Baker 1 5``."""
 
     side: str = ""
@@ -215,7 +206,7 @@ class UnitsEntry(EntryQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SidesEntry(EntryQuestion):
+class SidesQuestion(LineQuestion):
     """The two sides' names: ``Grey, Red`` (two words need no comma)."""
 
     def parse(self, text: str) -> tuple[str, str]:
@@ -230,7 +221,7 @@ class SidesEntry(EntryQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AdjacentEntry(EntryQuestion):
+class AdjacentQuestion(LineQuestion):
     """Pairs of adjacent hexes: ``C4-D4, C4-E5``; ``-`` (what Enter takes): none."""
 
     hexes: tuple[str, ...] = ()
@@ -305,12 +296,12 @@ def ask_roster(port: Port, sides: Sequence[str] | None = None) -> Roster:
     """The roster of a phase typed at the table (see the module): the sides (unless the game
     names them), each side's units, the adjacent hexes."""
     if sides is None or len(sides) != 2:
-        sides = port.ask(SidesEntry(id="typed.sides", text=Msg.of("lnlt.q.typed_sides"),
+        sides = port.ask(SidesQuestion(id="typed.sides", text=Msg.of("lnlt.q.typed_sides"),
                                     hint_msg=Msg.of("lnlt.hint.typed_sides"), clause="L-1"))
     ids = _Ids()
     units: list[dict[str, Any]] = []
     for i, side in enumerate(sides, 1):
-        line: SideUnits = port.ask(UnitsEntry(
+        line: SideUnits = port.ask(UnitsQuestion(
             id=f"typed.units.{i}", side=side, clause="L-1",
             text=Msg.of("lnlt.q.typed_units", side=side),
             hint_msg=Msg.of("lnlt.hint.typed_units")))
@@ -319,7 +310,7 @@ def ask_roster(port: Port, sides: Sequence[str] | None = None) -> Roster:
     adjacent: dict[str, list[str]] = {}
     # which hexes are adjacent matters to the rules only for a leader's reach (L-3, L-4)
     if len(hexes) > 1 and any(u["leader"] for u in units):
-        pairs: tuple[tuple[str, str], ...] = port.ask(AdjacentEntry(
+        pairs: tuple[tuple[str, str], ...] = port.ask(AdjacentQuestion(
             id="typed.adjacent", hexes=hexes, clause="L-3",
             text=Msg.of("lnlt.q.typed_adjacent", hexes=", ".join(hexes)),
             hint_msg=Msg.of("lnlt.hint.typed_adjacent")))

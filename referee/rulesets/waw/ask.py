@@ -20,7 +20,7 @@ from referee.rulesets.waw.declaration import (
     Unit,
     default_id,
 )
-from referee.rulesets.waw.entry import HexEntry, HexLine, UnitsEntry, UnitsLine
+from referee.rulesets.waw.line import HexLine, HexQuestion, UnitsLine, UnitsQuestion
 from referee.rulesets.waw.tables import tables
 from referee.rulesets.waw.userdata import EMPTY, UserData
 
@@ -42,7 +42,7 @@ def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = N
     (W-2: else it is asked once the attack has hits, as before)."""
     takes = mission == "he" and (decl is None or (decl.terrain is None
                                                   and decl.terrain_defence is None))
-    line: HexLine = port.ask(HexEntry(
+    line: HexLine = port.ask(HexQuestion(
         id="hex", text=Msg.of("waw.q.hex_he" if takes else "waw.q.hex"),
         hint_msg=Msg.of("waw.entry.hint.hex_he" if takes else "waw.entry.hint.hex"),
         defence_most=tables().max_defence if takes else None,
@@ -67,7 +67,7 @@ def ask_units(port: Port, mission: str, kept: Sequence[Unit] = ()) -> list[Unit]
     on its own (as before; scripts written then replay). ``kept``: the units a game file
     keeps for the hex, with their states: Enter keeps them."""
     clause = "W-3" if mission == "he" else "W-8"
-    entry = UnitsEntry(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
+    entry = UnitsQuestion(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
                        positions=mission == "chemical", clause=clause,
                        hint_msg=Msg.of(f"waw.entry.hint.units_{mission}"))
     default = entry.format(UnitsLine(tuple(kept))) if kept else "1"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from referee.core.charts import ChartAnswer, ChartKey, Charts
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion
+from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, ConfirmQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
@@ -53,7 +53,8 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             id=f"effect.{unit.key}.weakened-again",
             text=Msg.of("waw.q.effect_weakened_again", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS if e != "weaken"),
-            default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")),
+            default_value="none", clause="W-8", answered_by=EITHER,
+            help=Msg.of("waw.help.effect_not_in_excerpt")),
             effect_chart("weakened_again"))
         _kept(log, found, Msg.of("waw.cell.weakened_again"), unit)
         return str(found.value)
@@ -83,6 +84,7 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             ok = bool(port.ask(ConfirmQuestion(
                 id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.label),
                 default_value=True, clause="W-8", rule=Msg.of("waw.rule.chemical"),
+                answered_by=DEFENDER,  # the unit's owner rolls its morale check
                 help=Msg.of("waw.help.morale"))))
             log.input(Msg.of("waw.step.morale", unit=u.label,
                              result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
@@ -132,7 +134,8 @@ def _outcome(port: Port, u: Unit, before: Status, ok: bool,
     found = charts.ask(port, ChoiceQuestion(
         id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.label),
         choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
-        default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")),
+        default_value="none", clause="W-8", answered_by=EITHER,
+            help=Msg.of("waw.help.effect_not_in_excerpt")),
         ChartKey("waw.chemical-outcome", u.kind, "failed"))
     _kept(log, found, Msg.of("kept.chart.chemical_failed"), u)
     effect = found.value

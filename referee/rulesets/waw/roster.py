@@ -33,7 +33,7 @@ from pydantic_core import PydanticCustomError
 
 from referee.rulesets.fields import Name
 from referee.rulesets.waw.declaration import UNIT_ID, Unit, UnitKind
-from referee.rulesets.waw.entry import hex_label
+from referee.rulesets.waw.line import hex_label
 from referee.rulesets.waw.userdata import Artillery
 
 

@@ -22,7 +22,7 @@ from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.rulesets.cc.deck import FateCardQuestion, edition
 from referee.rulesets.cc.declaration import FiringPiece, piece_key
-from referee.rulesets.cc.entry import (
+from referee.rulesets.cc.line import (
     DONE,
     PieceQuestion,
     SituationQuestion,
@@ -78,7 +78,7 @@ def refusal(question: Any, line: str, lang: str | None = None) -> str:
 
 
 def group(*lines: str) -> tuple[FiringPiece, ...]:
-    from referee.rulesets.cc.entry import PieceLine, line_pieces
+    from referee.rulesets.cc.line import PieceLine, line_pieces
 
     out: list[FiringPiece] = []
     for line in lines:
@@ -598,7 +598,7 @@ def test_a_card_typed_without_its_trigger_is_answered_with_how_to_type_it() -> N
 @pytest.mark.parametrize("word", ["Germany", "german", "Germans", "немцы", "Немецкий"])
 def test_nations_by_their_adjectives_and_the_games_words(word: str) -> None:
     from referee.rulesets.cc.declaration import Declaration
-    from referee.rulesets.cc.entry import NationQuestion
+    from referee.rulesets.cc.line import NationQuestion
 
     question = NationQuestion(id="attacker", text=Msg.of("cc.q.attacker"),
                               choices=(_choice("germany"), _choice("america")))

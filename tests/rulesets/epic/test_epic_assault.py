@@ -411,9 +411,9 @@ def test_the_typed_assault_is_one_line_a_formation() -> None:
 def test_a_bad_assault_line_is_refused_with_the_part(line: str, part: str | None) -> None:
     from referee.core.errors import AnswerError
     from referee.core.text import Msg
-    from referee.rulesets.epic.assault_entry import AssaultEntry
+    from referee.rulesets.epic.assault_line import AssaultQuestion
 
-    q = AssaultEntry(id="assault.attacker", text=Msg.of("epic.assault.q.attacker_line"),
+    q = AssaultQuestion(id="assault.attacker", text=Msg.of("epic.assault.q.attacker_line"),
                      charging=True)
     with pytest.raises(AnswerError) as err:
         q.accept(line)
@@ -424,9 +424,9 @@ def test_a_bad_assault_line_is_refused_with_the_part(line: str, part: str | None
 
 def test_a_line_shown_back_reads_as_the_same_units() -> None:
     from referee.core.text import Msg
-    from referee.rulesets.epic.assault_entry import AssaultEntry
+    from referee.rulesets.epic.assault_line import AssaultQuestion
 
-    q = AssaultEntry(id="assault.defender", text=Msg.of("epic.assault.q.defender_line"))
+    q = AssaultQuestion(id="assault.defender", text=Msg.of("epic.assault.q.defender_line"))
     for line in ("Red: bm2, 3 inf 5+ cc5 ff4 contact woods, 1 we 4+ cc3 ff4 dc4 vs2 10 fearless",
                  "2 пех 5+ бб5 пр4 контакт, 1 тоже 12 +1бб макро"):
         value = q.accept(line)

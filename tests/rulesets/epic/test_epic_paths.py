@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from referee import api
 from referee.core.port import settle_dice
-from referee.core.questions import DiceQuestion, EntryQuestion, Question
+from referee.core.questions import DiceQuestion, LineQuestion, Question
 from referee.render.display import value_from_label
 
 FIRING, TARGET, OTHER = "Grey Company", "Red Company", "Blue Squad"
@@ -52,7 +52,7 @@ class Faces:
             return self.inner.ask(q)
         if q.id in self.answers:
             return q.accept(value_from_label(q, self.answers[q.id]))
-        if isinstance(q, EntryQuestion):
+        if isinstance(q, LineQuestion):
             return q.accept(q.default or "")
         return q.accept(q.default)
 

@@ -1,5 +1,5 @@
 """The whole Flames of War assault at the table: the first question, each side in one line
-(``side_entry``), the one line of known armies (``fight_entry.AssaultEntry``), and a typed
+(``side_line``), the one line of known armies (``fight_line.AssaultQuestion``), and a typed
 assault giving what the same declaration gives."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.rulesets.fow.fight_entry import AssaultEntry
-from referee.rulesets.fow.side_entry import Group, RatingsEntry, SideEntry
+from referee.rulesets.fow.fight_line import AssaultQuestion
+from referee.rulesets.fow.side_line import Group, RatingsQuestion, SideQuestion
 from tests.support import ROOT
 from tests.support.fow import A, D, P, questions_asked, whole
 
 ROSTER = ROOT / "transcripts" / "rosters" / "fow-orchard.toml"
 
 
-def side(charging: bool, **extra: Any) -> SideEntry:
-    return SideEntry(id="x", text=Msg.of("fow.q.step"), charging=charging, **extra)
+def side(charging: bool, **extra: Any) -> SideQuestion:
+    return SideQuestion(id="x", text=Msg.of("fow.q.step"), charging=charging, **extra)
 
 
 def refusal(question: Any, line: str) -> str:
@@ -120,7 +120,7 @@ def test_a_wrong_side_line_is_refused_naming_the_part(charging: bool, line: str,
 
 
 def test_ratings_alone_read_in_either_language() -> None:
-    entry = RatingsEntry(id="x", text=Msg.of("fow.q.step"))
+    entry = RatingsQuestion(id="x", text=Msg.of("fow.q.step"))
     assert entry.accept("ветераны уверенные переброс") == ("veteran", "confident", True)
     assert "say the platoon's Motivation" in refusal(entry, "veteran")
 
@@ -154,8 +154,8 @@ TEAMS = (("p1", "Grey", "Pioneers", "infantry", "active", 0),
          ("rt", "Red", "Armour", "tank", "active", 1))
 
 
-def assault_line() -> AssaultEntry:
-    return AssaultEntry(id="assault", text=Msg.of("fow.q.step"), teams=TEAMS)
+def assault_line() -> AssaultQuestion:
+    return AssaultQuestion(id="assault", text=Msg.of("fow.q.step"), teams=TEAMS)
 
 
 @pytest.mark.clause("F-A2")

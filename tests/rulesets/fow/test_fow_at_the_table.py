@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from referee import api
 from referee.catalog import current_language, render, set_language
 from referee.core.errors import AnswerError, MissingAnswerError, ScriptError
-from referee.core.questions import ChoiceQuestion, ConfirmQuestion, EntryQuestion, Question
+from referee.core.questions import ChoiceQuestion, ConfirmQuestion, LineQuestion, Question
 from referee.core.result import Result
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
-from referee.rulesets.fow.entry import DefenderEntry, DefenderLine, HitterEntry, HitterLine
+from referee.rulesets.fow.line import DefenderLine, DefenderQuestion, HitterLine, HitterQuestion
 from tests.support import ROOT
 from tests.support.fow import D, H, decl
 from tests.support.fow import run as run_declared
@@ -78,19 +78,19 @@ def language(lang: str) -> Iterator[None]:
         set_language(before)
 
 
-def refusal(question: EntryQuestion, line: str) -> str:
+def refusal(question: LineQuestion, line: str) -> str:
     with pytest.raises(AnswerError) as err:
         question.accept(line)
     return render(err.value.msg)
 
 
-def defenders(**extra: Any) -> DefenderEntry:
-    return DefenderEntry(id="defending.1", text=Msg.of("fow.q.defenders", first="D1"),
+def defenders(**extra: Any) -> DefenderQuestion:
+    return DefenderQuestion(id="defending.1", text=Msg.of("fow.q.defenders", first="D1"),
                          **extra)
 
 
-def hitters(ids: tuple[str, ...] = ("d1", "d2", "d3"), **extra: Any) -> HitterEntry:
-    return HitterEntry(id="hitting.1", text=Msg.of("fow.q.hitters", first="H1"),
+def hitters(ids: tuple[str, ...] = ("d1", "d2", "d3"), **extra: Any) -> HitterQuestion:
+    return HitterQuestion(id="hitting.1", text=Msg.of("fow.q.hitters", first="H1"),
                        team_ids=ids, **extra)
 
 
@@ -142,7 +142,7 @@ def test_a_wrong_defending_line_is_refused_naming_the_part_in_both_languages(
 def test_the_top_armour_is_typed_not_picked_from_a_list() -> None:
     _, port = play({**REFERENCE, "defending.3": "tank bailed top 14"})
     assert not any(isinstance(q, ChoiceQuestion) and "top" in q.id for q in port.questions)
-    assert isinstance(port.get("defending.3"), EntryQuestion)
+    assert isinstance(port.get("defending.3"), LineQuestion)
 
 
 def test_no_type_and_no_hits_are_refused() -> None:
@@ -302,7 +302,7 @@ def test_a_roster_asks_who_hits_their_hits_and_reach_and_what_it_cannot_know() -
 
 @pytest.mark.clause("F-11")
 def test_F11_a_roster_gives_the_type_and_fully_armoured_so_the_line_may_not() -> None:
-    line = HitterEntry(id="hitting.gt1", text=Msg.of("fow.q.hitters", first="H1"),
+    line = HitterQuestion(id="hitting.gt1", text=Msg.of("fow.q.hitters", first="H1"),
                        team_ids=("r1",), known_type="tank", known_fa=True)
     assert line.accept("2 hits") == HitterLine(1, 2, "tank", True)
     assert "the roster gives" in refusal(line, "2 hits tank")
@@ -364,9 +364,9 @@ def test_the_roster_of_a_script_is_found_from_the_script_s_folder(tmp_path: Path
 
 
 def test_a_roster_s_exceptions_are_refused_naming_the_team() -> None:
-    from referee.rulesets.fow.entry import ExceptionsEntry
+    from referee.rulesets.fow.line import ExceptionsQuestion
 
-    line = ExceptionsEntry(id="defending.exceptions", text=Msg.of("fow.q.roster_exceptions"),
+    line = ExceptionsQuestion(id="defending.exceptions", text=Msg.of("fow.q.roster_exceptions"),
                            team_ids=("r1", "rt"), vehicles=("rt",))
     assert line.accept("rt bailed, r1 building") == (("r1", "active", True),
                                                      ("rt", "bailed-out", False))

@@ -169,9 +169,9 @@ def test_FA5_a_wrong_casualties_line_is_refused_naming_the_part(line: str, words
     from referee.catalog import render
     from referee.core.errors import AnswerError
     from referee.core.text import Msg
-    from referee.rulesets.fow.fight_entry import CasualtiesEntry
+    from referee.rulesets.fow.fight_line import CasualtiesQuestion
 
-    entry = CasualtiesEntry(id="x", text=Msg.of("fow.q.step"), team_ids=("g1", "g2", "k1"),
+    entry = CasualtiesQuestion(id="x", text=Msg.of("fow.q.step"), team_ids=("g1", "g2", "k1"),
                             vehicles=("k1",), most=1)
     with pytest.raises(AnswerError) as err:
         entry.accept(line)
@@ -181,9 +181,9 @@ def test_FA5_a_wrong_casualties_line_is_refused_naming_the_part(line: str, words
 @pytest.mark.clause("F-A5")
 def test_FA5_the_casualties_line_reads_russian_and_spans() -> None:
     from referee.core.text import Msg
-    from referee.rulesets.fow.fight_entry import CasualtiesEntry
+    from referee.rulesets.fow.fight_line import CasualtiesQuestion
 
-    entry = CasualtiesEntry(id="x", text=Msg.of("fow.q.step"),
+    entry = CasualtiesQuestion(id="x", text=Msg.of("fow.q.step"),
                             team_ids=("g1", "g2", "g3", "k1"), vehicles=("k1",), most=4)
     assert entry.accept("g1-g3 уничтожено, k1 покинут") == (
         ("g1", "destroyed"), ("g2", "destroyed"), ("g3", "destroyed"), ("k1", "bailed-out"))

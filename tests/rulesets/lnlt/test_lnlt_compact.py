@@ -19,7 +19,7 @@ from referee.core.errors import AnswerError, ScriptError
 from referee.core.questions import DiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.lnlt.combat import target_facts
-from referee.rulesets.lnlt.entry import Mods, ModsEntry
+from referee.rulesets.lnlt.line import Mods, ModsQuestion
 from referee.rulesets.lnlt.odds import attack_odds, opposed_odds
 from referee.rulesets.lnlt.roster import Unit
 from tests.support.lnlt import asked, leader, refusal, roster, run, step_texts, unit
@@ -173,7 +173,7 @@ def test_L8_L5_fire_from_a_marked_or_shaken_hex_is_refused_with_the_rule(
 
 # --- the one-line modifiers and the opposed roll ---------------------------------------------
 
-MODS = ModsEntry(id="mods", text=Msg.of("lnlt.q.mods", hex="D4"), default_value="0 0")
+MODS = ModsQuestion(id="mods", text=Msg.of("lnlt.q.mods", hex="D4"), default_value="0 0")
 
 
 def test_the_modifiers_line_reads_the_drm_then_the_tm() -> None:

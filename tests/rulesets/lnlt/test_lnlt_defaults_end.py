@@ -25,7 +25,7 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
-    EntryQuestion,
+    LineQuestion,
     MultiChoiceQuestion,
     NumberQuestion,
     Question,
@@ -155,7 +155,7 @@ class GeneratedScript:
             low = -1 if q.minimum is None else max(-1, q.minimum)
             high = 2 if q.maximum is None else min(2, q.maximum)
             return draw(st.integers(low, high))
-        if isinstance(q, EntryQuestion):
+        if isinstance(q, LineQuestion):
             return q.accept(f"{draw(st.integers(-1, 2))} {draw(st.integers(-1, 2))}")
         assert isinstance(q, DiceQuestion)
         return self.rest.ask(q)  # rolled from the seed

@@ -17,7 +17,7 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
-    EntryQuestion,
+    LineQuestion,
     MultiChoiceQuestion,
     NumberQuestion,
     Question,
@@ -98,7 +98,7 @@ class RandomPort:
             low = -2 if q.minimum is None else max(-2, q.minimum)
             high = 3 if q.maximum is None else min(3, q.maximum)
             return draw(st.integers(low, high))
-        if isinstance(q, EntryQuestion):  # "Fire from ...": the DRM and TM in one line
+        if isinstance(q, LineQuestion):  # "Fire from ...": the DRM and TM in one line
             return q.accept(f"{draw(st.integers(-2, 3))} {draw(st.integers(-2, 3))}")
         assert isinstance(q, DiceQuestion)
         faces = tuple(draw(st.integers(1, 6)) for _ in range(q.spec.count))

@@ -16,17 +16,17 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.rulesets.lnlt.typed import (
-    AdjacentEntry,
-    SidesEntry,
+    AdjacentQuestion,
+    SidesQuestion,
     SideUnits,
     UnitLine,
-    UnitsEntry,
+    UnitsQuestion,
     _Ids,
     units_of,
 )
 from tests.support.game import invoke, new_game
 
-UNITS = UnitsEntry(id="typed.units.1", text=Msg.of("lnlt.q.typed_units", side="Grey"),
+UNITS = UnitsQuestion(id="typed.units.1", text=Msg.of("lnlt.q.typed_units", side="Grey"),
                    side="Grey")
 
 
@@ -82,11 +82,11 @@ def test_a_wrong_unit_is_refused_naming_what_is_wrong(line: str, reason: str) ->
 
 
 def test_the_sides_and_the_adjacent_hexes() -> None:
-    sides = SidesEntry(id="typed.sides", text=Msg.of("lnlt.q.typed_sides"))
+    sides = SidesQuestion(id="typed.sides", text=Msg.of("lnlt.q.typed_sides"))
     assert sides.accept("Grey Red") == ("Grey", "Red")
     assert sides.accept("Grey Company, Red Army") == ("Grey Company", "Red Army")
     assert "type the two sides' names" in _refusal("Grey", sides)
-    adjacent = AdjacentEntry(id="typed.adjacent", text=Msg.of("lnlt.q.typed_adjacent",
+    adjacent = AdjacentQuestion(id="typed.adjacent", text=Msg.of("lnlt.q.typed_adjacent",
                                                               hexes="C4, D4"),
                              hexes=("C4", "D4"))
     assert adjacent.accept("c4-d4") == (("C4", "D4"),)

@@ -2,9 +2,9 @@
 (``h2 destroyed, h3 bailed``; F-A5), and the assault of known armies in one line (``p1-p3 vs
 r1 r2 ag, rt bailed, fire r1 ag``; F-A1 to F-A3).
 
-Each is an ``EntryQuestion``: a typed line and a scripted one are read by the same ``parse``,
+Each is a ``LineQuestion``: a typed line and a scripted one are read by the same ``parse``,
 and a wrong line is refused with one line naming the part that is wrong. The words are read in
-every language (``words.py``).
+every language (``rulesets/flames-of-war/words.toml``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
-from referee.rulesets.fow.words import tokens, vocabulary
+from referee.rulesets.fow.line import tokens, vocabulary
 
 DESTROYED, BAILED = "destroyed", "bailed-out"
 
@@ -45,7 +45,7 @@ def span(folded: str, ids: dict[str, str]) -> tuple[str, ...] | None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CasualtiesEntry(EntryQuestion):
+class CasualtiesQuestion(LineQuestion):
     """Which charging teams defensive fire destroyed or bailed out (F-A5): team ids, each
     group followed by ``destroyed`` or ``bailed``; ``none`` (Enter) for none. At most
     ``most`` teams (one hit each at least); only vehicles bail out."""
@@ -123,7 +123,7 @@ class AssaultLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AssaultEntry(EntryQuestion):
+class AssaultQuestion(LineQuestion):
     """``p1-p3 vs r1 r2 ag rt, rt bailed, r2 building, fire r1 ag``: the charging teams (of
     one platoon), then optionally ``vs`` the enemy teams in the fight (default: every enemy
     team not destroyed), ``fire`` the teams firing defensively (default: every one in the

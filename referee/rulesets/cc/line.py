@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from referee.core.errors import AnswerError
 from referee.core.options import Options
-from referee.core.questions import ChoiceQuestion, EntryQuestion
+from referee.core.questions import ChoiceQuestion, LineQuestion
 from referee.core.text import Msg
 from referee.rulesets import compact
 from referee.rulesets.cc.declaration import FiringPiece
@@ -55,6 +55,8 @@ def _error(key: str, **params: Any) -> AnswerError:
 
 def _tokens(text: str) -> list[str]:
     return compact.tokens(text, WORDS)
+
+
 
 
 def _bounded(value: int, part: str, low: int, high: int) -> int:
@@ -242,7 +244,7 @@ def line_pieces(line: PieceLine, first: int, hex: str) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ListQuestion(EntryQuestion):
+class ListQuestion(LineQuestion):
     """A line of a list (pieces, units): ``number`` is the next one's; the first line needs
     an answer (``default_value`` ``None``), the others take ``-`` (the end) on Enter."""
 
@@ -427,7 +429,7 @@ def format_situation(value: Situation) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SituationQuestion(EntryQuestion):
+class SituationQuestion(LineQuestion):
     """The attack's FP bonuses and the target hex's cover (and, typed in, its name). An
     attack whose FP would be 0 or less with the best base piece is refused here (C-9)."""
 
@@ -479,7 +481,7 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RangeQuestion(EntryQuestion):
+class RangeQuestion(LineQuestion):
     """How far a firing hex is from the target, and the hindrance on its line of sight;
     refused when none of its pieces reaches that far (``reach``: the longest Range with
     Command of the hex's pieces that may fire, C-6, C-14)."""

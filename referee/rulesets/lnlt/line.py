@@ -1,6 +1,7 @@
 """A compact line of a Lock 'n Load Tactical fire (issue 14): the Direct Fire Table modifiers
 and the target hex's terrain modifier in one answer, ``+1 2``, read by the question itself
-(typed and scripted alike) and refused with a one-line reason naming the wrong part."""
+(typed and scripted alike, its words split by ``referee.rulesets.lines``) and refused with a
+one-line reason naming the wrong part."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
+from referee.rulesets import lines
 
 DRM_RANGE = (-10, 10)
 TM_RANGE = (-5, 10)
@@ -29,7 +31,7 @@ def _signed(word: str) -> int | None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ModsEntry(EntryQuestion):
+class ModsQuestion(LineQuestion):
     """The DRM then the TM: ``0 0``, ``+1 2``, ``-1 -1``."""
 
     def accept(self, raw: Any) -> Any:
@@ -38,7 +40,7 @@ class ModsEntry(EntryQuestion):
         return super().accept(raw)
 
     def parse(self, text: str) -> Mods:
-        words = text.replace(",", " ").replace("/", " ").split()
+        words = lines.tokens(text, blanks=",/", names=False)
         values = []
         for word, (low, high), what in zip(words, (DRM_RANGE, TM_RANGE), ("drm", "tm"),
                                            strict=False):

@@ -1,6 +1,6 @@
 """Compact lines at the table (issue 14): a group of alike units in one answer.
 
-Three kinds of line, each read by its question (an ``EntryQuestion``: the one validation path
+Three kinds of line, each read by its question (a ``LineQuestion``: the one validation path
 for typed and scripted answers) and refused with a one-line reason naming the part that is
 wrong:
 
@@ -32,11 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from referee import data
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
+from referee.rulesets import lines
 from referee.rulesets.epic.tables import RULESET_ID
+from referee.rulesets.lines import fold
 
 MAX_UNITS = 60  # units of a formation (the declaration's limit)
 MAX_WEAPONS = 30  # weapon profiles of an attack (the declaration's limit)
@@ -52,15 +53,11 @@ _SAVE = re.compile(r"^(\d+)\+$")
 _BEARING = re.compile(r"^(?:@(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)°)$")
 
 
-def fold(text: str) -> str:
-    return text.casefold().replace("ё", "е")
-
-
 @functools.cache
 def words() -> dict[str, dict[str, tuple[str, ...]]]:
-    raw = data.load(RULESET_ID, "words")
-    return {section: {thing: tuple(fold(w) for w in ws) for thing, ws in table.items()}
-            for section, table in raw.items()}
+    """Each section of the words file: each thing with its words in both languages, folded."""
+    vocabulary = lines.words(RULESET_ID)
+    return {section: vocabulary.of(section) for section in vocabulary.listed}
 
 
 def _named(token: str, *sections: str) -> tuple[str, str] | None:
@@ -82,10 +79,9 @@ def _named(token: str, *sections: str) -> tuple[str, str] | None:
 
 
 def _word(section: str, thing: str, ru: bool = False) -> str:
-    """The word a line is shown back with: the first of the thing's words, or its first
+    """The word a line is shown back with: the thing's first English word, or its first
     Russian word for a line typed in Russian."""
-    ws = words()[section][thing]
-    return next((w for w in ws if _cyrillic(w)), ws[0]) if ru else ws[0]
+    return fold(lines.words(RULESET_ID).shown(section, thing, "ru" if ru else "en"))
 
 
 def _cyrillic(text: str) -> bool:
@@ -110,15 +106,9 @@ def _groups(text: str, *, plus: bool = False) -> list[list[str]]:
     if plus:  # a line of weapons
         values = "|".join(w for ws in words()["value"].values() for w in ws)
         t = re.sub(rf"(?<!\w)({values})\s+(\d)", r"\1\2", t)  # ap 4+: one word
-        times = "".join(words()["unit"]["times"])
-        t = re.sub(rf"(\d)\s+([{times}])(?!\w)", r"\1\2", t)  # 2 x: one word
+        t = re.sub(rf"(\d)\s+([{lines.TIMES}])(?!\w)", r"\1\2", t)  # 2 x: one word
         t = re.sub(r"\+(?=[^\W\d_])", "+ + ", t)  # ap5+at6, ap5 + at6: two weapons
-    out = []
-    for part in re.split(r"[,;]", t):
-        tokens = [w for w in re.split(r"[\s/]+", part) if w]
-        if tokens:
-            out.append(tokens)
-    return out
+    return lines.groups(t, blanks="/", names=False)
 
 
 def _distance(token: str) -> float | None:
@@ -156,7 +146,7 @@ def _twice(token: str, what: str) -> AnswerError:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NameEntry(EntryQuestion):
+class NameQuestion(LineQuestion):
     """A formation's name, or ``-`` (what Enter takes) for the label it is given."""
 
     max_length: int = 60
@@ -169,14 +159,15 @@ class NameEntry(EntryQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GroupEntry(EntryQuestion):
+class GroupQuestion(LineQuestion):
     """A line of groups of alike units (several if commas part them); ``-`` once at least
     one unit is entered: no more. ``previous``: the group before, for ``same``."""
 
     previous: Any = None
     units_before: int = 0
-    # room for the line a record writes back (``format``), which spells out every weapon
-    # and flag: 200 refused the record of three groups of three weapons (as FoW's lines)
+    # room for the line a --record file writes back (``format``), which spells out every
+    # weapon and flag: 200 refused the --record line of three groups of three weapons (as
+    # FoW's lines)
     max_length: int = 4000
     plus: ClassVar[bool] = False  # weapons: + parts two weapons of one unit
 
@@ -320,7 +311,7 @@ def unit_group(tokens: list[str], previous: UnitGroup | None, barrage: bool,
 
 
 @dataclass(frozen=True, kw_only=True)
-class TargetEntry(GroupEntry):
+class TargetQuestion(GroupQuestion):
     """A line of target units: ``3 inf 6+ woods 30``. ``barrage``: ``clear`` is allowed;
     ``macro``: macro-weapons fire, so ``nomw`` marks units beyond their reach (E-12)."""
 
@@ -383,11 +374,10 @@ def _weapon(tokens: list[str]) -> tuple[int, Profile | None, dict[str, Any]]:
     times = 1
     got = _Fields()
     extra: dict[str, Any] = {}
-    mark = "|".join(re.escape(w) for w in words()["unit"]["times"])
     for token in tokens:
-        m = re.fullmatch(rf"(\d+)(?:{mark})|(?:{mark})(\d+)", token)
-        if m is not None:
-            times = int(m.group(1) or m.group(2))
+        counted = lines.count(token, before=True)
+        if counted is not None:
+            times = counted
             if not 1 <= times <= MAX_TIMES:
                 raise AnswerError(Msg.of("epic.entry.times", part=token, most=MAX_TIMES))
             continue
@@ -470,7 +460,7 @@ def firing_group(tokens: list[str], previous: FiringGroup | None,
 
 
 @dataclass(frozen=True, kw_only=True)
-class FiringEntry(GroupEntry):
+class FiringQuestion(GroupQuestion):
     """A line of firing units and their weapons: ``4 ap4``. ``need_distance``: the formation
     has Blast markers (E-4); ``barrage``: the kind of fire of the lines before (None: no
     line yet); ``profiles``: the weapons they named."""
@@ -550,11 +540,10 @@ def _place_count(tokens: list[str], needs: Needs, most: int) -> tuple[int | None
     number (the distance) follows, or when no distance is needed (``2 out``, ``2 woods``
     where only the ground is asked); ``2x`` always. Else a first number is the distance
     (``20``, ``20 @90``)."""
-    times = "|".join(re.escape(w) for w in words()["unit"]["times"])
-    marked = re.fullmatch(rf"(\d+)(?:{times})", tokens[0]) if tokens else None
+    marked = lines.count(tokens[0]) if tokens else None
     if marked is not None:
-        return _count([marked.group(1), *tokens[1:]] if len(tokens) > 1
-                      else [marked.group(1), "in"], most)
+        return _count([str(marked), *tokens[1:]] if len(tokens) > 1
+                      else [str(marked), "in"], most)
     rest = tokens[1:]
     out = any(_named(t, "flag", *(("assault",) if needs.contact else ()))
               in (("flag", "out"), ("assault", "contact")) for t in rest)
@@ -609,7 +598,7 @@ def place(tokens: list[str], needs: Needs, most: int, ru: bool = False) -> tuple
 
 
 @dataclass(frozen=True, kw_only=True)
-class SituationEntry(EntryQuestion):
+class SituationQuestion(LineQuestion):
     """Where each of ``count`` units (a formation's units whose situation is not declared,
     in their order) stands: runs of units, the last without a count taking the rest."""
 
@@ -644,7 +633,7 @@ def each_unit(places: Sequence[Place]) -> list[tuple[int, Place]]:
     return [(i, p) for i, p in enumerate(places) for _ in range(p.count)]
 
 
-# the line reader's parts, shared with the assault's lines (``assault_entry``), which import
+# the line reader's parts, shared with the assault's lines (``assault_line``), which import
 # them one way: nothing here knows the assault
 split_groups, named_thing, shown_word, group_count, distance_of = (
     _groups, _named, _word, _count, _distance)

@@ -18,21 +18,21 @@ from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.frontends.wrappers import ScriptingPort
 from referee.rulesets.waw.declaration import Unit
-from referee.rulesets.waw.entry import (
-    HexEntry,
+from referee.rulesets.waw.line import (
     HexLine,
-    RatingEntry,
+    HexQuestion,
     RatingLine,
-    UnitsEntry,
+    RatingQuestion,
     UnitsLine,
+    UnitsQuestion,
     vocabulary,
 )
 
-UNITS = UnitsEntry(id="units", text=Msg.of("waw.q.units_he"))
-CHEM_UNITS = UnitsEntry(id="units", text=Msg.of("waw.q.units_chemical"), positions=True)
-HEX = HexEntry(id="hex", text=Msg.of("waw.q.hex_he"), defence_most=10,
+UNITS = UnitsQuestion(id="units", text=Msg.of("waw.q.units_he"))
+CHEM_UNITS = UnitsQuestion(id="units", text=Msg.of("waw.q.units_chemical"), positions=True)
+HEX = HexQuestion(id="hex", text=Msg.of("waw.q.hex_he"), defence_most=10,
                terrains=("woods", "town"))
-RATING = RatingEntry(id="firepower", text=Msg.of("waw.q.rating"))
+RATING = RatingQuestion(id="firepower", text=Msg.of("waw.q.rating"))
 
 
 def kinds(line: Any) -> list[tuple[str, str, bool, bool, str]]:
@@ -127,7 +127,7 @@ def test_the_refusals_list_the_words_the_vocabulary_reads() -> None:
         shown = render(Msg.of("waw.entry.kinds"), lang) + render(Msg.of("waw.entry.states"),
                                                                   lang)
         for part in ("kind", "state"):
-            for word in vocab.listed(part, lang).split(", "):
+            for word in vocab.first_words(part, lang):
                 if word not in ("good", "норм"):
                     assert word in shown, (lang, word)
 
@@ -150,7 +150,7 @@ def test_the_hex_keeps_its_map_number_and_may_carry_its_defence_bonus() -> None:
     assert "'x': neither a defence bonus (0 to 10) nor a terrain of your data file" in \
         refusal(HEX, "0712 x")
     assert "«11»: это не защитный бонус" in refusal(HEX, "0712 11", "ru")
-    smoke = HexEntry(id="hex", text=Msg.of("waw.q.hex"))
+    smoke = HexQuestion(id="hex", text=Msg.of("waw.q.hex"))
     assert "'1': only the hex here" in refusal(smoke, "0712 1")
 
 

@@ -1,71 +1,41 @@
 """The compact lines of a World at War mission at the table (issue 14): a question that says
 several things in one answer, read by the question itself (typed lines and scripts alike).
 
-* ``HexEntry`` (id ``hex``): the target hex, and for an HE mission the hex's infantry
+* ``HexQuestion`` (id ``hex``): the target hex, and for an HE mission the hex's infantry
   defence bonus (or a terrain of the data file) when the player knows it: ``0712``,
   ``0712 1``, ``0712 woods``.
-* ``UnitsEntry`` (id ``units``): the hex's units, identical ones counted once:
+* ``UnitsQuestion`` (id ``units``): the hex's units, identical ones counted once:
   ``2 inf, cv dis, "Alpha" inf weak``.
-* ``RatingEntry`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
+* ``RatingQuestion`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
 
 Each keeps the id and the meaning of the question it replaces: a script written before holds
 ``hex = 712``, ``units = 3`` and ``firepower = 5`` and replays unchanged (a bare count asks each
 unit as before, a bare firepower asks the hit number). The words of the lines are data
-(``rulesets/world-at-war/entry.toml``), in English and Russian; a line is written back in the
-language it was typed in.
+(``rulesets/world-at-war/words.toml``, read by ``referee.rulesets.lines``), in English and
+Russian; a line is written back in the language it was typed in.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from referee import data
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
+from referee.rulesets import lines
 from referee.rulesets.waw.declaration import DEFAULT_ID, Unit, default_id, unit_key
 from referee.rulesets.waw.tables import RULESET_ID
 
-LANGS = ("en", "ru")
-MAX_PHRASE = 3  # words of one vocabulary entry ("небронированная техника" is two)
 
-
-@dataclass(frozen=True)
-class Vocabulary:
-    words: dict[str, tuple[str, str, str]]  # folded phrase -> (part, value, language)
-    first: dict[tuple[str, str, str], str]  # (part, value, language) -> the word written
-
-    def word(self, part: str, value: str, lang: str) -> str:
-        return self.first[(part, value, lang)]
-
-    def listed(self, part: str, lang: str) -> str:
-        """The first words of a part, for a hint or a refusal: ``inf, cv, uv, hq``."""
-        return ", ".join(w for (p, _, la), w in self.first.items() if p == part and la == lang)
-
-
-@functools.cache
-def vocabulary() -> Vocabulary:
-    raw = data.load(RULESET_ID, "entry")
-    words: dict[str, tuple[str, str, str]] = {}
-    first: dict[tuple[str, str, str], str] = {}
-    for part in ("kind", "state", "position"):
-        for value, by_lang in raw[part].items():
-            for lang in LANGS:
-                listed = by_lang[lang]
-                first[(part, value, lang)] = listed[0]
-                for w in listed:
-                    words.setdefault(w.casefold(), (part, value, lang))
-    for lang in LANGS:
-        for w in raw["filler"][lang]:
-            words.setdefault(w.casefold(), ("filler", "", lang))
-    return Vocabulary(words, first)
+def vocabulary() -> lines.Words:
+    """The words of the lines (``rulesets/world-at-war/words.toml``)."""
+    return lines.words(RULESET_ID)
 
 
 @dataclass(frozen=True, kw_only=True)
-class Line(EntryQuestion):
+class Line(LineQuestion):
     """A compact line that also reads a script's whole number as its text (``hex = 712``,
     ``units = 3``, ``firepower = 5``: the answers of before)."""
 
@@ -93,7 +63,7 @@ def hex_label(word: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexEntry(Line):
+class HexQuestion(Line):
     """The target hex; with ``defence_most`` (an HE mission whose terrain is not declared)
     it may name the hex's infantry defence bonus, or one of ``terrains`` (data file ids)."""
 
@@ -101,7 +71,7 @@ class HexEntry(Line):
     terrains: tuple[str, ...] = ()
 
     def parse(self, text: str) -> HexLine:
-        words = text.split()
+        words = lines.tokens(text, names=False)
         if not HEX_LABEL.match(words[0]):
             raise AnswerError(Msg.of("waw.entry.error.hex", word=words[0]))
         line = HexLine(hex_label(words[0]))
@@ -135,7 +105,7 @@ class RatingLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingEntry(Line):
+class RatingQuestion(Line):
     """The mission's firepower and hit number (``5 4+``; ``5/4``); the firepower alone (as
     scripts wrote it before) leaves the hit number to its own question."""
 
@@ -144,7 +114,7 @@ class RatingEntry(Line):
     highest_hit: int = 6
 
     def parse(self, text: str) -> RatingLine:
-        words = text.replace("/", " ").split()
+        words = lines.tokens(text, blanks="/", names=False)
         fp_word = words[0]
         if not fp_word.isdigit() or not 1 <= int(fp_word) <= self.max_firepower:
             raise AnswerError(Msg.of("waw.entry.error.firepower", word=fp_word,
@@ -175,34 +145,28 @@ class UnitsLine:
     lang: str = "en"
 
 
-TOKEN = re.compile(r'\s*(?:"(?P<q1>[^"]*)"|«(?P<q2>[^»]*)»|(?P<sep>[,;])'
-                   r'|(?P<word>[^\s,;"«»]+))')
-COUNT = re.compile(r"^(?:([0-9]+)[xх×]?|[xх×]([0-9]+))$")
+COUNT = re.compile(r"^[0-9]+$")  # a bare number counts too; 2x, x2: lines.count
 NUMBER = re.compile(r"^#([0-9]+)$")  # "#3": the unit typed before as unit 3
 
 
 def _groups(text: str) -> list[list[tuple[str, str]]]:
     """The line's parts (between commas), each a list of (``word`` or ``name``, text)."""
-    groups: list[list[tuple[str, str]]] = [[]]
-    pos = 0
-    while pos < len(text):
-        m = TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            if text[pos:].strip():
-                raise AnswerError(Msg.of("waw.entry.error.quote"))
-            break
-        pos = m.end()
-        if m.group("sep"):
-            groups.append([])
-        elif m.group("word") is not None:
-            groups[-1].append(("word", m.group("word")))
-        else:
-            name = " ".join((m.group("q1") if m.group("q1") is not None
-                             else m.group("q2")).split())
-            if not name:
+    try:
+        found = lines.groups(text)
+    except lines.Unclosed:
+        raise AnswerError(Msg.of("waw.entry.error.quote")) from None
+    groups: list[list[tuple[str, str]]] = []
+    for words in found:
+        groups.append([])
+        for word in words:
+            if word[:1] not in ('"', "«"):
+                groups[-1].append(("word", word))
+                continue
+            name = lines.quoted(word)
+            if name is None:
                 raise AnswerError(Msg.of("waw.entry.error.empty_name"))
             groups[-1].append(("name", name))
-    return [g for g in groups if g]
+    return groups
 
 
 @dataclass
@@ -218,7 +182,7 @@ class _Part:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitsEntry(Line):
+class UnitsQuestion(Line):
     """The units of the target hex in one line, or their count (as before: each unit is then
     asked on its own). ``positions``: a chemical strike, whose units may stand in the six
     hexes around (``adj``)."""
@@ -266,7 +230,7 @@ class UnitsEntry(Line):
                                   weakened="weakened" in states))
         return UnitsLine(tuple(units), "ru" if langs == {"ru"} else "en")
 
-    def _part(self, group: list[tuple[str, str]], vocab: Vocabulary,
+    def _part(self, group: list[tuple[str, str]], vocab: lines.Words,
               langs: set[str]) -> _Part:
         text = " ".join(f'"{w}"' if how == "name" else w for how, w in group)
         part = _Part(text)
@@ -284,12 +248,14 @@ class UnitsEntry(Line):
                 part.number = int(number.group(1))
                 i += 1
                 continue
-            count = COUNT.match(word)
+            count = lines.count(word, before=True)
+            if count is None and COUNT.match(word):
+                count = int(word)
             if count is not None:
                 if part.kind is not None or part.states is not None or part.counted:
                     raise AnswerError(Msg.of("waw.entry.error.count_place", word=word,
                                              part=text))
-                n = int(count.group(1) or count.group(2))
+                n = count
                 if not 1 <= n <= self.max_units:
                     raise AnswerError(Msg.of("waw.entry.error.count", word=word,
                                              most=self.max_units))
@@ -301,7 +267,9 @@ class UnitsEntry(Line):
                 raise AnswerError(Msg.of("waw.entry.error.word", word=word, part=text,
                                          kinds=Msg.of("waw.entry.kinds"),
                                          states=Msg.of("waw.entry.states")))
-            kind_of, value, lang = found
+            kind_of, value, _ = found
+            lang = vocab.language(" ".join(w for _, w in group[i:i + width]))
+            assert lang is not None
             langs.add(lang)
             self._take(part, kind_of, value, word)
             i += width
@@ -314,16 +282,18 @@ class UnitsEntry(Line):
 
     @staticmethod
     def _phrase(group: list[tuple[str, str]], i: int,
-                vocab: Vocabulary) -> tuple[tuple[str, str, str] | None, int]:
-        """The longest vocabulary phrase starting at word ``i`` (words joined by hyphens)."""
-        for width in range(MAX_PHRASE, 0, -1):
-            chunk = group[i:i + width]
-            if len(chunk) < width or any(how != "word" for how, _ in chunk):
-                continue
-            phrase = "-".join(w for _, w in chunk).casefold()
-            if phrase in vocab.words:
-                return vocab.words[phrase], width
-        return None, 1
+                vocab: lines.Words) -> tuple[tuple[str, str, int] | None, int]:
+        """The longest vocabulary phrase starting at word ``i`` (its parts typed with blanks
+        or hyphens)."""
+        words = []
+        for how, word in group[i:]:
+            if how != "word":
+                break
+            words.append(word)
+        found = vocab.lookup(words, 0)
+        if found is None:
+            return None, 1
+        return found, found[2]
 
     def _take(self, part: _Part, kind_of: str, value: str, word: str) -> None:
         if kind_of == "kind":
@@ -354,11 +324,11 @@ class UnitsEntry(Line):
                 parts.append(" ".join([str(count)] * (count > 1) + run))
 
         for position, u in enumerate(value.units, 1):
-            words = [vocab.word("kind", u.kind, lang)]
-            words += [vocab.word("state", s, lang) for s, on in
+            words = [vocab.shown("kind", u.kind, lang)]
+            words += [vocab.shown("state", s, lang) for s, on in
                       (("disorganized", u.disorganized), ("weakened", u.weakened)) if on]
             if u.position != "centre":
-                words.append(vocab.word("position", u.position, lang))
+                words.append(vocab.shown("position", u.position, lang))
             number = DEFAULT_ID.match(u.key) if u.name is None else None
             first = (_quoted(u.name) if u.name is not None else
                      f"#{number.group(1)}" if number and int(number.group(1)) != position

@@ -1,11 +1,12 @@
-"""Compact entry lines: a defending team or a group of identical ones (``3 inf``,
+"""Compact lines: a defending team or a group of identical ones (``3 inf``,
 ``tank bailed top 1``), a hitting team or a group (``3 hits``, ``2 hits tank fa priority
 inf d1 d2``), the names of a side's teams, and the exceptions of a roster's teams (``k1
 bailed, r2 building``).
 
-Each is an ``EntryQuestion``: a typed line and a scripted one are read by the same ``parse``,
+Each is a ``LineQuestion``: a typed line and a scripted one are read by the same ``parse``,
 and a wrong line is refused with one line naming the part that is wrong. The words are read
-in every language (``words.py``); a value is shown in the session's language.
+in every language (``rulesets/flames-of-war/words.toml``, read by ``referee.rulesets.lines``); a
+value is shown in the session's language.
 """
 
 from __future__ import annotations
@@ -15,18 +16,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
 from referee.core.words import whole_number
-from referee.rulesets.fow.words import tokens, vocabulary
+from referee.rulesets import lines
+
+RULESET_ID = "flames-of-war"
 
 VEHICLES = ("tank", "transport")
 MAX_TEAMS = 60  # a side's teams in one assault (the declaration's limit)
 MAX_HITS = 60
 MAX_TOP = 20
-_COUNT = re.compile(r"^(?:([0-9]{1,3})[x×]|[x×]([0-9]{1,3}))$")
-_GROUP = re.compile(r"^([0-9]{1,3})[x×]([0-9]{1,3})$")
+_GROUP = re.compile(rf"^([0-9]{{1,3}})[{lines.TIMES}]([0-9]{{1,3}})$")  # 2x3: teams, hits
 _GLUED = re.compile(r"^([^\W\d_]+)([0-9]{1,3})$")  # a word and its number: top1
+
+
+def vocabulary() -> lines.Words:
+    """The words of the lines (``rulesets/flames-of-war/words.toml``)."""
+    return lines.words(RULESET_ID)
+
+
+def tokens(text: str) -> list[str]:
+    """A line's parts: split at blanks, commas and semicolons."""
+    return lines.tokens(text, blanks=",;", names=False)
 
 
 def _refuse(key: str, **params: Any) -> AnswerError:
@@ -81,7 +93,7 @@ class DefenderLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class DefenderEntry(EntryQuestion):
+class DefenderQuestion(LineQuestion):
     """A defending team or a group of identical ones; with ``optional``, the answer ``done``
     (Enter) ends the list (``None``)."""
 
@@ -102,13 +114,13 @@ class DefenderEntry(EntryQuestion):
         while i < len(parts):
             part = parts[i]
             number = _number(part)
-            counted = _COUNT.match(part.casefold())
-            if number is not None or counted:
-                value = number if number is not None else int(
-                    counted.group(1) or counted.group(2))  # type: ignore[union-attr]
+            counted = lines.count(part, before=True, digits=3)
+            if number is not None or counted is not None:
+                value = number if number is not None else counted
+                assert value is not None
                 if kind is None and count is None:
                     count = value
-                elif kind is None or counted:
+                elif kind is None or counted is not None:
                     raise _refuse("two_counts", part=part)
                 else:
                     top = self._top(part, value, kind, top)
@@ -197,7 +209,7 @@ class HitterLine:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HitterEntry(EntryQuestion):
+class HitterQuestion(LineQuestion):
     """A hitting team or a group of identical ones. ``team_ids``: the defending teams a
     reach may name; ``buildings``: whether a defending team is in a building (F-10);
     ``known_type``: the type a roster gives (then no type, Fully-Armoured or count is
@@ -239,8 +251,8 @@ class HitterEntry(EntryQuestion):
                 continue
             number = _number(part)
             group_match = _GROUP.match(folded)
-            counted = _COUNT.match(folded)
-            if group_match or counted:
+            counted = lines.count(folded, before=True, digits=3)
+            if group_match or counted is not None:
                 if self.known_type is not None:
                     raise _refuse("roster_count", part=part)
                 if count is not None:
@@ -248,7 +260,7 @@ class HitterEntry(EntryQuestion):
                 if group_match:
                     count, number = int(group_match.group(1)), int(group_match.group(2))
                 else:
-                    count = int(counted.group(1) or counted.group(2))  # type: ignore[union-attr]
+                    count = counted
                     i += 1
                     continue
             if number is not None:
@@ -362,7 +374,7 @@ def _ids(ids: tuple[str, ...]) -> str:
 # --- names ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class NamesEntry(EntryQuestion):
+class NamesQuestion(LineQuestion):
     """The names of a side's teams, in order, separated by commas; ``-`` (or Enter for all)
     keeps a team's default label."""
 
@@ -394,7 +406,7 @@ class NamesEntry(EntryQuestion):
 # --- a roster's teams -----------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class TeamsEntry(EntryQuestion):
+class TeamsQuestion(LineQuestion):
     """Some of a roster's teams, by id (``p1 p2``, ``r1-r3``), or ``all`` where
     ``every`` allows it; with ``sides`` (each team's side), all of one side."""
 
@@ -411,7 +423,7 @@ class TeamsEntry(EntryQuestion):
         picked: list[str] = []
         for part in parts:
             folded = part.casefold()
-            named = (ids[folded],) if folded in ids else HitterEntry._span(folded, ids)
+            named = (ids[folded],) if folded in ids else HitterQuestion._span(folded, ids)
             if named is None:
                 raise _refuse("unknown_team", part=part, ids=_ids(self.team_ids))
             for team in named:
@@ -433,7 +445,7 @@ class TeamsEntry(EntryQuestion):
 # --- a roster's teams: what the roster cannot know -----------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
-class ExceptionsEntry(EntryQuestion):
+class ExceptionsQuestion(LineQuestion):
     """Which of a roster's defending teams are Bogged Down, Bailed Out or in a building in
     this assault (``k1 bailed, r2 building``); ``none`` (Enter) for none. The value: each
     team named, with its status and whether it is in the building."""

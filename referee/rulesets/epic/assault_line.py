@@ -21,13 +21,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
-from referee.rulesets.epic.entry import (
+from referee.rulesets.epic.line import (
     SAVE_TOKEN,
     Fields,
     distance_of,
-    fold,
     given_twice,
     group_count,
     named_thing,
@@ -38,6 +37,7 @@ from referee.rulesets.epic.entry import (
     unknown_part,
     words,
 )
+from referee.rulesets.lines import fold
 
 MAX_UNITS = 60
 ENGAGED_CM = 15  # E-A3: firefight reaches 15 cm
@@ -251,7 +251,7 @@ def fight_group(tokens: list[str], previous: FightGroup | None, ru: bool,
 
 
 @dataclass(frozen=True, kw_only=True)
-class AssaultEntry(EntryQuestion):
+class AssaultQuestion(LineQuestion):
     """A formation's whole line (see the module's docstring). ``charging``: the side that
     engages; ``named``: a name before a colon is allowed (typed without a roster)."""
 

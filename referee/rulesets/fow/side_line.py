@@ -20,16 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.core.errors import AnswerError
-from referee.core.questions import EntryQuestion
+from referee.core.questions import LineQuestion
 from referee.core.text import Msg
 from referee.core.words import whole_number
-from referee.rulesets.fow.fight_entry import span
-from referee.rulesets.fow.words import tokens, vocabulary
+from referee.rulesets import lines
+from referee.rulesets.fow.fight_line import span
+from referee.rulesets.fow.line import tokens, vocabulary
 
 MAX_TEAMS = 60
 MAX_TOP = 20
 VEHICLES = ("tank", "transport")
-_COUNT = re.compile(r"^(?:([0-9]{1,2})[x×]|[x×]([0-9]{1,2}))$")
 _SCORE = re.compile(r"^([2-6])\+$")
 _GLUED = re.compile(r"^([^\W\d_]+)([0-9]{1,2})$")  # a word and its number: top1, rof2
 
@@ -98,7 +98,7 @@ _NUMBERED = {"top": (MAX_TOP, 0), "rof": (20, 1), "anti-tank": (20, 0), "firepow
 
 
 @dataclass(frozen=True, kw_only=True)
-class SideEntry(EntryQuestion):
+class SideQuestion(LineQuestion):
     """One side of a whole assault (``charging``: the assaulting side) in one line.
     ``team_ids``: the defending teams a charging group may name; ``buildings``: whether a
     defending team is in a building (F-10)."""
@@ -142,11 +142,11 @@ class SideEntry(EntryQuestion):
                 reach += [t for t in named if t not in reach]
                 i += 1
                 continue
-            counted = _COUNT.match(folded)
+            counted = lines.count(folded, before=True, digits=2)
             number = whole_number(part) if part.isascii() else None
-            if counted or (number is not None and "type" not in said):
-                count = int(counted.group(1) or counted.group(2)) if counted else number
-                if "count" in said or ("type" in said and not counted):
+            if counted is not None or (number is not None and "type" not in said):
+                count = counted if counted is not None else number
+                if "count" in said or ("type" in said and counted is None):
                     raise _refuse("two_counts", part=part)
                 said["count"] = count
                 i += 1
@@ -312,7 +312,7 @@ class SideEntry(EntryQuestion):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingsEntry(EntryQuestion):
+class RatingsQuestion(LineQuestion):
     """A platoon's ratings when its roster gives none: ``trained confident``, with
     ``reroll`` where a commander or special rule allows a re-roll of a failed test."""
 

@@ -1,5 +1,5 @@
 """Epic's compact lines at the table (issue 14): what a line means, how it is shown back, and
-the one-line reasons a line is refused with, in both languages (``referee.rulesets.epic.entry``)."""
+the one-line reasons a line is refused with, in both languages (``referee.rulesets.epic.line``)."""
 
 from __future__ import annotations
 
@@ -11,27 +11,27 @@ from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.text import Msg
 from referee.render.display import answer_text, hint
-from referee.rulesets.epic.entry import (
-    FiringEntry,
+from referee.rulesets.epic.line import (
     FiringGroup,
-    NameEntry,
+    FiringQuestion,
+    NameQuestion,
     Needs,
     Place,
     Profile,
-    SituationEntry,
-    TargetEntry,
+    SituationQuestion,
+    TargetQuestion,
     UnitGroup,
 )
 
 TEXT = Msg.of("epic.q.target_first", target="Red Hill Company (invented)")
 
 
-def targets(**kw: object) -> TargetEntry:
-    return TargetEntry(id="target.1", text=TEXT, **kw)  # type: ignore[arg-type]
+def targets(**kw: object) -> TargetQuestion:
+    return TargetQuestion(id="target.1", text=TEXT, **kw)  # type: ignore[arg-type]
 
 
-def firing(**kw: object) -> FiringEntry:
-    return FiringEntry(id="firing.1", text=TEXT, **kw)  # type: ignore[arg-type]
+def firing(**kw: object) -> FiringQuestion:
+    return FiringQuestion(id="firing.1", text=TEXT, **kw)  # type: ignore[arg-type]
 
 
 def refused(question: object, line: str) -> tuple[str, str]:
@@ -152,8 +152,8 @@ def test_a_barrage_line_and_a_shooting_line_do_not_mix_across_lines() -> None:
 
 # -- where a formation's units stand ---------------------------------------------------------
 
-def situation(count: int, **needs: bool) -> SituationEntry:
-    return SituationEntry(id="situation.x", text=TEXT, count=count, needs=Needs(**needs))
+def situation(count: int, **needs: bool) -> SituationQuestion:
+    return SituationQuestion(id="situation.x", text=TEXT, count=count, needs=Needs(**needs))
 
 
 def test_a_situation_line_places_runs_of_units_in_order_the_last_taking_the_rest() -> None:
@@ -190,7 +190,7 @@ def test_E3_weapons_with_arcs_need_the_bearing_in_the_line() -> None:
 
 
 def test_a_name_or_the_label_and_the_hint_says_so() -> None:
-    q = NameEntry(id="firing-name", text=Msg.of("epic.q.firing_name"), default_value="-",
+    q = NameQuestion(id="firing-name", text=Msg.of("epic.q.firing_name"), default_value="-",
                   hint_msg=Msg.of("epic.hint.name", label=Msg.of("epic.default.firing_name")))
     assert q.accept("") is None and q.accept("Grey Company") == "Grey Company"
     assert q.format(None) == "-"
