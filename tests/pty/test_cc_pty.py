@@ -152,7 +152,9 @@ def test_C7_in_russian_lines_in_russian_words_a_white_band_weapon_refused_in_a_g
         ("Огневая Группа: фишка 3?", "миномёт 6 12 3 белая" + ENTER),
         ("миномёт — Вооружение с белой полосой: всегда стреляет в одиночку, никогда в "
          "группе (C-7): в группу не входит", ""),
-        ("Огневая Группа: фишка 3?", ENTER),  # - : the group is the squad and its MG
+        # "-": the group is the squad and its MG (after a refused line, Enter alone takes
+        # no default: issue 27)
+        ("Огневая Группа: фишка 3?", "-" + ENTER),
         ("ОМ от Действий и местности и Укрытие гекса цели?", "укрытие 1" + ENTER),
         ("Гекс цели: подразделение 1?", "отделение 7" + ENTER),
         ("Гекс цели: подразделение 2?", ENTER),

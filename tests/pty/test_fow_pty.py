@@ -92,6 +92,7 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
     s.child.sendline("3 hits d9")
     s.expect("'d9': not a number of hits")
     s.child.sendline("3 hits")
+    s.expect("Next hitting team or group")  # keys typed before it would be dropped
     s.child.sendline("2 hits")
     s.expect("Next hitting team or group (H3 on)")
     s.child.send(ENTER)
