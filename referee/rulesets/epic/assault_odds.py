@@ -371,7 +371,8 @@ def first_strike(facts: AssaultFacts) -> dict[str, Fraction]:
 # -- simulated, when exact is out of reach ----------------------------------------------------
 def simulate(facts: AssaultFacts, runs: int = RUNS) -> dict[str, Fraction]:
     """The same fates by a seeded simulation (first strike resolved first, as E-A16 says):
-    each run allocates with the defaults and rolls every die and save."""
+    each run allocates with the defaults and rolls every die and save, then the supporting
+    fire when the assault goes on (E-A8)."""
     rng = random.Random(hash((len(facts.attacker.units), len(facts.defender.units),
                               facts.attacker.markers, facts.defender.markers)) & 0xFFFF)
     totals = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), 0.0)
@@ -435,18 +436,33 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
             take(other, got[s][0], False)
             take(other, got[s][1], True)
 
+    def alive(s: str) -> bool:
+        return any(state[s][u.key] < u.left for u in facts.side(s).units)
+
+    def kills() -> tuple[int, int]:
+        return (facts.attacker.kills + sum(state["defender"].values()),
+                facts.defender.kills + sum(state["attacker"].values()))
+
     phase(True)
     phase(False)
-    lost = {s: sum(state[s].values()) for s in state}
+    if not alive("defender") and alive("attacker"):  # E-A7: the defenders wiped out
+        return "attacker", *kills()
+    if not any(state["attacker"][u.key] < u.left for u in engaged["attacker"]):
+        return "defender", *kills()  # E-A7: every engaged attacker down: stalled
+    # E-A8: the assault goes on: each side's supporting fire, normal hits on the engaged
+    fired = {s: sum(1 for n, p in facts.side(s).support for _ in range(n)
+                    if rng.random() < float(p)) for s in ("attacker", "defender")}
+    take("defender", fired["attacker"], False)
+    take("attacker", fired["defender"], False)
+    ka, kd = kills()
+    if not alive("defender") and alive("attacker"):
+        return "attacker", ka, kd
+    if not alive("attacker") and alive("defender"):
+        return "defender", ka, kd
     worth = {s: sum(u.worth for u in facts.side(s).units if state[s][u.key] < u.left)
              for s in state}
     insp = {s: sum(1 for u in facts.side(s).units
                    if u.inspiring and u.engaged and state[s][u.key] < u.left) for s in state}
-    ka, kd = facts.attacker.kills + lost["defender"], facts.defender.kills + lost["attacker"]
-    if not worth["defender"] and worth["attacker"]:  # E-A7: the defenders wiped out
-        return "attacker", ka, kd
-    if not any(state["attacker"][u.key] < u.left for u in engaged["attacker"]):
-        return "defender", ka, kd  # E-A7: every engaged attacker down: stalled
     a = _mods(ka, worth["attacker"], worth["defender"], facts.attacker.markers,
               facts.defender.markers, insp["attacker"])
     d = _mods(kd, worth["defender"], worth["attacker"], facts.defender.markers,
