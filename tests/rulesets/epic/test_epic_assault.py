@@ -607,6 +607,25 @@ def test_the_odds_of_an_assault_with_first_strike_are_exact() -> None:
     assert values[1] == Fraction(1, 4) + Fraction(3, 4) * roll_win
 
 
+@pytest.mark.clause("E-A15")
+@pytest.mark.clause("E-A16")
+def test_the_odds_before_a_first_strike_count_the_other_side_s_extra_attacks() -> None:
+    """The first strike (CC4+, 4+ saves both) kills with 1/4 and wipes the defender out;
+    else the defender attacks with its die and its two extra attacks, each killing with
+    1/4: the attacker lives through all three with (3/4)^3, then the result roll."""
+    from fractions import Fraction
+
+    d = assault([unit("A1", first_strike=True)],
+                [unit("D1", extra=[{"kind": "cc", "count": 2}])])
+    roll_win = Fraction(1296 - 286, 2 * 1296)
+    both = Fraction(3, 4) * Fraction(3, 4) ** 3
+    expected = [Fraction(1, 4) + both * roll_win,
+                Fraction(3, 4) * (1 - Fraction(3, 4) ** 3) + both * roll_win,
+                both * Fraction(286, 1296)]
+    report = _first_attack_odds(d, "assault.1.attacker.first-strike")
+    assert [e.value for e in report.end_states][:3] == expected
+
+
 SUPPORT = st.lists(st.tuples(st.sampled_from(["attacker", "defender"]), st.integers(1, 3),
                              st.sampled_from([3, 4, 5, 6])), max_size=2)
 
