@@ -3,8 +3,9 @@
 ``new`` makes a game with a secret seed and prints its commitment; ``log`` shows every event
 with its check code; ``undo`` takes entries back (the next attack rolls the same program dice:
 the same number, the same word); ``report`` writes the battle report (Markdown, or one HTML
-page); ``follow`` is the opponent's view, read only; ``reveal`` prints the seed at the end and
-``verify`` checks the codes the opponent noted and recomputes every program die.
+page); ``follow`` is the opponent's view, read only; ``serve`` puts the game on the phones at
+the table (``referee.serve``); ``reveal`` prints the seed at the end and ``verify`` checks the
+codes the opponent noted and recomputes every program die.
 Thin commands over ``referee.game_*``; registered on the app as one sub-app, and light at
 import like every command module.
 """
@@ -186,6 +187,20 @@ def follow(ctx: typer.Context, file: FileArg,
             watch(file, out.env, interval=interval)
         except KeyboardInterrupt:
             raise typer.Exit(0) from None  # Ctrl-C is how one stops watching
+
+
+@game_app.command("serve", help=helped("game.serve"))
+def serve(ctx: typer.Context, file: FileArg,
+          lan: Annotated[bool, typer.Option("--lan", help=t("cli.game.opt.lan"))] = False,
+          port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535,
+                                            help=t("cli.game.opt.port"))] = 8765) -> None:
+    with framed(ctx) as out:
+        from referee.serve.run import serve as run
+
+        try:
+            run(file, out.env, lan=lan, port=port)
+        except KeyboardInterrupt:
+            raise typer.Exit(0) from None  # Ctrl-C is how one stops serving
 
 
 @game_app.command("reveal", help=helped("game.reveal"))

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any, Protocol, overload, runtime_checkable
 
 from referee.core.dice import ROLL, DiceRoll, DiceSource, KeyedDice
-from referee.core.questions import DiceQuestion, Question
+from referee.core.questions import DiceQuestion, Question, other_player
 
 
 class Port(Protocol):
@@ -21,6 +21,21 @@ class Port(Protocol):
     @overload
     def ask(self, question: Question) -> Any: ...
     def ask(self, question: Question) -> Any: ...
+
+
+class Mirrored:
+    """``inner`` asked each question from the other player's seat: the attacker's questions
+    are the defender's and the other way round (either stays either). For a resolver that
+    asks the questions of the side that was hit, tagged as the defender's, when that side is
+    the attacker (an Epic assault's hits on the assaulting formation: its owner allocates
+    and saves them)."""
+
+    def __init__(self, inner: Port) -> None:
+        self.inner = inner
+
+    def ask(self, question: Question) -> Any:
+        return self.inner.ask(dataclasses.replace(
+            question, answered_by=other_player(question.answered_by)))
 
 
 BACK_KEY = "<"

@@ -9,7 +9,7 @@ test answer are all checked by it, so they fail the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from referee.core.dice import (
     ROLL,
@@ -25,6 +25,22 @@ from referee.core.oddsref import OddsRef
 from referee.core.table import Table
 from referee.core.text import Msg
 from referee.core.words import NO_WORDS, YES_WORDS, whole_number
+
+Answerer = Literal["attacker", "defender", "either"]
+"""Who answers a question at the table: the attacking player (the one acting: the
+declaration, the attacker's choices and dice), the defending player (the saves, defence rolls
+and cards, the choices the rules give the defender), or either of them (facts both players
+see on the table: cover, terrain, markers, a result read from a table)."""
+ATTACKER: Answerer = "attacker"
+DEFENDER: Answerer = "defender"
+EITHER: Answerer = "either"
+ANSWERERS: tuple[Answerer, ...] = (ATTACKER, DEFENDER, EITHER)
+
+
+def other_player(who: Answerer) -> Answerer:
+    """The attacker for the defender and the other way round (either stays either): a roll
+    made by the side that does not act (a Lock 'n Load Op Fire's dice)."""
+    return DEFENDER if who == ATTACKER else ATTACKER if who == DEFENDER else EITHER
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,10 @@ class Question:
     # what the player reads before answering (the proposal a question asks about): the
     # table front end shows these tables first
     shows: tuple[Table, ...] = field(default=(), compare=False)
+    # who answers it (the rules briefs' "who chooses"): the opponent's phone is given the
+    # questions of its side (``referee.seat``); a question says so where it is not the
+    # attacker's
+    answered_by: Answerer = field(default=ATTACKER, compare=False)
 
     kind = "question"
 

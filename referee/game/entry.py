@@ -254,6 +254,9 @@ class History:
         self.ask = ask
         self.game_sides: tuple[str, str] | None = None
         self.remembered: dict[str, str] = {}
+        # the side attacking, when the table said so before the end (the seat of a phone
+        # asks it to give the phones their questions): not asked a second time
+        self.attacking: Callable[[], str | None] | None = None
         self._details: dict[str, Any] = {}
         self.overrides: list[dict[str, Any]] = []  # agreed at the table (``frontends.fixed``)
         self.code: str | None = None  # the entry's check code, once written
@@ -312,7 +315,7 @@ class History:
                       "sides": sides, "expected": expected_destroyed(odds),
                       "destroyed": destroyed(self.ruleset, result.outcome_data)}}
 
-    def _side_of(self, name: Any) -> str | None:
+    def _side_of(self, name: Any, said: str | None = None) -> str | None:
         key = _name_key(name)
         if key is None or self.game_sides is None:
             return None
@@ -322,6 +325,9 @@ class History:
         for side in self.game_sides:  # the name of a side itself (a roster's side)
             if side.casefold() == key.casefold():
                 return side
+        if said in self.game_sides:
+            self.remembered[key] = said
+            return said
         if self.ask is None:
             return None
         from referee.catalog import render
@@ -334,7 +340,7 @@ class History:
         return str(answer)
 
     def _sides(self, attacker: Any, defender: Any) -> dict[str, str | None]:
-        a = self._side_of(attacker)
+        a = self._side_of(attacker, self.attacking() if self.attacking is not None else None)
         d = self._side_of(defender) if a is None else None
         if self.game_sides is not None:
             first, second = self.game_sides

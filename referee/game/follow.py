@@ -50,20 +50,6 @@ def _working(entry: LogEntry) -> Table:
                  tuple(rows))
 
 
-def _states(tx: Any) -> list[Table]:
-    from referee.core.errors import RefereeError
-    from referee.rulesets import find_ruleset
-
-    out: list[Table] = []
-    for ruleset in tx.all_state():
-        try:
-            module = find_ruleset(ruleset).implementation()
-            out += list(module.state_view(tx.state(ruleset, module.state_model())))
-        except RefereeError:
-            continue  # a ruleset this referee does not know: its state is not shown
-    return out
-
-
 def frame(path: Path, conn: Any, width: int | None, color: bool,
           watch: Watch | None = None) -> tuple[str, list[LogEntry]]:
     """The view as text (with colour codes when ``color``), and the entries it shows
@@ -71,7 +57,7 @@ def frame(path: Path, conn: Any, width: int | None, color: bool,
     from referee.game import read_game
     from referee.game.history import check_history
     from referee.game.seed import game_info
-    from referee.game.view import Context, entry_lines, header_lines
+    from referee.game.view import Context, entry_lines, header_lines, state_tables
     from referee.render.console import make_console, print_lines, print_table
 
     buffer = io.StringIO()
@@ -92,7 +78,7 @@ def frame(path: Path, conn: Any, width: int | None, color: bool,
         standing = [e for e in entries if e.standing]
         if standing:
             print_table(console, _working(standing[-1]))
-        for table in _states(tx):
+        for table in state_tables(tx):
             print_table(console, table)
     from referee.catalog import render
 

@@ -13,8 +13,8 @@ puts back the state they began from: the state is derived from the log.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -89,17 +89,21 @@ def _migrated(tx: GameTransaction) -> dict[str, Any]:
     return data  # type: ignore[no-any-return]
 
 
-def check_history(tx: GameTransaction) -> History:
+def check_history(tx: GameTransaction,
+                  digest: Callable[[str, LogEntry], str] = entry_digest) -> History:
     """The file's entries, after checking that the log holds together (see the module);
-    a file that does not is a ``GameFileError`` naming the first entry that is wrong."""
+    a file that does not is a ``GameFileError`` naming the first entry that is wrong.
+    ``digest``: how an entry's digest of format 2 is worked out (a reader that checks the same
+    file again and again remembers the digests of the entries it has seen unchanged)."""
     if tx.schema < 2:
         return History(tx.log())  # a file of format 1 keeps no history to check
     if tx.schema >= 3:
         return _Walk(tx).run()
-    return _check_format_2(tx)
+    return _check_format_2(tx, digest)
 
 
-def _check_format_2(tx: GameTransaction) -> History:
+def _check_format_2(tx: GameTransaction,
+                    digest: Callable[[str, LogEntry], str] = entry_digest) -> History:
     name = tx.name
     entries = tx.log()
     migrated = _migrated(tx)
@@ -115,7 +119,7 @@ def _check_format_2(tx: GameTransaction) -> History:
         if not entry.has_history:
             raise tampered(name, where, Msg.of("game.why.no_history"))
         assert entry.number is not None and entry.before is not None
-        if entry_digest(previous, entry) != entry.digest:
+        if digest(previous, entry) != entry.digest:
             raise tampered(name, where, Msg.of("game.why.digest"))
         previous = entry.digest or ""
         while stack and (stack[-1].number or 0) >= entry.number:
@@ -192,7 +196,6 @@ def undo(path: Path, to: int | None = None) -> tuple[list[LogEntry], str]:
 
 
 def _undo(tx: GameTransaction, targets: Sequence[LogEntry]) -> tuple[list[LogEntry], str]:
-    from dataclasses import replace
 
     first_before: dict[str, dict[str, Any]] = {}
     for entry in targets:

@@ -21,6 +21,7 @@ DECLARING: Mapping[str, tuple[str | None, str | None]] = {
     "fow.step.declared": ("attacker", "defender"),
     "fow.assault.declared": ("attacker", "defender"),  # a whole assault
     "cc.step.declared": ("attacker", None),  # the attacking nation; the defender's units
+    "cc.step.declared_unnamed": ("attacker", None),  # ... at a target hex left unnamed
     "lnlt.step.impulse": ("side", None),  # the side whose impulse it is
 }
 

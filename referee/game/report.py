@@ -1,10 +1,13 @@
-"""The battle report (``game report``): each attack with its outcome and working in brief, and
-each side's luck: the mean percentile of its rolls (from the roller's side: 50 is an average
-roll, more is luckier), how many were above and below the median, its luckiest and unluckiest
-roll with their chances, and the units it destroyed against the odds' expectation where the
-odds know them. Markdown on standard output; with ``--html``, one self-contained page (inline
-CSS, an inline SVG chart of each side's luck over the game drawn by pygal, the page by
-Jinja2), both loaded only then. Undone entries are left out (they are in ``game log``).
+"""The battle report (``game report``): the story of the game, entry by entry, in plain words
+(who attacked whom, what was destroyed, broken, suppressed: ``game.story``), with its outcome
+and working in brief; each side's casualties; the turning points (the rarest rolls of the game,
+with their chances); each side's luck: the mean percentile of its rolls (from the roller's
+side: 50 is an average roll, more is luckier), how many were above and below the median, its
+luckiest and unluckiest roll with their chances, and the units it destroyed against the odds'
+expectation where the odds know them; and the state the game ended in. Markdown on standard
+output; with ``--html``, one self-contained page drawn from the templates the served report
+of ``game serve`` shares (``game.page``: Jinja2, an inline SVG chart of each side's luck by
+pygal), loaded only then. Undone entries are left out (they are in ``game log``).
 
 In a game made by ``game new`` each attack also shows the opponent's word of its dice (or
 that the holder could foresee them, ``--holder-dice``), the overrides of the program's rolls
@@ -23,7 +26,7 @@ library's ElementTree is asked for).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,7 @@ from referee.catalog import render
 from referee.core.text import Msg, visible
 from referee.game import LogEntry
 from referee.game.history import message
+from referee.game.story import Story
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,48 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Loss:
+    """A unit an entry destroyed (``lost``) or marked (broken, suppressed...), on one side."""
+
+    number: int
+    unit: str
+    what: str
+    lost: bool
+
+
+@dataclass
+class Casualties:
+    side: str  # its name, or the word for units whose side is not known
+    losses: list[Loss] = field(default_factory=list)
+
+    @property
+    def lost(self) -> list[Loss]:
+        return [x for x in self.losses if x.lost]
+
+    @property
+    def marked(self) -> list[Loss]:
+        return [x for x in self.losses if not x.lost]
+
+
+@dataclass(frozen=True)
+class TurningPoint:
+    """One of the rarest rolls of the game: where, whose, its dice, the chance of a roll this
+    good or better (``lucky``) or this bad or worse, and its percentile for its roller."""
+
+    number: int
+    title: str
+    side: str | None
+    dice: str
+    chance: float
+    lucky: bool
+    luck: float
+
+
+TURNING_POINTS = 5  # the rarest rolls the report names
+TURNING_CHANCE = 0.25  # ... among those at most this likely
+
+
+@dataclass(frozen=True)
 class Report:
     file: str
     name: str
@@ -99,6 +145,10 @@ class Report:
     undone: int
     luck: list[SideLuck]
     rolls: int  # program and typed rolls counted for a side
+    stories: list[Story] = field(default_factory=list)  # one an attack, in order
+    casualties: list[Casualties] = field(default_factory=list)
+    turning: list[TurningPoint] = field(default_factory=list)
+    final: list[Any] = field(default_factory=list)  # each ruleset's state as tables
     abandoned: list[list[str]] = field(default_factory=list)  # each abandoned attack's lines
     holder_dice: str | None = None  # the holder who could foresee the dice (--holder-dice)
     context: Any = field(default=None, compare=False, repr=False)  # ``view.Context``
@@ -127,20 +177,36 @@ def build_report(path: Path,
                  would_have: Callable[[Any, Any, Any], list[str]] | None = None) -> Report:
     """The report of the game file ``path``; ``would_have``: the dice an abandoned attack
     would have had, as lines (``play.replay.would_have_lines``), shown after the reveal."""
+    from referee.game import read_game
     from referee.game.entry import shown_dice
-    from referee.game.history import read_history
+    from referee.game.history import check_history
     from referee.game.luck import luck
-    from referee.game.view import Context, context_lines, entry_outcome, entry_title, event_lines
+    from referee.game.seed import game_info
+    from referee.game.story import story
+    from referee.game.view import (
+        Context,
+        context_lines,
+        entry_outcome,
+        entry_title,
+        event_lines,
+        state_tables,
+    )
 
-    history, info = read_history(path)
+    with read_game(path) as tx:
+        history, info = check_history(tx), game_info(tx)
+        final = state_tables(tx)
     context = Context(info, history)
+    entries = history.entries
     sides = tuple(info.sides) if info is not None else ()
     by_side: dict[str | None, SideLuck] = {s: SideLuck(s) for s in sides}
     unknown = render(Msg.of("game.report.side_unknown"))
     attacks = []
+    stories = []
+    turning: list[TurningPoint] = []
     counted = 0
-    for entry in history.standing:
+    for entry in (e for e in entries if e.standing):
         about = entry.about
+        stories.append(story(entry))
         entry_sides: Mapping[str, Any] = about.get("sides") or {}
         attacks.append(Attack(entry.number or 0, entry.at, entry.ruleset, entry.command,
                               entry_title(entry), entry_sides.get("attacker"),
@@ -165,6 +231,11 @@ def build_report(path: Path,
                 record.luckiest = NotableRoll(*where, value, float(better or 0), roll)
             if record.unluckiest is None or value < record.unluckiest.luck:
                 record.unluckiest = NotableRoll(*where, value, float(worse or 0), roll)
+            chance = float((better if value >= 50 else worse) or 0)
+            if 0 < chance <= TURNING_CHANCE:
+                turning.append(TurningPoint(entry.number or 0, where[1],
+                                            side if side else None, where[2], chance,
+                                            value >= 50, value))
         expected, destroyed = about.get("expected"), about.get("destroyed")
         attacker = entry_sides.get("attacker")
         if isinstance(expected, dict) and isinstance(destroyed, int) and attacker:
@@ -172,7 +243,8 @@ def build_report(path: Path,
             record.expected += float(expected.get("value", 0))
             record.destroyed += destroyed
             record.known_losses += 1
-    undone = sum(1 for e in history.entries if not e.standing)
+    undone = sum(1 for e in entries if not e.standing)
+    turning.sort(key=lambda t: (t.chance, t.number))
     revealed = None
     if would_have is not None and info is not None and info.revealed is not None:
         def revealed(event: Any) -> list[str]:
@@ -183,8 +255,24 @@ def build_report(path: Path,
     return Report(str(path), info.name if info else path.stem, sides,
                   info.commitment if info else None,
                   info.seed if info is not None and info.revealed else None, attacks, undone,
-                  list(by_side.values()), counted, abandoned,
-                  info.holding if info is not None and info.holder_dice else None, context)
+                  list(by_side.values()), counted, stories,
+                  casualties_of(stories, sides, unknown), turning[:TURNING_POINTS], final,
+                  abandoned, info.holding if info is not None and info.holder_dice else None,
+                  context)
+
+
+def casualties_of(stories: list[Story], sides: tuple[str, ...],
+                  unknown: str) -> list[Casualties]:
+    """Each side's units lost and marked, entry by entry (a side not known: its own row)."""
+    by_side = {s: Casualties(s) for s in sides}
+    for told in stories:
+        for effect in told.effects:
+            side = told.side_of(effect.owner)
+            record = by_side.setdefault(side if side else unknown,
+                                        Casualties(side if side else unknown))
+            record.losses.append(Loss(told.number, effect.unit, render(effect.what),
+                                      effect.lost))
+    return [c for c in by_side.values() if c.losses or c.side in sides]
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -235,29 +323,117 @@ def header_lines(report: Report) -> list[str]:
     return out
 
 
-def attack_heading(attack: Attack) -> str:
-    return render(Msg.of("game.report.attack", number=attack.number, title=attack.title))
+@dataclass(frozen=True)
+class EntryView:
+    """An entry as the report and the pages show it, every text in the reader's language:
+    who attacked whom, what it did, its outcome; folded behind it, its facts, title, rolls
+    and working with their clauses."""
+
+    number: int
+    anchor: str
+    headline: str
+    effects: list[str]
+    outcome: str
+    facts: str
+    title: str
+    rolls: list[str]
+    working: list[tuple[str, str]]  # (clause, what happened)
+    brief: list[str]  # the working in brief: its rolls and what each decided
+    undone: bool = False
+    notes: list[str] = field(default_factory=list)  # its word, overrides, check code
 
 
-def attack_facts(attack: Attack) -> str:
-    facts = render(Msg.of("game.report.facts", ruleset=attack.ruleset, command=attack.command,
-                          at=attack.at[:16].replace("T", " ")))
-    if attack.attacker:
-        facts += "; " + render(Msg.of("game.report.by", attacker=attack.attacker,
-                                      defender=attack.defender or "?"))
-    return facts
+def entry_view(told: Story, notes: Sequence[str] = ()) -> EntryView:
+    from referee.game.entry import shown_dice
+    from referee.game.story import effect_lines, headline
+    from referee.game.view import source_word
+
+    entry = told.entry
+    facts = render(Msg.of("game.report.facts", ruleset=entry.ruleset, command=entry.command,
+                          at=entry.at[:16].replace("T", " ")))
+    if told.attacker_side:
+        facts += "; " + render(Msg.of("game.report.by", attacker=told.attacker_side,
+                                      defender=told.defender_side or "?"))
+    rolls = []
+    for roll in entry.rolls:
+        pct, higher = roll.get("percentile"), roll.get("higher_is_better")
+        better = (roll.get("at_least" if higher else "at_most")
+                  if isinstance(higher, bool) else None)
+        rolls.append(render(Msg.of(
+            "game.report.roll", title=_roll_title(roll), dice=shown_dice(roll),
+            source=source_word(roll),
+            chance=_pct(float(better)) if isinstance(better, (int, float)) else "-",
+            percentile=f"{pct:.0f}" if isinstance(pct, (int, float)) else "-")))
+    working = [(str(step.get("clause") or ""), render(message(step.get("text"))))
+               for step in entry.result.get("steps", []) if isinstance(step, dict)]
+    return EntryView(told.number, f"e{entry.id}", render(headline(told)),
+                     [render(m) for m in effect_lines(told)], told.outcome, facts, told.title,
+                     rolls, working, _working(entry), not entry.standing, list(notes))
+
+
+def entry_views(report: Report) -> list[EntryView]:
+    """Each standing entry as the report shows it, with its notes (the opponent's word of
+    its dice, the overrides agreed, its check code)."""
+    return [entry_view(told, attack.notes)
+            for told, attack in zip(report.stories, report.attacks, strict=True)]
+
+
+def casualty_rows(casualties: list[Casualties]) -> tuple[list[str], list[list[str]]]:
+    """The casualty table: a row a side, its units lost and those broken or marked."""
+    headers = [render(Msg.of(f"game.report.col.{c}")) for c in ("side", "lost", "marked")]
+
+    def listed(losses: list[Loss]) -> str:
+        return "; ".join(render(Msg.of("game.story.loss", unit=x.unit, what=x.what,
+                                       number=x.number)) for x in losses) or "-"
+
+    rows = [[c.side, f"{len(c.lost)}: {listed(c.lost)}" if c.lost else "0", listed(c.marked)]
+            for c in casualties]
+    return headers, rows
+
+
+def turning_lines(report: Report) -> list[str]:
+    unknown = render(Msg.of("game.report.side_unknown"))
+    return [render(Msg.of("game.report.turning_lucky" if t.lucky else
+                          "game.report.turning_unlucky", number=t.number, title=t.title,
+                          dice=t.dice, side=t.side or unknown, chance=_pct(t.chance)))
+            for t in report.turning]
+
+
+def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(_md_cell(h) for h in headers) + " |",
+             "|" + "|".join(" --- " for _ in headers) + "|"]
+    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    return [*lines, ""]
 
 
 def markdown(report: Report) -> str:
+    """The report as Markdown, every text made visible (``core.text.visible``: a name's
+    control and invisible characters shown as escapes, never written to the terminal raw)."""
+
     lines = [f"# {render(Msg.of('game.report.title', name=report.name))}", ""]
     lines += [" ".join(header_lines(report)), ""]
-    lines += [f"## {render(Msg.of('game.report.attacks'))}", ""]
-    for attack in report.attacks:
-        lines += [f"### {attack_heading(attack)}", "", f"*{attack_facts(attack)}*", ""]
-        lines += [f"- {w}" for w in attack.working]
-        lines += ["", render(Msg.of("game.report.outcome", outcome=attack.outcome)), ""]
-        if attack.notes:
-            lines += [f"{note}  " for note in attack.notes[:-1]] + [attack.notes[-1], ""]
+    lines += [f"## {render(Msg.of('game.report.story'))}", ""]
+    for view in entry_views(report):
+        lines += [f"### {view.number}. {view.headline}", "", f"*{view.facts}*", ""]
+        lines += [f"- {e}" for e in view.effects]
+        if view.effects:
+            lines.append("")
+        lines += [render(Msg.of("game.report.outcome", outcome=view.outcome)), ""]
+        lines += [render(Msg.of("game.report.working", title=view.title)), ""]
+        lines += [f"- {w}" for w in view.brief]
+        lines.append("")
+        if view.notes:
+            lines += [f"{note}  " for note in view.notes[:-1]] + [view.notes[-1], ""]
+    lines += [f"## {render(Msg.of('game.report.casualties'))}", ""]
+    headers, rows = casualty_rows(report.casualties)
+    if any(c.losses for c in report.casualties):
+        lines += _md_table(headers, rows)
+    else:
+        lines += [render(Msg.of("game.report.no_casualties")), ""]
+    lines += [f"## {render(Msg.of('game.report.turning'))}", ""]
+    turning = turning_lines(report)
+    lines += [f"- {t}" for t in turning] or [render(Msg.of("game.report.no_turning"))]
+    lines.append("")
     if report.abandoned:
         lines += [f"## {render(Msg.of('game.report.abandoned'))}", ""]
         for abandoned in report.abandoned:
@@ -266,10 +442,7 @@ def markdown(report: Report) -> str:
     lines += [f"## {render(Msg.of('game.report.luck'))}", ""]
     headers, rows = luck_rows(report)
     if rows:
-        lines.append("| " + " | ".join(headers) + " |")
-        lines.append("|" + "|".join(" --- " for _ in headers) + "|")
-        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
-        lines.append("")
+        lines += _md_table(headers, rows)
     lines.append(render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
     return visible("\n".join(lines) + "\n")  # names from files are data, never controls
 
@@ -327,10 +500,17 @@ def chart_svg(report: Report) -> str | None:
         return None
     import pygal
     from pygal.etree import etree
+    from pygal.style import Style
+
+    # readable on a light and a dark page alike: no background of its own, mid-grey text
+    style = Style(background="transparent", plot_background="transparent",
+                  foreground="#888", foreground_strong="#888", foreground_subtle="#8884",
+                  colors=("#3b7dd8", "#d8563b", "#2e9e5b", "#b38b00", "#888"))
 
     etree.to_etree()  # the same page with lxml installed or not (lxml refuses controls)
     config = pygal.Config(js=[], disable_xml_declaration=True, width=800, height=360,
                           range=(0, 100), show_dots=True, dots_size=3, explicit_size=True,
+                          style=style, tooltip_fancy_mode=False,
                           title=render(Msg.of("game.report.chart_title")),
                           x_title=render(Msg.of("game.report.chart_x")),
                           y_title=render(Msg.of("game.report.chart_y")))
@@ -343,37 +523,58 @@ def chart_svg(report: Report) -> str | None:
               [(1.0, 50.0), (float(max(report.rolls, 1)), 50.0)], stroke_style={"dasharray": "4"},
               show_dots=False)
     svg: str = chart.render(is_unicode=True)
-    # pygal always writes its settings as a script for its tooltips: the page runs nothing
-    return re.sub(r"<script\b[^>]*>.*?</script>", "", svg, flags=re.S)
+    # pygal always writes its settings as a script for its tooltips, and a tooltip hidden
+    # by a style attribute: the page runs nothing, and its policy allows no style attribute
+    svg = re.sub(r"<script\b[^>]*>.*?</script>", "", svg, flags=re.S)
+    svg = re.sub(r'<g [^>]*class="plot tooltip-overlay">.*?</g></g>', "", svg, flags=re.S)
+    svg = re.sub(r'\sstyle="[^"]*"', "", svg)
+    return re.sub(r"<svg\b", '<svg role="img" class="luck-chart"', svg, count=1)
 
 
 def html(report: Report) -> str:
-    import jinja2
+    """The report as one self-contained page: the templates the served report shares
+    (``game.page``), its CSS inline under a Content-Security-Policy that lets nothing else
+    load or run."""
+    from referee.game.page import render_page
+
+    return render_page("report.html.j2", standalone=True, **report_context(report))
+
+
+def report_context(report: Report) -> dict[str, Any]:
+    """What the report's template shows: every text in the reader's language."""
     from markupsafe import Markup
 
-    from referee.catalog import current_language
-
-    def shown(value: Any) -> Any:  # every text of the page through the one rule
-        return value if isinstance(value, Markup) or not isinstance(value, str) else \
-            visible(value)
-
-    env = jinja2.Environment(loader=jinja2.PackageLoader("referee", "templates"),
-                             autoescape=True, keep_trailing_newline=True, finalize=shown)
-    template = env.get_template("report.html.j2")
     headers, rows = luck_rows(report)
+    casualty_headers, casualties = casualty_rows(report.casualties)
     svg = chart_svg(report)
-    return template.render(
-        lang=current_language(), report=report, header=header_lines(report),
-        title=render(Msg.of("game.report.title", name=report.name)),
-        attacks_title=render(Msg.of("game.report.attacks")),
-        luck_title=render(Msg.of("game.report.luck")),
-        attacks=[(attack_heading(a), attack_facts(a), a.working,
-                  render(Msg.of("game.report.outcome", outcome=a.outcome)), a.notes)
-                 for a in report.attacks],
-        abandoned_title=render(Msg.of("game.report.abandoned")),
-        abandoned=report.abandoned,
-        headers=headers, rows=rows, chart=Markup(svg) if svg else None,
-        note=render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")))
+    return {
+        "title": render(Msg.of("game.report.title", name=report.name)),
+        "header": header_lines(report),
+        "entries": entry_views(report),
+        "abandoned": report.abandoned,
+        "casualty_headers": casualty_headers, "casualties": casualties,
+        "any_casualties": any(c.losses for c in report.casualties),
+        "turning": turning_lines(report),
+        "luck_headers": headers, "luck_rows": rows,
+        "chart": Markup(svg) if svg else None,
+        "note": render(Msg.of("game.report.luck_note" if rows else "game.report.no_luck")),
+        "final": [table_view(t) for t in report.final]}
+
+
+def table_view(table: Any) -> dict[str, Any]:
+    """A table of the referee's (``core.table.Table``) as the page shows it: its title,
+    headers and rows as text."""
+    from referee.render.json_out import cell_text
+
+    def text(cell: Any) -> str:
+        shown = cell_text(cell)
+        if isinstance(shown, (list, tuple)):
+            return "; ".join(str(x) for x in shown)
+        return "" if shown is None else str(shown)
+
+    return {"title": render(table.title), "clause": table.clause,
+            "headers": [render(c) if isinstance(c, Msg) else str(c) for c in table.columns],
+            "rows": [[text(c) for c in row] for row in table.rows]}
 
 
 def write_html(report: Report, path: Path) -> None:

@@ -93,6 +93,15 @@ class Context:
         first = given[0] if given else None
         return str(first.get("value")) if first and first.get("roll") is None else None
 
+    def parts(self, entry: LogEntry) -> list[tuple[int, str]]:
+        """The part of each program roll the opponent's phone gave (``game serve``): (the
+        roll, its bytes), in order; empty when a word was given instead."""
+        if entry.body is None or entry.number is None:
+            return []
+        return [(int(b["roll"]), str(b.get("value", "")))
+                for b in self.history.contribution(entry.number)
+                if isinstance(b.get("roll"), int)]
+
     def redoes(self, entry: LogEntry) -> LogEntry | None:
         """The undone entry of the same number this one redoes (the last before it)."""
         found = None
@@ -177,6 +186,10 @@ def context_lines(entry: LogEntry, context: Context | None) -> list[str]:
         elif word is not None:
             out.append(render(Msg.of("game.log.word", word=word,
                                      side=context.info.opponent_side)))
+        elif parts := context.parts(entry):
+            out.append(render(Msg.of("game.log.parts", side=context.info.opponent_side,
+                                     parts=", ".join(f"{roll}: {value[:8]}"
+                                                     for roll, value in parts))))
         redone = context.redoes(entry)
         if redone is not None:
             changed = redo_changes(entry, redone)
@@ -285,4 +298,19 @@ def header_lines(file: str, info: Any, entries: Sequence[LogEntry]) -> list[str]
                          holder=info.holding, opponent=info.opponent_side))]
     if info.revealed is not None:
         out.append(render(Msg.of("game.log.revealed", seed=info.seed, at=_time(info.revealed))))
+    return out
+
+
+def state_tables(tx: Any) -> list[Any]:
+    """Each ruleset's state as its tables (the board: formations, decks, markers, phase)."""
+    from referee.core.errors import RefereeError
+    from referee.rulesets import find_ruleset
+
+    out: list[Any] = []
+    for ruleset in tx.all_state():
+        try:
+            module = find_ruleset(ruleset).implementation()
+            out += list(module.state_view(tx.state(ruleset, module.state_model())))
+        except RefereeError:
+            continue  # a ruleset this referee does not know: its state is not shown
     return out

@@ -64,21 +64,35 @@ def at_seat(plan: AttackPlan, seat: Seat, *, game: Path | None = None,
     marked choice, where the odds are shown; a formation's side not known yet is asked."""
     # Between planning and the first roll: the dice source is made here (``plan.dice``:
     # ``attack_dice``) and the stack around it. A game's dice ask the opponent's word at the
-    # board, beside the stack, when the first program die is drawn.
+    # board, beside the stack, when the first program die is drawn (the opponent's phone
+    # gives each roll's part instead while game serve serves the file and it is joined).
     committed = plan.game is not None and plan.game.committed
+    phones: list[Any] = []
+    if game is not None:  # while game serve serves the file: its phones answer their side's
+        from referee.play.phones import opponents
+
+        seat, phones = opponents(seat, plan.game, plan.info.id, plan.declaration)
     stack = PortStack.at_seat(plan.dice, seat,
                               typed_then=plan.game.typed_then if plan.game else None,
                               fixed_rolls=committed)
     screen = None if seat.quiet else seat.screen
-    word = None
+    word: Any = None
     if committed:
         from referee.game.contribution import AskedWord
 
         word = AskedWord(ask_beside(stack.under_rewind))
-    return play(plan, stack, game=game, record=record, command=command, resume=resume,
-                show_state=screen.tables if screen is not None else None,
-                whatif=screen.lines if screen is not None and stack.shows_odds else None,
-                ask_sides=True, contribution=word, say=seat.screen.say)
+        if game is not None:
+            from referee.play.phones import phone_source
+
+            word = phone_source(word, game, seat.screen.say)
+    try:
+        return play(plan, stack, game=game, record=record, command=command, resume=resume,
+                    show_state=screen.tables if screen is not None else None,
+                    whatif=screen.lines if screen is not None and stack.shows_odds else None,
+                    ask_sides=True, contribution=word, say=seat.screen.say)
+    finally:
+        for port in phones:  # written, abandoned or refused: the phones stop showing it
+            port.finish()
 
 
 def run_script(file: str | Path, *, seed: int | None = None, options: Sequence[str] = (),
@@ -272,6 +286,11 @@ def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
         return given, stack.odds_so_far() or [], attack_replay(plan, stack.rewind.answers())
 
     history.collect = collect
+    from referee.play.phones import SeatPort
+
+    seat = stack.answerer
+    if isinstance(seat, SeatPort):  # the phones' seat knows who attacks, once asked
+        history.attacking = lambda: seat.attacking
     return history
 
 

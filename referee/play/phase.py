@@ -137,21 +137,37 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
     """Play ``impulses`` impulses (``None``: to the phase's end) at ``seat``, each written to
     the game file as it ends and handed to ``on_impulse``. A phase that goes on is shown
     first, where the questions are asked."""
+    from referee.play.phones import opponents
+    from referee.play.stack import PortStack
+
+    info, entry, dice, roster = phase.info, phase.entry, phase.dice, phase.roster
+    seat, phones = opponents(seat, entry, info.id, None)
+    stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then,
+                              fixed_rolls=entry.committed)
+    if roster is None and not seat.quiet:  # resuming: the phase first
+        seat.screen.tables(phase.state_tables())
+    try:
+        return _impulses(phase, seat, stack, impulses, on_impulse, phones)
+    finally:
+        for port in phones:  # the phones stop showing the phase
+            port.finish()
+
+
+def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
+              on_impulse: Callable[[Played], None] | None, phones: list[Any]) -> list[Played]:
+    """The impulses of ``play_phase``, each a new attack for the phones' seat (``phones``)."""
     from referee.core.options import resolve_options
     from referee.game import open_game
     from referee.game.entry import History
     from referee.play.attack import Played
     from referee.play.odds import whatif
-    from referee.play.stack import PortStack, ask_beside
+    from referee.play.stack import ask_beside
+    from referee.rulesets.lnlt import play as engine
 
     info, game, entry, dice, roster = phase.info, phase.game, phase.entry, phase.dice, phase.roster
     model = info.implementation().state_model()
-    stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then,
-                              fixed_rolls=entry.committed)
     rewind = stack.rewind
     whatif_shown = seat.screen.lines if stack.shows_odds else None
-    if roster is None and not seat.quiet:  # resuming: the phase first
-        seat.screen.tables(phase.state_tables())
     played: list[Played] = []
     seen = 0
     while impulses is None or len(played) < impulses:
@@ -162,6 +178,9 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
             state, revision = tx.state(info.id, model), tx.revision
             history.check(tx)
             dice.attack = entry.number if entry.committed else dice.attack
+        current = (state.get(engine.STATE_KEY) or {}).get("current")
+        for port in phones:  # a new impulse: its entry, and whose impulse it is
+            port.new_attack(dice.attack, current if isinstance(current, str) else None)
         kept = dict(state.get(STATE_OPTIONS, {})) if roster is None else {}
         kept.update(phase.overrides)
         options = resolve_options(info.option_specs(), kept)
@@ -217,8 +236,12 @@ def _impulse_dice(entry: GamePlay, dice: KeyedDice, stack: Any, history: Any,
         dice.begin(entry.number)
     if stack.fixed is not None:  # each impulse keeps its own overrides
         stack.fixed.overrides = history.overrides
-    return entry.begin(dice, ruleset="lnl-tactical", command="phase",
-                       source=AskedWord(ask_beside(stack.under_rewind)), options=kept,
+    from referee.play.phones import phone_source
+
+    source = phone_source(AskedWord(ask_beside(stack.under_rewind)), entry.file,
+                          seat.screen.say)
+    return entry.begin(dice, ruleset="lnl-tactical", command="phase", source=source,
+                       options=kept,
                        declaration=roster.model_dump(mode="json") if roster is not None
                        else None, answers=stack.rewind.answers, say=seat.screen.say)
 

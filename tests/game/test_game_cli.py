@@ -178,8 +178,9 @@ def test_report_markdown_counts_each_sides_luck(game: Path, tmp_path: Path) -> N
     code, out, err = invoke(["game", "report", str(game)])
     assert code == 0, err
     assert out.startswith("# Battle report: night")
-    assert "### 1. Grey Company (invented) shoots at" in out
-    table = [line for line in out.splitlines() if line.startswith("| Grey |")]
+    assert "### 1. Grey's Grey Company (invented) shot at Red's Red Hill Battery" in out
+    luck = out.split("## Luck")[1]
+    table = [line for line in luck.splitlines() if line.startswith("| Grey |")]
     assert table and "| 2 |" in table[0]  # the two to-hit rolls are Grey's
 
 

@@ -13,8 +13,9 @@ Every Python file under ``referee/`` is read as a syntax tree and these are refu
 Allowed, because no player reads them: docstrings and bare strings, the messages of
 programming errors (``raise ValueError(...)``, ``assert x, ...``), pydantic
 ``Field(description=...)`` (schema documentation), SQL, the TOML key lines the script
-writer emits, rich style names, regular expressions. What is left is listed in ``KNOWN``
-with the reason it stays.
+writer emits, rich style names, regular expressions, HTML or SVG markup and the pages'
+Content-Security-Policy (the words a page shows come from the catalogue). What is left is
+listed in ``KNOWN`` with the reason it stays.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|CREATE|PRAGMA|BEGIN|DELETE)\b")
 TOML_KEY_LINE = re.compile(r"^[a-z_]+ = $")
 RICH_STYLE = re.compile(r"^(bold |dim |italic )?(red|green|blue|cyan|yellow|magenta)$")
 REGEX = re.compile(r"\\[(sdw]")
+MARKUP = re.compile(r"^\s*</?[a-z][a-z0-9-]*[\s>/]")
+CSP = re.compile(r"^(default-src|script-src|style-src) ")
 
 # (file, the offending literal text) -> why it stays. Each is a finding for its owner.
 KNOWN: dict[tuple[str, str], str] = {}
@@ -116,7 +119,8 @@ def findings(path: Path) -> Iterator[tuple[int, str, str]]:
             continue
         text = _text(node)
         if text is None or SQL.match(text) or TOML_KEY_LINE.match(text) \
-                or RICH_STYLE.match(text) or REGEX.search(text):
+                or RICH_STYLE.match(text) or REGEX.search(text) or MARKUP.match(text) \
+                or CSP.match(text):
             continue
         if isinstance(node, ast.Constant) and PHRASE.search(text):
             yield node.lineno, "English prose", text

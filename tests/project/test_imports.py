@@ -13,7 +13,8 @@ import pytest
 from tests.support import ROOT
 
 # (pydantic is not listed: Typer 0.29 itself imports it when an app runs)
-HEAVY = ("questionary", "prompt_toolkit", "sqlite3", "dyce")
+HEAVY = ("questionary", "prompt_toolkit", "sqlite3", "dyce", "jinja2", "pygal", "starlette",
+         "uvicorn", "segno")
 PROBE = f"""
 import sys
 from referee.cli import app

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from referee.core.options import Options
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion
+from referee.core.questions import EITHER, Choice, ChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.cc.deck import NATIONS
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
@@ -104,7 +104,8 @@ def ask_declaration(port: Port, options: Options) -> Asked:
     situation: Situation = port.ask(SituationQuestion(
         id="situation", clause="C-9", text=Msg.of("cc.q.situation"),
         group=tuple(FiringPiece.model_validate(p) for p in firing), rules=options,
-        default_value=format_situation(Situation()), hint_msg=Msg.of("cc.hint.situation")))
+        default_value=format_situation(Situation()), hint_msg=Msg.of("cc.hint.situation"),
+        answered_by=EITHER))
     target: list[dict[str, Any]] = []
     line = 0
     while True:

@@ -12,7 +12,15 @@ from typing import Any
 
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, NumberQuestion
+from referee.core.questions import (
+    ATTACKER,
+    DEFENDER,
+    EITHER,
+    Answerer,
+    Choice,
+    ChoiceQuestion,
+    NumberQuestion,
+)
 from referee.core.result import Result, StepLog
 from referee.core.table import Shown, as_signed
 from referee.core.text import Msg
@@ -54,10 +62,11 @@ class Attack:
     def option(self, name: str) -> Any:
         return self.ctx.options[name]
 
-    def draw(self, qid: str, nation: str, text: Msg, clause: str, odds: str,
-             **facts: Any) -> FateCard:
+    def draw(self, qid: str, nation: str, text: Msg, clause: str, odds: str, *,
+             by: Answerer = ATTACKER, **facts: Any) -> FateCard:
         """One Fate card for a roll: typed from the player's card, or drawn (C-10, C-X8).
-        ``odds`` names the function of ``referee.rulesets.cc.odds`` that gives its odds."""
+        ``odds`` names the function of ``referee.rulesets.cc.odds`` that gives its odds;
+        ``by``: who rolls it (the defender his defence rolls, C-12)."""
         if self.decks.needs_reshuffle(nation):
             self.decks.reshuffle(nation)
             self.log.note(Msg.of("cc.step.reshuffle", nation=_nation(nation)), clause)
@@ -65,7 +74,7 @@ class Attack:
         card = self.port.ask(FateCardQuestion(
             id=qid, text=text, clause=clause, nation=nation, edition_id=edition.id,
             composition=edition.composition(nation), remaining=self.decks.remaining(nation),
-            hint_msg=Msg.of("cc.hint.card"),
+            hint_msg=Msg.of("cc.hint.card"), answered_by=by,
             odds=OddsRef.to(f"referee.rulesets.cc.odds:{odds}", **facts)))
         assert isinstance(card, FateCard)
         if card.source.by_program:
@@ -345,7 +354,7 @@ def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
         effect = a.port.ask(ChoiceQuestion(
             id=f"event.{u.key}", text=Msg.of("cc.q.event", unit=u.label), clause="C-13",
             choices=tuple(Choice(v, Msg.of(f"cc.event.{v}")) for v in legal),
-            default_value="none"))
+            default_value="none", answered_by=EITHER))
         if effect != "none":
             a.log.input(Msg.of("cc.step.event_effect", unit=u.label,
                                effect=Msg.of(f"cc.event.{effect}")), "C-13", unit=u.key,
@@ -392,14 +401,16 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
         if len(todo) > 1:
             key = a.port.ask(ChoiceQuestion(
                 id=f"defence-order.{n}", text=Msg.of("cc.q.order"), clause="C-12",
-                choices=tuple(Choice(u.key, u.label) for u in todo), default_value=todo[0].key))
+                choices=tuple(Choice(u.key, u.label) for u in todo), default_value=todo[0].key,
+                answered_by=DEFENDER))  # C-12: in the order the defender chooses
             unit = next(u for u in todo if u.key == key)
         todo.remove(unit)
         state = states[unit.key]
         morale, parts = _morale(a, states, state)
         card = a.draw(f"defence.{unit.key}", deck_of,
                       Msg.of("cc.q.defence", unit=unit.label, morale=morale,
-                             nation=_nation(deck_of)), "C-4", "defence", attack=total,
+                             nation=_nation(deck_of)), "C-4", "defence", by=DEFENDER,
+                      attack=total,
                       morale=morale, unit=unit.key,
                       **a.plan(list(states.values()), [unit.key, *(u.key for u in todo)]))
         defence = morale + card.total
@@ -460,7 +471,8 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
     vp = unit.vp
     if vp is None:
         vp = a.port.ask(NumberQuestion(id=f"vp.{unit.key}", clause="C-14", minimum=0,
-                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.label)))
+                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.label),
+                                       answered_by=EITHER))  # printed on the counter
     a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.label, vp=vp,
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 

@@ -18,6 +18,7 @@ from referee.core.errors import AnswerError
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
+    EITHER,
     Choice,
     ChoiceQuestion,
     ConfirmQuestion,
@@ -127,7 +128,7 @@ def ask_from_roster(port: Port, decl: RosterDeclaration, options: Options) -> As
         distance, hindrance = port.ask(RangeQuestion(
             id=f"range.{piece_key(h)}", clause="C-9", hex=h, target=target, reach=reach,
             text=Msg.of("cc.q.range_from", hex=h, target=target),
-            hint_msg=Msg.of("cc.hint.range")))
+            hint_msg=Msg.of("cc.hint.range"), answered_by=EITHER))
         pieces += _pieces(hexes[h], distance, hindrance)
     leaders = [p.model_copy(update={"fires": False}) for p in pieces if p.kind == "leader"]
     candidates = []
@@ -145,10 +146,10 @@ def ask_from_roster(port: Port, decl: RosterDeclaration, options: Options) -> As
         id="situation", clause="C-9", text=Msg.of("cc.q.situation_roster"),
         group=tuple(group), rules=options, hex_allowed=False,
         default_value=format_situation(Situation(cover=roster.cover.get(target, 0))),
-        hint_msg=Msg.of("cc.hint.situation_roster")))
+        hint_msg=Msg.of("cc.hint.situation_roster"), answered_by=EITHER))
     moving: tuple[str, ...] = port.ask(MultiChoiceQuestion(
         id="moving", clause="C-5", text=Msg.of("cc.q.moving", hex=target),
-        choices=tuple(Choice(u.key, u.name) for u in targets)))
+        choices=tuple(Choice(u.key, u.name) for u in targets), answered_by=EITHER))
     return Asked(FireDeclaration.model_validate({
         "attacker": attacker, "defender": defender, "target_hex": target,
         "cover": situation.cover, "adjacent": adjacent,

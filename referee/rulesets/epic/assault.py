@@ -16,8 +16,11 @@ from typing import Any
 
 from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
-from referee.core.port import Port
+from referee.core.port import Mirrored, Port
 from referee.core.questions import (
+    ATTACKER,
+    DEFENDER,
+    EITHER,
     Choice,
     ChoiceQuestion,
     ConfirmQuestion,
@@ -148,6 +151,7 @@ def _reach(fight: Fight) -> None:
     for group, members in seen.items():
         first = members[0]
         into = fight.port.ask(ChoiceQuestion(
+            answered_by=EITHER,
             id=f"assault.reach.{group}", clause="E-A2", default_value="contact", whatif=True,
             text=Msg.of("epic.assault.q.reach", units=listing([m.shown for m in members]),
                         count=len(members), cc=first.unit.cc or "-", ff=first.unit.ff or "-"),
@@ -169,6 +173,7 @@ def _we_split(fight: Fight, f: Fighter) -> int | None:
         return None
     dc = f.unit.dc or 1
     value = fight.port.ask(ChoiceQuestion(
+        answered_by=EITHER,
         id=f"assault.{fight.round}.split.{f.key}", clause="E-W11", default_value=str(dc),
         whatif=True, text=Msg.of("epic.assault.q.split", unit=f.shown, dice=dc),
         choices=tuple(Choice(str(n), Msg.of("epic.assault.choice.split", cc=n, ff=dc - n))
@@ -182,7 +187,7 @@ def _extra_count(fight: Fight, f: Fighter, index: int, extra: Any) -> int:
     if isinstance(extra.count, int):
         return int(extra.count)
     roll = fight.port.ask(DiceQuestion(
-        id=f"assault.{fight.round}.extra.{f.key}.{index + 1}", clause="E-A15",
+        answered_by=EITHER, id=f"assault.{fight.round}.extra.{f.key}.{index + 1}", clause="E-A15",
         spec=DiceSpec(count=1),
         text=Msg.of("epic.assault.q.extra", unit=f.shown, roll=extra.count.upper())))
     face = roll.faces[0] if roll.faces else 1
@@ -231,6 +236,7 @@ def _roll_attacks(fight: Fight, side: SideState, dice: list[Die], phase: str,
     qid = f"assault.{fight.round}.{side.side}" + ("" if phase == "normal" else f".{phase}")
     listed: Msg | str = listing([_group_text(n, d) for n, d in groups])
     roll = fight.port.ask(DiceQuestion(
+        answered_by=ATTACKER if side.side == "attacker" else DEFENDER,
         id=qid, clause="E-A4", spec=DiceSpec(count=len(dice)),
         text=Msg.of("epic.assault.q.attack", side=_names(side), dice=listed)
         if supporter is None else Msg.of("epic.assault.q.support_attack", name=supporter,
@@ -275,10 +281,10 @@ def _take_hits(fight: Fight, side: SideState, hits: list[Hit], phase: str,
         units = [f.defender() for f in alive]
         stage = f"assault.{fight.round}.{side.side}.{phase}" + ("" if part == "normal"
                                                                   else ".mw")
-        alloc: Allocation = allocate(fight.port, fight.log, units, part_hits, stage,
+        alloc: Allocation = allocate(_owner(fight, side), fight.log, units, part_hits, stage,
                                      fight.options)
         shielded = _void_shields(fight, alive, alloc)
-        report = roll_saves(fight.port, fight.log, units, shielded, stage, False)
+        report = roll_saves(_owner(fight, side), fight.log, units, shielded, stage, False)
         if report.rows:
             fight.log.table(Msg.of("epic.assault.table.saves", side=_names(side),
                                    round=fight.round),
@@ -289,6 +295,13 @@ def _take_hits(fight: Fight, side: SideState, hits: list[Hit], phase: str,
             failed = report.failed.get(f.key, 0)
             if failed:
                 _wound(fight, side, f, failed, "E-A5")
+
+
+def _owner(fight: Fight, side: SideState) -> Port:
+    """The port that asks the questions of hits on ``side``'s units of their owner: the
+    allocation and saves, tagged as the defender's (the side that was hit), are the
+    attacker's when the assaulting formation was hit."""
+    return fight.port if side.side == "defender" else Mirrored(fight.port)
 
 
 def _void_shields(fight: Fight, alive: Sequence[Fighter], alloc: Allocation) -> Allocation:
@@ -415,6 +428,7 @@ def supporting_fire(fight: Fight) -> None:
                 continue
             key = support.name.casefold().replace(" ", "-")
             bring = fight.port.ask(ConfirmQuestion(
+                answered_by=EITHER,
                 id=f"assault.{fight.round}.support.{key}", clause="E-A8", default_value=True,
                 whatif=True, text=Msg.of("epic.assault.q.bring", name=support.name)))
             if not bring:
@@ -461,6 +475,7 @@ def result_roll(fight: Fight) -> str | None:
     for side in SIDES:
         qid = f"assault.{fight.round}.result.{side}"
         roll = fight.port.ask(DiceQuestion(
+            answered_by=ATTACKER if side == "attacker" else DEFENDER,
             id=qid, clause="E-A9", spec=DiceSpec(count=2),
             text=Msg.of("epic.assault.q.result", side=_names(fight.sides[side])),
             odds=OddsRef.to("referee.rulesets.epic.assault_odds:result_die", side=side,
@@ -519,7 +534,7 @@ def loser_withdraws(fight: Fight, loser: str, margin: int) -> None:
         targets = [f.extra_hit_target() for f in alive]
         if fight.options.get("assault-extra-hits") == "engaged-only":  # E-X11
             targets = [t for t, f in zip(targets, alive, strict=True) if f.engaged]
-        alloc = allocate(fight.port, fight.log, targets,
+        alloc = allocate(_owner(fight, side), fight.log, targets,
                          [Hit(HitKind("extra"), "-")] * margin, "assault.loser", fight.options)
         if alloc.rows:
             fight.log.table(Msg.of("epic.assault.table.extra_hits", side=_names(side)),
@@ -537,7 +552,7 @@ def loser_withdraws(fight: Fight, loser: str, margin: int) -> None:
     survivors = [f for f in side.fighters if not f.dead]
     if survivors:
         lost = fight.port.ask(MultiChoiceQuestion(
-            id="assault.withdrawal", clause="E-A11", default_values=(),
+            answered_by=EITHER, id="assault.withdrawal", clause="E-A11", default_values=(),
             text=Msg.of("epic.assault.q.withdrawal", side=_names(side)),
             choices=tuple(Choice(f.key, f.shown) for f in survivors)))
         for f in survivors:
@@ -599,6 +614,7 @@ def _stand_again(fight: Fight) -> None:
         if not s.alive():
             continue
         same = fight.port.ask(ConfirmQuestion(
+            answered_by=EITHER,
             id=f"assault.{fight.round}.{side}.as-before", clause="E-A10", default_value=True,
             text=Msg.of("epic.assault.q.as_before", side=_names(s))))
         if not same:

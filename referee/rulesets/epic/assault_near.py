@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.core.errors import AnswerError
 from referee.core.port import Port
-from referee.core.questions import LineQuestion
+from referee.core.questions import EITHER, LineQuestion
 from referee.core.text import Msg
 from referee.rulesets.epic.assault_model import Support, SupportUnit
 from referee.rulesets.epic.common import weapon_key
@@ -113,12 +113,13 @@ def ask_nearby(port: Port, state: Mapping[str, Any]) -> list[Support]:
     """E-A8, E-A11: the other formations of either side within 15 cm of the fight, once,
     each with what it could support with (none: it cannot), broken as the game file says."""
     named = port.ask(NearbyQuestion(
+        answered_by=EITHER,
         id="assault.nearby", clause="E-A8", text=Msg.of("epic.assault.q.nearby"),
         hint_msg=Msg.of("epic.assault.hint.nearby")))
     out = []
     for name, side in named:
         units = port.ask(SupportQuestion(
-            id=f"assault.support.{weapon_key(name)}", clause="E-A8",
+            answered_by=EITHER, id=f"assault.support.{weapon_key(name)}", clause="E-A8",
             text=Msg.of("epic.assault.q.support", name=name),
             hint_msg=Msg.of("epic.assault.hint.support")))
         saved = state.get("formations", {}).get(name, {})

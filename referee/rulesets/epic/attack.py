@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from referee.core.port import Port
 from referee.core.questions import (
+    EITHER,
     Choice,
     ChoiceQuestion,
     ConfirmQuestion,
@@ -152,7 +153,8 @@ def attack(ctx: AttackContext) -> Result:
 
     in_cover = port.ask(ConfirmQuestion(id="cover", text=Msg.of("epic.q.cover",
                                                                 target=target),
-                                        clause="E-8", rule=rule("to_hit")))
+                                        clause="E-8", rule=rule("to_hit"),
+                                        answered_by=EITHER))  # what both see on the table
     modifier = action.modifier
     mod_parts: list[tuple[str, int, Msg]] = []
     if action.modifier:

@@ -13,7 +13,7 @@ from referee.core.dice import DiceSpec
 from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
+from referee.core.questions import ATTACKER, DEFENDER, Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_signed, dice_text, dice_value
 from referee.core.text import Msg
@@ -93,6 +93,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
             and needs_order_choice(targets, kinds)):
         first = port.ask(ChoiceQuestion(
             id=f"allocate.{phase}.order", clause="E-X7", default_value="at", whatif=True,
+            answered_by=DEFENDER,  # E-X7: the defender is asked
             text=Msg.of("epic.q.allocation_order"),
             choices=(Choice("at", Msg.of("epic.choice.at_first")),
                      Choice("ap", Msg.of("epic.choice.ap_first")))))
@@ -105,6 +106,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
         # present): AT hits to the light vehicles first
         ordered.sort(key=lambda k: 0 if k.fire == "at" else 1)
     who = Msg.of(f"epic.who.{options.get('allocation-by', 'defender')}")
+    allocator = ATTACKER if options.get("allocation-by") == "attacker" else DEFENDER
     taken: dict[str, int] = dict(taken_before or {})
     n = numbered_from  # hit numbers run on across the phases of one attack
     for kind in ordered:
@@ -130,7 +132,7 @@ def allocate(port: Port, log: StepLog, units: Sequence[Defender], hits: Sequence
                 others = [u for u in targets if u not in legal]
                 value = port.ask(AllocationQuestion(
                     id=f"allocate.{phase}.{n}", clause="E-10", default_value=legal[0].key,
-                    whatif=True,
+                    whatif=True, answered_by=allocator,  # E-10, E-X2: who allocates
                     text=Msg.of("epic.q.allocate", n=n, fire=fire, who=who),
                     choices=tuple(Choice(u.key, _label(u, taken.get(u.key, 0)))
                                   for u in legal),
@@ -312,8 +314,9 @@ def _roll_batch(port: Port, log: StepLog, batch: tuple[Defender, ...], save: Sav
     qid = f"save.{phase}.{first.key}..{last.key}"
     roll = port.ask(DiceQuestion(
         id=qid, spec=DiceSpec(count=len(batch), target=save.need, count_only=True),
-        clause="E-11", text=Msg.of("epic.q.save_batch", first=first.shown, last=last.shown,
-                                   count=len(batch), need=save.need),
+        clause="E-11", answered_by=DEFENDER,
+        text=Msg.of("epic.q.save_batch", first=first.shown, last=last.shown,
+                    count=len(batch), need=save.need),
         odds=odds.ref("save", 1) if with_odds else None))
     failed = len(batch) - roll.successes
     if roll.faces is not None:
@@ -381,7 +384,8 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
     if save.need is not None:
         roll = port.ask(DiceQuestion(id=qid, spec=DiceSpec(count=count, target=save.need,
                                                            count_only=True),
-                                     clause=clause, text=Msg.of("epic.q.save", unit=unit.shown,
+                                     clause=clause, answered_by=DEFENDER,
+                                     text=Msg.of("epic.q.save", unit=unit.shown,
                                                                 count=count, need=save.need),
                                      odds=ref("save", count)))
         failed = count - roll.successes
@@ -394,6 +398,7 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
             again = port.ask(DiceQuestion(
                 id=f"{qid}.reroll", spec=DiceSpec(count=failed, target=save.need,
                                                   count_only=True), clause="E-11",
+                answered_by=DEFENDER,
                 text=Msg.of("epic.q.reroll", unit=unit.shown, count=failed, need=save.need),
                 odds=ref("reroll", failed)))
             failed -= again.successes
@@ -409,7 +414,7 @@ def _roll_one(port: Port, log: StepLog, unit: Defender, save: Save, count: int, 
         inv = port.ask(DiceQuestion(
             id=f"{qid}.invulnerable", spec=DiceSpec(count=failed, target=invulnerable,
                                                     count_only=True), clause="E-11",
-            text=Msg.of("epic.q.invulnerable", unit=unit.shown, count=failed,
+            answered_by=DEFENDER, text=Msg.of("epic.q.invulnerable", unit=unit.shown, count=failed,
                         need=invulnerable), odds=ref("invulnerable", failed)))
         failed -= inv.successes
         shown.append(Msg.of("epic.dice.invulnerable", faces=dice_text(inv)))

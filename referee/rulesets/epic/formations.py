@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.core.port import Port
-from referee.core.questions import ConfirmQuestion, NumberQuestion
+from referee.core.questions import EITHER, ConfirmQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -188,7 +188,7 @@ def ask_crossfire(port: Port, qid: str, shown: Msg | str) -> int:
     """How many friendly formations have ``shown`` in crossfire (brief section 3, E-11 and
     E-13): where they stand is the players' to say."""
     return int(port.ask(NumberQuestion(
-        id=qid, minimum=0, maximum=9, default_value=0, clause="E-13",
+        id=qid, minimum=0, maximum=9, default_value=0, clause="E-13", answered_by=EITHER,
         text=Msg.of("epic.q.crossfire", target=shown))))
 
 
@@ -196,7 +196,7 @@ def ask_markers(port: Port, name: str, shown: Msg | str) -> int:
     """The Blast markers on a formation the game file does not know (E-4, E-14)."""
     return int(port.ask(NumberQuestion(
         id=f"markers.{weapon_key(name)}", minimum=0, maximum=99, default_value=0,
-        clause="E-4", text=Msg.of("epic.q.markers", formation=shown))))
+        clause="E-4", answered_by=EITHER, text=Msg.of("epic.q.markers", formation=shown))))
 
 
 def join(labels: Sequence[Msg | str]) -> Msg | str:
@@ -245,7 +245,8 @@ def ask_places(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg 
     optional = not (needs.distance or needs.bearing)
     places = port.ask(SituationQuestion(
         id=qid, text=text, hint_msg=hint, count=len(labels),
-        needs=needs, default_value="all" if optional else None, clause="E-2"))
+        needs=needs, default_value="all" if optional else None, clause="E-2",
+        answered_by=EITHER))  # where the units stand: both see it
     return each_unit(places)
 
 

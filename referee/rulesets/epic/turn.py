@@ -17,6 +17,7 @@ from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import (
+    EITHER,
     Choice,
     ChoiceQuestion,
     ConfirmQuestion,
@@ -86,6 +87,7 @@ class Turn:
         if name not in sides:
             f = self.roster.get(name)
             sides[name] = f.side if f is not None and f.side else self.port.ask(ChoiceQuestion(
+                answered_by=EITHER,
                 id=f"side.{weapon_key(name)}", clause="E-T1", default_value="first",
                 text=Msg.of("epic.turn.q.side", formation=formation_label(name)),
                 choices=(Choice("first", Msg.of("epic.turn.side.first")),
@@ -98,6 +100,7 @@ class Turn:
             f = self.roster.get(name)
             known[name] = f.initiative if f is not None and f.initiative else int(
                 self.port.ask(NumberQuestion(
+                    answered_by=EITHER,
                     id=f"initiative.{weapon_key(name)}", clause="E-T3", minimum=1, maximum=6,
                     default_value=2, text=Msg.of("epic.turn.q.initiative",
                                                  formation=formation_label(name)))))
@@ -114,6 +117,7 @@ class Turn:
             engines = tuple(weapon_key(u.name) for u in alive if u.type == "WE")
         else:
             worth = int(self.port.ask(NumberQuestion(
+                answered_by=EITHER,
                 id=f"units.{weapon_key(name)}", clause="E-T7", minimum=1, maximum=99,
                 default_value=1, text=Msg.of("epic.turn.q.units",
                                              formation=formation_label(name)))))
@@ -144,11 +148,12 @@ class Turn:
             rating = self.turn["strategy"].get(side)
             if rating is None:
                 rating = int(self.port.ask(NumberQuestion(
-                    id=f"strategy.{side}", clause="E-T1", minimum=0, maximum=9,
+                    answered_by=EITHER, id=f"strategy.{side}", clause="E-T1", minimum=0, maximum=9,
                     default_value=2, text=Msg.of("epic.turn.q.strategy",
                                                  side=side_label(side)))))
                 self.turn["strategy"][side] = rating
             roll = self.port.ask(DiceQuestion(
+                answered_by=EITHER,
                 id=f"strategy-roll.{side}", clause="E-T1", spec=DiceSpec(count=1),
                 text=Msg.of("epic.turn.q.strategy_roll", side=side_label(side),
                             rating=rating)))
@@ -164,11 +169,11 @@ class Turn:
             previous = self.turn.get("first")
             winners = [s for s in winners if s != previous] or winners
         winner = winners[0] if len(winners) == 1 else self.port.ask(ChoiceQuestion(
-            id="strategy-tie", clause="E-T1", default_value=winners[0],
+            answered_by=EITHER, id="strategy-tie", clause="E-T1", default_value=winners[0],
             text=Msg.of("epic.turn.q.tie"),
             choices=tuple(Choice(s, side_label(s)) for s in winners)))
         order = self.port.ask(ChoiceQuestion(
-            id="goes-first", clause="E-T1", default_value="first",
+            answered_by=EITHER, id="goes-first", clause="E-T1", default_value="first",
             text=Msg.of("epic.turn.q.goes_first", side=side_label(winner)),
             choices=(Choice("first", Msg.of("epic.turn.choice.first")),
                      Choice("second", Msg.of("epic.turn.choice.second")))))
@@ -207,7 +212,7 @@ class Turn:
                 and not self.turn["last_retained"] and self._ready(last_side)
                 and any(self._ready(s) for s in self.sides() if s != last_side)):
             retain = bool(self.port.ask(ConfirmQuestion(
-                id="retain", clause="E-T4", default_value=False,
+                answered_by=EITHER, id="retain", clause="E-T4", default_value=False,
                 text=Msg.of("epic.turn.q.retain", side=side_label(last_side)))))
             if retain:
                 acting = last_side
@@ -215,12 +220,12 @@ class Turn:
             acting = next(s for s in self.sides() if self._ready(s))
         ready = self._ready(acting)
         name = ready[0] if len(ready) == 1 else self.port.ask(ChoiceQuestion(
-            id="formation", clause="E-T2", default_value=ready[0],
+            answered_by=EITHER, id="formation", clause="E-T2", default_value=ready[0],
             text=Msg.of("epic.turn.q.formation", side=side_label(acting)),
             choices=tuple(Choice(weapon_key(n), formation_label(n)) for n in ready)))
         name = next(n for n in ready if weapon_key(n) == weapon_key(name))
         action = self.port.ask(ChoiceQuestion(
-            id="action", clause="E-T2", default_value="advance",
+            answered_by=EITHER, id="action", clause="E-T2", default_value="advance",
             text=Msg.of("epic.turn.q.action", formation=formation_label(name)),
             choices=tuple(Choice(a, Msg.of(f"epic.action.{a}")) for a in ACTIONS)))
         k = self.known(name)
@@ -272,6 +277,7 @@ class Turn:
             self.log.outcome(Msg.of("epic.turn.step.impossible", need=need), clause)
             return False
         roll = self.port.ask(DiceQuestion(
+            answered_by=EITHER,
             id=qid, clause=clause, spec=DiceSpec(count=1, target=need, count_only=True),
             text=Msg.of("epic.turn.q.test", formation=formation_label(name), need=need)))
         passed = roll.successes == 1
@@ -282,11 +288,11 @@ class Turn:
         side = self.side_of(name)
         if not passed and self._supreme(side) and side not in self.turn.setdefault(
                 "rerolls", []) and self.port.ask(ConfirmQuestion(
-                    id=f"{qid}.supreme", clause="E-T8", default_value=True,
+                    answered_by=EITHER, id=f"{qid}.supreme", clause="E-T8", default_value=True,
                     text=Msg.of("epic.turn.q.supreme", side=side_label(side)))):
             self.turn["rerolls"].append(side)  # E-T8: once a turn
             again = self.port.ask(DiceQuestion(
-                id=f"{qid}.reroll", clause="E-T8",
+                answered_by=EITHER, id=f"{qid}.reroll", clause="E-T8",
                 spec=DiceSpec(count=1, target=need, count_only=True),
                 text=Msg.of("epic.turn.q.test", formation=formation_label(name), need=need)))
             passed = again.successes == 1
@@ -319,6 +325,7 @@ class Turn:
             return Msg.of("epic.turn.outcome.nothing")
         k = self.known(name)
         roll = self.port.ask(DiceQuestion(
+            answered_by=EITHER,
             id=f"regroup.{weapon_key(name)}", clause="E-T5", spec=DiceSpec(count=2),
             text=Msg.of("epic.turn.q.regroup", formation=formation_label(name)),
             odds=OddsRef.to("referee.rulesets.epic.assault_odds:highest",
@@ -342,7 +349,7 @@ class Turn:
         if not down or not removed:
             return 0
         spent = int(self.port.ask(NumberQuestion(
-            id=f"regroup.{weapon_key(name)}.shields", clause="E-W9", minimum=0,
+            answered_by=EITHER, id=f"regroup.{weapon_key(name)}.shields", clause="E-W9", minimum=0,
             maximum=min(removed, sum(down.values())), default_value=0,
             text=Msg.of("epic.turn.q.regroup_shields", formation=formation_label(name),
                         removed=removed, down=sum(down.values())))))
@@ -400,6 +407,7 @@ class Turn:
         state = self.state_of(name)
         broken = bool(state.get("broken"))
         near = bool(self.port.ask(ConfirmQuestion(
+            answered_by=EITHER,
             id=f"enemy-near.{weapon_key(name)}", clause="E-T7", default_value=True,
             text=Msg.of("epic.turn.q.enemy_near", formation=formation_label(name)))))
         need = k.initiative + (2 if broken else 0) + (1 if near else 0)

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.core.dice import DiceSpec
 from referee.core.port import Port
-from referee.core.questions import ConfirmQuestion, DiceQuestion, NumberQuestion
+from referee.core.questions import EITHER, ConfirmQuestion, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.table import dice_text
 from referee.core.text import Msg
@@ -111,7 +111,7 @@ def apply_damage(port: Port, log: StepLog, key: str, shown: Msg | str, dc: int,
     while to_roll and not by_critical:
         round_ += 1
         roll = port.ask(DiceQuestion(
-            id=qid if round_ == 1 else f"{qid}.{round_}", clause="E-W4",
+            answered_by=EITHER, id=qid if round_ == 1 else f"{qid}.{round_}", clause="E-W4",
             spec=DiceSpec(count=to_roll, target=CRITICAL_FACE, count_only=True),
             text=Msg.of("epic.we.q.critical", unit=shown, count=to_roll)))
         crits = roll.successes
@@ -156,15 +156,18 @@ def catastrophe(port: Port, log: StepLog, shown: Msg | str, name: str, datasheet
     if found is None and not (isinstance(datasheet, str) and name and
                               name.casefold() in read_criticals(datasheet)):
         within = int(port.ask(NumberQuestion(
+            answered_by=EITHER,
             id=f"{qid}.within", clause="E-W12", minimum=0, maximum=99, default_value=0,
             text=Msg.of("epic.we.q.catastrophe_within", unit=shown))))
         hits_on = 6 if not within else int(port.ask(NumberQuestion(
+            answered_by=EITHER,
             id=f"{qid}.hits-on", clause="E-W12", minimum=2, maximum=6, default_value=6,
             text=Msg.of("epic.we.q.catastrophe_roll", unit=shown, within=within))))
         found = Catastrophe(within, hits_on)
     if found is None or not found.within:
         return 0
     near = int(port.ask(NumberQuestion(
+        answered_by=EITHER,
         id=f"{qid}.units", clause="E-W12", minimum=0, maximum=99, default_value=0,
         text=Msg.of("epic.we.q.catastrophe_units", unit=shown, within=found.within))))
     if not near:
@@ -172,7 +175,7 @@ def catastrophe(port: Port, log: StepLog, shown: Msg | str, name: str, datasheet
                  "E-W12")
         return 0
     roll = port.ask(DiceQuestion(
-        id=qid, clause="E-W12", spec=DiceSpec(count=near, target=found.hits_on,
+        answered_by=EITHER, id=qid, clause="E-W12", spec=DiceSpec(count=near, target=found.hits_on,
                                               count_only=True),
         text=Msg.of("epic.we.q.catastrophe_dice", unit=shown, count=near,
                     target=found.hits_on)))
@@ -191,11 +194,12 @@ def _effect(port: Port, shown: Msg | str, name: str, datasheet: Any,
     if found is not None:
         return found
     destroys = bool(port.ask(ConfirmQuestion(
-        id=f"{qid}.destroys", clause="E-W4", default_value=False,
+        answered_by=EITHER, id=f"{qid}.destroys", clause="E-W4", default_value=False,
         text=Msg.of("epic.we.q.critical_destroys", unit=shown))))
     if destroys:
         return CriticalEffect(0, True)
     extra = int(port.ask(NumberQuestion(
+        answered_by=EITHER,
         id=f"{qid}.damage", clause="E-W4", minimum=0, maximum=20, default_value=0,
         text=Msg.of("epic.we.q.critical_damage", unit=shown))))
     return CriticalEffect(extra, False)

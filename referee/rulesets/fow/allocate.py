@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.core.errors import UsageError
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion
+from referee.core.questions import DEFENDER, Answerer, Choice, ChoiceQuestion
 from referee.core.result import StepLog, Summary
 from referee.core.table import NOTHING, Shown, Table
 from referee.core.text import Msg
@@ -104,8 +104,9 @@ def _log_reach(log: StepLog, problem: Problem, reach: Reach) -> None:
 
 
 def _choose(port: Port, allocator: Allocator, log: StepLog, proposed: Table, qid: str,
-            who: Msg | str | None) -> dict[int, str]:
-    """The hit player's allocation, asked with the referee's proposal shown first."""
+            who: Msg | str | None, by: Answerer = DEFENDER) -> dict[int, str]:
+    """The hit player's allocation (F-1: ``by``), asked with the referee's proposal shown
+    first."""
     problem = allocator.problem
     proposal = allocator.proposal
     text = (Msg.of("fow.q.allocation", hits=len(problem.hits)) if who is None else
@@ -114,7 +115,8 @@ def _choose(port: Port, allocator: Allocator, log: StepLog, proposed: Table, qid
         id=f"{qid}allocation", text=text,
         choices=tuple(Choice(c, Msg.of(f"fow.allocation.mode.{c}"))
                       for c in ("proposed", "by-hit", "complete")),
-        default_value="proposed", clause="F-1", shows=(proposed,), whatif=True))
+        default_value="proposed", clause="F-1", shows=(proposed,), whatif=True,
+        answered_by=by))
     def said(key: str, **params: Any) -> Msg:
         return (Msg.of(f"fow.step.{key}", **params) if who is None else
                 Msg.of(f"fow.step.by_side.{key}", side=who, **params))
@@ -131,7 +133,7 @@ def _choose(port: Port, allocator: Allocator, log: StepLog, proposed: Table, qid
                         proposal=" ".join(proposal[n] for n in numbers)),
             hit_numbers=numbers, team_ids=tuple(t.id for t in problem.teams),
             check=allocator.check, default_value=tuple(proposal[n] for n in numbers),
-            clause="F-1"))
+            clause="F-1", answered_by=by))
         log.input(said("complete_checked", teams=str(answer)), "F-1")
         return dict(zip(numbers, answer, strict=True))
     chosen: dict[int, str] = {}
@@ -153,7 +155,7 @@ def _choose(port: Port, allocator: Allocator, log: StepLog, proposed: Table, qid
         team_id = port.ask(ChoiceQuestion(
             id=f"{qid}hit.{hit.number}", text=Msg.of("fow.q.hit", hit=hit.number,
                                                      hitter=hit.attacker),
-            choices=choices, default_value=default, clause="F-1"))
+            choices=choices, default_value=default, clause="F-1", answered_by=by))
         chosen[hit.number] = team_id
         plan = options[team_id]
         log.input(said("chosen_hit", hit=hit.number, team=problem.team(team_id).name,
@@ -185,8 +187,10 @@ def _title(key: str, round_no: int | None) -> Msg:
 
 def allocate(port: Port, log: StepLog, decl: AssaultDeclaration,
              options: Mapping[str, Any], *, qid: str = "", who: Msg | str | None = None,
-             round_no: int | None = None, teams_table: bool = True) -> Allocated:
-    """Allocate the hits of ``decl`` (its ``hitting`` teams on its ``defending`` teams)."""
+             round_no: int | None = None, teams_table: bool = True,
+             by: Answerer = DEFENDER) -> Allocated:
+    """Allocate the hits of ``decl`` (its ``hitting`` teams on its ``defending`` teams);
+    ``by``: the player whose teams were hit, who allocates (F-1)."""
     order, escorts = readings(options)
     problem, reaches, source = build(decl, order, escorts)
     names = {r.hitter.id: r.hitter.label for r in reaches}
@@ -202,7 +206,7 @@ def allocate(port: Port, log: StepLog, decl: AssaultDeclaration,
         rows = _rows(allocator, allocator.proposal, names, source)
         allocation = _choose(port, allocator, log,
                              Table(_title("fow.table.proposal", round_no), columns,
-                                   tuple(rows), "F-3"), qid, who)
+                                   tuple(rows), "F-3"), qid, who, by)
         assert allocator.check(allocation) is None
         if allocation != allocator.proposal:
             rows = _rows(allocator, allocation, names, source)

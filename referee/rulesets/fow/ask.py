@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.catalog import render
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
+from referee.core.questions import EITHER, Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.line import (
@@ -135,7 +135,7 @@ class Hitters:
             situation = self.port.ask(ChoiceQuestion(
                 id=f"{qid}.situation", text=Msg.of("fow.q.situation", n=label),
                 choices=tuple(Choice(s, Msg.of(f"fow.situation.{s}")) for s in SITUATIONS),
-                default_value="open", clause="F-10"))
+                default_value="open", clause="F-10", answered_by=EITHER))
         elif situation is None and line.type == "tank" and self.buildings:
             self.open_tanks += ids
         situation = situation or "open"

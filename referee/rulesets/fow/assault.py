@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.core.errors import UsageError
 from referee.core.oddsref import OddsRef
-from referee.core.questions import ConfirmQuestion
+from referee.core.questions import EITHER, ConfirmQuestion
 from referee.core.result import Result, StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -23,7 +23,14 @@ from referee.rulesets.fow import defensive, kept, melee, morale, outcomes
 from referee.rulesets.fow.allocate import allocate, check_priorities, readings
 from referee.rulesets.fow.armies import Army
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.fight import DESTROYED, Fight, Status, from_declaration, other
+from referee.rulesets.fow.fight import (
+    DESTROYED,
+    Fight,
+    Status,
+    answerer,
+    from_declaration,
+    other,
+)
 
 RULESET_ID = "flames-of-war"
 MAX_ROUNDS = 30  # the referee's limit: an assault still undecided is left to the table
@@ -95,7 +102,7 @@ def _check_kept(ctx: AttackContext, fight: Fight) -> None:
     if kept.pinned(ctx.state, platoon):
         rallied: bool = ctx.port.ask(ConfirmQuestion(
             id="assault.rallied", text=Msg.of("fow.q.rallied", platoon=platoon),
-            default_value=False, clause="F-A2"))
+            default_value=False, clause="F-A2", answered_by=EITHER))
         if not rallied:
             raise UsageError(Msg.of("fow.error.pinned", platoon=platoon))
 
@@ -139,7 +146,8 @@ def _rounds(ctx: AttackContext, log: StepLog, fight: Fight, status: Status,
         if scored:
             decl = melee.allocation(fight, status, hits, hitters, targets, reach)
             done = allocate(port, log, decl, options, qid=f"round.{round_no}.",
-                            who=fight.side_name(hit), round_no=round_no, teams_table=False)
+                            who=fight.side_name(hit), round_no=round_no, teams_table=False,
+                            by=answerer(hit))
             entry["allocation"] = {str(n): t for n, t in sorted(done.allocation.items())}
             rows = outcomes.resolve(port, log, fight, status, done, options, round_no)
             if rows:

@@ -15,7 +15,7 @@ from typing import Any
 from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
-from referee.core.questions import DiceQuestion, NumberQuestion
+from referee.core.questions import DEFENDER, DiceQuestion, NumberQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.fow.fight import BAILED, DESTROYED, Fight, Fighter, Status
@@ -89,6 +89,7 @@ def fire(port: Port, log: StepLog, fight: Fight, status: Status,
     roll = port.ask(DiceQuestion(
         id="defensive-fire", spec=DiceSpec(count=dice, target=needed, count_only=True),
         text=Msg.of("fow.q.defensive_fire", dice=dice, score=needed), clause="F-A4",
+        answered_by=DEFENDER,  # F-A3: the defending teams fire
         odds=OddsRef.to("referee.rulesets.fow.assault_odds:defensive_fire",
                         threshold=threshold, counting=_counting(tanks, options))))
     hits = roll.successes

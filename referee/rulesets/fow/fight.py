@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from referee.core.questions import ATTACKER, DEFENDER, Answerer
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
 
@@ -22,6 +23,12 @@ Status = dict[str, str]
 def slug(name: str) -> str:
     """A name as a part of a question id (``Red Rifle Platoon`` -> ``red-rifle-platoon``)."""
     return re.sub(r"[^\w]+", "-", name.casefold()).strip("-") or "platoon"
+
+
+def answerer(side: str) -> Answerer:
+    """Who answers the questions of ``side``'s teams at the table (``Question.answered_by``):
+    the attacker's (the charging side) or the defender's."""
+    return ATTACKER if side == "attacker" else DEFENDER
 
 
 def other(side: str) -> str:

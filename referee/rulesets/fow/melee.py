@@ -18,7 +18,7 @@ from referee.core.questions import Choice, DiceQuestion, MultiChoiceQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.fow.declaration import AssaultDeclaration
-from referee.rulesets.fow.fight import Fight, Fighter, can_fight
+from referee.rulesets.fow.fight import Fight, Fighter, answerer, can_fight
 from referee.rulesets.fow.ratings import skill_test, to_hit_as_target
 
 
@@ -58,7 +58,7 @@ def roll_to_hit(port: Port, log: StepLog, fight: Fight, fighters: Sequence[Fight
                     teams=len(fighters),
                     scores=", ".join(f"{t.name} {scores[t.id]}+" for t in fighters)
                     if target is None else f"{target}+"),
-        clause="F-A9", odds=odds(scores)))
+        clause="F-A9", odds=odds(scores), answered_by=answerer(fighters[0].side)))
     assert roll.faces is not None
     hits = {t.id: int(face >= scores[t.id]) for t, face in zip(fighters, roll.faces,
                                                                strict=True)}
@@ -96,7 +96,7 @@ def ask_reach(port: Port, team: Fighter, targets: Sequence[Fighter], round_no: i
         id=f"round.{round_no}.reach.{team.id}", text=Msg.of("fow.q.counter_reach",
                                                              team=team.name),
         choices=tuple(Choice(t.id, t.name) for t in targets), default_values=default,
-        clause="F-A22"))
+        clause="F-A22", answered_by=answerer(team.side)))
     return picked
 
 

@@ -27,6 +27,7 @@ from referee.rulesets.fow.fight import (
     Fighter,
     Rated,
     Status,
+    answerer,
     can_fight,
 )
 from referee.rulesets.fow.ratings import motivation_test
@@ -81,7 +82,7 @@ def test(port: Port, log: StepLog, fight: Fight, platoons: Sequence[Rated], hits
         id=f"round.{round_no}.motivation", spec=DiceSpec(count=1),
         text=Msg.of("fow.q.motivation", side=fight.side_name(side),
                     platoons=", ".join(f"{name} {score}+" for name, score in ratings)),
-        clause="F-A18",
+        clause="F-A18", answered_by=answerer(side),
         odds=OddsRef.to("referee.rulesets.fow.assault_odds:motivation", ratings=ratings,
                         rerolls=tuple(p.name for p in platoons if p.reroll))))
     assert roll.faces is not None
@@ -99,7 +100,7 @@ def test(port: Port, log: StepLog, fight: Fight, platoons: Sequence[Rated], hits
         reroll = port.ask(DiceQuestion(
             id=f"round.{round_no}.reroll", spec=DiceSpec(count=1),
             text=Msg.of("fow.q.reroll", platoons=", ".join(p.name for p in again)),
-            clause="F-A20",
+            clause="F-A20", answered_by=answerer(side),
             odds=OddsRef.to("referee.rulesets.fow.assault_odds:motivation",
                             ratings=tuple((p.name, motivation_test(p.motivation))
                                           for p in again))))
@@ -130,7 +131,8 @@ def choose(port: Port, log: StepLog, platoons: Sequence[Rated], passed: Mapping[
             text=Msg.of("fow.q.counterattack", platoon=p.name),
             choices=tuple(Choice(c, Msg.of(f"fow.morale.choice.{c}"))
                           for c in (COUNTERATTACK, BREAK_OFF)),
-            default_value=COUNTERATTACK, clause="F-A21", whatif=True))
+            default_value=COUNTERATTACK, clause="F-A21", whatif=True,
+            answered_by=answerer(p.side)))
         out[p.name] = choice
         log.input(Msg.of(f"fow.morale.chose.{choice}", platoon=p.name), "F-A21")
     return out

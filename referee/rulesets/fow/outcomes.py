@@ -19,7 +19,15 @@ from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
 from referee.rulesets.fow.allocate import Allocated
-from referee.rulesets.fow.fight import BAILED, DESTROYED, Fight, Fighter, Status
+from referee.rulesets.fow.fight import (
+    BAILED,
+    DESTROYED,
+    Fight,
+    Fighter,
+    Status,
+    answerer,
+    other,
+)
 from referee.rulesets.fow.results import save_outcome
 
 NO_EFFECT = "no-effect"
@@ -111,6 +119,7 @@ def _armoured(port: Port, log: StepLog, team: Fighter, by: Sequence[HitRatings],
         id=f"round.{round_no}.save.{team.id}", spec=DiceSpec(count=len(by)),
         text=Msg.of("fow.q.assault_save", team=team.name, count=len(by), top=top,
                     anti_tank="/".join(map(str, anti_tanks))), clause="F-A12",
+        answered_by=answerer(team.side),  # the hit team's owner saves
         odds=OddsRef.to("referee.rulesets.fow.assault_odds:save", team=team.name, top=top,
                         anti_tanks=tuple(r.anti_tank for r in by),
                         firepowers=tuple(r.firepower for r in by),
@@ -135,7 +144,8 @@ def _armoured(port: Port, log: StepLog, team: Fighter, by: Sequence[HitRatings],
         test = port.ask(DiceQuestion(
             id=f"round.{round_no}.firepower.{team.id}", spec=DiceSpec(count=len(needing)),
             text=Msg.of("fow.q.firepower", team=team.name, count=len(needing),
-                        firepower="/".join(map(str, fp))), clause="F-A13"))
+                        firepower="/".join(map(str, fp))), clause="F-A13",
+            answered_by=answerer(other(team.side))))  # the hitting side's firepower
         assert test.faces is not None
         for i, face in zip(needing, test.faces, strict=True):
             passed[i] = firepower_passes(face, by[i].firepower)

@@ -15,7 +15,7 @@ from typing import Any
 from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion
+from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, DiceQuestion
 from referee.core.result import StepLog
 from referee.core.table import Shown
 from referee.core.text import Msg
@@ -29,7 +29,7 @@ def ask_mode(port: Port) -> str:
         id="results", text=Msg.of("fow.q.results"),
         choices=tuple(Choice(c, Msg.of(f"fow.results.mode.{c}"))
                       for c in ("skip", "unverified", "enter")),
-        default_value="skip", clause="F-7"))
+        default_value="skip", clause="F-7", answered_by=EITHER))
     return mode
 
 
@@ -37,7 +37,7 @@ def _enter(port: Port, team_id: str, name: str, held: int) -> str:
     value: str = port.ask(ChoiceQuestion(
         id=f"result.{team_id}", text=Msg.of("fow.q.result", team=name, hits=held),
         choices=tuple(Choice(c, Msg.of(f"fow.result.{c}")) for c in RESULT_CHOICES),
-        default_value="destroyed", clause="F-7"))
+        default_value="destroyed", clause="F-7", answered_by=DEFENDER))
     return value
 
 
@@ -76,7 +76,7 @@ def resolve(port: Port, problem: Problem, held: Mapping[str, int], mode: str,
             roll = port.ask(DiceQuestion(
                 id=f"save.{team.id}", spec=DiceSpec(count=count),
                 text=Msg.of("fow.q.save", team=team.name, count=count, top=team.top_armour,
-                            anti_tank=anti_tank), clause="F-7",
+                            anti_tank=anti_tank), clause="F-7", answered_by=DEFENDER,
                 odds=OddsRef.to("referee.rulesets.fow.odds:save", team=label[team.id],
                                 top=team.top_armour, anti_tank=anti_tank, firepower=firepower,
                                 settled=tuple(settled),

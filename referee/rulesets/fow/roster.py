@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from referee.core.errors import ScriptError
 from referee.core.port import Port
+from referee.core.questions import EITHER
 from referee.core.text import Msg
 from referee.files import read_toml, validate, where
 from referee.rulesets.fields import Name
@@ -135,7 +136,7 @@ def ask_from_roster(port: Port, decl: AssaultDeclaration, transport_priority: bo
         id="defending.exceptions", text=Msg.of("fow.q.roster_exceptions"),
         team_ids=tuple(t.id for _, t in defending), vehicles=vehicles,
         hint_msg=Msg.of("fow.hint.exceptions"), clause="F-4",
-        default_value=none_line()))
+        default_value=none_line(), answered_by=EITHER))
     state = {team: (status, building) for team, status, building in exceptions}
     defenders: list[dict[str, Any]] = []
     for platoon, team in defending:

@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from referee.core.dice import DiceRoll, DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, DiceQuestion, NumberQuestion
+from referee.core.questions import (
+    ATTACKER,
+    EITHER,
+    Answerer,
+    Choice,
+    ChoiceQuestion,
+    DiceQuestion,
+    NumberQuestion,
+    other_player,
+)
 from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
@@ -101,25 +110,27 @@ def _modifiers(port: Port, log: StepLog, prefix: str, target_hex: str, compact: 
                   tm=tm_known)
         drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
                                       minimum=DRM_RANGE[0], maximum=DRM_RANGE[1],
-                                      default_value=0, clause="L-5"))
+                                      default_value=0, clause="L-5", answered_by=EITHER))
         return int(drm), tm_known
     if compact:
         mods: Mods = port.ask(ModsQuestion(
             id=f"{prefix}.mods", text=Msg.of("lnlt.q.mods", hex=target_hex),
-            hint_msg=Msg.of("lnlt.hint.mods"), default_value="0 0", clause="L-5"))
+            hint_msg=Msg.of("lnlt.hint.mods"), default_value="0 0", clause="L-5",
+            answered_by=EITHER))
         return mods.drm, mods.tm
     drm = port.ask(NumberQuestion(id=f"{prefix}.drm", text=Msg.of("lnlt.q.drm"),
                                   minimum=DRM_RANGE[0], maximum=DRM_RANGE[1], default_value=0,
-                                  clause="L-5"))
+                                  clause="L-5", answered_by=EITHER))
     tm = port.ask(NumberQuestion(id=f"{prefix}.tm", text=Msg.of("lnlt.q.tm", hex=target_hex),
                                  minimum=TM_RANGE[0], maximum=TM_RANGE[1], default_value=0,
-                                 clause="L-5"))
+                                 clause="L-5", answered_by=EITHER))
     return int(drm), int(tm)
 
 
-def _die(port: Port, qid: str, text: Msg, clause: str, odds: OddsRef) -> DiceRoll:
+def _die(port: Port, qid: str, text: Msg, clause: str, odds: OddsRef,
+         by: Answerer) -> DiceRoll:
     return port.ask(DiceQuestion(id=qid, text=text, spec=DiceSpec(count=1), clause=clause,
-                                 odds=odds))
+                                 odds=odds, answered_by=by))
 
 
 def _face(roll: DiceRoll) -> int:
@@ -137,11 +148,14 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
                  build: FpBuild, help: LeaderHelp, targets: list[Unit],
                  table: DamageTable | None, clause: str,
                  roster_ids: frozenset[str] = frozenset(), compact: bool = False,
-                 tm_known: int | None = None) -> FireOutcome:
+                 tm_known: int | None = None, firer: Answerer = ATTACKER) -> FireOutcome:
     """The opposed roll and the damage checks; ``roster_ids``: the ids already in use, so
     that a Hero spawned here gets a new one. ``compact`` (an activation begun with "Fire
     from ..."): the DRM and TM in one line, both dice of the opposed roll in one answer;
-    ``tm_known``: the TM the roster's terrain gives the target hex (then not asked)."""
+    ``tm_known``: the TM the roster's terrain gives the target hex (then not asked);
+    ``firer``: who rolls the attack die (an Op Fire's is the defender of the impulse), the
+    other player rolls the defence die and the damage checks of his units."""
+    target_owner = other_player(firer)
     t = tables()
     drm, tm = _modifiers(port, log, prefix, target_hex, compact, tm_known, clause)
     armour = [u.armor for u in targets if u.kind == "vehicle" and u.armor is not None]
@@ -152,7 +166,7 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
         both = port.ask(DiceQuestion(
             id=f"{prefix}.opposed", spec=DiceSpec(count=2), clause=clause,
             text=Msg.of("lnlt.q.opposed", firing=firing, hex=target_hex),
-            hint_msg=Msg.of("lnlt.hint.opposed"),
+            hint_msg=Msg.of("lnlt.hint.opposed"), answered_by=EITHER,  # both players' dice
             odds=OddsRef.to(f"{ODDS}:opposed_odds", firing=firing, hex=target_hex,
                             fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
                             targets=facts)))
@@ -163,12 +177,13 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
         a_roll = _die(port, f"{prefix}.attack", Msg.of("lnlt.q.attack_die", firing=firing),
                       clause, OddsRef.to(f"{ODDS}:attack_odds", firing=firing, hex=target_hex,
                                          fp=build.total, lm=help.lm, drm=drm, tm=tm, af=af,
-                                         targets=facts))
+                                         targets=facts), firer)
         die_a = _face(a_roll)
         attack = die_a + build.total + help.lm + drm
         d_roll = _die(port, f"{prefix}.defence", Msg.of("lnlt.q.defence_die", hex=target_hex),
                       clause, OddsRef.to(f"{ODDS}:defence_odds", hex=target_hex,
-                                         attack=attack, tm=tm, af=af, targets=facts))
+                                         attack=attack, tm=tm, af=af, targets=facts),
+                      target_owner)
         die_d = _face(d_roll)
     defence = die_d + tm + af
     rows: list[tuple[object, ...]] = [
@@ -197,9 +212,10 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
         roll = _die(port, f"{prefix}.dc.{unit.id}", Msg.of("lnlt.q.dc_die", unit=unit.label),
                     clause, OddsRef.to(f"{ODDS}:dc_odds", diff=diff, minus=minus,
                                        helper=helper.lm if helper else 0, targets=facts[i:],
-                                       helped_by=helper.label if minus and helper else ""))
+                                       helped_by=helper.label if minus and helper else ""),
+                    target_owner)
         total = _face(roll) + diff - minus
-        result, source = _result(port, prefix, unit, total, table)
+        result, source = _result(port, prefix, unit, total, table)  # read: either
         outcome.results[unit.id] = result
         dc_rows.append((unit.label, _face(roll), as_signed(diff),
                         Shown({"minus": minus, "leader": helper.label},
@@ -209,11 +225,11 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
             f"lnlt.result.{result}")), clause, unit=unit.id, total=total, result=result)
         if unit.kind == "mmc" and _face(roll) == 1:
             hero = _die(port, f"{prefix}.hero.{unit.id}", Msg.of("lnlt.q.hero", unit=unit.label),
-                        clause, OddsRef.to(f"{ODDS}:hero_odds", unit=unit.label))
+                        clause, OddsRef.to(f"{ODDS}:hero_odds", unit=unit.label), target_owner)
             if _face(hero) % 2 == 0:
                 taken = roster_ids | {u.id for u in (*targets, *outcome.heroes)}
                 outcome.heroes.append(_spawn_hero(port, log, prefix, unit, taken, clause,
-                                                  _face(hero)))
+                                                  _face(hero), target_owner))
             else:
                 log.note(Msg.of("lnlt.step.no_hero", unit=unit.label, face=_face(hero)),
                          clause)
@@ -230,14 +246,14 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
 
 
 def _spawn_hero(port: Port, log: StepLog, prefix: str, unit: Unit, taken: frozenset[str],
-                clause: str, face: int) -> Unit:
+                clause: str, face: int, owner: Answerer) -> Unit:
     """Brief section 3: an MMC's natural 1 on its damage check, then an even hero die: a
     Hero appears in the MMC's hex (whatever the check's result), on its side. His firepower
     is on the Hero counter the players draw (decision 3: asked, not invented); he joins the
     roster in Good Order, unmarked."""
     ifp = int(port.ask(NumberQuestion(
         id=f"{prefix}.hero.{unit.id}.ifp", minimum=0, maximum=20, default_value=0,
-        clause=clause,
+        clause=clause, answered_by=owner,  # the Hero counter his owner draws
         text=Msg.of("lnlt.q.hero_ifp", unit=unit.label, hex=unit.hex))))
     hero_id, n = f"hero-{unit.id}", 1
     while hero_id in taken:
@@ -262,7 +278,8 @@ def _result(port: Port, prefix: str, unit: Unit, total: int,
         id=f"{prefix}.result.{unit.id}", text=Msg.of("lnlt.q.result", unit=unit.label,
                                                      total=total),
         choices=tuple(Choice(n, Msg.of(f"lnlt.result.{n}")) for n in names),
-        default_value="no-effect", clause="L-5", help=Msg.of("lnlt.help.result")))
+        default_value="no-effect", clause="L-5", help=Msg.of("lnlt.help.result"),
+        answered_by=EITHER))  # read from the players' table
     return answer, Msg.of("lnlt.read.asked")
 
 

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from referee.core import work
 from referee.core.options import Options
 from referee.core.port import Port
-from referee.core.questions import Choice, ConfirmQuestion, MultiChoiceQuestion
+from referee.core.questions import (
+    ATTACKER,
+    DEFENDER,
+    EITHER,
+    Answerer,
+    Choice,
+    ConfirmQuestion,
+    MultiChoiceQuestion,
+)
 from referee.core.result import StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
@@ -495,8 +503,8 @@ class Activation:
         self.did.append(f"fire:{hex_id}:{target}")
 
     def _choose_components(self, prefix: str, comps: list[Component],
-                           hex_id: str, refusals: tuple[Refusal, ...] = ()
-                           ) -> list[Component]:
+                           hex_id: str, refusals: tuple[Refusal, ...] = (),
+                           by: Answerer = ATTACKER) -> list[Component]:
         if self.compact and len(comps) == 1:  # one unit, one weapon: nobody else may fire
             only = comps[0]
             firer: Msg | str = (only.unit.label if only.sw is None else
@@ -513,7 +521,8 @@ class Activation:
             default_values=default or values[:1], min_count=1, clause="L-6",
             refusals=refusals,
             help=Msg.of("lnlt.help.with"), needs_one=firing,
-            needs_one_refusal=Refusal("leader", "L-5", Msg.of("lnlt.why.leader_alone"))))
+            needs_one_refusal=Refusal("leader", "L-5", Msg.of("lnlt.why.leader_alone")),
+            answered_by=by))
         return [c for c in comps if c.key in keys]
 
     def _resolve(self, prefix: str, chosen: list[Component], hex_id: str, target: str,
@@ -521,6 +530,8 @@ class Activation:
                  target_moved: bool | None = None) -> None:
         roster, port, log = self.roster, self.port, self.log
         enemy = self.state.other(chosen[0].unit.side)
+        # an Op Fire is the other player's (L-12): the firer is the impulse's defender
+        firer = DEFENDER if kind is FireKind.OP_FIRE else ATTACKER
         targets = target_units or [u for u in roster.scan() if u.hex == target
                                    and u.side == enemy and u.on_map]
         fp_comps = [c for c in chosen if not c.oft and _lends_fp(c)]
@@ -532,7 +543,7 @@ class Activation:
                 id=f"{prefix}.lead", text=Msg.of("lnlt.q.lead"),
                 choices=tuple(Choice(u.id, _unit_label(u)) for u in ifp_units),
                 default_value=best.id, clause="L-5", help=Msg.of("lnlt.help.lead"),
-                whatif=True))
+                whatif=True, answered_by=firer))
         if target_moved is None:
             target_moved = any(m in tables().moved_target_markers
                                for u in targets for m in u.markers)
@@ -543,7 +554,7 @@ class Activation:
         firing = _names(list({c.unit.id: c.unit for c in chosen}.values()))
         self._fp_table(build, help_, firing, target, kind)
         for shot in build.oft:
-            self._oft(prefix, shot.component, target, shot.drm, shot.clause)
+            self._oft(prefix, shot.component, target, shot.drm, shot.clause, firer)
         if not fp_comps:
             return
         fired = resolve_fire(port, log, prefix, firing=firing, target_hex=target, build=build,
@@ -551,7 +562,8 @@ class Activation:
                              clause="L-12" if kind is FireKind.OP_FIRE else
                              ("L-14" if kind is FireKind.SPOTTED else "L-5"),
                              roster_ids=frozenset(u.id for u in roster.units),
-                             compact=self.compact, tm_known=roster.terrain.get(target))
+                             compact=self.compact, tm_known=roster.terrain.get(target),
+                             firer=firer)
         roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,
@@ -600,7 +612,8 @@ class Activation:
                        {FireKind.OP_FIRE: "L-12", FireKind.SPOTTED: "L-14"}.get(kind, "L-5"),
                        fp=build.total)
 
-    def _oft(self, prefix: str, comp: Component, target: str, drm: int, clause: str) -> None:
+    def _oft(self, prefix: str, comp: Component, target: str, drm: int, clause: str,
+             by: Answerer) -> None:
         assert comp.sw is not None
         enemy = _enemy_hexes(self.roster, comp.unit.side)
         where = self.port.ask(RuledChoice(
@@ -608,7 +621,7 @@ class Activation:
             choices=(Choice("same", Msg.of("lnlt.choice.oft_same", hex=target)),
                      *(Choice(h, Msg.of("lnlt.choice.oft_other", hex=h))
                        for h in enemy if h != target)),
-            default_value="same", clause="L-6"))
+            default_value="same", clause="L-6", answered_by=by))
         at = target if where == "same" else where
         self.log.note(Msg.of("lnlt.step.oft", sw=comp.sw.label, unit=comp.unit.label, hex=at,
                              drm=f"{drm:+d}"), clause, drm=drm, hex=at)
@@ -638,7 +651,8 @@ class Activation:
         if shaken and self.port.ask(ConfirmQuestion(
                 id=f"{prefix}.closer", text=Msg.of("lnlt.q.shaken_closer",
                                                    units=_names(shaken), hex=to),
-                default_value=False, clause="L-5", help=Msg.of("lnlt.help.shaken_closer"))):
+                default_value=False, clause="L-5", help=Msg.of("lnlt.help.shaken_closer"),
+                answered_by=EITHER)):  # geometry: both players see it
             # a Shaken unit may not move closer to an enemy unit in its LOS (Unit.shaken);
             # geometry stays at the table: the players say whether this move would
             movers = [u for u in movers if not u.shaken]
@@ -668,7 +682,7 @@ class Activation:
             seen = self.port.ask(ConfirmQuestion(
                 id=f"i{n}.opfire.{k}.spotted", text=Msg.of("lnlt.q.op_spotted", hex=to,
                                                            side=enemy),
-                default_value=False, clause="L-8"))
+                default_value=False, clause="L-8", answered_by=EITHER))
             if not seen:
                 return
         j = 1
@@ -696,13 +710,14 @@ class Activation:
                 choices=(Choice("none", Msg.of("lnlt.choice.no_op_fire")),
                          *(Choice(h, Msg.of("lnlt.label.hex", hex=h, units=_list(able_in[h])))
                            for h in hexes)),
-                default_value="none", clause="L-12", refusals=refusals))
+                default_value="none", clause="L-12", refusals=refusals,
+                answered_by=DEFENDER))  # L-12: the other player's answer to a move
             if where == "none":
                 return
             comps = [c for u in able_in[where] for c in _components(u)]
             prefix = f"i{n}.opfire.{k}.{j}"
             chosen = self._choose_components(prefix, comps, where, _shaken_refusals(
-                [u for u in unmarked if u.hex == where], "L-12"))
+                [u for u in unmarked if u.hex == where], "L-12"), by=DEFENDER)
             targets = [u for u in roster.scan() if u.hex == to and u.side == self.side
                        and u.on_map]
             self._resolve(prefix, chosen, where, to, FireKind.OP_FIRE, targets,
@@ -731,7 +746,8 @@ class Activation:
             clause="L-11"))
         found = self.port.ask(ConfirmQuestion(
             id=f"{prefix}.found", text=Msg.of("lnlt.q.spot_found", hex=target),
-            default_value=False, clause="L-14", help=Msg.of("lnlt.help.spot")))
+            default_value=False, clause="L-14", help=Msg.of("lnlt.help.spot"),
+            answered_by=EITHER))
         unit = roster.unit(uid)
         self._note_action(unit, "spot")
         self.acted.add(uid)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from referee.core.port import Port
-from referee.core.questions import Choice, ChoiceQuestion, ConfirmQuestion
+from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, ConfirmQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
@@ -48,7 +48,8 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             id=f"effect.{unit.key}.weakened-again",
             text=Msg.of("waw.q.effect_weakened_again", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS if e != "weaken"),
-            default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
+            default_value="none", clause="W-8", answered_by=EITHER,
+            help=Msg.of("waw.help.effect_not_in_excerpt")))
         return str(answer)
 
     # vehicles first: the infantry riding in them shares their result
@@ -76,6 +77,7 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             ok = bool(port.ask(ConfirmQuestion(
                 id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.label),
                 default_value=True, clause="W-8", rule=Msg.of("waw.rule.chemical"),
+                answered_by=DEFENDER,  # the unit's owner rolls its morale check
                 help=Msg.of("waw.help.morale"))))
             log.input(Msg.of("waw.step.morale", unit=u.label,
                              result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
@@ -116,6 +118,7 @@ def _outcome(port: Port, u: Unit, before: Status, ok: bool,
     effect = port.ask(ChoiceQuestion(
         id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.label),
         choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
-        default_value="none", clause="W-8", help=Msg.of("waw.help.effect_not_in_excerpt")))
+        default_value="none", clause="W-8", answered_by=EITHER,
+        help=Msg.of("waw.help.effect_not_in_excerpt")))
     after, _ = apply_effect(before, str(effect), lambda cell: "none")
     return after, Msg.of("waw.why.chem_other", effect=Msg.of(f"waw.effect.{effect}"))

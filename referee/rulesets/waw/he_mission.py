@@ -11,6 +11,8 @@ from referee.core.oddsref import OddsRef
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
+    DEFENDER,
+    EITHER,
     Choice,
     ChoiceQuestion,
     DiceQuestion,
@@ -126,7 +128,8 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
             choices=tuple(Choice(x.id, Msg.of("waw.choice.terrain", name=x.name,
                                               value=x.infantry_defence))
                           for x in data.terrain),
-            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he"), whatif=True))
+            default_value=data.terrain[0].id, clause="W-2", rule=_rule("he"), whatif=True,
+            answered_by=EITHER))
         terrain = data.terrain_by_id(picked)
         assert terrain is not None
         value, source = terrain.infantry_defence, terrain.name
@@ -134,7 +137,7 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
         value = port.ask(NumberQuestion(id="terrain-defence",
                                         text=Msg.of("waw.q.terrain_defence"), minimum=0,
                                         maximum=t.max_defence, clause="W-2",
-                                        rule=_rule("he")))
+                                        rule=_rule("he"), answered_by=EITHER))
         source = Msg.of("waw.source.given")
     log.input(Msg.of("waw.step.defence_value", value=value, source=source), "W-2",
               defence=value)
@@ -143,7 +146,8 @@ def ask_defence(port: Port, decl: MissionDeclaration, data: UserData, options: O
     if options["defence-cover"] == "included":
         cover = int(port.ask(NumberQuestion(id="cover-dice", text=Msg.of("waw.q.cover_dice"),
                                             minimum=0, maximum=t.max_defence,
-                                            default_value=0, clause="W-2")))
+                                            default_value=0, clause="W-2",
+                                            answered_by=EITHER)))
         log.warning(Msg.of("waw.step.cover_included", dice=cover), "W-2", cover=cover)
         value += cover
     return int(value)
@@ -160,7 +164,7 @@ def _picker(port: Port, options: Options, names: dict[str, Msg | str], targets: 
                                                          round=round_no),
                 choices=tuple(Choice(c, names[c]) for c in candidates),
                 default_values=tuple(candidates)[:count], min_count=count, max_count=count,
-                clause="W-3", rule=_rule("he")))
+                clause="W-3", rule=_rule("he"), answered_by=DEFENDER))  # the owner picks
             log.input(Msg.of("waw.step.picked_owner", units=join([names[c] for c in chosen]),
                              round=round_no), "W-3")
             return list(chosen)
@@ -173,7 +177,7 @@ def _picker(port: Port, options: Options, names: dict[str, Msg | str], targets: 
             roll = port.ask(DiceQuestion(
                 id=f"pick.round-{round_no}.{j}", spec=spec,
                 text=Msg.of("waw.q.pick_random", sides=len(left), legend=legend),
-                clause="W-3", rule=_rule("he"),
+                clause="W-3", rule=_rule("he"), answered_by=DEFENDER,
                 odds=OddsRef.to(f"{ODDS}:pick", round_no=round_no, left=tuple(left),
                                 chosen=tuple(chosen_list), to_pick=count - j + 1,
                                 **odds_facts)))
@@ -203,7 +207,7 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
             id=f"effect.{unit.key}.{cell.replace('_', '-')}",
             text=Msg.of(f"waw.q.effect_{cell}", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in legal),
-            default_value="none", clause="W-4", rule=_rule("he"),
+            default_value="none", clause="W-4", rule=_rule("he"), answered_by=EITHER,
             help=Msg.of("waw.help.effect_not_in_excerpt")))
         log.input(Msg.of("waw.step.effect_asked", cell=Msg.of(f"waw.cell.{cell}"),
                          unit=unit.label, effect=Msg.of(f"waw.effect.{answer}")), "W-4")
@@ -297,6 +301,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
             dspec = DiceSpec(count=defence, target=t.defence_cancel_on, count_only=True)
             droll = port.ask(DiceQuestion(
                 id="defence", spec=dspec, clause="W-2", rule=_rule("he"),
+                answered_by=DEFENDER,  # W-2: the target's owner rolls
                 text=Msg.of("waw.q.defence", dice=defence, cancel=t.defence_cancel_on),
                 odds=OddsRef.to(f"{ODDS}:defence", attack_hits=attack.successes,
                                 dice=defence, cancel_on=t.defence_cancel_on, owner=owner,
@@ -365,7 +370,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         result = port.ask(ChoiceQuestion(
             id=f"hq-roll.{hq.key}", text=Msg.of("waw.q.hq_roll", unit=hq.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
-            default_value="none", clause="W-5", rule=_rule("hq"),
+            default_value="none", clause="W-5", rule=_rule("hq"), answered_by=DEFENDER,
             help=Msg.of("waw.help.hq_roll")))
         before = status_of(hq)
         after, _ = he_effects(before, 1, _hq_row(str(result)), lambda cell: "none")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.core.questions import Choice, ChoiceQuestion, MultiChoiceQuestion
+from referee.core.questions import EITHER, Choice, ChoiceQuestion, MultiChoiceQuestion
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import kept as kp
@@ -129,7 +129,7 @@ def _roster_hex(ctx: AttackContext, roster: Roster, mission: str) -> str:
     picked: str = ctx.port.ask(ChoiceQuestion(
         id="hex", text=Msg.of("waw.q.roster_hex"), choices=tuple(choices),
         default_value=choices[0].value, clause="W-8" if mission == "chemical" else "W-1",
-        rule=Msg.of("waw.rule.placement")))
+        rule=Msg.of("waw.rule.placement"), answered_by=EITHER))
     return picked
 
 
@@ -147,7 +147,7 @@ def _roster_units(ctx: AttackContext, roster: Roster, hex_id: str, mission: str,
                 id="neighbours", text=Msg.of("waw.q.neighbours", hex=hex_id),
                 choices=tuple(Choice(h, Msg.of("waw.choice.roster_hex", hex=h, units=" / ".join(
                     u.name or u.id for u in roster.in_hex(h)))) for h in others),
-                min_count=0, clause="W-8"))) if others else set()
+                min_count=0, clause="W-8", answered_by=EITHER))) if others else set()
         else:
             out.notes.append((Msg.of("waw.step.roster_neighbours", hex=hex_id,
                                      hexes=", ".join(sorted(near)) or "-"), "W-8"))
