@@ -359,6 +359,19 @@ def _wound(fight: Fight, side: SideState, f: Fighter, points: int, clause: str) 
     fight.log.outcome(Msg.of("epic.step.destroyed", unit=f.shown), clause, unit=f.key)
 
 
+def _later_dice(side: SideState, split: dict[str, int | None]) -> list[Die]:
+    """The dice a side rolls after the first strikes, as the odds before them know them:
+    every other attack, its extra attacks of a fixed number too (E-A15; those of a roll are
+    not rolled yet: left out)."""
+    dice: list[Die] = []
+    for f in side.fighters:
+        dice += dice_of(f, False, split.get(f.key))
+        for _, extra in extras_of(f, False):
+            if isinstance(extra.count, int):
+                dice += extra_dice(f, extra, extra.count)
+    return dice
+
+
 def fight_round(fight: Fight) -> None:
     """One round of attacks (E-A3 to E-A5, E-A15, E-A16): first strike dice of both sides,
     their casualties out before the rest attack; then every other die of both sides."""
@@ -377,9 +390,7 @@ def fight_round(fight: Fight) -> None:
             waiting = {k: pools[k] for k in SIDES if k not in done}
             if first_strike:  # the odds follow the fight on: every other die after these
                 waiting = {k: [*(pools[k] if k not in done else ()),
-                               *(d for f in fight.sides[k].fighters
-                                 for d in dice_of(f, False, split.get(f.key)))]
-                           for k in SIDES}
+                               *_later_dice(fight.sides[k], split)] for k in SIDES}
             hits[s] = _roll_attacks(fight, fight.sides[s], pools[s], phase,
                                     _facts(fight, waiting, rolled))
             rolled += ((s, sum(1 for h in hits[s] if not h.kind.macro),

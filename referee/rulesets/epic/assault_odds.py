@@ -371,34 +371,46 @@ def first_strike(facts: AssaultFacts) -> dict[str, Fraction]:
 # -- simulated, when exact is out of reach ----------------------------------------------------
 def simulate(facts: AssaultFacts, runs: int = RUNS) -> dict[str, Fraction]:
     """The same fates by a seeded simulation (first strike resolved first, as E-A16 says):
-    each run allocates with the defaults and rolls every die and save."""
+    each run allocates with the defaults and rolls every die and save, then the supporting
+    fire when the assault goes on (E-A8)."""
     rng = random.Random(hash((len(facts.attacker.units), len(facts.defender.units),
                               facts.attacker.markers, facts.defender.markers)) & 0xFFFF)
     totals = dict.fromkeys(("attacker", "defender", "tie", "kills_a", "kills_d"), 0.0)
     spreads: dict[Any, tuple[int, ...]] = {}  # allocations met so far, by living units
+    chances = _floats(facts)
     for _ in range(runs):
-        end, ka, kd = _one_run(facts, rng, spreads)
+        end, ka, kd = _one_run(facts, chances, rng, spreads)
         totals[end] += 1
         totals["kills_a"] += ka
         totals["kills_d"] += kd
     return {k: Fraction(v / runs).limit_denominator(runs) for k, v in totals.items()}
 
 
-@functools.lru_cache(maxsize=64)
-def _floats(facts: AssaultFacts) -> dict[tuple[str, bool], float]:
-    """Each unit's chances as floats (a simulation's million comparisons)."""
-    return {(u.key, m): float(u.fail_mw if m else u.fail)
-            for s in (facts.attacker, facts.defender) for u in s.units for m in (False, True)}
+Floats = tuple[dict[tuple[str, bool], float], dict[str, tuple[tuple[float, bool, bool], ...]],
+               dict[str, tuple[tuple[int, float], ...]]]
 
 
-def _one_run(facts: AssaultFacts, rng: random.Random,
+def _floats(facts: AssaultFacts) -> Floats:
+    """Each unit's chances, its dice (chance, macro, first strike) and each side's support
+    dice as floats, once per simulation (its million comparisons)."""
+    units = [u for s in (facts.attacker, facts.defender) for u in s.units]
+    return ({(u.key, m): float(u.fail_mw if m else u.fail) for u in units for m in (False, True)},
+            {u.key: tuple((float(p), fire == "mw", fs) for p, fire, fs in u.dice)
+             for u in units},
+            {s: tuple((n, float(p)) for n, p in facts.side(s).support)
+             for s in ("attacker", "defender")})
+
+
+def _one_run(facts: AssaultFacts, floats: Floats, rng: random.Random,
              spreads: dict[Any, tuple[int, ...]]) -> tuple[str, int, int]:
     state = {s: {u.key: 0 for u in facts.side(s).units} for s in ("attacker", "defender")}
-    chance = _floats(facts)
+    chance, dice, support = floats
     engaged = {s: tuple(u for u in facts.side(s).units if u.engaged)
                for s in ("attacker", "defender")}
 
     def take(side_name: str, n: int, macro: bool) -> None:
+        if not n:
+            return
         units = engaged[side_name]
         alive = tuple(state[side_name][u.key] < u.left for u in units)
         key = (side_name, alive, n)
@@ -406,6 +418,8 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
         if spread is None:
             spread = spreads[key] = _allocation(units, alive, n)
         for u, k in zip(units, spread, strict=True):
+            if not k:
+                continue
             fail = chance[(u.key, macro)]
             for _ in range(max(0, k - (u.shields if state[side_name][u.key] == 0 else 0))):
                 if state[side_name][u.key] < u.left and rng.random() < fail:
@@ -426,27 +440,42 @@ def _one_run(facts: AssaultFacts, rng: random.Random,
             for u in facts.side(s).units:
                 if state[s][u.key] >= u.left:
                     continue
-                for p, fire, fs in u.dice:
-                    if fs == first and rng.random() < float(p):
-                        m, n = (m + 1, n) if fire == "mw" else (m, n + 1)
+                for p, macro, fs in dice[u.key]:
+                    if fs == first and rng.random() < p:
+                        m, n = (m + 1, n) if macro else (m, n + 1)
             got[s] = (n, m)
         for s in ("attacker", "defender"):
             other = "defender" if s == "attacker" else "attacker"
             take(other, got[s][0], False)
             take(other, got[s][1], True)
 
+    def alive(s: str) -> bool:
+        return any(state[s][u.key] < u.left for u in facts.side(s).units)
+
+    def kills() -> tuple[int, int]:
+        return (facts.attacker.kills + sum(state["defender"].values()),
+                facts.defender.kills + sum(state["attacker"].values()))
+
     phase(True)
     phase(False)
-    lost = {s: sum(state[s].values()) for s in state}
+    if not alive("defender") and alive("attacker"):  # E-A7: the defenders wiped out
+        return "attacker", *kills()
+    if not any(state["attacker"][u.key] < u.left for u in engaged["attacker"]):
+        return "defender", *kills()  # E-A7: every engaged attacker down: stalled
+    # E-A8: the assault goes on: each side's supporting fire, normal hits on the engaged
+    fired = {s: sum(1 for n, p in support[s] for _ in range(n) if rng.random() < p)
+             for s in ("attacker", "defender")}
+    take("defender", fired["attacker"], False)
+    take("attacker", fired["defender"], False)
+    ka, kd = kills()
+    if not alive("defender") and alive("attacker"):
+        return "attacker", ka, kd
+    if not alive("attacker") and alive("defender"):
+        return "defender", ka, kd
     worth = {s: sum(u.worth for u in facts.side(s).units if state[s][u.key] < u.left)
              for s in state}
     insp = {s: sum(1 for u in facts.side(s).units
                    if u.inspiring and u.engaged and state[s][u.key] < u.left) for s in state}
-    ka, kd = facts.attacker.kills + lost["defender"], facts.defender.kills + lost["attacker"]
-    if not worth["defender"] and worth["attacker"]:  # E-A7: the defenders wiped out
-        return "attacker", ka, kd
-    if not any(state["attacker"][u.key] < u.left for u in engaged["attacker"]):
-        return "defender", ka, kd  # E-A7: every engaged attacker down: stalled
     a = _mods(ka, worth["attacker"], worth["defender"], facts.attacker.markers,
               facts.defender.markers, insp["attacker"])
     d = _mods(kd, worth["defender"], worth["attacker"], facts.defender.markers,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee import api
@@ -607,18 +607,67 @@ def test_the_odds_of_an_assault_with_first_strike_are_exact() -> None:
     assert values[1] == Fraction(1, 4) + Fraction(3, 4) * roll_win
 
 
-@settings(max_examples=20, deadline=None)
-@given(UNITS, UNITS, st.lists(st.booleans(), min_size=5, max_size=5))
-def test_property_first_strike_odds_add_up_to_one_and_match_a_simulation(
-        a: list[dict[str, Any]], d: list[dict[str, Any]], fs: list[bool]) -> None:
-    from referee.rulesets.epic import assault_odds
+@pytest.mark.clause("E-A15")
+@pytest.mark.clause("E-A16")
+def test_the_odds_before_a_first_strike_count_the_other_side_s_extra_attacks() -> None:
+    """The first strike (CC4+, 4+ saves both) kills with 1/4 and wipes the defender out;
+    else the defender attacks with its die and its two extra attacks, each killing with
+    1/4: the attacker lives through all three with (3/4)^3, then the result roll."""
+    from fractions import Fraction
 
+    d = assault([unit("A1", first_strike=True)],
+                [unit("D1", extra=[{"kind": "cc", "count": 2}])])
+    roll_win = Fraction(1296 - 286, 2 * 1296)
+    both = Fraction(3, 4) * Fraction(3, 4) ** 3
+    expected = [Fraction(1, 4) + both * roll_win,
+                Fraction(3, 4) * (1 - Fraction(3, 4) ** 3) + both * roll_win,
+                both * Fraction(286, 1296)]
+    report = _first_attack_odds(d, "assault.1.attacker.first-strike")
+    assert [e.value for e in report.end_states][:3] == expected
+
+
+SUPPORT = st.lists(st.tuples(st.sampled_from(["attacker", "defender"]), st.integers(1, 3),
+                             st.sampled_from([3, 4, 5, 6])), max_size=2)
+
+#: the assault a full run met (seed 47953163723604796443487178683628575029): more pairs of
+#: fates after the first strikes than the exact budget, so ``first_strike`` raised TooMany
+#: (shown odds fall back there to the simulation, which then left out supporting fire, E-A8)
+_MET_A = [{"where": "contact", "armour": 4, "cc": 3, "ff": None, "inspiring": True,
+           "fearless": True},
+          {"where": "contact", "armour": 5, "cc": 4, "ff": 5, "inspiring": True,
+           "fearless": False},
+          {"where": "out", "armour": 5, "cc": 3, "ff": 6, "inspiring": False, "fearless": True},
+          {"where": "contact", "armour": 4, "cc": 5, "ff": 5, "inspiring": True,
+           "fearless": True},
+          {"where": "contact", "armour": 5, "cc": 5, "ff": None, "inspiring": True,
+           "fearless": True}]
+_MET_D = [{"where": "contact", "armour": 5, "cc": 6, "ff": None, "inspiring": False,
+           "fearless": False},
+          {"where": "contact", "armour": 6, "cc": 6, "ff": 6, "inspiring": False,
+           "fearless": True},
+          {"where": "contact", "armour": 4, "cc": 6, "ff": 5, "inspiring": True,
+           "fearless": False},
+          {"where": "out", "armour": None, "cc": 6, "ff": 4, "inspiring": True,
+           "fearless": False},
+          {"where": "contact", "armour": None, "cc": 6, "ff": 4, "inspiring": True,
+           "fearless": True}]
+_MET_FS = [True, False, True, True, True]
+
+
+def _first_strike_facts(a: list[dict[str, Any]], d: list[dict[str, Any]], fs: list[bool],
+                        support: list[tuple[str, int, int]]) -> Any:
+    """The odds' facts at the first strike dice of an assault drawn as the properties draw
+    it (the first attacker in contact, with a first strike close combat attack)."""
+    a = [dict(u) for u in a]
     a[0]["where"] = "contact"
     a[0]["cc"] = a[0]["cc"] or 4
     units = _units(a, "A"), _units(d, "D")
     for u, first in zip([*units[0], *units[1]], fs * 2, strict=False):
         u["first_strike"] = first
     units[0][0]["first_strike"] = True
+    helpers = [{"name": f"Support {i} (invented)", "side": side,
+                "units": [{"count": n, "ff": ff}]}
+               for i, (side, n, ff) in enumerate(support, 1)]
     found: list[Any] = []
 
     class Catch(Asked):
@@ -628,13 +677,56 @@ def test_property_first_strike_odds_add_up_to_one_and_match_a_simulation(
                 found.append(q.odds.facts["facts"][0])  # type: ignore[attr-defined]
             return super().ask(q)
 
-    plan = api.plan_attack("epic", seed=1, declaration=assault(*units))
+    plan = api.plan_attack("epic", seed=1, declaration=assault(*units, support=helpers))
     api.play(plan, Catch({}, plan.dice))
-    exact = assault_odds.first_strike(found[0])
+    return found[0]
+
+
+def _exact_unbounded(facts: Any) -> Any:
+    """The exact odds of a first strike, the budget that sends large ones to the simulation
+    lifted."""
+    from unittest import mock
+
+    from referee.rulesets.epic import assault_odds
+
+    with mock.patch.object(assault_odds, "PAIRS_BUDGET", 10**9):
+        return assault_odds.first_strike(facts)
+
+
+@settings(max_examples=20, deadline=None)
+@given(UNITS, UNITS, st.lists(st.booleans(), min_size=5, max_size=5), SUPPORT)
+@example(_MET_A, _MET_D, _MET_FS, [])
+@example(_MET_A, _MET_D, _MET_FS, [("defender", 3, 3), ("defender", 3, 3)])
+def test_property_first_strike_odds_add_up_to_one_and_match_a_simulation(
+        a: list[dict[str, Any]], d: list[dict[str, Any]], fs: list[bool],
+        support: list[tuple[str, int, int]]) -> None:
+    """The exact odds (worked out whatever their size: the budget that sends large ones to
+    the simulation is lifted) against the simulation that stands in for them beyond it."""
+    from referee.rulesets.epic import assault_odds
+
+    facts = _first_strike_facts(a, d, fs, support)
+    exact = _exact_unbounded(facts)
     assert sum(exact[k] for k in ("attacker", "defender", "tie")) == 1
-    simulated = assault_odds.simulate(found[0], runs=4000)
+    simulated = assault_odds.simulate(facts, runs=4000)
     for k in ("attacker", "defender"):
         assert abs(float(exact[k]) - float(simulated[k])) < 0.08
+
+
+@pytest.mark.clause("E-A8")
+def test_the_simulated_odds_of_an_assault_count_supporting_fire() -> None:
+    """Beyond the exact budget the odds are simulated: the simulation fires the declared
+    support when the assault goes on, as the exact odds do (it once left it out and gave
+    the attacker 0.84 where the exact odds say 0.66)."""
+    from referee.rulesets.epic import assault_odds
+
+    facts = _first_strike_facts(_MET_A, _MET_D, _MET_FS,
+                                [("attacker", 3, 3), ("defender", 4, 3)])
+    values, runs = assault_odds.chances(facts)
+    assert runs == assault_odds.RUNS  # too many pairs of fates: simulated
+    exact = _exact_unbounded(facts)
+    assert abs(exact["attacker"] - values["attacker"]) < 0.06
+    without = _first_strike_facts(_MET_A, _MET_D, _MET_FS, [])
+    assert abs(_exact_unbounded(without)["attacker"] - exact["attacker"]) > 0.15
 
 
 @settings(max_examples=25, deadline=None)
