@@ -22,6 +22,7 @@ from referee.cli.shared import (
     RecordOpt,
     RulesetArg,
     SeedOpt,
+    WorkingFlag,
     _odds_mode,
     file_option,
     helped,
@@ -44,6 +45,7 @@ def attack(ctx: typer.Context,
            game: GameOpt = None,
            odds: OddsOpt = OddsMode.compact,
            no_odds: NoOddsFlag = False,
+           working: WorkingFlag = False,
            force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
            json_: JsonFlag = False) -> None:
     from referee.play.plan import Reads, plan
@@ -81,7 +83,7 @@ def attack(ctx: typer.Context,
                                               count=len(answers)), style="dim")
         try:
             _play(out, planned, seat, game=game, record=record, command="attack",
-                  resume=answers)
+                  resume=answers, working=working)
         except KeyboardInterrupt:
             if record is None:
                 raise

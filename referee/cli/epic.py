@@ -26,6 +26,7 @@ from referee.cli.shared import (
     OptionOpt,
     RecordOpt,
     SeedOpt,
+    WorkingFlag,
     _odds_mode,
     file_option,
     helped,
@@ -48,6 +49,7 @@ def epic_shoot(ctx: typer.Context,
                game: GameOpt = None,
                odds: OddsOpt = OddsMode.compact,
                no_odds: NoOddsFlag = False,
+               working: WorkingFlag = False,
                force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] = False,
                json_: JsonFlag = False) -> None:
     from referee.play.plan import plan
@@ -72,4 +74,5 @@ def epic_shoot(ctx: typer.Context,
         seat = _seat(out, auto_dice=dice is DiceMode.auto,
                      odds=_odds_mode(odds, no_odds))
         _announce(out, planned.seed, planned.game)
-        _play(out, planned, seat, game=game, record=record, command="epic-shoot")
+        _play(out, planned, seat, game=game, record=record, command="epic-shoot",
+              working=working)

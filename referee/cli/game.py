@@ -281,4 +281,135 @@ def _verify_notes(found: Any) -> list[Any]:
     return notes
 
 
+# --- what the game keeps besides the rulesets' states (issue 27) -------------------------
+
+OutOpt = Annotated[Path | None, typer.Option("--export", metavar="OUT", readable=False,
+                                             help=t("cli.game.charts.opt.export"))]
+
+
+def _numbered(values: list[str], flag: str) -> dict[int, str]:
+    """``N=VALUE`` pairs (``--set``), by number; a malformed one is a usage error."""
+    from referee.core.errors import UsageError
+    from referee.core.text import Msg
+
+    out: dict[int, str] = {}
+    for value in values:
+        number, has, answer = value.partition("=")
+        if not has or not number.strip().isdigit() or not answer.strip():
+            raise UsageError(Msg.of("kept.error.pair", flag=flag, given=value))
+        out[int(number)] = answer.strip()
+    return out
+
+
+@game_app.command("charts", help=helped("game.charts"))
+def charts(ctx: typer.Context, file: FileArg,
+           set_: Annotated[list[str] | None, typer.Option(
+               "--set", metavar="N=VALUE", help=t("cli.game.charts.opt.set"))] = None,
+           remove: Annotated[list[int] | None, typer.Option(
+               "--remove", metavar="N", min=1, help=t("cli.game.charts.opt.remove"))] = None,
+           export: OutOpt = None,
+           import_: Annotated[Path | None, typer.Option(
+               "--import", metavar="FILE", readable=False,
+               help=t("cli.game.charts.opt.import_"))] = None,
+           json_: JsonFlag = False) -> None:
+    with framed(ctx, json_) as out:
+        from referee.core.text import Msg
+        from referee.game import charts as kept
+
+        changes: list[kept.Change] = []
+        added = kept.read_chart_file(import_) if import_ is not None else []
+        if set_ or remove or added:
+            changes = kept.change(file, set_=_numbered(set_ or [], "--set"),
+                                  remove=remove or [], add=added)
+        rows = kept.read_charts(file)
+        if export is not None:
+            from referee.play.record import write_file
+
+            write_file(export, kept.chart_file(rows, str(file)), game=file, reads=[import_])
+        if out.json:
+            out.document("game-charts", file=str(file),
+                         charts=[kept.row_json(r) for r in rows],
+                         changes=[kept.change_json(c) for c in changes])
+            return
+        from referee.core.table import NOTHING, Shown, Table
+        from referee.render.console import print_message, print_table
+
+        console = out.console
+        for c in changes:
+            print_message(console, kept.change_text(c))
+        if not rows:
+            print_message(console, Msg.of("kept.chart.none", file=str(file)))
+        else:
+            print_table(console, Table(
+                Msg.of("kept.chart.title", file=str(file)),
+                tuple(Msg.of(f"kept.chart.col.{c}") for c in
+                      ("number", "ruleset", "what", "row", "column", "answer", "at")),
+                tuple((r.number, r.ruleset, kept.describe(r.key), r.key.row, r.key.column,
+                       Shown(r.answer, kept.answer_text(r.key, r.answer)),
+                       Shown(r.at, f"#{r.at}") if r.at is not None else NOTHING)
+                      for r in rows)))
+        if export is not None:
+            print_message(console, Msg.of("kept.chart.exported", count=len(rows),
+                                          file=str(export)), style="dim")
+
+
+@game_app.command("roster", help=helped("game.roster"))
+def roster(ctx: typer.Context, file: FileArg,
+           export: Annotated[Path | None, typer.Option(
+               "--export", metavar="OUT", readable=False,
+               help=t("cli.game.roster.opt.export"))] = None,
+           import_: Annotated[Path | None, typer.Option(
+               "--import", metavar="ROSTER", readable=False,
+               help=t("cli.game.roster.opt.import_"))] = None,
+           ruleset: Annotated[str | None, typer.Option(
+               "--ruleset", metavar="RULESET", help=t("cli.game.roster.opt.ruleset"))] = None,
+           json_: JsonFlag = False) -> None:
+    with framed(ctx, json_) as out:
+        from referee.core.text import Msg
+        from referee.game import armies
+
+        number = None
+        if import_ is not None:
+            which = armies.roster_ruleset(import_, ruleset)
+            number = armies.import_roster(file, import_, which)
+        written = None
+        if export is not None:
+            from referee.play.record import write_file
+
+            written = armies.which_ruleset(file, ruleset)
+            write_file(export, armies.roster_text(file, written), game=file,
+                       reads=[import_])
+        groups = armies.kept_groups(file)
+        if out.json:
+            out.document("game-roster", file=str(file),
+                         groups=[armies.group_json(g) for g in groups],
+                         imported=number, exported=written)
+            return
+        from referee.core.fates import joined
+        from referee.core.table import NOTHING, Table
+        from referee.render.console import print_message, print_table
+
+        console = out.console
+        if number is not None and import_ is not None:
+            print_message(console, Msg.of("kept.army.imported", roster=str(import_),
+                                          number=number))
+        if not groups:
+            print_message(console, Msg.of("kept.army.none", file=str(file)))
+        else:
+            unknown = Msg.of("kept.army.side_unknown")
+            ordered = sorted(groups, key=lambda g: (g.side is None, g.side or ""))
+            print_table(console, Table(
+                Msg.of("kept.army.title", file=str(file)),
+                tuple(Msg.of(f"kept.army.col.{c}") for c in
+                      ("side", "ruleset", "group", "unit", "profile", "state")),
+                tuple((g.side or unknown, g.ruleset,
+                       Msg.of("kept.army.group", group=g.name, state=joined(g.state))
+                       if g.state else g.name, u.name, u.profile,
+                       u.state if u.state is not None else NOTHING)
+                      for g in ordered for u in g.units)))
+        if written is not None and export is not None:
+            print_message(console, Msg.of("kept.army.exported", ruleset=written,
+                                          file=str(export)), style="dim")
+
+
 app.add_typer(game_app, name="game", help=helped("game"))

@@ -23,6 +23,7 @@ from referee.cli.shared import (
     OddsOpt,
     OptionOpt,
     SeedOpt,
+    WorkingFlag,
     _odds_mode,
     file_option,
     helped,
@@ -51,10 +52,13 @@ def phase(ctx: typer.Context,
           option: OptionOpt = None,
           odds: OddsOpt = OddsMode.compact,
           no_odds: NoOddsFlag = False,
+          working: WorkingFlag = False,
           json_: Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))] = False
           ) -> None:
     """Odds (unless ``--odds none``) show before each die and its percentile after it, as
-    in ``referee attack``; with --json each impulse's odds are in its document."""
+    in ``referee attack``; with --json each impulse's odds are in its document. After each
+    impulse, what it did to each unit and its rolls (``--working``: its whole working, and
+    the phase's tables at the end)."""
     from referee.cli.seat import _announce, _seat
     from referee.play.phase import phase_summary, plan_phase, play_phase
 
@@ -67,7 +71,7 @@ def phase(ctx: typer.Context,
             _announce(out, planned.seed, planned.entry)
             played = play_phase(planned, seat, impulses=impulses,
                                 on_impulse=None if out.json else functools.partial(
-                                    _print_steps, out))
+                                    _print_steps, out, working or show))
         final = phase_summary(planned)
         if out.json:
             from referee.render.json_out import result_json
@@ -85,16 +89,29 @@ def phase(ctx: typer.Context,
         from referee.core.text import Msg
         from referee.render.console import print_message, print_table
 
-        for summary_table in final.tables:
-            print_table(out.console, summary_table)
+        if working or show:
+            for summary_table in final.tables:
+                print_table(out.console, summary_table)
         print_message(out.console, Msg.of("result.outcome", outcome=final.outcome))
+        if not (working or show):
+            print_message(out.console, Msg.of("kept.fate.working", key=""), style="dim")
 
 
-def _print_steps(out: Out, played: Played) -> None:
-    """An impulse played: its working, and in a game made by ``game new`` its check code."""
-    from referee.render.console import print_message, print_result
+def _print_steps(out: Out, working: bool, played: Played) -> None:
+    """An impulse played: its whole working (``working``), else what it did to each unit by
+    name and its rolls (``render.outcome``); in a game made by ``game new`` its check code."""
+    from referee.render.console import print_lines, print_message, print_result
 
-    print_result(out.console, played.result, outcome=False)
+    if working:
+        print_result(out.console, played.result, outcome=False)
+    else:
+        from referee.render.outcome import fate_lines, roll_line
+
+        rolls = [line for line in map(roll_line, played.odds or []) if line is not None]
+        lines = fate_lines(played.result)
+        if rolls:
+            lines += [t("kept.fate.rolls"), *("  " + r for r in rolls)]
+        print_lines(out.console, lines)
     if played.code is not None:
         from referee.core.text import Msg
 

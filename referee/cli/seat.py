@@ -181,10 +181,13 @@ def asked_word(out: Out) -> Any:
 
 def _show_result(out: Out, played: Played, seed: int | None, *,
                  odds_after: bool = False, full_odds: bool = False,
-                 game: Any = None) -> None:
-    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``).
-    A roll's end states are given where it first predicts them, or at every roll with
-    ``full_odds`` (``--odds full``); ``game``: the game entry it was written as."""
+                 game: Any = None, working: bool = True) -> None:
+    """The result (the odds of each roll with it: in JSON, or after it with ``odds_after``):
+    the whole working (``working``: a scripted run, ``--working``), else the outcome screen
+    (``render.outcome``: what happened to each unit by name, the rolls and how lucky they
+    were, the outcome line; issue 27). A roll's end states are given where it first predicts
+    them, or at every roll with ``full_odds`` (``--odds full``); ``game``: the game entry it
+    was written as."""
     if out.json:
         from referee.render.json_out import result_json
 
@@ -194,6 +197,13 @@ def _show_result(out: Out, played: Played, seed: int | None, *,
         return
     from referee.render.console import print_lines, print_result
 
+    if not working:
+        from referee.render.outcome import outcome_lines
+
+        if played.result.non_default_options:
+            print_result(out.console, played.result, steps=False, outcome=False)
+        print_lines(out.console, outcome_lines(played.result, played.odds or []))
+        return
     print_result(out.console, played.result)
     if odds_after and played.odds:
         from referee.render.odds import rolls_lines
@@ -201,16 +211,19 @@ def _show_result(out: Out, played: Played, seed: int | None, *,
         print_lines(out.console, rolls_lines(played.odds, full=full_odds))
 
 
-def _play(out: Out, plan: Any, seat: Seat, **how: Any) -> None:
+def _play(out: Out, plan: Any, seat: Seat, *, working: bool = False, **how: Any) -> None:
     """Play at the seat and show the result (also when the record could not be written at
-    the end: the outcome first, then the error)."""
+    the end: the outcome first, then the error): the outcome screen, or with ``working``
+    the whole working."""
     from referee.play.attack import RecordWriteError, at_seat
 
     try:
         played = at_seat(plan, seat, **how)
     except RecordWriteError as err:
-        _show_result(out, err.played, plan.seed, full_odds=seat.full_odds, game=plan.game)
+        _show_result(out, err.played, plan.seed, full_odds=seat.full_odds, game=plan.game,
+                     working=working)
         show_code(out, plan.game)
         raise
-    _show_result(out, played, plan.seed, full_odds=seat.full_odds, game=plan.game)
+    _show_result(out, played, plan.seed, full_odds=seat.full_odds, game=plan.game,
+                 working=working)
     show_code(out, plan.game)

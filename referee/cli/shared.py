@@ -39,6 +39,7 @@ def helped(command: str) -> str:
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help=t("cli.opt.json"))]
+WorkingFlag = Annotated[bool, typer.Option("--working", help=t("cli.opt.working"))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=t("cli.opt.seed"), metavar="N")]
 # Files are read by the referee itself (referee.files, referee.game), which refuses what it
 # cannot use with a one-line message and the file's exit code: Typer does not check them.

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from referee.core.fates import Fate as Fate  # re-exported: what an attack did to each unit
 from referee.core.table import Summary as Summary  # re-exported: tables of results
 from referee.core.table import Table as Table  # re-exported: results hold tables
 from referee.core.text import Msg, jsonable
@@ -46,6 +47,8 @@ class Result:
     options: Mapping[str, Any] = field(default_factory=dict)
     non_default_options: tuple[str, ...] = ()
     state_updates: Mapping[str, Any] = field(default_factory=dict)
+    # what the attack did to each unit, by name (``core.fates``): the outcome screen's lines
+    fates: tuple[Fate, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset,
@@ -54,7 +57,8 @@ class Result:
                 "steps": [s.to_json() for s in self.steps],
                 "tables": [t.to_json() for t in self.tables],
                 "outcome": {"text": jsonable(self.outcome),
-                            "data": jsonable(dict(self.outcome_data))}}
+                            "data": jsonable(dict(self.outcome_data))},
+                "fates": [f.to_json() for f in self.fates]}
 
 
 class StepLog:
@@ -63,6 +67,7 @@ class StepLog:
     def __init__(self) -> None:
         self._steps: list[Step] = []
         self._tables: list[Table] = []
+        self._fates: list[Fate] = []
 
     def add(self, kind: StepKind, text: Msg, clause: str | None = None, **data: Any) -> None:
         self._steps.append(Step(kind, text, clause, data))
@@ -91,6 +96,15 @@ class StepLog:
         hit of a very large attack)."""
         self._tables.append(Table(title, tuple(columns), tuple(tuple(r) for r in rows), clause,
                                   summary=summary))
+
+    def fate(self, group: Msg | str, unit: Msg | str | None, *effects: Msg) -> None:
+        """What the attack did to ``unit`` of ``group`` (``unit`` ``None``: to the group as a
+        whole); no effects: unharmed (``core.fates``)."""
+        self._fates.append(Fate(group, unit, effects))
+
+    @property
+    def fates(self) -> tuple[Fate, ...]:
+        return tuple(self._fates)
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -39,6 +39,9 @@ class AnswerPort:
         self.roll_missing_dice = roll_missing_dice
         self.used: set[str] = set()
         self.budget = Budget({"questions": len(self.answers) + MOST_UNANSWERED})
+        from referee.core.charts import listen
+
+        self.by_chart = listen()  # answered from the game's charts: not asked (issue 27)
 
     def ask(self, question: Question) -> Any:
         try:
@@ -80,7 +83,8 @@ class AnswerPort:
         return value
 
     def finish(self) -> None:
-        unused = [qid for qid in self.answers if qid not in self.used]
+        unused = [qid for qid in self.answers if qid not in self.used
+                  and qid not in self.by_chart]
         if unused:
             raise UnusedAnswerError(self.file, unused)
 

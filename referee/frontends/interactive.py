@@ -7,6 +7,11 @@ answer the player gave comes before (``going_back``: the answers the rewind port
 ``frontends.rewind.Answered``). Ctrl-D ends the attack as Ctrl-C does.
 A default taken with Enter is shown in the answered line, so the scrollback is a faithful
 record. Imported only when a terminal is used.
+
+Typing ahead is safe (issue 27): keys typed before a prompt is drawn never answer it (what
+the terminal holds when a new prompt starts is dropped, and the player is told so); a yes/no
+question takes one key in every language (``y``/``n``, ``д``/``н``), and no other key; after
+a refused answer, Enter alone does not take the default (the player answers it again).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.keys import Keys
 
-from referee.catalog import DEFAULT_LANG, current_language, render, t
+from referee.catalog import render, t
 from referee.core.dice import ROLL, DiceRoll, KeyedDice
 from referee.core.errors import AnswerError
 from referee.core.port import BACK_KEY, GoBack, settle_dice
@@ -31,7 +36,7 @@ from referee.core.questions import (
     Question,
 )
 from referee.core.text import Msg, visible
-from referee.render.display import answer_text, dice_text, hint, labels, typed_text
+from referee.render.display import dice_text, hint, labels, typed_text
 
 _BACK: Any = object()  # what a list or yes/no prompt returns when ``<`` is pressed
 
@@ -48,11 +53,14 @@ class GoingBack(Protocol):
 class InteractivePort:
     def __init__(self, dice: KeyedDice, *, say: Callable[[str], None],
                  input: Any = None, output: Any = None,
-                 going_back: GoingBack | None = None) -> None:
+                 going_back: GoingBack | None = None, keep_typed_ahead: bool = False) -> None:
         self.dice = dice
         self.say = say
         self.input = input
         self.output = output
+        # keys typed before a prompt is drawn are dropped (issue 27); ``keep_typed_ahead``:
+        # a test's pipe that queues the keys of several prompts at once
+        self.keep_typed_ahead = keep_typed_ahead
         self.going_back = going_back  # None: nothing to go back to (a question of its own)
         self._back_hint_shown = False
 
@@ -104,22 +112,21 @@ class InteractivePort:
             return questionary.checkbox(text, choices=choices, validate=check,
                                         instruction=_with(t("prompt.checkbox"), back)), True, ""
         if isinstance(question, ConfirmQuestion):
-            if current_language() == DEFAULT_LANG:
-                if back:
-                    text = f"{text} ({back})"
-                return questionary.confirm(text, default=bool(default)), True, ""
-            # questionary's confirm takes the Latin y/n keys only: in another language the
-            # player types the word (да/нет, or y/n), checked by ConfirmQuestion.accept
-            how = t("prompt.confirm_yes" if default else "prompt.confirm_no")
-            return (questionary.text(f"{text} ({_with(how, back)})"), False,
-                    answer_text(question, bool(default)))
+            # one key in every language: y/n, and the language's own (д/н); nothing else
+            how = t("prompt.yes_no_yes" if default else "prompt.yes_no_no")
+            return _confirm(f"{text} ({_with(how, back)})", bool(default)), True, ""
         how = _with(hint(question, default), back)
         prompt = f"{text} ({how})" if how else text
         return questionary.text(prompt), False, typed_text(question, default)
 
-    def _ask_once(self, question: Question) -> Any:
-        with create_app_session(input=self.input, output=self.output):
+    def _ask_once(self, question: Question, *, take_default: bool = True) -> Any:
+        with create_app_session(input=self.input, output=self.output) as session:
+            if not self.keep_typed_ahead and _drop_typed_ahead(session.input,
+                                                               own=self.input is None):
+                self.say(t("prompt.typed_ahead"))
             prompt, keyed, fill = self._prompt(question)
+            if not take_default:
+                fill = ""
             app = prompt.application
             keys = _keys(back=keyed and self.going_back is not None, fill=fill,
                          search=_search_control(app) if isinstance(question, ChoiceQuestion)
@@ -132,8 +139,9 @@ class InteractivePort:
                 raise KeyboardInterrupt from None  # Ctrl-D, or the terminal closed
 
     def ask(self, question: Question) -> Any:
+        refused = False
         while True:
-            raw = self._ask_once(question)
+            raw = self._ask_once(question, take_default=not refused)
             if raw is _BACK:
                 clause = f" [{question.clause}]" if question.clause else ""
                 self.say(f"? {render(question.text)}{clause} {BACK_KEY}")
@@ -144,10 +152,15 @@ class InteractivePort:
             if isinstance(question, ChoiceQuestion) or isinstance(raw, bool):
                 return raw  # the prompt offered legal values only
             try:
+                if (refused and isinstance(raw, str) and not raw.strip()
+                        and not isinstance(question, DiceQuestion)):
+                    # after a refused answer Enter alone takes no default: it is answered
+                    raise AnswerError(Msg.of("answer.error.after_refusal"))
                 value = question.accept(list(raw) if isinstance(raw, list) else raw)
             except AnswerError as err:
                 # refused: the one-line reason, then the same question again on a clean line
                 self.say(render(Msg.of("answer.refused", reason=err.msg)))
+                refused = True
                 continue
             if isinstance(question, DiceQuestion):
                 roll: DiceRoll = settle_dice(question, value, self.dice)
@@ -159,6 +172,77 @@ class InteractivePort:
 
 def _with(text: str, back: str | None) -> str:
     return " · ".join(p for p in (text, back) if p)
+
+
+def _drop_typed_ahead(source: Any, *, own: bool) -> bool:
+    """Drop the keys typed before this prompt (issue 27): those prompt_toolkit read past the
+    last prompt's answer, and, at the terminal itself (``own``), those the terminal holds.
+    Whether any were dropped."""
+    from prompt_toolkit.input.typeahead import clear_typeahead, get_typeahead
+
+    dropped = bool(get_typeahead(source))
+    clear_typeahead(source)
+    if own:
+        import sys
+
+        stdin = sys.stdin
+        try:
+            if stdin is not None and stdin.isatty():
+                import fcntl
+                import struct
+                import termios
+
+                fd = stdin.fileno()
+                waiting = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+                termios.tcflush(fd, termios.TCIFLUSH)
+                dropped = dropped or waiting > 0
+        except (OSError, ValueError, ImportError):  # no terminal control here (Windows)
+            pass
+    return dropped
+
+
+def _confirm(text: str, default: bool) -> questionary.Question:
+    """A yes/no prompt answered by one key in every language (``prompt.yes_keys``,
+    ``prompt.no_keys``: y/n and the language's own letters) or Enter (the default); any other
+    key is ignored, so that typed-ahead text answers nothing. The answered line shows the
+    answer in the player's language."""
+    from prompt_toolkit.formatted_text import to_formatted_text
+    from prompt_toolkit.shortcuts import PromptSession
+    from questionary.styles import merge_styles_default
+
+    status: dict[str, Any] = {"answer": None}
+    yes, no = t("word.yes"), t("word.no")
+
+    def tokens() -> Any:
+        out: list[Any] = [("class:qmark", "?"), ("class:question", f" {text} ")]
+        if status["answer"] is not None:
+            out.append(("class:answer", yes if status["answer"] else no))
+        return to_formatted_text(out)
+
+    def answered(event: Any, answer: bool) -> None:
+        status["answer"] = answer
+        event.app.exit(result=answer)
+
+    keys = KeyBindings()
+    for key in t("prompt.yes_keys"):
+        keys.add(key)(lambda event: answered(event, True))
+    for key in t("prompt.no_keys"):
+        keys.add(key)(lambda event: answered(event, False))
+
+    @keys.add(Keys.ControlC, eager=True)
+    def _interrupt(event: Any) -> None:
+        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+    @keys.add(Keys.ControlM, eager=True)
+    def _enter(event: Any) -> None:
+        answered(event, default)
+
+    @keys.add(Keys.Any)
+    def _other(event: Any) -> None:
+        """Any other key answers nothing."""
+
+    return questionary.Question(PromptSession(tokens, key_bindings=keys,
+                                              style=merge_styles_default([None])).app)
 
 
 def _search_control(app: Any) -> Any:

@@ -254,6 +254,8 @@ class History:
         self.ask = ask
         self.game_sides: tuple[str, str] | None = None
         self.remembered: dict[str, str] = {}
+        self.roster_sides = dict(self.known)  # kept for the game: never forgotten (issue 27)
+        self.parties: tuple[Any, Any] | None = None  # as the resolver declared them
         # the side attacking, when the table said so before the end (the seat of a phone
         # asks it to give the phones their questions): not asked a second time
         self.attacking: Callable[[], str | None] | None = None
@@ -280,7 +282,19 @@ class History:
         tx.guard_state(self.ruleset)
         info = game_info(tx)
         self.game_sides = info.sides if info is not None else None
-        self.known = {**tx.sides(), **self.known}
+        kept = tx.sides()
+        self.known = {**kept, **self.known}
+        for name, side in self.roster_sides.items():  # a roster's side: kept for the game
+            if kept.get(name) != side and (self.game_sides is None or side in self.game_sides):
+                self.remembered[name] = side
+
+    def declared(self, attacker: Any, defender: Any) -> None:
+        """The resolver says who attacks whom, before any die (issue 27): a formation's side
+        not known yet is asked now, once, never after the dice."""
+        if self.parties == (attacker, defender):
+            return
+        self.parties = (attacker, defender)
+        self._sides(attacker, defender)
 
     @property
     def owner(self) -> int | None:
@@ -348,6 +362,11 @@ class History:
                 d = second if a == first else first
             elif d is not None:
                 a = second if d == first else first
+        # the other formation's side follows: kept too, so that it is never asked (issue 27)
+        for name, side in ((attacker, a), (defender, d)):
+            key = _name_key(name) if isinstance(name, str) else None  # a name, not a label
+            if key is not None and side is not None and key not in self.known:
+                self.remembered.setdefault(key, side)
         return {"attacker": a, "defender": d}
 
     def store(self, tx: GameTransaction, command: str, result: Result,

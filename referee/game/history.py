@@ -13,7 +13,8 @@ puts back the state they began from: the state is derived from the log.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -166,11 +167,11 @@ def read_history(path: Path) -> tuple[History, Any]:
         return check_history(tx), game_info(tx)
 
 
-def undo(path: Path, to: int | None = None) -> tuple[list[LogEntry], str]:
-    """Take back the last entry that stands (``to``: every entry after entry ``to``): for
-    each an ``undo`` event, and its ruleset's state put back as it was before it. Returns the
-    entries undone, last first, with the time they were undone, and the check code after
-    the undo."""
+@contextmanager
+def changing(path: Path) -> Iterator[tuple[GameTransaction, History]]:
+    """A game file opened to change what it keeps outside an attack (undo, ``game
+    charts``): it must exist, its game must not be revealed (closed), and its log must hold
+    together; one transaction."""
     from referee.game import open_game
     from referee.game.seed import game_info
 
@@ -180,7 +181,16 @@ def undo(path: Path, to: int | None = None) -> tuple[list[LogEntry], str]:
         info = game_info(tx)
         if info is not None and info.revealed is not None:
             raise GameFileError(Msg.of("game.error.revealed", file=str(path)))
-        standing = check_history(tx).standing
+        yield tx, check_history(tx)
+
+
+def undo(path: Path, to: int | None = None) -> tuple[list[LogEntry], str]:
+    """Take back the last entry that stands (``to``: every entry after entry ``to``): for
+    each an ``undo`` event, and its ruleset's state put back as it was before it. Returns the
+    entries undone, last first, with the time they were undone, and the check code after
+    the undo."""
+    with changing(path) as (tx, history):
+        standing = history.standing
         if not standing:
             raise UsageError(Msg.of("game.error.nothing_to_undo", file=str(path)))
         last = standing[-1].number or len(standing)

@@ -235,7 +235,10 @@ def _in_game(plan: AttackPlan, stack: PortStack, *, game: Path | None, command: 
             tables = module.state_view(state)
             if tables:
                 show_state(tables)
-    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state))
+    entry = history.play.number if history is not None and history.play is not None else None
+    declare = history.declared if history is not None else None
+    result = stack.rewind.resolve(Attack(info, plan.options, plan.declaration, state, entry,
+                                         declare))
     if game is None:
         return result
     from referee.core.errors import GameFileError

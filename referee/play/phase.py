@@ -21,6 +21,7 @@ from referee.core.errors import GameFileError, UsageError
 from referee.core.text import Msg
 
 if TYPE_CHECKING:
+    from referee.core.charts import Charts
     from referee.core.dice import KeyedDice
     from referee.core.options import Options
     from referee.core.port import Port
@@ -38,26 +39,46 @@ STATE_OPTIONS = "options"  # where a phase keeps the options it plays with
 @dataclass(frozen=True)
 class Impulse:
     """One impulse, from the roster (the first) or the state the game file holds; called
-    with a port, it is played from there (a fresh copy each time the player goes back)."""
+    with a port, it is played from there (a fresh copy each time the player goes back). It
+    gives the phase, the working and the charts read (``core.charts``: the Damage Check
+    results entered in the game; ``entry``: the game entry being played).
+    ``damage_table``: a Damage Check Table given in the middle of the phase (``--dct``),
+    used from this impulse on. ``typed``: a phase with no roster, whose units the first
+    impulse asks at the board (``sides``: the game's, else asked too; issue 27)."""
 
     roster: Roster | None
     state: Any
     options: Options
+    entry: int | None = None
+    damage_table: Any = None
+    typed: Any = None
 
-    def __call__(self, port: Port) -> tuple[Any, StepLog]:
+    def __call__(self, port: Port) -> tuple[Any, StepLog, Charts]:
+        from referee.core.charts import Charts
         from referee.core.result import StepLog
         from referee.rulesets.lnlt import play as engine
 
         log = StepLog()
+        charts = Charts(self.state, self.entry)
         kept = engine.load_state(self.state) if self.roster is None else None
-        if self.roster is not None:
+        if kept is None and self.roster is None and self.typed is not None:
+            from referee.rulesets.lnlt.typed import ask_roster
+
+            phase = engine.begin(ask_roster(port, self.typed.get("sides")), port, log)
+        elif self.roster is not None:
             phase = engine.begin(self.roster.model_copy(deep=True), port, log)
         else:
             assert kept is not None  # the loop plays a phase the file holds, not ended
             phase = kept
+            if self.damage_table is not None:
+                from referee.rulesets.lnlt.roster import DamageTable
+
+                table = DamageTable.model_validate(self.damage_table)
+                phase.roster.damage_table = table
+                log.input(Msg.of("lnlt.step.dct_from_now", source=table.source), "L-5")
         if not phase.ended:
-            engine.play(phase, port, self.options, log, 1)
-        return phase, log
+            engine.play(phase, port, self.options, log, 1, charts)
+        return phase, log, charts
 
 
 @dataclass
@@ -75,6 +96,10 @@ class PhasePlan:
     overrides: dict[str, Any]
     roster: Roster | None
     saved: dict[str, Any] = field(default_factory=dict)
+    # issue 27: a Damage Check Table given in the middle of a phase (its first impulse
+    # uses it from then on), and a new phase with no roster whose units are typed
+    later_table: dict[str, Any] | None = None
+    typed: dict[str, Any] | None = None
 
     def state_tables(self) -> Sequence[Table]:
         """The phase the game file holds, as a player reads it."""
@@ -100,11 +125,15 @@ def plan_phase(ruleset: str, game: Path, *, roster_file: Path | None = None,
     overrides = parse_assignments(options)
     resolve_options(info.option_specs(), overrides)  # a bad --option fails before anything
     roster = read_roster(roster_file) if roster_file is not None else None
+    later_table = None  # a Damage Check Table given in the middle of a phase (issue 27)
     if dct_file is not None:
         table = read_dct(dct_file)
-        if roster is None:
-            raise UsageError(Msg.of("lnlt.cli.dct_needs_roster"))
-        roster.damage_table = table
+        if roster is not None:
+            roster.damage_table = table
+        elif show:
+            raise UsageError(Msg.of("lnlt.cli.dct_show"))
+        else:
+            later_table = table.model_dump(mode="json")
     entry = prepare(game, seed_given=seed is not None)
     chosen: int | None = None
     if entry.committed:  # a game made by ``game new``: each impulse's dice are the game's
@@ -119,6 +148,7 @@ def plan_phase(ruleset: str, game: Path, *, roster_file: Path | None = None,
             raise UsageError(Msg.of("lnlt.cli.restart_needs_roster"))
         saved = {}
     phase = engine.load_state(saved)
+    typed: dict[str, Any] | None = None  # no roster: the units are asked at the board
     if show and saved.get(engine.STATE_KEY):
         roster = None
     elif phase is not None and roster is not None:
@@ -128,8 +158,16 @@ def plan_phase(ruleset: str, game: Path, *, roster_file: Path | None = None,
         if saved.get(engine.STATE_KEY):
             raise GameFileError(Msg.of("lnlt.error.phase_over", file=str(game),
                                        reason=saved[engine.STATE_KEY].get("end_reason")))
-        raise UsageError(Msg.of("lnlt.error.no_roster"))
-    return PhasePlan(info, game, entry, chosen, dice, overrides, roster, saved)
+        if show:
+            raise UsageError(Msg.of("lnlt.error.no_roster"))
+        if saved.get("army"):  # a roster brought in (game roster --import): it starts
+            from referee.rulesets.lnlt.roster import Roster as KeptRoster
+
+            roster = KeptRoster.model_validate(saved["army"])
+        else:
+            typed = {"sides": list(entry.info.sides) if entry.info is not None else None}
+    return PhasePlan(info, game, entry, chosen, dice, overrides, roster, saved,
+                     later_table, typed)
 
 
 def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
@@ -144,7 +182,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
     seat, phones = opponents(seat, entry, info.id, None)
     stack = PortStack.at_seat(dice, seat, typed_then=entry.typed_then,
                               fixed_rolls=entry.committed)
-    if roster is None and not seat.quiet:  # resuming: the phase first
+    if roster is None and phase.typed is None and not seat.quiet:  # resuming: the phase
         seat.screen.tables(phase.state_tables())
     try:
         return _impulses(phase, seat, stack, impulses, on_impulse, phones)
@@ -165,6 +203,7 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
     from referee.rulesets.lnlt import play as engine
 
     info, game, entry, dice, roster = phase.info, phase.game, phase.entry, phase.dice, phase.roster
+    later_table, typed = phase.later_table, phase.typed
     model = info.implementation().state_model()
     rewind = stack.rewind
     whatif_shown = seat.screen.lines if stack.shows_odds else None
@@ -177,6 +216,7 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
                 entry.next_entry(tx.next_number())
             state, revision = tx.state(info.id, model), tx.revision
             history.check(tx)
+            number = tx.next_number()
             dice.attack = entry.number if entry.committed else dice.attack
         current = (state.get(engine.STATE_KEY) or {}).get("current")
         for port in phones:  # a new impulse: its entry, and whose impulse it is
@@ -186,18 +226,21 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
         options = resolve_options(info.option_specs(), kept)
         rewind.reset()
         flow = _impulse_dice(entry, dice, stack, history, kept, roster, seat)
-        if whatif_shown is not None:  # each option of a marked choice, from this impulse
+        if whatif_shown is not None and typed is None:  # each option of a marked choice
             rewind.before_live = whatif(info, options, roster, functools.partial(dict, state),
                                         whatif_shown)
         try:
-            now, log = rewind.resolve(Impulse(roster, state, options))
-            result = impulse_result(now, log, options)
+            now, log, charts = rewind.resolve(Impulse(roster, state, options, number,
+                                                      later_table, typed))
+            result = impulse_result(now, log, options, charts)
             odds = stack.odds_so_far()
             history.complete(result, [(g.question_id, g.value) for g in rewind.given],
                              (odds or [])[seen:],
                              {"kind": "phase", "options": kept, "answers": rewind.answers(),
                               "roster": roster.model_dump(mode="json")
-                              if roster is not None else None})
+                              if roster is not None else None,
+                              **({"damage_table": later_table} if later_table else {}),
+                              **({"typed": typed} if typed is not None else {})})
             with open_game(game, owner=history.owner) as tx:
                 if tx.revision != history.revision(revision):
                     raise GameFileError(Msg.of("lnlt.error.phase_changed", file=str(game)))
@@ -207,7 +250,7 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
             if flow is not None:
                 flow.abandon("interrupted" if isinstance(err, KeyboardInterrupt) else "failed")
             raise
-        roster = None
+        roster = later_table = typed = None
         entry.typed_then.clear()  # only the first impulse can redo an undone one
         played.append(Played(result, odds[seen:] if odds is not None else None,
                              history.number if entry.committed else None,
@@ -268,22 +311,20 @@ def roster_of(raw: Any) -> Roster | None:
     return Roster.model_validate(raw)
 
 
-def impulse_result(phase: Any, log: StepLog, options: Options) -> Result:
-    """One impulse's working, with the state to keep (``rulesets.lnlt.play``)."""
+def impulse_result(phase: Any, log: StepLog, options: Options,
+                   charts: Charts | None = None) -> Result:
+    """One impulse's working, with the state to keep (``rulesets.lnlt.play``; the chart
+    results entered in it too)."""
     from referee.rulesets.lnlt import play as engine
 
-    return engine.impulse_result(phase, log, options)
+    return engine.impulse_result(phase, log, options, charts)
 
 
 def read_roster(path: Path) -> Roster:
     """A roster file: the roster's keys at the top, or a script with a [declaration]."""
-    from referee.files import read_toml, validate
-    from referee.rulesets.lnlt.roster import Roster
+    from referee.rulesets.lnlt.roster import read_roster as read
 
-    text, raw = read_toml(path)
-    if "declaration" in raw and isinstance(raw["declaration"], dict):
-        return validate(Roster, raw["declaration"], str(path), text, ["declaration"])  # type: ignore[no-any-return]
-    return validate(Roster, raw, str(path), text)  # type: ignore[no-any-return]
+    return read(str(path))
 
 
 def read_dct(path: Path) -> DamageTable:

@@ -79,6 +79,19 @@ def check_target(path: Path, plan: AttackPlan, *, reads: Sequence[Path | None] =
                   unwritable="error.record_unwritable")
 
 
+def write_file(path: Path, text: str, *, game: Path | None = None,
+               reads: Sequence[Path | None] = ()) -> None:
+    """Write ``text`` to ``path`` at once (``files.write_atomic``): a file a command exports
+    (a roster, a chart file). Refused as every output is (``files.output_target``): never the
+    game file ``game``, nor a file the command reads (``reads``) or another game file; a
+    destination that cannot take it is refused with ``kept.error.unwritable``."""
+    target = output_target(path, game=game, reads=reads, unwritable="kept.error.unwritable")
+    try:
+        write_atomic(target, text)
+    except OSError:
+        raise UsageError(Msg.of("kept.error.unwritable", file=str(path))) from None
+
+
 def files_read(plan: AttackPlan) -> list[str]:
     """The files an attack reads besides its declaration: the roster a declaration names
     and the files its options name (a deck file, a data file)."""

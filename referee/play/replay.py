@@ -70,6 +70,10 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
         from referee.play.markers import replay_markers
 
         return Replayed([], None, _plain(replay_markers(block, before)))
+    if block.get("kind") == "charts":  # ``game charts``: the answers it left (issue 27)
+        return Replayed([], None, _plain({**before, "charts": block.get("charts") or []}))
+    if block.get("kind") == "state":  # ``game roster --import``: the armies it brought in
+        return Replayed([], None, _plain({**before, **(block.get("updates") or {})}))
     answers = {str(q): (ROLL if dice is not None and _is_program(a) else a)
                for q, a in block.get("answers", [])}
     answerer = AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
@@ -84,15 +88,17 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
     if block.get("kind") == "phase":
         from referee.play.phase import STATE_OPTIONS, Impulse, impulse_result, roster_of
 
-        phase, log = Impulse(roster_of(block.get("roster")), before, options)(port)
-        result: Result = impulse_result(phase, log, options)
+        phase, log, charts = Impulse(roster_of(block.get("roster")), before, options,
+                                     entry.number, block.get("damage_table"),
+                                     block.get("typed"))(port)
+        result: Result = impulse_result(phase, log, options, charts)
         after = {**before, **_plain(dict(result.state_updates)),
                  STATE_OPTIONS: block.get("options") or {}}
     else:
         raw = block.get("declaration")
         declaration = (_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
-        result = Attack(info, options, declaration, before)(port)
+        result = Attack(info, options, declaration, before, entry.number)(port)
         after = {**before, **_plain(dict(result.state_updates))}
     answerer.finish()
     outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}

@@ -11,7 +11,7 @@ state, so a resolver that changes them (a phase moving its units) never sees its
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,16 +25,20 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Attack:
     """One attack as its ruleset's resolver takes it: the options, the declaration
-    (``None``: the resolver asks for it) and the state of the game it starts from."""
+    (``None``: the resolver asks for it), the state of the game it starts from and the
+    number of its game entry (``None``: no game file; the charts kept for the game say
+    which entry entered them, ``core.charts``)."""
 
     info: RulesetInfo
     options: Options
     declaration: Any | None = None
     state: Mapping[str, Any] = field(default_factory=dict)
+    entry: int | None = None
+    declare: Callable[[Any, Any], None] | None = field(default=None, compare=False)
 
     def __call__(self, port: Port) -> Result:
         from referee.rulesets.base import AttackContext
 
         return self.info.implementation().attack(AttackContext(
             port, self.options, copy.deepcopy(self.declaration),
-            state=copy.deepcopy(dict(self.state))))
+            state=copy.deepcopy(dict(self.state)), entry=self.entry, declare=self.declare))

@@ -262,12 +262,16 @@ def print_steps(console: Console, result: Result) -> None:
     console.print(rich_table)
 
 
-def print_result(console: Console, result: Result, *, outcome: bool = True) -> None:
+def print_result(console: Console, result: Result, *, outcome: bool = True,
+                 steps: bool = True) -> None:
     """House rules in force, the working, its tables and (unless ``outcome`` is off: a
-    phase's impulse, whose outcome is its log) the outcome line."""
+    phase's impulse, whose outcome is its log) the outcome line; ``steps`` off: the house
+    rules alone (the outcome screen's first line)."""
     if result.non_default_options:
         values = ", ".join(f"{n}={result.options[n]}" for n in result.non_default_options)
         _print(console, render(Msg.of("result.house_rules", options=values)))
+    if not steps:
+        return
     print_steps(console, result)
     for table in result.tables:
         summary = summary_table(table)

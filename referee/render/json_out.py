@@ -21,7 +21,7 @@ from referee.core.text import UNSHOWABLE, Msg
 
 if TYPE_CHECKING:
     from referee.core.errors import RefereeError
-    from referee.core.result import Result
+    from referee.core.result import Fate, Result
     from referee.odds.report import RollOdds
 
 SCHEMA_VERSION = 2
@@ -109,13 +109,22 @@ def result_json(result: Result, odds: Sequence[RollOdds] | None = None, *,
         "steps": [{"kind": s.kind.value, "clause": s.clause, **message(s.text),
                    "data": value(dict(s.data))} for s in result.steps],
         "tables": [table_json(t) for t in result.tables],
-        "outcome": {**message(result.outcome), "data": value(dict(result.outcome_data))}}
+        "outcome": {**message(result.outcome), "data": value(dict(result.outcome_data))},
+        "fates": [fate_json(f) for f in result.fates]}
     if odds is not None:
         from referee.odds.report import first_predictions
 
         given = [True] * len(odds) if every_end_state else first_predictions(odds)
         out["odds"] = [odds_json(r, end_states=g) for r, g in zip(odds, given, strict=True)]
     return out
+
+
+def fate_json(fate: Fate) -> dict[str, Any]:
+    """What an attack did to one unit (``unit_text`` null: to its formation as a whole): its
+    group's and its own name as shown, the effects as messages (none: unharmed)."""
+    return {"group_text": render(fate.group),
+            "unit_text": None if fate.unit is None else render(fate.unit),
+            "effects": [message(e) for e in fate.effects]}
 
 
 def odds_json(roll: RollOdds, *, end_states: bool = True) -> dict[str, Any]:

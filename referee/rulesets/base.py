@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -33,12 +33,23 @@ class LookupTable(NamedTuple):
 
 class AttackContext(NamedTuple):
     """Everything a resolver may use besides the port: options, the declaration given in a
-    script (``None``: ask for it), and the persistent state of a game file (``{}``: none)."""
+    script (``None``: ask for it), the persistent state of a game file (``{}``: none) and the
+    number of the game entry being played (``None``: no game file; the charts kept for the
+    game say which entry entered them, ``referee.core.charts``)."""
 
     port: Port
     options: Options
     declaration: Any | None = None
     state: Mapping[str, Any] = MappingProxyType({})
+    entry: int | None = None
+    # issue 27: the resolver says who attacks whom as soon as it knows, before any die; a
+    # game file learns their sides then (asked once, never after the dice)
+    declare: Callable[[Any, Any], None] | None = None
+
+    def parties(self, attacker: Any, defender: Any) -> None:
+        """Who attacks whom (names or labels), as soon as the resolver knows them."""
+        if self.declare is not None:
+            self.declare(attacker, defender)
 
 
 class RulesetModule(Protocol):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 KINDS = ("rulesets", "lookup", "lookup-tables", "options", "result", "odds", "whatif",
          "phase", "waw-markers", "game", "game-log", "game-undo", "game-verify", "game-report",
-         "error")
+         "game-charts", "game-roster", "error")
 """Every document kind (the ``kind`` field of a document)."""
 
 FOLDER = Path(__file__).resolve().parent

@@ -191,6 +191,14 @@ class ResultOutcome(_Model):
     data: dict[str, Any] = Field(description="the outcome as data (hits, units lost...)")
 
 
+class Fate(_Model):
+    group_text: str = Field(description="the formation, hex or side, as shown")
+    unit_text: str | None = Field(description="the unit, as shown; null: the group as a "
+                                              "whole (its Blast markers, broken)")
+    effects: list[Message] = Field(description="what the attack left it with; none: "
+                                               "unharmed")
+
+
 class Result(_Model):
     """A result: the options in force, the working and the outcome."""
 
@@ -204,6 +212,8 @@ class Result(_Model):
         "table shows -, nothing null (the attack's facts are in the steps' and the "
         "outcome's data too)"))
     outcome: ResultOutcome
+    fates: list[Fate] = Field(description="what the attack did to each unit, by name "
+                                          "(empty where it names none: a roll to hit only)")
     odds: list[Odds] | None = Field(None, description=(
         "each dice question's odds, in order; absent when the odds were not worked out "
         "(--no-odds, --odds none)"))
@@ -533,6 +543,64 @@ class GameReportDocument(_Document):
     luck: list[SideLuck]
 
 
+# --- what the game keeps besides the rulesets' states (issue 27) -----------------------------
+
+class KeptChart(_Model):
+    number: int = Field(description="its number in the list (--set N=VALUE, --remove N)")
+    ruleset: str
+    chart: str = Field(description="the chart's id (waw.he-effect, lnlt.dct, cc.vp...)")
+    row: str = Field(description="the row the chart reads (a unit's kind and morale...)")
+    column: str = Field(description="the column or die it reads (first, a total...)")
+    answer: str | int | bool = Field(description="the answer, as a script gives it")
+    answer_text: str
+    what_text: str = Field(description="what the chart reads, as a player reads it")
+    at: int | None = Field(description="the game entry it was entered at")
+
+
+class ChartChange(_Model):
+    chart: str
+    row: str
+    column: str
+    before: str | int | bool | None = Field(description="null: a new answer")
+    after: str | int | bool | None = Field(description="null: removed")
+
+
+class GameChartsDocument(_Document):
+    """``referee game charts FILE --json``: the answers read off the players' charts that
+    the game keeps, and what the command changed."""
+
+    kind: Literal["game-charts"]
+    file: str
+    charts: list[KeptChart]
+    changes: list[ChartChange]
+
+
+class KeptUnit(_Model):
+    name_text: str
+    profile_text: str = Field(description="what it is, as a player reads it")
+    state_text: str | None = Field(description="its state; null: as typed, unharmed")
+
+
+class KeptGroup(_Model):
+    ruleset: str
+    name_text: str = Field(description="the formation, hex or platoon")
+    side: str | None = Field(description="its side in the game; null: not known")
+    state: list[Message] = Field(description="what the group itself carries (Blast "
+                                             "markers, broken, Pinned Down)")
+    units: list[KeptUnit]
+
+
+class GameRosterDocument(_Document):
+    """``referee game roster FILE --json``: the armies the game keeps, and what the command
+    brought in or wrote."""
+
+    kind: Literal["game-roster"]
+    file: str
+    groups: list[KeptGroup]
+    imported: int | None = Field(description="the entry that brought a roster in (--import)")
+    exported: str | None = Field(description="the ruleset whose roster --export wrote")
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 class ErrorDocument(_Document):
@@ -559,6 +627,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "phase": PhaseDocument, "waw-markers": WawMarkersDocument, "game": GameDocument,
     "game-log": GameLogDocument, "game-undo": GameUndoDocument,
     "game-verify": GameVerifyDocument, "game-report": GameReportDocument,
+    "game-charts": GameChartsDocument, "game-roster": GameRosterDocument,
     "error": ErrorDocument}
 """The model of each document kind."""
 

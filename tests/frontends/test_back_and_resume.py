@@ -473,7 +473,7 @@ def test_cli_shows_the_outcome_when_the_record_fails_at_the_end(tmp_path: Path,
 def test_cli_back_in_a_transcript_style_answer_list(tmp_path: Path) -> None:
     answers = ["Only the roll to hit", "1", "5", "<", "4", "5+", "none", "Double", "No",
                "5 6 2 1"]
-    code, out = _cli(["attack", "epic", "--seed", "11"], answers)
+    code, out = _cli(["attack", "epic", "--seed", "11", "--working"], answers)
     assert code == 0, out
     assert "? Weapon 1: AP to-hit value?  <" in out
     assert "Outcome: 1 AP hit and 0 AT hits" in out
@@ -487,9 +487,9 @@ CC_GROUP = ["attack", "cc", "--declaration",
 
 
 def test_the_table_shows_the_odds_in_brief_unless_asked_for_in_full() -> None:
-    _, brief = _cli(CC_GROUP, ["", "", "", "", "", ""])
-    _, full = _cli([*CC_GROUP, "--odds", "full"], ["", "", "", "", "", ""])
-    _, none = _cli([*CC_GROUP, "--odds", "none"], ["", "", "", "", "", ""])
+    _, brief = _cli([*CC_GROUP, "--working"], ["", "", "", "", "", ""])
+    _, full = _cli([*CC_GROUP, "--odds", "full", "--working"], ["", "", "", "", "", ""])
+    _, none = _cli([*CC_GROUP, "--odds", "none", "--working"], ["", "", "", "", "", ""])
     first = brief.split("Odds: fire roll")[1].split("\n? ")[0]  # before the first roll
     states = first.split("How the attack may end:")[1].strip().splitlines()
     assert len(states) == 3 and "more (--odds full shows them all)" in states[-1]

@@ -29,11 +29,44 @@ TEXT = Msg.of("epic.q.weapons")
 
 @pytest.fixture
 def terminal() -> Iterator[tuple[InteractivePort, Any, list[str]]]:
-    """A port reading keys from a pipe; ``said`` collects what it printed besides prompts."""
+    """A port reading keys from a pipe; ``said`` collects what it printed besides prompts.
+    The keys of several prompts are queued at once: kept for the next prompt."""
     said: list[str] = []
     with create_pipe_input() as pipe:
-        port = InteractivePort(KeyedDice(4), say=said.append, input=pipe, output=DummyOutput())
+        port = InteractivePort(KeyedDice(4), say=said.append, input=pipe, output=DummyOutput(),
+                               keep_typed_ahead=True)
         yield port, pipe, said
+
+
+def test_keys_typed_before_a_prompt_never_answer_it() -> None:
+    """Issue 27: the keys read past an answer (typed ahead) are dropped when the next prompt
+    starts, and the player is told so; only keys typed at the prompt answer it."""
+    said: list[str] = []
+    with create_pipe_input() as pipe:
+        def say(text: str) -> None:
+            said.append(text)
+            if "not taken" in text:
+                pipe.send_text("3" + ENTER)  # typed once the question is there
+
+        port = InteractivePort(KeyedDice(4), say=say, input=pipe, output=DummyOutput())
+        q = NumberQuestion(id="n", text=TEXT, minimum=1, maximum=5, default_value=2)
+        pipe.send_text("9" + ENTER + "4" + ENTER)  # 4 typed ahead of the question asked again
+        assert port.ask(q) == 3
+    assert said == ["  ✗ 9 is above the most allowed, 5",
+                    "  (keys typed before this question were not taken: answer it now)"]
+
+
+def test_after_a_refused_answer_enter_alone_takes_no_default() -> None:
+    """Issue 27: a refused answer never flips a default the player declined: Enter alone
+    after it is refused too, and the question is answered again."""
+    said: list[str] = []
+    with create_pipe_input() as pipe:
+        port = InteractivePort(KeyedDice(4), say=said.append, input=pipe, output=DummyOutput(),
+                               keep_typed_ahead=True)
+        q = NumberQuestion(id="n", text=TEXT, minimum=1, maximum=5, default_value=2)
+        pipe.send_text("x" + ENTER + ENTER + "4" + ENTER)
+        assert port.ask(q) == 4
+    assert len(said) == 2 and "Enter alone does not take the default" in said[1]
 
 
 def test_choice_is_picked_with_arrow_keys(terminal) -> None:

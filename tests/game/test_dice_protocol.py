@@ -174,8 +174,7 @@ def test_the_pending_entry_is_written_before_the_word_is_asked(game: Path,
 
 def test_an_attack_of_typed_dice_takes_no_word_and_writes_no_pending(game: Path,
                                                                     tmp_path: Path) -> None:
-    code, out, err = at_table(game, ["sustained-fire", "no", "at", "6 5 1", "1 2 3 4 5 6",
-                                     "Grey"])
+    code, out, err = at_table(game, ["Grey", "sustained-fire", "no", "at", "6 5 1", "1 2 3 4 5 6"])
     assert code == 0, err
     assert WORD_Q not in out and "Check code after #1" in out
     assert [k for k, _ in events(game)] == ["game", "entry"]
@@ -239,11 +238,12 @@ def test_a_missing_answer_is_found_before_the_first_write(game: Path, tmp_path: 
 
 def test_an_attack_interrupted_after_its_word_is_abandoned_and_its_number_burned(
         game: Path) -> None:
-    code, _, _ = at_table(game, ["sustained-fire", "no", "at", "6 5 1", "", "owls", "^C"])
+    # the side first, then the heavy cannon's program roll takes the word; ^C at the autogun
+    code, _, _ = at_table(game, ["Grey", "sustained-fire", "no", "at", "", "owls", "^C"])
     assert code == 130
     assert [k for k, _ in events(game)] == ["game", "pending", "contribution", "abandon"]
-    code, out, err = at_table(game, ["sustained-fire", "no", "at", "6 5 1", "", "larks",
-                                     "Grey"])
+    # the abandoned attack kept nothing: its side is asked again
+    code, out, err = at_table(game, ["Grey", "sustained-fire", "no", "at", "6 5 1", "", "larks"])
     assert code == 0, err
     assert "Game entry 2" in out  # number 1 is never taken again
     entries = log_json(game)["entries"]
@@ -252,20 +252,21 @@ def test_an_attack_interrupted_after_its_word_is_abandoned_and_its_number_burned
     assert "#1" in text and "abandoned (interrupted after its pending entry" in text
     # undone: the next is #2 again (its word), never #1
     invoke(["game", "undo", str(game)])
-    code, out, err = at_table(game, ["sustained-fire", "no", "at", "6 5 1", "", "Grey"])
+    code, out, err = at_table(game, ["sustained-fire", "no", "at", "6 5 1", ""])  # side kept
     assert code == 0 and "Game entry 2" in out and WORD_Q not in out, err
 
 
 def test_after_the_reveal_the_log_shows_the_dice_an_abandoned_attack_would_have_had(
         game: Path) -> None:
-    at_table(game, ["sustained-fire", "no", "at", "6 5 1", "", "owls", "^C"])
+    at_table(game, ["Grey", "sustained-fire", "no", "at", "", "owls", "^C"])
     code, text, _ = invoke(["game", "log", str(game)])
     assert "would have rolled" not in text
     invoke(["game", "reveal", str(game)])
     code, text, _ = invoke(["game", "log", str(game)])
-    would = re.search(r"would have rolled for to-hit\.autogun: ([1-6 ]+) \(rolled\)", text)
+    would = re.search(r"would have rolled for to-hit\.heavy-cannon: ([1-6 ]+) \(rolled\)",
+                      text)
     assert code == 0 and would is not None, text
-    expected = documented_faces(FIXED_SEED, 1, 0, "owls", 6)
+    expected = documented_faces(FIXED_SEED, 1, 0, "owls", 3)
     assert would.group(1).split() == [str(f) for f in expected]
     code, report, _ = invoke(["game", "report", str(game)])
     assert "## Abandoned attacks" in report and would.group(0) in report
@@ -276,7 +277,8 @@ def test_after_the_reveal_the_log_shows_the_dice_an_abandoned_attack_would_have_
 def test_a_redo_abandoned_does_not_burn_its_number(game: Path, tmp_path: Path) -> None:
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM))
     invoke(["game", "undo", str(game)])
-    code, _, _ = at_table(game, ["double", "yes", "at", "", "^C"])  # the redo, its word kept
+    # the redo, its word kept
+    code, _, _ = at_table(game, ["Grey", "double", "yes", "at", "", "^C"])
     assert code == 130
     again = run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM), word="another")
     assert again["game"]["number"] == 1
@@ -347,14 +349,14 @@ def test_an_interrupted_attack_resumes_with_its_number_and_word(game: Path,
     fresh = tmp_path / "fresh.sqlite"
     shutil.copy(game, fresh)
     record = tmp_path / "attack.toml"
-    code, _, _ = at_table(game, ["double", "yes", "at", "", "owls", "^C"], "--record",
+    code, _, _ = at_table(game, ["Grey", "double", "yes", "at", "", "owls", "^C"], "--record",
                           str(record))
     assert code == 130
     code, out, err = invoke(["attack", "epic", "--resume", str(record), "--no-odds"],
-                            answers=["", "", "Grey"])
+                            answers=["Grey", "", ""])
     assert code == 0, err
     assert WORD_Q not in out and "Check code after #1" in out
-    code, _, err = at_table(fresh, ["double", "yes", "at", "", "owls", "", "", "Grey"])
+    code, _, err = at_table(fresh, ["Grey", "double", "yes", "at", "", "owls", "", ""])
     assert code == 0, err
     dice = [[r["dice"] for r in e["rolls"]] for e in log_json(game)["entries"]]
     assert dice == [[r["dice"] for r in e["rolls"]] for e in log_json(fresh)["entries"]]
@@ -364,20 +366,20 @@ def test_an_interrupted_attack_resumes_with_its_number_and_word(game: Path,
 
 def test_a_resume_after_the_game_moved_on_is_refused(game: Path, tmp_path: Path) -> None:
     record = tmp_path / "attack.toml"
-    at_table(game, ["double", "yes", "at", "", "owls", "^C"], "--record", str(record))
+    at_table(game, ["Grey", "double", "yes", "at", "", "owls", "^C"], "--record", str(record))
     run_in(game, script(tmp_path, "a.toml", EPIC_PROGRAM), word="larks")
-    code, _, err = invoke(["attack", "epic", "--resume", str(record)], answers=["", "Grey"])
+    code, _, err = invoke(["attack", "epic", "--resume", str(record)], answers=["Grey", ""])
     assert code == 5 and "moved on" in err
 
 
 def test_a_resume_with_other_answers_before_the_word_is_refused(game: Path,
                                                                 tmp_path: Path) -> None:
     record = tmp_path / "attack.toml"
-    at_table(game, ["double", "yes", "at", "", "owls", "^C"], "--record", str(record))
+    at_table(game, ["Grey", "double", "yes", "at", "", "owls", "^C"], "--record", str(record))
     text = record.read_text(encoding="utf-8")
     record.write_text(text.replace('action = "double"', 'action = "sustained-fire"'),
                       encoding="utf-8")
-    code, _, err = invoke(["attack", "epic", "--resume", str(record)], answers=["", "Grey"])
+    code, _, err = invoke(["attack", "epic", "--resume", str(record)], answers=["Grey", ""])
     assert code == 3 and "kept for attack #1" in err and err.count("\n") == 1
 
 
@@ -386,8 +388,8 @@ def test_a_resume_with_other_answers_before_the_word_is_refused(game: Path,
 def test_typed_dice_over_a_program_roll_with_an_override_are_shown_everywhere(
         game: Path) -> None:
     # typed, the heavy cannon's dice are no program roll: the autogun takes roll 0
-    code, out, err = at_table(game, ["double", "yes", "at", "", "owls", "<", "6 6 6", "yes",
-                                     "", "", "Grey"])
+    code, out, err = at_table(game, ["Grey", "double", "yes", "at", "", "owls", "<", "6 6 6", "yes",
+                                     "", ""])
     assert code == 0, err
     entry = log_json(game)["entries"][0]
     override = entry["overrides"][0]
@@ -405,8 +407,8 @@ def test_typed_dice_over_a_program_roll_with_an_override_are_shown_everywhere(
 
 def test_going_back_past_a_program_roll_is_refused_unless_overridden(game: Path) -> None:
     # at the autogun, back to the heavy cannon's roll, and back again: refused
-    code, out, err = at_table(game, ["double", "yes", "at", "", "owls", "<", "<", "no", "",
-                                     "", "", "Grey"])
+    code, out, err = at_table(game, ["Grey", "double", "yes", "at", "", "owls", "<", "<", "no", "",
+                                     "", ""])
     assert code == 0, err
     assert "the answers before it are fixed" in out
     assert log_json(game)["entries"][0]["overrides"] == []
@@ -425,7 +427,7 @@ def test_going_back_past_a_program_roll_is_refused_unless_overridden(game: Path)
 def test_holder_dice_take_no_word_and_every_reader_says_so(tmp_path: Path) -> None:
     game = tmp_path / "holder.sqlite"
     new_game(game, "--holder-dice")
-    code, out, err = at_table(game, ["double", "yes", "at", "", "", "", "Grey"])
+    code, out, err = at_table(game, ["Grey", "double", "yes", "at", "", "", ""])
     assert code == 0, err
     assert WORD_Q not in out and "can foresee these dice" in " ".join(out.split())
     entry = log_json(game)["entries"][0]
@@ -444,7 +446,7 @@ def test_the_holder_is_a_side_of_the_game(tmp_path: Path) -> None:
     data = new_game(tmp_path / "h.sqlite", "--holder", "Red")
     assert data["game"]["holder"] == "Red"
     game = tmp_path / "h.sqlite"
-    code, out, err = at_table(game, ["double", "yes", "at", "", "owls", "", "", "Grey"])
+    code, out, err = at_table(game, ["Grey", "double", "yes", "at", "", "owls", "", ""])
     assert code == 0, err
     assert "Grey: type a word for this attack's dice" in out  # Red holds: Grey types
 

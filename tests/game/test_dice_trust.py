@@ -136,8 +136,8 @@ def test_rerolled_by_undo_a_redo_with_a_changed_hidden_key_rolls_the_same_dice(
 def test_overwritten_at_the_prompt_typed_dice_over_a_program_roll_are_refused(
         trusted: Path) -> None:
     # the program rolls the heavy cannon; back from the autogun; sixes typed over the roll
-    code, out, err = at_table(trusted, ["Double", "Yes", "AT 4+", "", "owls", "<", "6 6 6",
-                                        "no", "", "", "", "Grey"])
+    code, out, err = at_table(trusted, ["Grey", "Double", "Yes", "AT 4+", "", "owls", "<", "6 6 6",
+                                        "no", "", "", ""])
     assert code == 0, err
     shown = re.search(r"Heavy cannon: 3 dice, 6\+ hits  (\d \d \d) \(rolled\)", out)
     assert shown is not None, out
@@ -265,7 +265,7 @@ def test_rewritten_in_the_file_a_rechained_edit_fails_the_opponents_check_code(
 def test_forged_through_a_record_edited_program_dice_are_refused_on_resume(
         trusted: Path, tmp_path: Path) -> None:
     record = tmp_path / "attack.toml"
-    code, out, _ = at_table(trusted, ["Double", "Yes", "AT 4+", "", "owls", "^C"],
+    code, out, _ = at_table(trusted, ["Grey", "Double", "Yes", "AT 4+", "", "owls", "^C"],
                             "--record", str(record))
     assert code == 130
     text = record.read_text(encoding="utf-8")
@@ -273,7 +273,7 @@ def test_forged_through_a_record_edited_program_dice_are_refused_on_resume(
     assert rolled is not None, text
     record.write_text(text.replace(rolled.group(1), "6, 6, 6"), encoding="utf-8")
     code, out, err = invoke(["attack", "epic", "--resume", str(record)],
-                            answers=["", "", "Grey"])
+                            answers=["Grey", "", ""])
     assert code == 3 and err.count("\n") == 1, (out, err)
     assert "the program rolled" in err
     assert all(r["dice"] != [6, 6, 6] for e in log_json(trusted)["entries"]

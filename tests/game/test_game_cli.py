@@ -114,9 +114,11 @@ def test_log_json_shape(game: Path, tmp_path: Path) -> None:
 
 def test_the_side_is_asked_once_per_formation_and_remembered(game: Path) -> None:
     args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
-    code, out, err = invoke(args, answers=[*AT_THE_TABLE, "Grey"])
+    code, out, err = invoke(args, answers=["Grey", *AT_THE_TABLE])
     assert code == 0, err
     assert "Which side is Grey Company (invented) on?" in out
+    # asked once the formations are known, before any question of the attack or die
+    assert out.index("Which side") < out.index("What action is") < out.index("Roll to hit")
     code, out, err = invoke(args, answers=AT_THE_TABLE)
     assert code == 0, err
     assert "Which side" not in out
@@ -141,7 +143,7 @@ def test_a_roster_says_which_side_a_formation_is_on(game: Path, tmp_path: Path) 
 
 def test_redoing_an_undone_attack_shows_the_dice_typed_then(game: Path) -> None:
     args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
-    code, first, err = invoke(args, answers=[*AT_THE_TABLE, "Grey"])
+    code, first, err = invoke(args, answers=["Grey", *AT_THE_TABLE])
     assert code == 0, err
     assert invoke(["game", "undo", str(game)])[0] == 0
     code, again, err = invoke(args, answers=REDONE_AT_THE_TABLE)
@@ -155,13 +157,13 @@ def test_a_record_in_a_game_names_the_game_not_the_seed(game: Path, tmp_path: Pa
     record = tmp_path / "rec.toml"
     args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds",
             "--record", str(record)]
-    code, _, _ = invoke(args, answers=["sustained-fire", "no", "at", "^C"])
+    code, _, _ = invoke(args, answers=["Grey", "sustained-fire", "no", "at", "^C"])
     assert code == 130
     text = record.read_text(encoding="utf-8")
     assert "game = \"night.sqlite\"" in text and "attack = 1" in text
     assert "seed" not in text and FIXED_SEED not in text
     code, _out, err = invoke(["attack", "epic", "--resume", str(record), "--no-odds"],
-                            answers=["6 5 1", "", "owls", "Grey"])
+                            answers=["Grey", "6 5 1", "", "owls"])
     assert code == 0, err
     assert [e["number"] for e in log_json(game)["entries"]] == [1]
     # another entry written meanwhile: the record is no longer the game's next attack
@@ -174,7 +176,7 @@ def test_a_record_in_a_game_names_the_game_not_the_seed(game: Path, tmp_path: Pa
 
 def test_report_markdown_counts_each_sides_luck(game: Path, tmp_path: Path) -> None:
     args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game)]
-    assert invoke(args, answers=[*AT_THE_TABLE, "Grey"])[0] == 0
+    assert invoke(args, answers=["Grey", *AT_THE_TABLE])[0] == 0
     code, out, err = invoke(["game", "report", str(game)])
     assert code == 0, err
     assert out.startswith("# Battle report: night")
@@ -197,7 +199,7 @@ def test_report_counts_expected_and_destroyed_units(game: Path) -> None:
 
 def test_report_html_is_one_self_contained_page(game: Path, tmp_path: Path) -> None:
     args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game)]
-    assert invoke(args, answers=[*AT_THE_TABLE, "Grey"])[0] == 0
+    assert invoke(args, answers=["Grey", *AT_THE_TABLE])[0] == 0
     out_file = tmp_path / "report.html"
     code, _out, err = invoke(["game", "report", str(game), "--html", str(out_file)])
     assert code == 0, err

@@ -179,7 +179,8 @@ def test_a_changed_seed_is_caught_by_the_commitment(game: Path, tmp_path: Path) 
 
 def test_a_changed_state_is_caught(game: Path, tmp_path: Path) -> None:
     _played(game, tmp_path)
-    _edit(game, "UPDATE state SET value = '{}' WHERE ruleset = 'combat-commander'")
+    _edit(game, "UPDATE state SET value = '{}' WHERE ruleset = 'combat-commander' "
+               "AND key = 'decks'")
     code, _, err = _verify(game)
     assert code == 5 and "state.combat-commander" in err
     for command in ("log", "report", "undo"):
@@ -196,7 +197,8 @@ def test_a_changed_state_in_the_log_is_caught_by_the_replay(game: Path,
     assert last.after is not None
     after = {**last.after, "decks": {}}
     _edit(game, "UPDATE log SET after = ? WHERE id = ?", json.dumps(after), last.id)
-    _edit(game, "UPDATE state SET value = '{}' WHERE ruleset = 'combat-commander'")
+    _edit(game, "UPDATE state SET value = '{}' WHERE ruleset = 'combat-commander' "
+               "AND key = 'decks'")
     _rechain(game)
     assert _verify(game)[0] == 0
     invoke(["game", "reveal", str(game)])

@@ -101,7 +101,9 @@ def test_a_whole_attack_answered_in_russian_resolves_as_with_values(russian: Non
     by_label = api.attack("waw", {**dice, "effect.grey-rifle-platoon-invented.first":
                                   "Дезорганизовано"}, declaration=MIXED_STACK)
     assert result_json(by_value, {}) == result_json(by_label, {})
-    assert render(by_label.outcome) == "2 итоговых попадания по гексу 0914"
+    assert render(by_label.outcome) == ("гекс 0914 — Iron Tank Platoon (invented), Grey Rifle "
+                                        "Platoon (invented): дезорганизовано (2 итоговых "
+                                        "попадания)")
 
 
 def test_epic_none_typed_in_russian(russian: None) -> None:

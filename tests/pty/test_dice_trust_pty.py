@@ -40,6 +40,8 @@ def test_the_word_the_refusal_and_the_check_code_at_a_terminal(spawn, tmp_path: 
     s = Session(spawn("attack", "epic", "--declaration",
                       "transcripts/scripts/epic-grey-company.toml", "--game", str(game),
                       "--odds", "none"))
+    s.expect("Which side")  # asked once, before any die (issue 27)
+    s.child.send(ENTER)  # Grey
     s.expect("What action is")
     s.child.send(DOWN + ENTER)  # Double
     s.expect("in cover?")
@@ -60,11 +62,9 @@ def test_the_word_the_refusal_and_the_check_code_at_a_terminal(spawn, tmp_path: 
     s.child.send(ENTER)
     s.expect("Roll to hit for Autogun")
     s.child.send(ENTER)
-    if s.child.expect_exact(["roll the", "Which side"]) == 0:  # a six to roll again
+    if s.child.expect_exact(["roll the", "Check code after"]) == 0:  # a six to roll again
         s.seen.append(s.child.before + s.child.after)
         s.child.send(ENTER)
-        s.expect("Which side")
-    s.child.send(ENTER)  # Grey
     assert s.finish() == 0
     refused_and_coded(s.text, game, dice=3)
 

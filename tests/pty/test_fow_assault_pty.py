@@ -20,7 +20,7 @@ pytestmark = [
 @pytest.mark.clause("F-A18")
 def test_the_whole_assault_typed_at_a_terminal(spawn, tmp_path) -> None:
     record = tmp_path / "assault.toml"
-    s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record)))
+    s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record), "--working"))
     s.expect("What do you resolve?")
     s.child.send(ENTER)  # the default: the whole assault
     s.expect("Defending side: teams and ratings")
@@ -57,7 +57,7 @@ def test_the_whole_assault_typed_at_a_terminal(spawn, tmp_path) -> None:
 
 def test_ctrl_c_in_an_assault_keeps_the_answers_given(spawn, tmp_path) -> None:
     record = tmp_path / "assault.toml"
-    s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record)))
+    s = Session(spawn("attack", "fow", "--seed", "1", "--record", str(record), "--working"))
     s.expect("What do you resolve?")
     s.child.send(ENTER)
     s.expect("Defending side: teams and ratings")

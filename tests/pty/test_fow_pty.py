@@ -28,7 +28,8 @@ STEPS = ["the whole assault (defensive fire, hits, saves, counterattacks)",
 
 @pytest.mark.clause("F-1")
 def test_F1_complete_allocation_refused_with_its_clause_then_accepted(spawn) -> None:
-    s = Session(spawn("attack", "fow", "--declaration", DECLARATION, "--seed", "3"))
+    s = Session(spawn("attack", "fow", "--declaration", DECLARATION, "--seed", "3",
+                      "--working"))
     choose(s, Q_MODE, MODES, MODES[0], "type a complete allocation")
     s.expect(Q_TEAMS)
     s.child.sendline("a a b")
@@ -38,16 +39,18 @@ def test_F1_complete_allocation_refused_with_its_clause_then_accepted(spawn) -> 
     s.child.sendline("t a b")
     s.expect(Q_RESULTS)
     s.child.send(ENTER)  # default: stop after the allocation
-    s.expect("Outcome: 3 hits allocated to 3 teams; 0 ignored")
+    s.expect("Outcome:")
     assert s.finish() == 0
     shown = s.text
+    assert "3 hits allocated to 3 teams; 0 ignored" in " ".join(shown.split())
     assert "Traceback" not in shown
     assert "the defender's allocation (t a b) is legal" in " ".join(shown.split())
 
 
 @pytest.mark.clause("F-1")
 def test_F1_hit_by_hit_offers_only_legal_teams(spawn) -> None:
-    s = Session(spawn("attack", "fow", "--declaration", DECLARATION, "--seed", "3"))
+    s = Session(spawn("attack", "fow", "--declaration", DECLARATION, "--seed", "3",
+                      "--working"))
     choose(s, Q_MODE, MODES, MODES[0], "choose hit by hit")
     s.expect("Hit 1 (from Rifle team X): which team takes it?")
     s.child.send(DOWN * 2 + ENTER)  # Infantry A, Infantry B, Transport T: the transport
@@ -89,6 +92,7 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
     s.child.sendline("3 hits d9")
     s.expect("'d9': not a number of hits")
     s.child.sendline("3 hits")
+    s.expect("Next hitting team or group")  # keys typed before it would be dropped
     s.child.sendline("2 hits")
     s.expect("Next hitting team or group (H3 on)")
     s.child.send(ENTER)
@@ -102,9 +106,10 @@ def test_F6_compact_lines_refused_early_then_the_proposal_shown_before_the_quest
     s.child.send(ENTER)
     s.expect("Top armour save for Tank D5")
     s.child.sendline("4")
-    s.expect("Outcome: 5 hits allocated to 5 teams; 0 ignored")
+    s.expect("Outcome:")
     assert s.finish() == 0
     shown = s.text
+    assert "5 hits allocated to 5 teams; 0 ignored" in " ".join(shown.split())
     assert "Traceback" not in shown
     proposal = shown.index("The referee's proposal")
     assert proposal < shown.index("Defender: accept the referee's allocation")
@@ -137,8 +142,9 @@ def test_compact_lines_in_russian_refused_in_russian_and_type_to_filter(spawn) -
     s.child.sendline("d1 d2 d3 d4 d5")
     s.expect("Все попадания распределены. Результаты?")
     s.child.send(ENTER)
-    s.expect("Итог: распределено 5 попаданий на 5 отделений; не учтено 0")
+    s.expect("Итог:")
     assert s.finish() == 0
     flat = " ".join(s.text.split())
+    assert "распределено 5 попаданий на 5 отделений; не учтено 0" in flat
     assert "Traceback" not in flat
     assert "Пантера" in flat and "Пехота D3" in flat and "Пехота H1" in flat

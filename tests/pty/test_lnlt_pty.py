@@ -21,7 +21,7 @@ ROSTER = "benchmarks/questions/lnlt-fire.toml"
 @pytest.mark.clause("L-5")
 def test_L5_fire_from_a_hex_at_the_terminal(spawn, tmp_path):
     s = Session(spawn("phase", "lnlt", "--game", str(tmp_path / "g.sqlite"), "--roster",
-                      ROSTER, "--seed", "1", "--impulses", "1"))
+                      ROSTER, "--seed", "1", "--impulses", "1", "--working"))
     s.expect("Impulse 1, Grey: activate units or pass?")
     s.child.send("fire")  # the list keeps "Fire from C4: Able squad"
     s.child.send(ENTER)
@@ -49,7 +49,7 @@ def test_L5_fire_from_a_hex_at_the_terminal(spawn, tmp_path):
 @pytest.mark.clause("L-5")
 def test_L5_fire_from_a_hex_in_russian(spawn, tmp_path):
     s = Session(spawn("--lang", "ru", "phase", "lnlt", "--game", str(tmp_path / "g.sqlite"),
-                      "--roster", ROSTER, "--seed", "1", "--impulses", "1"))
+                      "--roster", ROSTER, "--seed", "1", "--impulses", "1", "--working"))
     s.expect("Импульс 1, Grey: активировать юниты или пропустить?")
     s.child.send("огонь")
     s.child.send(ENTER)

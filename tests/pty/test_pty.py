@@ -60,7 +60,7 @@ def answer_declaration(s: Session, shots: int, ap: str) -> None:
 
 def test_typed_attack_refuses_a_bad_roll_and_records_a_replayable_script(spawn, tmp_path):
     record = tmp_path / "rec.toml"
-    s = Session(spawn("attack", "epic", "--seed", "11", "--record", str(record)))
+    s = Session(spawn("attack", "epic", "--seed", "11", "--record", str(record), "--working"))
     s.expect("Seed 11")
     answer_declaration(s, shots=4, ap="5+")
     choose(s, Q_ACTION, ACTIONS, "Advance", "Double")

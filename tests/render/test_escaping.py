@@ -94,7 +94,7 @@ def hostile_game(tmp_path: Path) -> Path:
         encoding="utf-8")
     code, _, err = invoke(["attack", "epic", "--declaration", str(declaration), "--game",
                            str(game), "--dice", "auto"],
-                          answers=["sustained-fire", "no", "at", "owls", all_of_them])
+                          answers=[all_of_them, "sustained-fire", "no", "at", "owls"])
     assert code == 0, err
     return game
 
@@ -233,8 +233,8 @@ def test_html_report_with_lxml_installed_takes_a_control_character_in_a_side_nam
     assert invoke(["game", "new", str(game), "--side", "Gr\x1bey", "--side", "Red"])[0] == 0
     assert invoke(["attack", "epic", "--declaration",
                    str(ROOT / "transcripts/scripts/epic-grey-company.toml"), "--game",
-                   str(game)], answers=["sustained-fire", "no", "at", "6 5 1", "", "owls",
-                                        "Gr\x1bey"])[0] == 0
+                   str(game)], answers=["Gr\x1bey", "sustained-fire", "no", "at", "6 5 1",
+                                        "", "owls"])[0] == 0
     # the formation is on the first side, whose name holds the control character
     code, _, err = invoke(["game", "report", str(game), "--html", str(tmp_path / "r.html")])
     assert code == 0, err

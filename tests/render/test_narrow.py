@@ -264,10 +264,10 @@ def test_an_attack_at_a_60_column_terminal() -> None:
     program's dice, at a 60-column terminal: its working and tables cut no word."""
     s = Session(_start_narrow("attack", "epic", "--declaration",
                               "transcripts/scripts/epic-grey-company.toml", "--seed", "11",
-                              cols=60))
+                              "--working", cols=60))
     while True:  # defaults everywhere, and the program rolls
         # the hints' first words (a hint wraps at 60 columns)
-        index = s.child.expect([r"\(Use", r"Enter to roll\)", r"\(type", r"\(y/N\)",
+        index = s.child.expect([r"\(Use", r"Enter to roll\)", r"\(type", r"\(y/n",
                                 pexpect.EOF])
         s.seen.append(s.child.before + (s.child.after if index < 4 else ""))
         if index == 4:

@@ -7,9 +7,12 @@ the fire roll and its trigger, then one defence roll per unit in the defender's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from referee.core.charts import ChartKey, Charts
+from referee.core.fates import Fate
+from referee.core.fates import summary as fates_summary
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import (
@@ -54,6 +57,10 @@ class Attack:
     decl: FireDeclaration
     decks: VirtualDecks
     log: StepLog
+    charts: Charts = field(default_factory=Charts)  # the VP read off the players' rules
+    events: dict[str, str] = field(default_factory=dict)  # unit key -> what an event did
+    results: dict[str, str] = field(default_factory=dict)  # unit key -> its defence result
+    jammed: list[FiringPiece] = field(default_factory=list)  # weapons broken by Jammed!
 
     @property
     def port(self) -> Port:
@@ -157,9 +164,10 @@ def attack(ctx: AttackContext) -> Result:
     decks = VirtualDecks(ctx.options["deck-edition"], dict(ctx.state.get("decks", {})),
                          ctx.options["deck-file"],
                          {"italy-sniper-blank": ctx.options["italy-sniper-blank"]})
-    a = Attack(ctx, decl, decks, StepLog())
+    a = Attack(ctx, decl, decks, StepLog(), Charts(ctx.state, ctx.entry))
     shooters = decl.shooters
     declared = "cc.step.declared" if decl.target_hex is not None else "cc.step.declared_unnamed"
+    ctx.parties(_nation(decl.attacker), None)  # before any card: a game asks the side now
     a.log.input(Msg.of(declared, attacker=_nation(decl.attacker),
                        pieces=joined(p.label for p in shooters), target=decl.target_label,
                        units=joined(u.label for u in decl.target)), "C-2")
@@ -211,17 +219,15 @@ def attack(ctx: AttackContext) -> Result:
                     [Msg.of(f"cc.col.{c}") for c in ("unit", "morale", "card", "roll",
                                                        "total", "versus", "result")],
                     rows, clause="C-12")
-    summary: Msg | str = "-"
     by_key = {u.key: u for u in decl.target}
-    for key, res in results.items():
-        part = Msg.of("cc.outcome.unit", unit=by_key[key].label,
-                      result=Msg.of(f"cc.result.{res}"))
-        summary = part if summary == "-" else Msg.of("cc.outcome.join", a=summary, b=part)
+    a.results = results
     a.log.outcome(Msg.of("cc.step.done", count=len(results)), "C-12")
-    return _result(a, Msg.of("cc.outcome.resolved", total=total, results=summary),
+    fates = _fates(a, results)
+    return _result(a, Msg.of("cc.outcome.resolved", total=total,
+                             results=fates_summary(fates, unharmed=True)),
                    {"allowed": True, "hit": True, "fp": fp, "attack_total": total,
                     "trigger": card.trigger or None,
-                    "results": {by_key[k].data_name: r for k, r in results.items()}})
+                    "results": {by_key[k].data_name: r for k, r in results.items()}}, fates)
 
 
 def _firepower(a: Attack, shooters: list[FiringPiece], ordnance: bool) -> tuple[int, int]:
@@ -324,6 +330,7 @@ def _trigger(a: Attack, card: FateCard, shooters: list[FiringPiece]) -> list[Tar
     rows: list[tuple[Any, ...]] = []
     if card.trigger == "jammed":
         weapons = [p for p in shooters if p.kind == "weapon"]
+        a.jammed = weapons
         text = Msg.of("cc.step.jammed", weapons=joined((p.label for p in weapons), "-"))
         a.log.outcome(text, "C-11", broken_weapons=[p.name or p.key for p in weapons])
         rows.append((card.label(), "C-11", text))
@@ -356,6 +363,7 @@ def _event_effects(a: Attack, units: list[TargetUnit]) -> list[TargetUnit]:
             choices=tuple(Choice(v, Msg.of(f"cc.event.{v}")) for v in legal),
             default_value="none", answered_by=EITHER))
         if effect != "none":
+            a.events[u.key] = str(effect)
             a.log.input(Msg.of("cc.step.event_effect", unit=u.label,
                                effect=Msg.of(f"cc.event.{effect}")), "C-13", unit=u.key,
                         effect=effect)
@@ -470,16 +478,61 @@ def _eliminated(a: Attack, unit: TargetUnit) -> None:
     """C-5, C-14: broken again is eliminated; to the Casualty Track, VP to the opponent."""
     vp = unit.vp
     if vp is None:
-        vp = a.port.ask(NumberQuestion(id=f"vp.{unit.key}", clause="C-14", minimum=0,
-                                       maximum=20, text=Msg.of("cc.q.vp", unit=unit.label),
-                                       answered_by=EITHER))  # printed on the counter
+        # the same VP for units alike (kind and Morale, or a name): asked once a game
+        alike = (unit.name,) if unit.name else (unit.kind, unit.morale,
+                                                 unit.broken_morale or "-")
+        found = a.charts.ask(a.port, NumberQuestion(
+            id=f"vp.{unit.key}", clause="C-14", minimum=0, maximum=20,
+            text=Msg.of("cc.q.vp", unit=unit.label), answered_by=EITHER),  # on the counter
+            ChartKey("cc.vp", "/".join(map(str, (a.decl.defender, *alike))), "eliminated"))
+        vp = found.value
+        if found.source is not None:
+            a.log.input(Msg.of("kept.chart.step", what=Msg.of("kept.chart.vp"),
+                               unit=unit.label, answer=vp, source=found.source), "C-14")
     a.log.outcome(Msg.of("cc.step.eliminated", unit=unit.label, vp=vp,
                          side=_nation(a.decl.attacker)), "C-14", unit=unit.key, vp=vp)
 
 
-def _result(a: Attack, outcome: Msg, data: dict[str, Any]) -> Result:
+def _kept_units(a: Attack) -> dict[str, Any]:
+    """The named pieces and units of the attack kept in a game file with their side, hex,
+    values and state after it (issue 27: asked once a game), merged with those kept."""
+    if a.ctx.entry is None:  # no game file: nothing is kept
+        return {}
+    from referee.rulesets.cc import army
+
+    return army.kept_after(a.ctx.state, a.decl, a.results, a.events,
+                           [p.name for p in a.jammed if p.name])
+
+
+def _fates(a: Attack, results: dict[str, str]) -> list[Fate]:
+    """What the fire did to each unit of the target hex by name: the event's effect (a
+    Suppressed marker, broken, eliminated) and its defence roll's result; the weapons a
+    Jammed! fire card broke."""
+    out = []
+    for unit in a.decl.target:
+        effects: list[Msg] = []
+        if unit.key in a.events:
+            effects.append(Msg.of("cc.fate.event", effect=Msg.of(
+                f"cc.event.{a.events[unit.key]}")))
+        result = results.get(unit.key)
+        if result is not None and not (effects and result == ar.Result.ELIMINATED.value
+                                       and a.events.get(unit.key) == "eliminated"):
+            effects.append(Msg.of(f"cc.result.{result}"))
+        target = (Msg.of("kept.fate.hex", hex=a.decl.target_hex)
+                  if a.decl.target_hex is not None else a.decl.target_label)
+        out.append(Fate(target, unit.label, tuple(effects)))
+    for weapon in a.jammed:
+        out.append(Fate(Msg.of("kept.fate.hex", hex=weapon.hex), weapon.label,
+                        (Msg.of("cc.fate.jammed"),)))
+    return out
+
+
+def _result(a: Attack, outcome: Msg, data: dict[str, Any],
+            fates: list[Fate] | None = None) -> Result:
     opts = a.ctx.options
     return Result(ruleset=RULESET_ID, steps=a.log.steps, tables=a.log.tables, outcome=outcome,
                   outcome_data={**data, "edition": a.decks.edition.id},
                   options=dict(opts.values), non_default_options=opts.non_default,
-                  state_updates={"decks": a.decks.state})
+                  state_updates={"decks": a.decks.state, **a.charts.updates(),
+                                 **_kept_units(a)},
+                  fates=tuple(fates or ()))

@@ -28,7 +28,7 @@ from referee.core.errors import AnswerError
 from referee.core.options import Options
 from referee.core.questions import ChoiceQuestion, LineQuestion
 from referee.core.text import Msg
-from referee.rulesets import lines
+from referee.rulesets import compact
 from referee.rulesets.cc.declaration import FiringPiece
 from referee.rulesets.cc.legality import best_fp, group_refusal
 from referee.rulesets.cc.words import bonus_of, fold, keyword, nation_of
@@ -37,27 +37,26 @@ DONE = "-"  # the answer that ends a list of pieces or units
 MAX_PIECES = 20  # the declaration's limits
 MAX_UNITS = 12
 
-_COUNT = lines.COUNT
+_COUNT = compact.COUNT
 _GLUED_H = re.compile(r"^[hп](\d+)$", re.I)
-_INT = re.compile(r"^[+-]?\d+$")
-_MORALE = re.compile(r"^(\d+)/(\d+)$")
+_INT = compact.INT
+_MORALE = compact.SLASHED
 _NUMBER_KEYS = {"leader", "hindrance", "vp", "cover"}
+WORDS = compact.Vocabulary(keyword, frozenset(_NUMBER_KEYS), "cc.entry",
+                           glued=(_GLUED_H, "hindrance"))
+"""The compact lines' words and refusals, read by the reader the rulesets share."""
 
 Kind = Literal["unit", "weapon", "leader"]
 
 
 def _error(key: str, **params: Any) -> AnswerError:
-    return AnswerError(Msg.of(f"cc.entry.error.{key}", **params))
+    return WORDS.error(key, **params)
 
 
 def _tokens(text: str) -> list[str]:
-    try:
-        return lines.tokens(text)
-    except lines.Unclosed as unclosed:
-        raise _error("quote", given=unclosed.token) from None
+    return compact.tokens(text, WORDS)
 
 
-_quoted = lines.quoted
 
 
 def _bounded(value: int, part: str, low: int, high: int) -> int:
@@ -88,58 +87,12 @@ def _name_text(name: str) -> str:
     return f"«{name}»" if '"' in name else f'"{name}"'
 
 
-@dataclass
-class _Segment:
-    """One part of a line as read: its name, numbers, keywords with numbers, flags."""
-
-    name: str | None = None
-    numbers: list[str] = field(default_factory=list)
-    valued: dict[str, int] = field(default_factory=dict)
-    flags: set[str] = field(default_factory=set)
-    hex: str | None = None
+_Segment = compact.Segment
 
 
 def _read(tokens: Sequence[str], flags: set[str], valued: set[str], what: str) -> _Segment:
-    """The parts of ``tokens``: words before the first number make the name; ``flags`` are
-    the keywords allowed after the numbers, ``valued`` those that take a number; ``what``
-    the kind of line, for the list of its words in a refusal."""
-    seg = _Segment()
-    words: list[str] = []
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        k = keyword(t)
-        quoted = _quoted(t)
-        if quoted is not None:
-            if seg.numbers or words or seg.name is not None:
-                raise _error("name_place", given=t)
-            seg.name = quoted
-        elif t.startswith("@"):
-            if "hex" not in valued:
-                raise _error("no_hex_here", given=t)
-            if len(t) == 1:
-                raise _error("hex_empty")
-            seg.hex = t[1:].upper()
-        elif _GLUED_H.match(t) and "hindrance" in valued:
-            seg.valued["hindrance"] = int(t[1:])
-        elif _INT.match(t) or _MORALE.match(t):
-            seg.numbers.append(t)
-        elif k in _NUMBER_KEYS and k in valued:
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-            if not _INT.match(nxt):
-                raise _error("needs_number", word=t, example=f"{t} 1")
-            seg.valued[k] = int(nxt)
-            i += 1
-        elif seg.numbers and k in flags:
-            seg.flags.add(k)
-        elif not seg.numbers and seg.name is None:
-            words.append(t)
-        else:
-            raise _error("word", given=t, known=Msg.of(f"cc.entry.words.{what}"))
-        i += 1
-    if words:
-        seg.name = " ".join(words)
-    return seg
+    """The parts of ``tokens`` (``compact.read`` with Combat Commander's words)."""
+    return compact.read(tokens, WORDS, flags, valued, what)
 
 
 def _ints(seg: _Segment) -> list[int]:
@@ -157,10 +110,7 @@ def _start(text: str, most: int) -> tuple[int, list[str]] | None:
     tokens = _tokens(text)
     if len(tokens) == 1 and keyword(tokens[0]) == "done":
         return None
-    match = _COUNT.match(tokens[0]) if tokens else None
-    if match is None:
-        return 1, tokens
-    return _bounded(int(match.group(1)), "count", 1, most), tokens[1:]
+    return compact.counted(tokens, WORDS, most, _bounded)
 
 
 # --- a firing piece ---------------------------------------------------------------------

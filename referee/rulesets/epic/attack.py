@@ -9,6 +9,7 @@ the roll to hit alone; one with target units is the whole attack (``shooting``),
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.core.port import Port
@@ -93,7 +94,7 @@ def attack(ctx: AttackContext) -> Result:
     else:
         kind = port.ask(ChoiceQuestion(
             id="attack-kind", text=Msg.of("epic.q.attack_kind"), clause="E-1",
-            choices=(Choice("whole", Msg.of("epic.kind.whole")),
+            choices=(*_kept_pairs(ctx.state), Choice("whole", Msg.of("epic.kind.whole")),
                      Choice("to-hit", Msg.of("epic.kind.to_hit")),
                      Choice("assault", Msg.of("epic.kind.assault"))),
             default_value="whole"))
@@ -107,8 +108,11 @@ def attack(ctx: AttackContext) -> Result:
             from referee.rulesets.epic.assault_table import ask_assault
 
             decl = ShootingDeclaration(assault=ask_assault(ctx))
-        else:
+        elif kind == "to-hit":
             decl = ask_declaration(port)
+        else:  # two formations the game keeps (issue 27): only where they stand is asked
+            firing_name, target_name = _kept_pair(ctx.state, kind)
+            decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
     if decl.turn is not None:  # E-T1 to E-T7: the next step of the game file's turn
         from referee.rulesets.epic import turn
 
@@ -122,6 +126,10 @@ def attack(ctx: AttackContext) -> Result:
         from referee.rulesets.epic.roster import who_takes_part, with_roster
 
         decl = with_roster(who_takes_part(port, decl))
+        from referee.rulesets.epic.formations import formation_label
+
+        # who attacks whom, before any die: a game file asks a formation's side now
+        ctx.parties(formation_label(decl.firing or "-"), formation_label(decl.target or "-"))
         if decl.by_hand and not decl.weapons:
             from referee.rulesets.epic.typed import ask_formations
 
@@ -130,12 +138,14 @@ def attack(ctx: AttackContext) -> Result:
             from referee.rulesets.epic import barrage
             from referee.rulesets.epic.roster import others_under_templates
 
-            return barrage.attack(ctx, others_under_templates(port, decl), log)
+            return _kept(ctx, decl, barrage.attack(ctx, others_under_templates(port, decl),
+                                                   log))
         from referee.rulesets.epic import shooting
 
-        return shooting.attack(ctx, decl, log)
+        return _kept(ctx, decl, shooting.attack(ctx, decl, log))
     firing = decl.firing or Msg.of("epic.default.firing")
     target = decl.target or Msg.of("epic.default.target")
+    ctx.parties(firing, target)
     log.input(Msg.of("epic.step.declared", firing=firing, target=target,
                      weapons=len(decl.weapons)), "E-1")
 
@@ -192,6 +202,43 @@ def attack(ctx: AttackContext) -> Result:
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
               rows, clause="E-8")
     return _result(ctx, log, hits, by_weapon, shot=True)
+
+
+def _kept_pairs(state: Mapping[str, object]) -> tuple[Choice, ...]:
+    """Who may fire at whom among the formations the game keeps (issue 27): a formation
+    with weapons at each other kept formation with units, offered by name."""
+    from referee.rulesets.epic.army import firing_from_kept, kept_armies, target_from_kept
+
+    names = list(kept_armies(state))
+    return tuple(Choice(f"kept:{a}:{b}", Msg.of("epic.kind.kept", firing=a, target=b))
+                 for a in names if firing_from_kept(state, a) is not None
+                 for b in names if b != a and target_from_kept(state, b) is not None)
+
+
+def _kept_pair(state: Mapping[str, object], value: str) -> tuple[str, str]:
+    """The two kept formations a ``kept:FIRING:TARGET`` choice names."""
+    from referee.rulesets.epic.army import kept_armies
+
+    names = list(kept_armies(state))
+    for a in names:
+        for b in names:
+            if value == f"kept:{a}:{b}":
+                return a, b
+    raise ValueError(value)
+
+
+def _kept(ctx: AttackContext, decl: ShootingDeclaration, result: Result) -> Result:
+    """In a game file, the result keeps the formations' armies too (issue 27)."""
+    if ctx.entry is None:
+        return result
+    from referee.rulesets.epic.army import with_army
+
+    sides: dict[str, str | None] = {}
+    if decl.roster is not None:
+        from referee.rulesets.epic.roster import load_roster
+
+        sides = {f.name: f.side for f in load_roster(decl.roster).formation}
+    return with_army(ctx.state, decl, result, sides)
 
 
 def _result(ctx: AttackContext, log: StepLog, hits: dict[str, int], by_weapon: dict[str, int],

@@ -129,6 +129,7 @@ def who_may_fire(port: Port, decl: ShootingDeclaration, firing: FormationState,
     for key, row in zip(keys, rows, strict=True):
         if key in suppressed:
             row[4] = Msg.of("epic.fire_status.suppressed")
+            log.fate(firing.shown, names[key], Msg.of("epic.fate.suppressed"))
     log.table(Msg.of("epic.table.who_fires", firing=firing.shown),
               [Msg.of(f"epic.col.{c}") for c in ("unit", "distance", "in_range", "weapons",
                                                  "status")], rows, clause="E-2")

@@ -5,9 +5,35 @@ any rule reads it (``referee.game``)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+
+class SavedArmyUnit(BaseModel):
+    """A unit of a kept formation (issue 27): its name and what an attack gave of it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    number: int | None = Field(default=None, ge=1)
+    type: Literal["INF", "LV", "AV", "WE"] | None = None
+    armour: int | None = Field(default=None, ge=2, le=6)
+    dc: int | None = Field(default=None, ge=1, le=20)  # a war engine's (E-W1)
+    void_shields: int | None = Field(default=None, ge=0, le=12)  # a war engine's (E-W9)
+    weapons: list[str] = Field(default_factory=list, max_length=40)
+    reinforced: bool | None = None
+    invulnerable: bool | None = None
+
+
+class SavedArmy(BaseModel):
+    """A kept formation's side, weapons (as a declaration gives them) and units."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    side: str | None = None
+    weapons: list[dict[str, Any]] = Field(default_factory=list, max_length=40)
+    units: list[SavedArmyUnit] = Field(default_factory=list, max_length=100)
 
 
 class SavedFormation(BaseModel):
@@ -17,6 +43,7 @@ class SavedFormation(BaseModel):
     broken: bool = False
     destroyed: list[str] = Field(default_factory=list)
     overwatch: bool | None = None
+    army: SavedArmy | None = None  # issue 27: what the game keeps of its units
     damage: dict[str, int] = Field(default_factory=dict)  # war engines' damage, by unit (E-W1)
     shields_down: dict[str, int] = Field(default_factory=dict)  # void shields down (E-W9)
 

@@ -445,6 +445,12 @@ def close_formation(log: StepLog, target: FormationState, ledger: MarkerLedger,
     killed = [names[k] for k in casualties]
     target.blast_markers = ledger.after
     target.broken = broken
+    for unit in units:  # what the attack did to each unit, by name (core.fates)
+        log.fate(target.shown, unit.shown,
+                 *((Msg.of("epic.fate.destroyed"),) if unit.key in casualties else ()))
+    log.fate(target.shown, None, Msg.of("epic.fate.markers", markers=ledger.after),
+             *((Msg.of("epic.state.broken"),) if broken else
+               (Msg.of("epic.state.destroyed"),) if not left else ()))
     target.destroyed = target.destroyed + killed
     return broken, killed, left
 
@@ -474,4 +480,5 @@ def epic_result(ctx: AttackContext, log: StepLog, outcome: Msg, data: dict[str, 
         updates = {"formations": formations}
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data=data, options=dict(ctx.options.values),
-                  non_default_options=ctx.options.non_default, state_updates=updates)
+                  non_default_options=ctx.options.non_default, state_updates=updates,
+                  fates=log.fates)

@@ -62,7 +62,11 @@ def ask_names(port: Port) -> tuple[str, str]:
 
 
 def ask_formations(ctx: AttackContext, decl: ShootingDeclaration) -> ShootingDeclaration:
-    """The firing and the target formations, typed at the table (no roster)."""
+    """The firing and the target formations, typed at the table (no roster). A formation
+    the game keeps (issue 27) is not typed again: its weapons and units are the kept ones,
+    only where its units stand is asked (as with a roster)."""
+    from referee.rulesets.epic.army import firing_from_kept, target_from_kept
+
     port = ctx.port
     firing = decl.firing or DEFAULT_FIRING
     target = decl.target or DEFAULT_TARGET
@@ -73,13 +77,21 @@ def ask_formations(ctx: AttackContext, decl: ShootingDeclaration) -> ShootingDec
     elif markers is None:
         markers = ask_markers(port, firing, formation_label(firing))
     nearest = dict(ctx.options.values).get("suppression-front") == "nearest-enemy"
-    firing_groups = _firing_lines(port, formation_label(firing), markers > 0, nearest)
-    barrage = firing_groups[0].barrage
-    macro = any(p.macro for g in firing_groups for _, p in g.weapons)
-    target_groups = _target_lines(port, formation_label(target), barrage, macro, "target")
-    update: dict[str, Any] = {"firing": firing, "target": target,
-                              **_firing(firing_groups, markers, nearest),
-                              "target_units": _targets(target_groups)}
+    kept_firing = firing_from_kept(ctx.state, firing)
+    kept_target = target_from_kept(ctx.state, target)
+    if kept_firing is not None:  # issue 27: the weapons the game keeps, not typed again
+        barrage = any(w.get("barrage") is not None for w in kept_firing["weapons"])
+        macro = any(w.get("macro") for w in kept_firing["weapons"])
+        fired: dict[str, Any] = kept_firing
+    else:
+        firing_groups = _firing_lines(port, formation_label(firing), markers > 0, nearest)
+        barrage = firing_groups[0].barrage
+        macro = any(p.macro for g in firing_groups for _, p in g.weapons)
+        fired = _firing(firing_groups, markers, nearest)
+    targets: list[Any] = (kept_target if kept_target is not None else _targets(
+        _target_lines(port, formation_label(target), barrage, macro, "target")))
+    update: dict[str, Any] = {"firing": firing, "target": target, **fired,
+                              "target_units": targets}
     if saved is None:
         update["firing_blast_markers"] = markers
     if barrage and not decl.also_under_templates:

@@ -72,9 +72,10 @@ def from_roster(path: str) -> Army:
 
     roster = load_roster(path)
     teams = tuple(ArmyTeam(t.id, t.label, p.side, p.name, t.type, t.top, t.fully_armoured,
-                           t.tank_escort, t.rof, t.anti_tank, t.firepower, t.hits_on)
+                           t.tank_escort, t.rof, t.anti_tank, t.firepower, t.hits_on,
+                           t.status)
                   for p in roster.platoon for t in p.teams)
-    platoons = tuple(ArmyPlatoon(p.name, p.side, p.skill, p.motivation, p.reroll)
+    platoons = tuple(ArmyPlatoon(p.name, p.side, p.skill, p.motivation, p.reroll, p.pinned)
                      for p in roster.platoon)
     return Army(teams, platoons, "roster")
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.core.errors import UsageError
+from referee.core.fates import Fate
 from referee.core.oddsref import OddsRef
 from referee.core.questions import EITHER, ConfirmQuestion
 from referee.core.result import Result, StepLog
@@ -48,6 +49,7 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
     status = fight.status()
     log = StepLog()
     charging = fight.of_side("attacker")
+    ctx.parties(fight.attacker, fight.defender)  # before any die: a game asks the sides now
     log.input(Msg.of("fow.assault.declared", platoon=fight.charging.name,
                      attacker=fight.attacker, teams=len(charging),
                      defenders=len(fight.of_side("defender")), defender=fight.defender),
@@ -87,7 +89,22 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
                                 "status": dict(status), "pinned": pinned,
                                 "effects": effects},
                   options=dict(options), non_default_options=ctx.options.non_default,
-                  state_updates=updates)
+                  state_updates=updates, fates=_fates(fight, status, pinned))
+
+
+def _fates(fight: Fight, status: Mapping[str, str], pinned: list[str]) -> tuple[Fate, ...]:
+    """What the assault did to each team by name, by side (issue 27, outcome first): the
+    state it ended in when it changed; a platoon Pinned Down."""
+    out = []
+    for team in fight.teams:
+        now = status[team.id]
+        changed = now != fight.start.get(team.id, "active")
+        out.append(Fate(fight.side_name(team.side), team.name,
+                        (Msg.of(f"fow.fate.{now}"),) if changed else ()))
+    for platoon in pinned:
+        side = next((t.side for t in fight.teams if t.platoon == platoon), "attacker")
+        out.append(Fate(fight.side_name(side), platoon, (Msg.of("fow.fate.pinned"),)))
+    return tuple(out)
 
 
 def _check_kept(ctx: AttackContext, fight: Fight) -> None:

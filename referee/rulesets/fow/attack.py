@@ -11,8 +11,11 @@ allocation (``allocate``), and only then the results (F-7).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from referee.core.fates import Fate, summary
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.result import Result, StepLog
@@ -24,6 +27,7 @@ from referee.rulesets.fow.declaration import AssaultDeclaration
 
 if TYPE_CHECKING:
     from referee.rulesets.fow.armies import Army
+    from referee.rulesets.fow.problem import Problem
 
 RULESET_ID = "flames-of-war"
 STEPS = ("assault", "allocation")
@@ -42,8 +46,8 @@ def ask_step(port: Port) -> str:
 
 def _declaration(ctx: AttackContext) -> Asked:
     """The declaration, what was inferred at the table instead of asked (a line of the working
-    each, with its clause), and the armies a game file keeps from it (``None``: a typed
-    assault's teams, or an allocation, are not kept)."""
+    each, with its clause), and the armies a game file keeps from it (``None``: an
+    allocation's teams are not kept)."""
     decl = ctx.declaration
     if decl is not None and not isinstance(decl, AssaultDeclaration):
         decl = AssaultDeclaration.model_validate(decl)
@@ -75,10 +79,12 @@ def _declaration(ctx: AttackContext) -> Asked:
         asked = ask_from_roster(ctx.port, decl, transport_priority)
         return asked.declaration, asked.notes, None
     if step == "assault":
+        from referee.rulesets.fow.armies import from_declaration
         from referee.rulesets.fow.typed import ask_whole
 
+        # the teams typed at the table are kept too (issue 27): the next assault names them
         asked = ask_whole(ctx.port, ctx.options.values)
-        return asked.declaration, asked.notes, None
+        return asked.declaration, asked.notes, from_declaration(asked.declaration)
     from referee.rulesets.fow.ask import ask_declaration
 
     asked = ask_declaration(ctx.port, transport_priority)
@@ -102,6 +108,7 @@ def _allocation(ctx: AttackContext, decl: AssaultDeclaration,
     attacker = decl.attacker or Msg.of("fow.default.attacker")
     defender = decl.defender or Msg.of("fow.default.defender")
     total = sum(h.hits for h in decl.hitting)
+    ctx.parties(attacker, defender)  # before any die: a game asks the sides now
     log.input(Msg.of("fow.step.declared", attacker=attacker, defender=defender, hits=total,
                      hitters=len(decl.hitting), teams=len(decl.defending)), "F-1")
     for text, clause in inferred:
@@ -121,9 +128,12 @@ def _allocation(ctx: AttackContext, decl: AssaultDeclaration,
                       [Msg.of(f"fow.col.{c}") for c in ("team", "hits", "result", "reading")],
                       result_rows, "F-7")
     ignored = total - len(allocation)
-    outcome = Msg.of("fow.outcome", hits=len(allocation), teams=len(held), ignored=ignored)
-    log.outcome(outcome, "F-3")
+    worked = Msg.of("fow.outcome", hits=len(allocation), teams=len(held), ignored=ignored)
+    log.outcome(worked, "F-3")
+    fates = team_fates(problem, held, effects, defender)
+    outcome = Msg.of("kept.outcome.fates", fates=summary(fates), detail=worked)
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
+                  fates=tuple(fates),
                   outcome_data={"allocation": {str(n): t for n, t in sorted(allocation.items())},
                                 "ignored": ignored, "held": dict(held), "results": mode,
                                 "effects": effects},
@@ -131,3 +141,18 @@ def _allocation(ctx: AttackContext, decl: AssaultDeclaration,
                   non_default_options=ctx.options.non_default)
 
 
+def team_fates(problem: Problem, held: Mapping[str, int], effects: Mapping[str, list[str]],
+               defender: Msg | str) -> list[Fate]:
+    """What the allocation did to each defending team by name (issue 27, outcome first):
+    the hits it holds and, once rolled or entered, their results (each save's outcome
+    counted)."""
+    out = []
+    for team in problem.teams:
+        hits = held.get(team.id, 0)
+        found: list[Msg] = [Msg.of("kept.fate.hits", hits=hits)] if hits else []
+        for outcome, count in Counter(effects.get(team.id, [])).items():
+            what = Msg.of(f"fow.fate.{outcome}")
+            found.append(what if count == 1 else Msg.of("kept.fate.times", count=count,
+                                                         what=what))
+        out.append(Fate(defender, team.name, tuple(found)))
+    return out

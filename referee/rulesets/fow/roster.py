@@ -42,6 +42,8 @@ class RosterTeam(BaseModel):
     anti_tank: int | None = Field(default=None, ge=0, le=20, description="in assault (F-A12)")
     firepower: int | None = Field(default=None, ge=1, le=6, description="in assault (F-A13)")
     hits_on: int | None = Field(default=None, ge=2, le=6, description="own assault score")
+    status: Literal["active", "bogged-down", "bailed-out", "destroyed"] = Field(
+        default="active", description="its state (a roster a game file wrote: game roster)")
 
     @model_validator(mode="after")
     def _consistent(self) -> RosterTeam:
@@ -79,6 +81,8 @@ class RosterPlatoon(BaseModel):
     skill: Literal["conscript", "trained", "veteran"] | None = None
     motivation: Literal["reluctant", "confident", "fearless"] | None = None
     reroll: bool = False
+    pinned: bool = Field(default=False, description="Pinned Down (a roster a game file "
+                                                    "wrote: game roster)")
 
 
 class Roster(BaseModel):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee.core.charts import ChartKey, Charts
 from referee.core.dice import DiceRoll, DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
@@ -148,15 +149,19 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
                  build: FpBuild, help: LeaderHelp, targets: list[Unit],
                  table: DamageTable | None, clause: str,
                  roster_ids: frozenset[str] = frozenset(), compact: bool = False,
-                 tm_known: int | None = None, firer: Answerer = ATTACKER) -> FireOutcome:
+                 tm_known: int | None = None, charts: Charts | None = None,
+                 firer: Answerer = ATTACKER) -> FireOutcome:
     """The opposed roll and the damage checks; ``roster_ids``: the ids already in use, so
     that a Hero spawned here gets a new one. ``compact`` (an activation begun with "Fire
     from ..."): the DRM and TM in one line, both dice of the opposed roll in one answer;
     ``tm_known``: the TM the roster's terrain gives the target hex (then not asked);
-    ``firer``: who rolls the attack die (an Op Fire's is the defender of the impulse), the
-    other player rolls the defence die and the damage checks of his units."""
+    ``charts``: the Damage Check results read off the players' chart so far (the game's and
+    this impulse's: a result is asked once for the same reading); ``firer``: who rolls the
+    attack die (an Op Fire's is the defender of the impulse), the other player rolls the
+    defence die and the damage checks of his units."""
     target_owner = other_player(firer)
     t = tables()
+    charts = charts if charts is not None else Charts()
     drm, tm = _modifiers(port, log, prefix, target_hex, compact, tm_known, clause)
     armour = [u.armor for u in targets if u.kind == "vehicle" and u.armor is not None]
     af = min(armour) if armour else 0
@@ -215,7 +220,7 @@ def resolve_fire(port: Port, log: StepLog, prefix: str, *, firing: str, target_h
                                        helped_by=helper.label if minus and helper else ""),
                     target_owner)
         total = _face(roll) + diff - minus
-        result, source = _result(port, prefix, unit, total, table)  # read: either
+        result, source = _result(port, prefix, unit, total, table, charts)  # read: either
         outcome.results[unit.id] = result
         dc_rows.append((unit.label, _face(roll), as_signed(diff),
                         Shown({"minus": minus, "leader": helper.label},
@@ -266,21 +271,30 @@ def _spawn_hero(port: Port, log: StepLog, prefix: str, unit: Unit, taken: frozen
     return hero
 
 
+def dct_key(unit: Unit, total: int) -> ChartKey:
+    """What the players' Damage Check Table reads for ``unit``: its kind, its morale (or a
+    vehicle's armour) and the total; units alike in these read the same result."""
+    value = unit.armor if unit.kind == "vehicle" else unit.morale
+    return ChartKey("lnlt.dct", f"{unit.kind}/{value if value is not None else '-'}",
+                    str(total))
+
+
 def _result(port: Port, prefix: str, unit: Unit, total: int,
-            table: DamageTable | None) -> tuple[str, Msg]:
+            table: DamageTable | None, charts: Charts) -> tuple[str, Msg]:
     t = tables()
     if table is not None:
         found = table.read(unit, total)
         if found is not None:
             return found, Msg.of("lnlt.read.table", source=table.source)
     names = t.vehicle_results if unit.kind == "vehicle" else t.leg_results
-    answer = port.ask(ChoiceQuestion(
+    answer = charts.ask(port, ChoiceQuestion(
         id=f"{prefix}.result.{unit.id}", text=Msg.of("lnlt.q.result", unit=unit.label,
                                                      total=total),
         choices=tuple(Choice(n, Msg.of(f"lnlt.result.{n}")) for n in names),
         default_value="no-effect", clause="L-5", help=Msg.of("lnlt.help.result"),
-        answered_by=EITHER))  # read from the players' table
-    return answer, Msg.of("lnlt.read.asked")
+        answered_by=EITHER),  # read from the players' table
+        dct_key(unit, total))
+    return answer.value, answer.source or Msg.of("lnlt.read.asked")
 
 
 def _status(unit: Unit, result: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.core import work
+from referee.core.charts import Charts
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import (
@@ -148,9 +149,11 @@ def idle_before(state: PhaseState, side: str, options: Options) -> bool:
         a.impulse == last.number for a in state.actions))
 
 
-def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) -> None:
-    """One impulse of the current player (L-1), then the turn passes to the other. The
-    impulses of a phase are counted (``lnlt.impulses``)."""
+def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog,
+                 charts: Charts | None = None) -> None:
+    """One impulse of the current player (L-1), then the turn passes to the other;
+    ``charts``: the Damage Check results read off the players' chart so far. The impulses of
+    a phase are counted (``lnlt.impulses``)."""
     work.add("lnlt.impulses")
     state.impulses += 1
     n, side = state.impulses, state.current
@@ -175,9 +178,10 @@ def play_impulse(state: PhaseState, port: Port, options: Options, log: StepLog) 
     if what == "pass":
         play_pass(state, log, options)
     elif what == "activate":
-        Activation(state, port, options, log).play()
+        Activation(state, port, options, log, charts=charts).play()
     else:  # "fire:C4": activate C4 and fire from it, asking only what the roster cannot tell
-        Activation(state, port, options, log, compact=True).play(fire_from=what[5:])
+        Activation(state, port, options, log, compact=True,
+                   charts=charts).play(fire_from=what[5:])
     state.current = state.other(side)
     check_end(state, log)
 
@@ -200,6 +204,7 @@ class Activation:
     acted: set[str] = field(default_factory=set)
     did: list[str] = field(default_factory=list)
     move_fire: dict[str, str] = field(default_factory=dict)  # unit -> hex it moved into
+    charts: Charts | None = None  # the players' chart as read so far (Damage Check results)
 
     @property
     def n(self) -> int:
@@ -216,9 +221,28 @@ class Activation:
     def play(self, fire_from: str | None = None) -> None:
         """``fire_from``: the hex the player chose to fire from (the shortcut of the impulse
         question): it is the activated hex, and its fire the first action."""
+        before: dict[str, tuple[tuple[str, ...], str, str]] = {
+            u.id: (tuple(u.markers), u.status, u.hex) for u in self.roster.units}
         self.declare(fire_from)
         self.act(fire_from)
         self.finish()
+        self._fates(before)
+
+    def _fates(self, before: dict[str, tuple[tuple[str, ...], str, str]]) -> None:
+        """What the activation did to each unit, by name and side (``core.fates``): its
+        new status, its new markers, where it moved; a Hero who appeared."""
+        for unit in self.roster.units:
+            markers, status, hex_id = before.get(unit.id, ((), "", ""))
+            effects = []
+            if unit.id not in before:
+                effects.append(Msg.of("lnlt.fate.appeared", hex=unit.hex))
+            elif unit.status != status:
+                effects.append(Msg.of(f"lnlt.result.{unit.status}"))
+            if unit.id in before and unit.hex != hex_id:
+                effects.append(Msg.of("lnlt.fate.moved", hex=unit.hex))
+            effects += [Msg.of(f"lnlt.marker.{m}") for m in unit.markers if m not in markers]
+            if effects:
+                self.log.fate(unit.side, unit.label, *effects)
 
     # --- L-3, L-4, L-10: declaring the hexes ------------------------------------------------
 
@@ -563,7 +587,7 @@ class Activation:
                              ("L-14" if kind is FireKind.SPOTTED else "L-5"),
                              roster_ids=frozenset(u.id for u in roster.units),
                              compact=self.compact, tm_known=roster.terrain.get(target),
-                             firer=firer)
+                             charts=self.charts, firer=firer)
         roster.units.extend(fired.heroes)  # brief section 3: a Hero joins the MMC's hex
 
     def _leader_lm(self, chosen: list[Component], hex_id: str, target: str, kind: FireKind,

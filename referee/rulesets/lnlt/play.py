@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.core.charts import Charts
 from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
@@ -42,11 +43,12 @@ def begin(roster: Roster, port: Port, log: StepLog) -> PhaseState:
 
 
 def play(phase: PhaseState, port: Port, options: Options, log: StepLog,
-         impulses: int | None = None) -> PhaseState:
-    """Play impulses until the phase ends (L-2) or ``impulses`` have been played."""
+         impulses: int | None = None, charts: Charts | None = None) -> PhaseState:
+    """Play impulses until the phase ends (L-2) or ``impulses`` have been played;
+    ``charts``: the Damage Check results read off the players' chart so far."""
     played = 0
     while not phase.ended and (impulses is None or played < impulses):
-        play_impulse(phase, port, options, log)
+        play_impulse(phase, port, options, log, charts)
         played += 1
     return phase
 
@@ -87,21 +89,26 @@ def outcome(phase: PhaseState) -> Msg:
                   passes=phase.passes)
 
 
-def result(phase: PhaseState, log: StepLog, options: Options) -> Result:
+def result(phase: PhaseState, log: StepLog, options: Options,
+           charts: Charts | None = None) -> Result:
     """The working with the phase's summary tables, and the state to keep."""
     summary_tables(phase, log)
-    return impulse_result(phase, log, options)
+    return impulse_result(phase, log, options, charts)
 
 
-def impulse_result(phase: PhaseState, log: StepLog, options: Options) -> Result:
-    """One impulse's working (no summary tables), with the state to keep."""
+def impulse_result(phase: PhaseState, log: StepLog, options: Options,
+                   charts: Charts | None = None) -> Result:
+    """One impulse's working (no summary tables), with the state to keep (the chart results
+    entered in it too)."""
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables,
                   outcome=outcome(phase),
                   outcome_data={"ended": phase.ended, "end_reason": phase.end_reason,
                                 "impulses": phase.impulses, "current": phase.current,
                                 "passes": phase.passes},
                   options=dict(options.values), non_default_options=options.non_default,
-                  state_updates={STATE_KEY: phase.model_dump(mode="json")})
+                  state_updates={STATE_KEY: phase.model_dump(mode="json"),
+                                 **(charts.updates() if charts is not None else {})},
+                  fates=log.fates)
 
 
 def summary(state: Any, options: Options) -> Result:
@@ -119,13 +126,15 @@ def attack(ctx: AttackContext) -> Result:
         log.input(Msg.of("lnlt.step.resumed", n=phase.impulses, side=phase.current), "L-1")
         limit = phase.roster.max_impulses
     else:
-        if ctx.declaration is None:
-            from referee.core.errors import UsageError
+        if ctx.declaration is None:  # typed at the table (issue 27)
+            from referee.rulesets.lnlt.typed import ask_roster
 
-            raise UsageError(Msg.of("lnlt.error.no_roster"))
-        roster = (ctx.declaration if isinstance(ctx.declaration, Roster)
-                  else Roster.model_validate(ctx.declaration))
+            roster = ask_roster(ctx.port)
+        else:
+            roster = (ctx.declaration if isinstance(ctx.declaration, Roster)
+                      else Roster.model_validate(ctx.declaration))
         phase = begin(roster, ctx.port, log)
         limit = roster.max_impulses
-    play(phase, ctx.port, ctx.options, log, limit)
-    return result(phase, log, ctx.options)
+    charts = Charts(ctx.state, ctx.entry)
+    play(phase, ctx.port, ctx.options, log, limit, charts)
+    return result(phase, log, ctx.options, charts)

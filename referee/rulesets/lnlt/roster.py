@@ -370,3 +370,14 @@ class PhaseState(BaseModel):
     def other(self, side: str) -> str:
         a, b = self.roster.sides
         return b if side == a else a
+
+
+def read_roster(path: str) -> Roster:
+    """A roster file: the roster's keys at the top, or a script with a [declaration]."""
+    from referee.files import read_toml, validate
+
+    text, raw = read_toml(path)
+    if "declaration" in raw and isinstance(raw["declaration"], dict):
+        return validate(Roster, raw["declaration"], path, text,  # type: ignore[no-any-return]
+                        ["declaration"])
+    return validate(Roster, raw, path, text)  # type: ignore[no-any-return]

@@ -11,7 +11,8 @@ from pydantic_core import PydanticCustomError
 from referee.core.errors import UsageError
 from referee.core.options import resolve_options
 from referee.rulesets import option_specs
-from referee.rulesets.lnlt.roster import PhaseState
+from referee.rulesets.kept import Charts
+from referee.rulesets.lnlt.roster import PhaseState, Roster
 from referee.rulesets.lnlt.tables import RULESET_ID
 
 
@@ -20,6 +21,8 @@ class SavedState(BaseModel):
 
     phase: PhaseState | None = None
     options: dict[str, str | int | bool] = Field(default_factory=dict)
+    charts: Charts = Field(default_factory=list)
+    army: Roster | None = None  # a roster brought in (game roster --import): the next phase's
 
     @field_validator("options")
     @classmethod

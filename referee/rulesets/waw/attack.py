@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.core.charts import Charts
+from referee.core.fates import Fate, summary
 from referee.core.result import Result, StepLog
 from referee.core.table import NOTHING, Shown, as_signed
 from referee.core.text import Msg
@@ -39,14 +41,18 @@ def attack(ctx: AttackContext) -> Result:
         log.input(text, clause)
     outcome_data: dict[str, Any] = {"mission": mission, "hex": hex_label}
     updates: dict[str, Any] = {}
+    charts = Charts(ctx.state, ctx.entry)
     if mission == "he":
         from referee.rulesets.waw.he_mission import resolve_he
 
-        he = resolve_he(ctx.port, decl, data, ctx.options, log)
+        he = resolve_he(ctx.port, decl, data, ctx.options, log, charts)
         outcome_data.update(attack_hits=he.attack_hits, cancels=he.cancels, net_hits=he.net,
                             hits=he.hits_by_unit, status=he.status_by_unit,
                             hq_rolls=he.hq_rolls)
-        outcome = Msg.of("waw.outcome.he", net=he.net, hex=hex_label)
+        worked = Msg.of("waw.outcome.he", net=he.net, hex=hex_label)
+        fates = _fates(found, decl.units, he.status_by_unit, he.hits_by_unit)
+        outcome = Msg.of("kept.outcome.fates", fates=summary(fates),
+                         detail=Msg.of("waw.outcome.he_net", net=he.net))
         updates = kp.updates(ctx.state, {hex_label: [(u, he.status_by_unit[u.key])
                                                      for u in decl.units]})
     else:
@@ -54,19 +60,50 @@ def attack(ctx: AttackContext) -> Result:
             from referee.rulesets.waw.chemical import resolve_chemical
 
             chem = resolve_chemical(ctx.port, decl, data, log,
-                                    str(ctx.options.values.get("chemical-hq", "exempt")))
+                                    str(ctx.options.values.get("chemical-hq", "exempt")),
+                                    charts)
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
             updates = _chemical_units(ctx, found, chem.status_by_unit)
         marker, placed = _place(ctx, mission, hex_label, log)
         updates |= placed
         outcome_data["marker"] = marker.to_state()
-        outcome = Msg.of(f"waw.outcome.{mission}", hex=hex_label,
-                         marker=Msg.of(f"waw.marker.{marker.kind}", level=marker.level))
+        shown = Msg.of(f"waw.marker.{marker.kind}", level=marker.level)
+        outcome = Msg.of(f"waw.outcome.{mission}", hex=hex_label, marker=shown)
+        fates = [Fate(Msg.of("kept.fate.hex", hex=hex_label), None, (shown,))]
+        if mission == "chemical":
+            fates += _fates(found, decl.units, chem.status_by_unit, {})
+            outcome = Msg.of("kept.outcome.fates", fates=summary(fates),
+                             detail=Msg.of("waw.outcome.chemical_checks"))
     if mission == "he":
-        log.outcome(outcome, CLAUSE_OF[mission])
+        log.outcome(worked, CLAUSE_OF[mission])
+    updates |= charts.updates()
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
                   outcome_data=outcome_data, options=dict(ctx.options.values),
-                  non_default_options=ctx.options.non_default, state_updates=updates)
+                  non_default_options=ctx.options.non_default, state_updates=updates,
+                  fates=tuple(fates))
+
+
+def _fates(found: Situation, units: list[Unit], status: dict[str, str],
+           hits: dict[str, int]) -> list[Fate]:
+    """What the mission left each unit, by its hex: the state it changed to, a hit that
+    changed nothing, or nothing (unharmed)."""
+    from referee.rulesets.waw.he_mission import status_of
+
+    out = []
+    for u in units:
+        before, after = status_of(u).name, status.get(u.key, status_of(u).name)
+        where = found.unit_hex.get(u.key)
+        centre = found.decl.hex or "?"
+        group = (Msg.of("kept.fate.hex", hex=where) if where is not None else
+                 Msg.of("kept.fate.hex", hex=centre) if u.position == "centre" else
+                 Msg.of("kept.fate.around", hex=centre))
+        effects: tuple[Msg, ...] = ()
+        if after != before:
+            effects = (Msg.of(f"waw.status.{after}"),)
+        elif hits.get(u.key):
+            effects = (Msg.of("kept.fate.no_effect"),)
+        out.append(Fate(group, u.label, effects))
+    return out
 
 
 def _chemical_units(ctx: AttackContext, found: Situation,

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from referee.core.charts import ChartAnswer, ChartKey, Charts
 from referee.core.port import Port
 from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, ConfirmQuestion
 from referee.core.result import StepLog
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.he import Status, apply_effect
+from referee.rulesets.waw.he_mission import effect_chart
 from referee.rulesets.waw.tables import ASK, EFFECTS, tables
 from referee.rulesets.waw.userdata import UserData
 
@@ -28,9 +30,12 @@ def _status(u: Unit) -> Status:
 
 
 def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
-                     log: StepLog, hq_reading: str = "exempt") -> ChemicalOutcome:
+                     log: StepLog, hq_reading: str = "exempt",
+                     charts: Charts | None = None) -> ChemicalOutcome:
     """``hq_reading``: option chemical-hq. W-5 makes HQs no artillery target (exempt, the
-    default); W-8 has the strike affect every unit of its hexes (checks)."""
+    default); W-8 has the strike affect every unit of its hexes (checks). ``charts``: the
+    answers read off the players' charts so far (``referee.core.charts``)."""
+    charts = charts if charts is not None else Charts()
     passed: dict[str, bool] = {}
     statuses: dict[str, str] = {}
     rows: dict[str, tuple[object, ...]] = {}
@@ -44,13 +49,15 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
         cell = data.soft_effects.weakened_again or tables().he_effects["soft"].weakened_again
         if cell != ASK:
             return cell
-        answer = port.ask(ChoiceQuestion(
+        found = charts.ask(port, ChoiceQuestion(
             id=f"effect.{unit.key}.weakened-again",
             text=Msg.of("waw.q.effect_weakened_again", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS if e != "weaken"),
             default_value="none", clause="W-8", answered_by=EITHER,
-            help=Msg.of("waw.help.effect_not_in_excerpt")))
-        return str(answer)
+            help=Msg.of("waw.help.effect_not_in_excerpt")),
+            effect_chart("weakened_again"))
+        _kept(log, found, Msg.of("waw.cell.weakened_again"), unit)
+        return str(found.value)
 
     # vehicles first: the infantry riding in them shares their result
     order = [u for u in decl.units if u.key not in riders] + \
@@ -82,7 +89,7 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             log.input(Msg.of("waw.step.morale", unit=u.label,
                              result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
                       "W-8", unit=u.key, passed=ok)
-            after, why = _outcome(port, u, before, ok, weakened_again)
+            after, why = _outcome(port, u, before, ok, weakened_again, charts, log)
         passed[u.key] = ok
         statuses[u.key] = after.name
         if after != before:
@@ -101,8 +108,17 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
     return ChemicalOutcome(passed, statuses)
 
 
+def _kept(log: StepLog, found: ChartAnswer, what: Msg, unit: Unit) -> None:
+    """The working says when a chart's answer was the one entered before."""
+    if found.source is not None:
+        log.input(Msg.of("kept.chart.step", what=what, unit=unit.label,
+                         answer=Msg.of(f"waw.effect.{found.value}"), source=found.source),
+                  "W-8")
+
+
 def _outcome(port: Port, u: Unit, before: Status, ok: bool,
-             weakened_again: Callable[[Unit], str]) -> tuple[Status, Msg]:
+             weakened_again: Callable[[Unit], str], charts: Charts,
+             log: StepLog) -> tuple[Status, Msg]:
     if ok:
         return before, Msg.of("waw.why.chem_pass")
     if u.kind == "combat-vehicle":
@@ -115,10 +131,13 @@ def _outcome(port: Port, u: Unit, before: Status, ok: bool,
                                 lambda cell: weakened_again(u))
         return after, Msg.of("waw.why.chem_infantry")
     # unarmoured vehicles and HQs: the excerpt gives no outcome; the players' rules decide
-    effect = port.ask(ChoiceQuestion(
+    found = charts.ask(port, ChoiceQuestion(
         id=f"chemical-outcome.{u.key}", text=Msg.of("waw.q.chem_outcome", unit=u.label),
         choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in EFFECTS),
         default_value="none", clause="W-8", answered_by=EITHER,
-        help=Msg.of("waw.help.effect_not_in_excerpt")))
+            help=Msg.of("waw.help.effect_not_in_excerpt")),
+        ChartKey("waw.chemical-outcome", u.kind, "failed"))
+    _kept(log, found, Msg.of("kept.chart.chemical_failed"), u)
+    effect = found.value
     after, _ = apply_effect(before, str(effect), lambda cell: "none")
     return after, Msg.of("waw.why.chem_other", effect=Msg.of(f"waw.effect.{effect}"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.core.charts import ChartKey, Charts
 from referee.core.dice import DiceSpec
 from referee.core.oddsref import OddsRef
 from referee.core.options import Options
@@ -193,8 +194,17 @@ def _picker(port: Port, options: Options, names: dict[str, Msg | str], targets: 
     return pick
 
 
-def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCell:
-    """Cells of the effects table the excerpt leaves open: the data file, else the player."""
+def effect_chart(cell: str) -> ChartKey:
+    """What the players' chart of a first (further...) HE hit on a soft unit reads: the same
+    for every soft unit, so asked once a game (``referee.core.charts``)."""
+    return ChartKey("waw.he-effect", "soft", cell.replace("_", "-"))
+
+
+def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog,
+                  charts: Charts) -> AskCell:
+    """Cells of the effects table the excerpt leaves open: the data file, else the players'
+    chart as entered before in the game (or for a unit before in this mission), else the
+    player."""
 
     def ask(cell: str) -> str:
         from_file = getattr(data.soft_effects, cell, None)
@@ -203,14 +213,20 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
                              effect=Msg.of(f"waw.effect.{from_file}")), "W-4")
             return str(from_file)
         legal = EFFECTS if cell == "first" else tuple(e for e in EFFECTS if e != "weaken")
-        answer = port.ask(ChoiceQuestion(
+        found = charts.ask(port, ChoiceQuestion(
             id=f"effect.{unit.key}.{cell.replace('_', '-')}",
             text=Msg.of(f"waw.q.effect_{cell}", unit=unit.label),
             choices=tuple(Choice(e, Msg.of(f"waw.effect.{e}")) for e in legal),
             default_value="none", clause="W-4", rule=_rule("he"), answered_by=EITHER,
-            help=Msg.of("waw.help.effect_not_in_excerpt")))
-        log.input(Msg.of("waw.step.effect_asked", cell=Msg.of(f"waw.cell.{cell}"),
-                         unit=unit.label, effect=Msg.of(f"waw.effect.{answer}")), "W-4")
+            help=Msg.of("waw.help.effect_not_in_excerpt")), effect_chart(cell))
+        answer = found.value
+        if found.source is None:
+            log.input(Msg.of("waw.step.effect_asked", cell=Msg.of(f"waw.cell.{cell}"),
+                             unit=unit.label, effect=Msg.of(f"waw.effect.{answer}")), "W-4")
+        else:
+            log.input(Msg.of("kept.chart.step", what=Msg.of(f"waw.cell.{cell}"),
+                             unit=unit.label, answer=Msg.of(f"waw.effect.{answer}"),
+                             source=found.source), "W-4", chart=effect_chart(cell).text())
         return str(answer)
 
     return ask
@@ -219,15 +235,19 @@ def _effect_asker(port: Port, unit: Unit, data: UserData, log: StepLog) -> AskCe
 ODDS = "referee.rulesets.waw.odds_he"
 
 
-def unit_facts(u: Unit, data: UserData) -> dict[str, object]:
+def unit_facts(u: Unit, data: UserData, charts: Charts | None = None) -> dict[str, object]:
     """A target as the odds need it: plain values, its W-4 effects row with the data file's
-    cells filled in (``ask`` where the players decide after the roll)."""
+    cells filled in, else the players' chart as entered before in the game (``ask`` where
+    the players decide after the roll)."""
     row = tables().he_effects["combat-vehicle" if u.kind == "combat-vehicle" else "soft"]
     cells = {}
     for cell in ("first", "further", "weakened_again"):
         value = getattr(row, cell)
         if value == ASK:
             value = getattr(data.soft_effects, cell, None) or ASK
+        if value == ASK and charts is not None:
+            found = charts.known(effect_chart(cell))
+            value = str(found.answer) if found is not None else ASK
         cells[cell] = value
     return {"key": u.key, "name": u.label, "soft": u.soft, "disorganized": u.disorganized,
             "weakened": u.weakened, **cells}
@@ -251,7 +271,10 @@ def status_of(unit: Unit) -> Status:
 
 
 def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Options,
-               log: StepLog) -> HeOutcome:
+               log: StepLog, charts: Charts | None = None) -> HeOutcome:
+    """W-1 to W-5; ``charts``: the answers read off the players' charts so far (the game's
+    and this mission's)."""
+    charts = charts if charts is not None else Charts()
     t = tables()
     hex_label = decl.hex or "?"
     hqs = [u for u in decl.units if u.kind == "hq"]
@@ -264,7 +287,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         return HeOutcome(0, 0, 0, {}, {u.key: status_of(u).name for u in decl.units}, {})
 
     odds_facts: dict[str, object] = {
-        "units": tuple(unit_facts(u, data) for u in targets),
+        "units": tuple(unit_facts(u, data, charts) for u in targets),
         "hqs": tuple(u.label for u in hqs),
         "spill": options["soft-with-armour"] == "spill-over"}
     owner = options["he-remainder"] == "owner"
@@ -342,7 +365,7 @@ def resolve_he(port: Port, decl: MissionDeclaration, data: UserData, options: Op
         before = status_of(u)
         n = hits_by_unit[u.key]
         kind_row = "combat-vehicle" if u.kind == "combat-vehicle" else "soft"
-        ask = _effect_asker(port, u, data, log)
+        ask = _effect_asker(port, u, data, log, charts)
         after, applied = he_effects(before, n, t.he_effects[kind_row], ask)
         statuses[u.key] = after.name
         why = _effect_why(u, n, applied, before)

@@ -50,8 +50,12 @@ def updates(state: Mapping[str, Any], by_hex: Mapping[str, Sequence[tuple[Unit, 
     pairs): the hex's list replaced (the mission's units are what it holds), or with
     ``replace=False`` merged by id (a chemical strike's neighbour hexes)."""
     units = {h: list(v) for h, v in state.get(STATE_KEY, {}).items()}
+    sides = {u["id"]: u["side"] for v in units.values() for u in v if u.get("side")}
     for hex_id, pairs in by_hex.items():
         new = [saved_unit(u, status) for u, status in pairs]
+        for n in new:  # a unit keeps the side a roster gave it (issue 27: game roster)
+            if n["id"] in sides:
+                n["side"] = sides[n["id"]]
         if replace:
             units[hex_id] = new
         else:

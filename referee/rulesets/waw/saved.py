@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.rulesets.kept import Charts
+
 
 class SavedMarker(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -25,6 +27,7 @@ class SavedUnit(BaseModel):
 
     id: str = Field(min_length=1)
     name: str | None = None
+    side: str | None = None  # as a roster gives it (issue 27: game roster)
     kind: Literal["combat-vehicle", "infantry", "unarmoured-vehicle", "hq"]
     disorganized: bool = False
     weakened: bool = False
@@ -38,3 +41,4 @@ class SavedState(BaseModel):
     units: dict[str, list[SavedUnit]] = Field(default_factory=dict)
     next_marker: int = Field(default=1, ge=1)
     phases: int = Field(default=0, ge=0)
+    charts: Charts = Field(default_factory=list)

@@ -381,7 +381,8 @@ def test_E14_the_answer_is_kept_in_the_game_file_and_not_asked_again(tmp_path: P
     plan = api.plan_attack("epic", seed=1, declaration=decl, game=game)
     api.play(plan, Faces(plan.dice, typed_answers(s), hit=1, save=6), game=game)
     plan = api.plan_attack("epic", seed=1, declaration=decl, game=game)
-    port = Faces(plan.dice, typed_answers(s), hit=6, save=6)
+    # both formations are the game's now (issue 27): only where the target's units stand
+    port = Faces(plan.dice, {**typed_answers(s), f"situation.{TKEY}": "15"}, hit=6, save=6)
     result = api.play(plan, port, game=game)
     assert f"broken.{TKEY}" not in port.asked and f"markers.{TKEY}" not in port.asked
     assert result.outcome_data["extra_hits"] == 1  # broken still: under fire is a hit

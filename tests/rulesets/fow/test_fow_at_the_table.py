@@ -268,7 +268,7 @@ def test_the_table_front_end_prints_the_proposal_before_the_question(root: Path)
 
     typed = ["allocation", "3 inf", "gun", "tank bailed top 1", "", "", "3 hits", "2 hits", "",
              "", "", ""]
-    out = replay(Command("referee attack fow --seed 1",
+    out = replay(Command("referee attack fow --seed 1 --working",
                          "\n".join(f"? q  {a}" for a in typed), 0, 0))
     before, after = out.split("? Defender: accept", 1)
     assert "The referee's proposal [F-3]" in before.split("? Names of the hitting")[-1]

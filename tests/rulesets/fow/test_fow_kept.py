@@ -135,11 +135,17 @@ def test_a_declared_assault_keeps_its_teams_and_refuses_a_destroyed_one_by_name(
     assert "destroyed" in render(err.value.msg)
 
 
-def test_a_typed_assault_keeps_nothing(tmp_path: Path) -> None:
+def test_a_typed_assault_keeps_its_teams_for_the_next_one(tmp_path: Path) -> None:
+    """Issue 27: the teams typed at the table are kept like a roster's; the next assault of
+    the game names them by id in one line, with no first question."""
     game = tmp_path / "g.sqlite"
-    play({"assault.defending": "inf, trained confident",
-          "assault.assaulting": "inf, trained confident", "round.1.to-hit": [6]}, game)
-    assert kept(game) == {}
+    play({"assault.defending": "3 inf, trained confident",
+          "assault.assaulting": "2 inf, trained confident", "round.1.to-hit": [1, 1]}, game)
+    assert teams(game) == {"a1": "active", "a2": "active", "d1": "destroyed",
+                           "d2": "active", "d3": "active"}
+    _, again = play({"assault": "a1 a2 vs d2 d3, fire none"}, game)
+    assert again[0] == "assault" and "step" not in again
+    assert "assault.defending" not in again and "assault.assaulting" not in again
 
 
 def test_the_state_view_shows_platoons_and_teams(tmp_path: Path) -> None:

@@ -263,8 +263,8 @@ def test_resuming_a_phase_shows_it_before_the_first_question(tmp_path: Any) -> N
     first = invoke(["phase", "lnlt", "--game", str(game), "--roster", str(roster_file),
                     "--impulses", "1", "--seed", "1"], ["fire:C4", "0 0", "5 1", "5", ""])
     assert "The phase in the game file" not in first  # a new phase: nothing kept yet
-    later = invoke(["phase", "lnlt", "--game", str(game), "--impulses", "1", "--seed", "1"],
-                   ["pass"])
+    later = invoke(["phase", "lnlt", "--game", str(game), "--impulses", "1", "--seed", "1",
+                    "--working"], ["pass"])
     shown = later.index("The phase in the game file")
     assert shown < later.index("Working")
     assert "impulse 2, Red to play" in later

@@ -398,22 +398,24 @@ FIRE = ["activate", "C4", "", "fire:C4", "able", "D4", "0", "1", "4", "2", "3", 
 
 
 def test_phase_shows_odds_before_each_die_and_no_odds_turns_them_off(tmp_path: Path) -> None:
-    args = ["phase", "lnlt", "--game", str(tmp_path / "g"), "--roster", ROSTER, "--restart",
-            "--impulses", "1", "--seed", "1"]
-    code, out, err = _invoke(args, FIRE)
+    # a game file each: a game keeps the Damage Check result entered (issue 27), so that a
+    # phase restarted in the same game would not ask it again
+    games = iter(tmp_path / f"g{n}" for n in range(4))
+    args = ["phase", "lnlt", "--roster", ROSTER, "--impulses", "1", "--seed", "1"]
+    code, out, err = _invoke([*args, "--game", str(next(games))], FIRE)
     assert code == 0, err
     assert "Odds: attack of Able squad" in out and "→ attack total: 6" in out
     assert out.index("Odds: defence of D4") < out.index("→ defence total: 3")
-    code, out, err = _invoke([*args, "--no-odds"], FIRE)
+    code, out, err = _invoke([*args, "--game", str(next(games)), "--no-odds"], FIRE)
     assert code == 0, err
     assert "Odds" not in out and "percentile" not in out
-    code, out, err = _invoke([*args, "--json"], FIRE)
+    code, out, err = _invoke([*args, "--game", str(next(games)), "--json"], FIRE)
     data = json.loads(out)
     odds = data["impulses"][0]["odds"]
     assert [o["question"] for o in odds] == ["i1.fire.C4.attack", "i1.fire.C4.defence",
                                              "i1.fire.C4.dc.pawn"]
     assert odds[0]["actual"]["value"] == 6  # die 4 + IFP 2
-    code, out, err = _invoke([*args, "--json", "--no-odds"], FIRE)
+    code, out, err = _invoke([*args, "--game", str(next(games)), "--json", "--no-odds"], FIRE)
     assert "odds" not in json.loads(out)["impulses"][0]
 
 

@@ -55,10 +55,10 @@ def roster_file(tmp_path: Path, text: str) -> str:
 @pytest.mark.clause("W-1")
 def test_W1_W2_a_roster_asks_only_the_target_hex_and_the_dice() -> None:
     ids, result = play({"mission": "he", "hex": "0712", "attack": [4, 4, 4, 1, 1, 1],
-                        "defence": [1], "effect.alpha.first": "disorganize",
-                        "effect.bravo.first": "none"}, {"roster": str(ROSTER)})
-    assert ids == ["mission", "hex", "attack", "defence", "effect.alpha.first",
-                   "effect.bravo.first"]
+                        "defence": [1], "effect.alpha.first": "disorganize"},
+                       {"roster": str(ROSTER)})
+    # Bravo reads the same chart as Alpha: not asked again (issue 27)
+    assert ids == ["mission", "hex", "attack", "defence", "effect.alpha.first"]
     shown = texts(result)
     assert "[W-1] Artillery: Grey Battery, the roster's only asset (not asked)" \
         in shown
@@ -70,7 +70,7 @@ def test_W1_W2_a_roster_asks_only_the_target_hex_and_the_dice() -> None:
 @pytest.mark.clause("W-4")
 def test_W4_the_rosters_states_are_the_units_states() -> None:
     _, result = play({"mission": "he", "hex": "0712", "attack": [4] * 6, "defence": [1],
-                      "effect.alpha.first": "none", "effect.bravo.first": "none",
+                      "effect.alpha.first": "none",
                       "effect.bravo.weakened-again": "eliminate"}, {"roster": str(ROSTER)})
     # six hits on three units: two rounds; Bravo (weakened in the roster) is weakened again
     assert result.outcome_data["status"]["bravo"] == "eliminated"
@@ -156,7 +156,7 @@ def test_attack_roster_file_hands_the_roster_to_world_at_war(tmp_path: Path) -> 
     code, out = invoke(["attack", "waw", "--roster", str(ROSTER), "--game", str(game),
                         "--seed", "2"], ["", "0713", "1 1 1 1 1 1"])
     assert code == 0, out
-    assert "Outcome: 0 net hits on hex 0713" in out
+    assert "Outcome: hex 0713 — nobody harmed (0 net hits)" in out
     assert {u["id"] for u in kept(game)["units"]["0713"]} == {"carrier", "riders"}
 
 
@@ -164,26 +164,26 @@ def test_attack_roster_file_hands_the_roster_to_world_at_war(tmp_path: Path) -> 
 
 FIRST = {"mission": "he", "hex": "0712 0", "units": '"Alpha" inf, inf, cv',
          "firepower": "6 4+", "attack": [4, 4, 4, 4, 1, 1],
-         "effect.alpha.first": "disorganize", "effect.unit-2.first": "none",
-         "pick.round-2.1": [1]}
+         "effect.alpha.first": "disorganize", "pick.round-2.1": [1]}
 
 
 @pytest.mark.clause("W-4")
 def test_W4_the_next_mission_on_the_hex_starts_from_the_kept_states(tmp_path: Path) -> None:
     game = tmp_path / "g.sqlite"
     _, first = play(FIRST, game=game)
+    # unit 2 reads the chart Alpha's first hit was read from: disorganized too (issue 27)
     assert first.outcome_data["status"] == {"alpha": "weakened-disorganized",
-                                            "unit-2": "good", "unit-3": "disorganized"}
+                                            "unit-2": "disorganized", "unit-3": "disorganized"}
     saved = kept(game)["units"]["0712"]
     assert [(u["id"], u["disorganized"], u["weakened"]) for u in saved] == [
-        ("alpha", True, True), ("unit-2", False, False), ("unit-3", True, False)]
+        ("alpha", True, True), ("unit-2", True, False), ("unit-3", True, False)]
     # the next mission: Enter on the units question keeps them, with their states
     plan = api.plan_attack("waw", seed=1)
     port = ScriptingPort(AnswerPort({"mission": "he", "hex": "0712 0", "firepower": "6 4+",
                                      "attack": [1] * 6}, plan.dice, roll_missing_dice=True,
                                     use_defaults=True))
     second = api.play(plan, port, game=game)
-    assert port.answers["units"] == '"Alpha" inf dis weak, inf, cv dis'
+    assert port.answers["units"] == '"Alpha" inf dis weak, inf dis, cv dis'
     assert "[W-4] The units of 0712 as the game file keeps them, with the states earlier " \
            "missions left" in texts(second)
     assert second.outcome_data["status"]["alpha"] == "weakened-disorganized"
