@@ -293,7 +293,7 @@ def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
 
     seat = stack.answerer
     if isinstance(seat, SeatPort):  # the phones' seat knows who attacks, once asked
-        history.attacking = lambda: seat.attacking
+        history.attacking = seat.attacking_side
     return history
 
 

@@ -144,6 +144,17 @@ class SeatPort:
                     continue  # nothing before it to go back to: asked again
         return self.attacking
 
+    def attacking_side(self) -> str | None:
+        """The side attacking now, for the game's log entry: once a phone has joined, the
+        seat's own question decides it (asked here if not yet), so that a formation's side is
+        not asked a second time; without a phone, only what is already known."""
+        if self.attacking is None and len(self.sides) == 2:
+            from referee.game.live import phones
+
+            if phones(self.path):
+                return self._attacking()
+        return self.attacking
+
     def owner(self, question: Question) -> str | None:
         """The side whose phone answers ``question`` now (``None``: the terminal)."""
         if question.answered_by not in (ATTACKER, DEFENDER) or len(self.sides) != 2:
