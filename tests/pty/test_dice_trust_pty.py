@@ -62,8 +62,9 @@ def test_the_word_the_refusal_and_the_check_code_at_a_terminal(spawn, tmp_path: 
     s.child.send(ENTER)
     s.expect("Roll to hit for Autogun")
     s.child.send(ENTER)
-    if s.child.expect_exact(["roll the", "Check code after"]) == 0:  # a six to roll again
-        s.seen.append(s.child.before + s.child.after)
+    six = s.child.expect_exact(["roll the", "Check code after"]) == 0  # a six rolls again?
+    s.seen.append(s.child.before + s.child.after)  # kept either way: the code follows it
+    if six:
         s.child.send(ENTER)
     assert s.finish() == 0
     refused_and_coded(s.text, game, dice=3)
