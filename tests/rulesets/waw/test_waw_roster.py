@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
@@ -187,6 +187,75 @@ def test_W4_the_next_mission_on_the_hex_starts_from_the_kept_states(tmp_path: Pa
     assert "[W-4] The units of 0712 as the game file keeps them, with the states earlier " \
            "missions left" in texts(second)
     assert second.outcome_data["status"]["alpha"] == "weakened-disorganized"
+
+
+@pytest.mark.clause("W-4")
+def test_W4_a_later_mission_offers_the_kept_hex_and_asks_neither_hex_nor_units(
+        tmp_path: Path) -> None:
+    """Issue 27: the first question offers an HE mission on each hex the game keeps units
+    of; picked, the hex, its units (with their states) and its infantry defence bonus come
+    from the game, so only the ratings and the dice are asked."""
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game=game)
+    assert kept(game)["defence"] == {"0712": 0}
+    asked, second = play({"mission": "kept:0712", "firepower": "6 4+", "attack": [1] * 6},
+                         game=game)
+    assert asked == ["mission", "firepower", "attack"]
+    shown = texts(second)
+    assert "[W-4] The units of 0712 as the game file keeps them, with the states earlier " \
+           "missions left" in shown
+    assert "[W-2] Infantry defence bonus of 0712: 0, as given in an earlier mission " \
+           "(the game file; not asked)" in shown
+    assert second.outcome_data["hex"] == "0712"
+    assert second.outcome_data["status"] == {"alpha": "weakened-disorganized",
+                                             "unit-2": "disorganized", "unit-3": "disorganized"}
+
+
+@pytest.mark.clause("W-2")
+def test_W2_a_defence_bonus_asked_once_the_attack_has_hits_is_kept_for_the_hex(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play({"mission": "he", "hex": "0805", "units": "inf", "firepower": "2 4+",
+          "attack": [1, 4], "terrain-defence": 2, "defence": [1, 1],
+          "effect.unit-1.first": "none"}, game=game)
+    assert kept(game)["defence"] == {"0805": 2}
+    asked, _ = play({"mission": "kept:0805", "firepower": "2 4+", "attack": [1, 4],
+                     "defence": [1, 1]}, game=game)
+    assert "terrain-defence" not in asked
+    # a mission without hits asks no bonus: nothing kept for its hex
+    play({"mission": "he", "hex": "0806", "units": "inf", "firepower": "2 4+",
+          "attack": [1, 1]}, game=game)
+    assert "0806" not in kept(game)["defence"]
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_kept_hexes_are_offered_by_their_units_in_both_languages() -> None:
+    from referee.core.port import Port
+    from referee.rulesets.waw.ask import ask_mission
+    from referee.rulesets.waw.situation import _kept_hexes
+
+    class Asked:
+        question: Any = None
+
+        def ask(self, question: Any) -> Any:
+            self.question = question
+            return question.default
+
+    state = {"units": {
+        "0712": [{"id": "alpha", "name": "Alpha", "kind": "infantry", "disorganized": True,
+                  "weakened": False, "eliminated": False},
+                 {"id": "unit-2", "name": None, "kind": "infantry", "disorganized": False,
+                  "weakened": False, "eliminated": False}],
+        "0805": [{"id": "unit-1", "name": None, "kind": "infantry", "disorganized": False,
+                  "weakened": False, "eliminated": True}]}}
+    port = Asked()
+    assert ask_mission(cast(Port, port), _kept_hexes(state)) == "he"  # Enter: as before
+    offered = [c for c in port.question.choices if c.value.startswith("kept:")]
+    assert [c.value for c in offered] == ["kept:0712"]  # 0805 has no unit standing
+    assert render(offered[0].label) == \
+        "HE on hex 0712, as the game keeps it: Alpha (disorganized), unit 2"
+    assert render(offered[0].label, "ru") == \
+        "ОФ по гексу 0712, как его хранит партия: Alpha (дезорганизовано), подразделение 2"
 
 
 @pytest.mark.clause("W-4")
