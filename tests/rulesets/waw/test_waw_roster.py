@@ -353,3 +353,20 @@ def test_the_choice_of_artillery_is_marked_as_changing_how_the_mission_may_end(
     api.play(plan, Spy(AnswerPort({"mission": "he", "hex": "0713", "artillery": "grey-battery",
                                    "attack": [1] * 6}, plan.dice)))
     assert seen["artillery"].whatif and not seen["hex"].whatif
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_kept_hex_is_picked_by_its_label_at_the_table_in_russian(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                     ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
+    assert code == 0
+    picked = "ОФ по гексу 0712, как его хранит партия: подразделение 1, подразделение 2"
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       [picked, "4 6+", "1 1 1 1"], lang="ru")
+    assert code == 0, out
+    assert f"? Какая артиллерийская задача?  {picked}" in out
+    asked = [line for line in out.splitlines() if line.startswith("? ")]
+    assert len(asked) == 3  # the mission, the ratings, the attack dice: no hex, no units
+    assert "Итог: гекс 0712 — никто не пострадал (0 итоговых попаданий)" in out
