@@ -314,12 +314,19 @@ def test_W6_W4_the_state_view_shows_the_markers_and_the_units_states() -> None:
     assert state_view({"markers": [], "units": {}}) == ()
 
 
-def test_attack_with_a_game_file_shows_its_state_before_the_first_question(
-        tmp_path: Path) -> None:
+def _first_mission(tmp_path: Path) -> Path:
+    """A game file after an HE mission typed at the table on 0712 (an infantry unit and a
+    combat vehicle, infantry defence bonus 1)."""
     game = tmp_path / "g.sqlite"
     code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                      ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
     assert code == 0
+    return game
+
+
+def test_attack_with_a_game_file_shows_its_state_before_the_first_question(
+        tmp_path: Path) -> None:
+    game = _first_mission(tmp_path)
     code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                        ["Smoke", "0805"])
     assert code == 0, out
@@ -358,10 +365,7 @@ def test_the_choice_of_artillery_is_marked_as_changing_how_the_mission_may_end(
 @pytest.mark.clause("W-4")
 def test_W4_the_kept_hex_is_picked_by_its_label_at_the_table_in_russian(
         tmp_path: Path) -> None:
-    game = tmp_path / "g.sqlite"
-    code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
-                     ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
-    assert code == 0
+    game = _first_mission(tmp_path)
     picked = "ОФ по гексу 0712, как его хранит партия: подразделение 1, подразделение 2"
     code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                        [picked, "4 6+", "1 1 1 1"], lang="ru")
