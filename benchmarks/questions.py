@@ -44,10 +44,14 @@ BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
           # issue 30: the whole Flames of War assault was resolved by hand before it
           "fow-assault-typed": None, "fow-assault-game": None,
           # issue 29: Epic assaults were resolved by hand before it
-          "epic-assault-typed": None, "epic-assault-roster": None, "epic-assault-game": None}
+          "epic-assault-typed": None, "epic-assault-roster": None, "epic-assault-game": None,
+          # issue 27: measured at f6f7422, where the next mission typed the hex and its
+          # defence bonus again and took the kept units with Enter
+          "waw-he-game": 7}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
          "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6,
-         "epic-assault-typed": 12, "epic-assault-roster": 12, "epic-assault-game": 6}
+         "epic-assault-typed": 12, "epic-assault-roster": 12, "epic-assault-game": 6,
+         "waw-he-game": 5}
 # the lines printed after the last answer before issue 27 ("outcome first"; the goal: at
 # most 20), measured with --working, which prints what the table printed then (the Epic
 # assault cases came after it: none)
@@ -181,6 +185,17 @@ def _waw_he() -> Case:
                 _faces(hit=5, save=6))
 
 
+def _waw_he_game() -> Case:
+    # the next HE mission on the hex of `waw-he`, whose units and infantry defence bonus the
+    # game keeps from the first (a script): the first question offers the hex by its units
+    answers: dict[str, Any] = {"mission": "kept:0712", "firepower": "5 4+"}
+    first = [["run", str(FIXTURES / "waw-first-mission.toml"), "--seed", "1"]]
+    return Case("waw-he-game", "referee attack waw --game, the next HE mission on a hex the "
+                "game keeps (3 units, its defence bonus), typed dice",
+                ["attack", "waw", "--seed", "1"], answers, _faces(hit=5, save=6), game=True,
+                setup=first)
+
+
 # a typical Epic assault: 6 charging infantry (4 in base contact, 2 at 10 cm) against 5
 # defending infantry in contact with one Blast marker; one round, the assaulting side wins
 EPIC_ASSAULT_DICE = {".1.attacker": "4 5 2 6 1 3", ".1.defender": "5 5 2 1 6",
@@ -233,7 +248,7 @@ def _epic_assault_game() -> Case:
 
 CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he,
          _fow_assault_typed, _fow_assault_game, _epic_assault_typed, _epic_assault_roster,
-         _epic_assault_game]
+         _epic_assault_game, _waw_he_game]
 
 
 # --- a game night typed, nothing prepared (issue 27) ----------------------------------------

@@ -62,7 +62,7 @@ def test_an_outcome_line_names_each_group_with_nothing_harmed() -> None:
 
 
 @pytest.mark.parametrize("case", ["epic-typed", "epic-roster", "cc-typed", "fow-typed",
-                                  "lnlt-fire", "waw-he"])
+                                  "lnlt-fire", "waw-he", "waw-he-game"])
 def test_the_reference_attacks_end_on_at_most_20_lines(case: str) -> None:
     questions = _benchmark()
     make = next(m for m in questions.CASES if m().name == case)

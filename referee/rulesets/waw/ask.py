@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from referee.core.fates import joined
 from referee.core.port import Port
 from referee.core.questions import Choice, ChoiceQuestion
 from referee.core.text import Msg
@@ -28,11 +29,25 @@ MAX_UNITS = 12
 STATUSES = ("good", "disorganized", "weakened", "weakened-disorganized")
 
 
-def ask_mission(port: Port) -> str:
+def ask_mission(port: Port, kept: Sequence[tuple[str, Sequence[Unit]]] = ()) -> str:
+    """The mission; ``kept``: the hexes whose units a game file keeps (issue 27), each
+    offered first as an HE mission on it (``kept:HEX``), so that neither the hex nor its
+    units are asked again."""
+    offered = tuple(Choice(f"kept:{h}", Msg.of("waw.choice.kept_hex", hex=h, units=joined(
+        [_with_status(u) for u in units]))) for h, units in kept)
     return str(port.ask(ChoiceQuestion(
         id="mission", text=Msg.of("waw.q.mission"),
-        choices=tuple(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS),
+        choices=(*offered, *(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS)),
         default_value="he", clause="W-1", rule=Msg.of("waw.rule.missions"))))
+
+
+def _with_status(u: Unit) -> Msg | str:
+    """A kept unit's label, with its state unless it is in good order."""
+    from referee.rulesets.waw.he_mission import status_of
+
+    status = status_of(u).name
+    return u.label if status == "good" else Msg.of("waw.choice.kept_unit", unit=u.label,
+                                                     status=Msg.of(f"waw.status.{status}"))
 
 
 def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = None,

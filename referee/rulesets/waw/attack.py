@@ -14,7 +14,7 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import kept as kp
 from referee.rulesets.waw import markers as mk
-from referee.rulesets.waw.declaration import Unit
+from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.situation import Situation, situation
 from referee.rulesets.waw.tables import RULESET_ID, tables
 from referee.rulesets.waw.userdata import load_user_data
@@ -55,6 +55,7 @@ def attack(ctx: AttackContext) -> Result:
                          detail=Msg.of("waw.outcome.he_net", net=he.net))
         updates = kp.updates(ctx.state, {hex_label: [(u, he.status_by_unit[u.key])
                                                      for u in decl.units]})
+        updates |= _defence(ctx, decl, log)
     else:
         if mission == "chemical":
             from referee.rulesets.waw.chemical import resolve_chemical
@@ -81,6 +82,19 @@ def attack(ctx: AttackContext) -> Result:
                   outcome_data=outcome_data, options=dict(ctx.options.values),
                   non_default_options=ctx.options.non_default, state_updates=updates,
                   fates=tuple(fates))
+
+
+def _defence(ctx: AttackContext, decl: MissionDeclaration, log: StepLog) -> dict[str, Any]:
+    """W-2: the hex's infantry defence bonus the players gave (with the hex, or asked once
+    the attack had hits), kept so that a later mission on the hex does not ask it again; a
+    data file's terrain is read from the file each time, so it is not kept."""
+    given = decl.terrain_defence
+    if given is None and decl.terrain is None:
+        given = next((s.data["defence"] for s in log.steps
+                      if s.clause == "W-2" and "defence" in s.data), None)
+    if given is None or decl.terrain is not None or decl.hex is None:
+        return {}
+    return {kp.DEFENCE_KEY: {**ctx.state.get(kp.DEFENCE_KEY, {}), decl.hex: given}}
 
 
 def _fates(found: Situation, units: list[Unit], status: dict[str, str],

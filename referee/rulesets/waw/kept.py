@@ -4,8 +4,11 @@ order, disorganized, weakened, eliminated). Read back when the next mission fall
 hex: a typed mission offers them as its units line (Enter keeps them), a roster's units take
 their kept states, a declared unit whose state the script leaves out takes its own.
 
-State key (ruleset ``world-at-war``): ``units``, ``{hex: [{"id", "name", "kind",
-"disorganized", "weakened", "eliminated"}]}``. Pure functions over plain values."""
+State keys (ruleset ``world-at-war``): ``units``, ``{hex: [{"id", "name", "kind",
+"disorganized", "weakened", "eliminated"}]}``; ``defence``, ``{hex: bonus}`` (the hex's
+infantry defence bonus as typed, W-2). A later mission is offered each hex with standing
+units as an HE mission on it (issue 27): the hex, its units and its bonus are not asked
+again. Pure functions over plain values."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from typing import Any
 from referee.rulesets.waw.declaration import Unit, unit_key
 
 STATE_KEY = "units"
+DEFENCE_KEY = "defence"  # {hex: the infantry defence bonus the players gave for it (W-2)}
 
 
 def kept(state: Mapping[str, Any], hex_id: str) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ W-8). A damaged or edited file is refused before any rule reads it (``referee.ga
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,3 +42,5 @@ class SavedState(BaseModel):
     next_marker: int = Field(default=1, ge=1)
     phases: int = Field(default=0, ge=0)
     charts: Charts = Field(default_factory=list)
+    # each hex's infantry defence bonus as the players gave it (W-2; issue 27: asked once)
+    defence: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)

@@ -47,8 +47,23 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
             *roster.artillery, *(a for a in data.artillery if a.id not in mine)]})
     out = Situation(decl, data, roster)
     port, state = ctx.port, ctx.state
-    mission = decl.mission or ask_mission(port)
+    kept_hex = None
+    mission: str
+    if decl.mission is not None:
+        mission = decl.mission
+    else:  # a hex the game keeps units of is offered as an HE mission on it (issue 27)
+        typed = roster is None and decl.hex is None and not decl.units
+        mission = ask_mission(port, _kept_hexes(state) if typed else ())
+        if mission.startswith("kept:"):
+            kept_hex, mission = mission.removeprefix("kept:"), "he"
     decl = decl.model_copy(update={"mission": mission})
+    if kept_hex is not None:
+        decl = decl.model_copy(update={"hex": kept_hex})
+        defence = state.get(kp.DEFENCE_KEY, {}).get(kept_hex)
+        if defence is not None and decl.terrain is None and decl.terrain_defence is None:
+            decl = decl.model_copy(update={"terrain_defence": defence})
+            out.notes.append((Msg.of("waw.step.kept_defence", hex=kept_hex, dice=defence),
+                              "W-2"))
     if decl.hex is None:
         if roster is not None and mission in ("he", "chemical") and roster.units:
             decl = decl.model_copy(update={"hex": _roster_hex(ctx, roster, mission)})
@@ -65,7 +80,7 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
                                                                   mission, out)})
         else:
             standing = kp.standing(state, hex_id)
-            units = ask_units(port, mission, standing)
+            units = standing if kept_hex is not None else ask_units(port, mission, standing)
             if standing and [_facts(u) for u in units] == [_facts(u) for u in standing]:
                 out.notes.append((Msg.of("waw.step.kept_units", hex=hex_id), "W-4"))
             decl = decl.model_copy(update={"units": units})
@@ -75,6 +90,12 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
     out.decl = MissionDeclaration.model_validate(decl.model_dump())
     out.data = data
     return out
+
+
+def _kept_hexes(state: Any) -> list[tuple[str, list[Unit]]]:
+    """The hexes the game keeps units of that still stand, with those units."""
+    out = [(h, kp.standing(state, h)) for h in state.get(kp.STATE_KEY, {})]
+    return [(h, units) for h, units in out if units]
 
 
 def _facts(u: Unit) -> tuple[Any, ...]:

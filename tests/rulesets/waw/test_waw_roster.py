@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
@@ -190,6 +190,75 @@ def test_W4_the_next_mission_on_the_hex_starts_from_the_kept_states(tmp_path: Pa
 
 
 @pytest.mark.clause("W-4")
+def test_W4_a_later_mission_offers_the_kept_hex_and_asks_neither_hex_nor_units(
+        tmp_path: Path) -> None:
+    """Issue 27: the first question offers an HE mission on each hex the game keeps units
+    of; picked, the hex, its units (with their states) and its infantry defence bonus come
+    from the game, so only the ratings and the dice are asked."""
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game=game)
+    assert kept(game)["defence"] == {"0712": 0}
+    asked, second = play({"mission": "kept:0712", "firepower": "6 4+", "attack": [1] * 6},
+                         game=game)
+    assert asked == ["mission", "firepower", "attack"]
+    shown = texts(second)
+    assert "[W-4] The units of 0712 as the game file keeps them, with the states earlier " \
+           "missions left" in shown
+    assert "[W-2] Infantry defence bonus of 0712: 0, as given in an earlier mission " \
+           "(the game file; not asked)" in shown
+    assert second.outcome_data["hex"] == "0712"
+    assert second.outcome_data["status"] == {"alpha": "weakened-disorganized",
+                                             "unit-2": "disorganized", "unit-3": "disorganized"}
+
+
+@pytest.mark.clause("W-2")
+def test_W2_a_defence_bonus_asked_once_the_attack_has_hits_is_kept_for_the_hex(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play({"mission": "he", "hex": "0805", "units": "inf", "firepower": "2 4+",
+          "attack": [1, 4], "terrain-defence": 2, "defence": [1, 1],
+          "effect.unit-1.first": "none"}, game=game)
+    assert kept(game)["defence"] == {"0805": 2}
+    asked, _ = play({"mission": "kept:0805", "firepower": "2 4+", "attack": [1, 4],
+                     "defence": [1, 1]}, game=game)
+    assert "terrain-defence" not in asked
+    # a mission without hits asks no bonus: nothing kept for its hex
+    play({"mission": "he", "hex": "0806", "units": "inf", "firepower": "2 4+",
+          "attack": [1, 1]}, game=game)
+    assert "0806" not in kept(game)["defence"]
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_kept_hexes_are_offered_by_their_units_in_both_languages() -> None:
+    from referee.core.port import Port
+    from referee.rulesets.waw.ask import ask_mission
+    from referee.rulesets.waw.situation import _kept_hexes
+
+    class Asked:
+        question: Any = None
+
+        def ask(self, question: Any) -> Any:
+            self.question = question
+            return question.default
+
+    state = {"units": {
+        "0712": [{"id": "alpha", "name": "Alpha", "kind": "infantry", "disorganized": True,
+                  "weakened": False, "eliminated": False},
+                 {"id": "unit-2", "name": None, "kind": "infantry", "disorganized": False,
+                  "weakened": False, "eliminated": False}],
+        "0805": [{"id": "unit-1", "name": None, "kind": "infantry", "disorganized": False,
+                  "weakened": False, "eliminated": True}]}}
+    port = Asked()
+    assert ask_mission(cast(Port, port), _kept_hexes(state)) == "he"  # Enter: as before
+    offered = [c for c in port.question.choices if c.value.startswith("kept:")]
+    assert [c.value for c in offered] == ["kept:0712"]  # 0805 has no unit standing
+    assert render(offered[0].label) == \
+        "HE on hex 0712, as the game keeps it: Alpha (disorganized), unit 2"
+    assert render(offered[0].label, "ru") == \
+        "ОФ по гексу 0712, как его хранит партия: Alpha (дезорганизовано), подразделение 2"
+
+
+@pytest.mark.clause("W-4")
 def test_W4_an_eliminated_unit_is_no_target_of_the_next_mission(tmp_path: Path) -> None:
     game = tmp_path / "g.sqlite"
     with open_game(game) as tx:
@@ -245,12 +314,19 @@ def test_W6_W4_the_state_view_shows_the_markers_and_the_units_states() -> None:
     assert state_view({"markers": [], "units": {}}) == ()
 
 
-def test_attack_with_a_game_file_shows_its_state_before_the_first_question(
-        tmp_path: Path) -> None:
+def _first_mission(tmp_path: Path) -> Path:
+    """A game file after an HE mission typed at the table on 0712 (an infantry unit and a
+    combat vehicle, infantry defence bonus 1)."""
     game = tmp_path / "g.sqlite"
     code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                      ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
     assert code == 0
+    return game
+
+
+def test_attack_with_a_game_file_shows_its_state_before_the_first_question(
+        tmp_path: Path) -> None:
+    game = _first_mission(tmp_path)
     code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                        ["Smoke", "0805"])
     assert code == 0, out
@@ -284,3 +360,17 @@ def test_the_choice_of_artillery_is_marked_as_changing_how_the_mission_may_end(
     api.play(plan, Spy(AnswerPort({"mission": "he", "hex": "0713", "artillery": "grey-battery",
                                    "attack": [1] * 6}, plan.dice)))
     assert seen["artillery"].whatif and not seen["hex"].whatif
+
+
+@pytest.mark.clause("W-4")
+def test_W4_the_kept_hex_is_picked_by_its_label_at_the_table_in_russian(
+        tmp_path: Path) -> None:
+    game = _first_mission(tmp_path)
+    picked = "ОФ по гексу 0712, как его хранит партия: подразделение 1, подразделение 2"
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       [picked, "4 6+", "1 1 1 1"], lang="ru")
+    assert code == 0, out
+    assert f"? Какая артиллерийская задача?  {picked}" in out
+    asked = [line for line in out.splitlines() if line.startswith("? ")]
+    assert len(asked) == 3  # the mission, the ratings, the attack dice: no hex, no units
+    assert "Итог: гекс 0712 — никто не пострадал (0 итоговых попаданий)" in out
