@@ -69,11 +69,15 @@ def test_F1_hit_by_hit_offers_only_legal_teams(spawn) -> None:
 
 # --- the declaration typed at the table (issue 14) -----------------------------------------
 
-def _typed_defenders(s: Session, lines: list[str], refused: str, why: str) -> None:
+def _typed_defenders(s: Session, lines: list[str], refused: str, why: str, *,
+                     again: str = "Defending teams",
+                     more: str = "Next defending team or group") -> None:
     s.child.sendline(refused)
     s.expect(why)  # refused at once, with the part that is wrong; asked again
+    s.expect(again)  # asked again: keys typed before a prompt would be dropped
     for line in lines:
         s.child.sendline(line)
+        s.expect(more)  # each line waits for its prompt
     s.child.send(ENTER)  # no more defending teams
 
 
@@ -124,7 +128,9 @@ def test_compact_lines_in_russian_refused_in_russian_and_type_to_filter(spawn) -
     choose(s, "Что разыгрываем?", STEPS, STEPS[0], STEPS[1])
     s.expect("Обороняющиеся отделения: одно отделение или группа одинаковых (начиная с D1)")
     _typed_defenders(s, ["3 пехота", "орудие", "танк покинут верх 1"], "пехота покинут",
-                     "«покинут»: Застрявшей или Покинутой бывает только техника")
+                     "«покинут»: Застрявшей или Покинутой бывает только техника",
+                     again="Обороняющиеся отделения",
+                     more="Следующее обороняющееся отделение или группа")
     s.expect("Имена обороняющихся отделений, по порядку")
     s.child.sendline("Стрелки 1, Стрелки 2, -, ПТО, Пантера")
     s.expect("Атакующие отделения: одно отделение или группа одинаковых (начиная с H1)")
