@@ -44,6 +44,8 @@ def epic_assault(ctx: typer.Context,
                  game: GameOpt = None,
                  odds: OddsOpt = OddsMode.compact,
                  no_odds: NoOddsFlag = False,
+                 force: Annotated[bool, typer.Option("--force", help=t("cli.opt.force"))] =
+                 False,
                  json_: JsonFlag = False) -> None:
     from referee.play.plan import plan
 
@@ -56,6 +58,10 @@ def epic_assault(ctx: typer.Context,
             assault["by_hand"] = True
         planned = plan("epic", seed=seed, options=option or [],
                        declaration={"assault": assault}, game=game)
+        if record is not None:  # never over the game, nor the roster it reads (--force)
+            from referee.play.record import check_target
+
+            check_target(record, planned, reads=[roster], force=force)
         seat = _seat(out, auto_dice=dice is DiceMode.auto, odds=_odds_mode(odds, no_odds))
         _announce(out, planned.seed, planned.game)
         _play(out, planned, seat, game=game, record=record, command="epic-assault")

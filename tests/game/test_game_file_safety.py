@@ -119,6 +119,20 @@ def test_epic_shoot_records_over_neither_its_roster_nor_its_game(game: Path,
     assert (roster.read_bytes(), game.read_bytes()) == before
 
 
+def test_epic_assault_records_over_neither_its_roster_nor_its_game(game: Path,
+                                                                   tmp_path: Path) -> None:
+    roster = tmp_path / "roster.toml"
+    shutil.copy(ROOT / "transcripts/rosters/epic-assault.toml", roster)
+    before = roster.read_bytes(), game.read_bytes()
+    assault = ["epic-assault", "Grey Company (invented)", "Red Company (invented)",
+               "--roster", str(roster), "--dice", "auto"]
+    code, _, err = invoke([*assault, "--record", str(roster)])
+    assert code == 2 and "is a file this command reads" in err
+    code, _, err = invoke([*assault, "--game", str(game), "--record", str(game), "--force"])
+    assert code == 2 and "is the game file this command plays in" in err
+    assert (roster.read_bytes(), game.read_bytes()) == before
+
+
 def test_a_record_goes_on_in_the_file_it_resumes(tmp_path: Path) -> None:
     """``--resume FILE`` writes the record back into FILE: the one output that is meant to
     be a file the command reads."""
