@@ -9,6 +9,7 @@ is entered (``entry.PieceQuestion``). Then the attack's FP bonuses and the targe
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from referee.core.options import Options
@@ -71,7 +72,11 @@ def ask_link(port: Port, qid: str, new: str, before: list[str],
     return None if answer == NOT_NEXT else answer
 
 
-def ask_declaration(port: Port, options: Options) -> Asked:
+def ask_declaration(port: Port, options: Options,
+                    kept: Sequence[Mapping[str, Any]] | None = None) -> Asked:
+    """The declaration typed at the table. ``kept``: in a game file, the pieces it keeps
+    (issue 27): a piece typed without a name gets a default name its side does not use yet
+    (``army.named``), so that the game keeps it and a later attack offers it by name."""
     attacker, defender = ask_sides(port)
     inferred: list[tuple[Msg, str]] = []
     firing: list[dict[str, Any]] = []
@@ -119,6 +124,10 @@ def ask_declaration(port: Port, options: Options) -> Asked:
         if not isinstance(unit, UnitLine):
             break
         target += line_units(unit, number)
+    if kept is not None:
+        from referee.rulesets.cc.army import named
+
+        firing, target = named(firing, attacker, kept), named(target, defender, kept)
     return Asked(FireDeclaration.model_validate({
         "attacker": attacker, "defender": defender, "target_hex": situation.target_hex,
         "cover": situation.cover, "firing": firing, "adjacent": adjacent, "target": target,

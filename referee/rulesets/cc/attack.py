@@ -156,7 +156,20 @@ def _declaration(ctx: AttackContext) -> tuple[FireDeclaration, list[tuple[Msg, s
         return _declaration(ctx._replace(declaration=declared))
     from referee.rulesets.cc.ask import ask_declaration
 
-    return ask_declaration(ctx.port, ctx.options)
+    if ctx.entry is None:
+        return ask_declaration(ctx.port, ctx.options)
+    # a game file (issue 27): the pieces it keeps are offered by name; typed ones are named
+    from referee.rulesets.cc import kept_ask
+
+    offered = kept_ask.choices(ctx.state)
+    if offered:
+        value = ctx.port.ask(ChoiceQuestion(
+            id="kept", clause="C-2", text=Msg.of("cc.kept.q.which"), choices=offered,
+            default_value=offered[0].value))
+        if value != kept_ask.TYPED:
+            pair, changed = kept_ask.chosen(ctx.state, value)
+            return kept_ask.ask_kept(ctx.port, pair, ctx.options, changed)
+    return ask_declaration(ctx.port, ctx.options, list(ctx.state.get("units", ())))
 
 
 def attack(ctx: AttackContext) -> Result:
