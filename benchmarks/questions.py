@@ -201,7 +201,7 @@ def _waw_he_game() -> Case:
 def _cc_game() -> Case:
     # the next attack of `cc-typed`'s pieces in its game file (the first, typed at the table
     # by a script, is not counted): the squad and the team fire again at the two US units
-    answers: dict[str, Any] = {"kept": "kept:germany:*:america:-"}
+    answers: dict[str, Any] = {"attacker": "kept:germany:*:america:-"}
     first = [["run", str(FIXTURES / "cc-first-attack.toml"), "--word", "oak"]]
     return Case("cc-game", "referee attack cc --game, the next attack of the pieces the game "
                 "keeps from a typed first attack (a squad and a team at two US units), typed "

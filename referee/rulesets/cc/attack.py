@@ -161,15 +161,10 @@ def _declaration(ctx: AttackContext) -> tuple[FireDeclaration, list[tuple[Msg, s
     # a game file (issue 27): the pieces it keeps are offered by name; typed ones are named
     from referee.rulesets.cc import kept_ask
 
-    offered = kept_ask.choices(ctx.state)
-    if offered:
-        value = ctx.port.ask(ChoiceQuestion(
-            id="kept", clause="C-2", text=Msg.of("cc.kept.q.which"), choices=offered,
-            default_value=offered[0].value))
-        if value != kept_ask.TYPED:
-            pair, changed = kept_ask.chosen(ctx.state, value)
-            return kept_ask.ask_kept(ctx.port, pair, ctx.options, changed)
-    return ask_declaration(ctx.port, ctx.options, list(ctx.state.get("units", ())))
+    return ask_declaration(ctx.port, ctx.options, list(ctx.state.get("units", ())),
+                           kept_ask.choices(ctx.state),
+                           lambda value: kept_ask.ask_kept(ctx.port, *kept_ask.chosen(
+                               ctx.state, value), options=ctx.options))
 
 
 def attack(ctx: AttackContext) -> Result:

@@ -1,9 +1,11 @@
 """A later fire attack of a game file from the pieces the game keeps (issue 27): offered by
 name, so that nothing the game was told is typed again.
 
-The first question of a typed attack in a game that keeps pieces offers each kept firing hex
-at each kept enemy hex by the pieces' names ("German unit 1, German unit 2 at American unit
-1, American unit 2"), or typing a new attack; the choice list filters as one types a name. A
+The first question of a typed attack ("Which side fires?", id ``attacker``) in a game that
+keeps pieces offers first each kept firing hex at each kept enemy hex by the pieces' names
+("German unit 1, German unit 2 at American unit 1, American unit 2"), then the nations to
+type a new attack (its default, as before: recorded attacks replay); the choice list filters
+as one types a name. A
 kept piece that was eliminated is never offered; a broken unit or weapon does not fire from
 the list (its broken side's FP is not kept), a broken leader gives no Command (C-14); a
 white-band weapon fires alone (C-7), so it is offered on its own. The sides are the game's
@@ -35,8 +37,6 @@ from referee.rulesets.cc.legality import best_fp, group_refusal, hex_command
 from referee.rulesets.cc.line import WORDS, parse_situation
 from referee.rulesets.cc.words import fold, keyword, piece_key
 from referee.rulesets.compact import INT, SLASHED
-
-TYPED = "typed"  # the choice: a new attack typed at the table
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ def choices(state: Mapping[str, Any]) -> tuple[Choice, ...]:
         if line is not None:  # nothing changed: not one more question
             out.append(Choice(p.value, p.label(line)))
         out.append(Choice(p.value + CHANGED, p.label(None)))
-    return (*out, Choice(TYPED, Msg.of("cc.kept.typed")))
+    return tuple(out)
 
 
 CHANGED = "|changed"  # a choice's suffix: the situation line is asked
@@ -308,7 +308,7 @@ def _default(group: Sequence[FiringPiece], kept: Sequence[Mapping[str, Any]],
     return " ".join([*out, render(Msg.of("cc.entry.kw.cover")), str(cover)])
 
 
-def ask_kept(port: Port, pair: Pair, options: Options, changed: bool = True) -> Asked:
+def ask_kept(port: Port, pair: Pair, changed: bool = True, *, options: Options) -> Asked:
     """The declaration of a kept attack: the kept pieces, what changed asked (see above);
     ``changed`` ``False``: the situation is the one the game keeps, not asked."""
     inferred: list[tuple[Msg, str]] = [(Msg.of("cc.kept.step", firing=_names(

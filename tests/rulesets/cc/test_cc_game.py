@@ -24,7 +24,7 @@ from tests.support.game import new_game
 FIRST = {"attacker": "germany", "defender": "america", "piece.1": "squad 5 6 3",
          "piece.2": "team 3 8 3", "situation": "cover 1", "unit.1": "7", "unit.2": "6"}
 KEPT = "kept:germany:*:america:-"  # the squad and the team at the two US units
-PER_ATTACK = ("kept", "base", "fire", "defence")  # what each attack chooses, and its cards
+PER_ATTACK = ("base", "fire", "defence")  # what each attack chooses, and its cards
 
 
 class Asked(AnswerPort):
@@ -104,12 +104,12 @@ def test_typed_pieces_get_default_names_by_side_and_kind_without_gaps(tmp_path: 
 def test_a_later_attack_offers_the_kept_pieces_by_name_and_repeats_nothing(
         played: Path) -> None:
     first = FIRST_ASKED
-    second, out = attack(played, {"kept": KEPT})
-    kept = next(q for q, _ in second if q.id == "kept")
+    second, out = attack(played, {"attacker": KEPT})
+    kept = next(q for q, _ in second if q.id == "attacker")
     labels = [render(c.label) for c in kept.choices]  # type: ignore[attr-defined]
     assert labels[0] == ("squad, team at American unit 1, American unit 2 (3 hexes, "
                          "hindrance 0, cover 1, as the game keeps them)")
-    assert _ids(second) == ["kept", "base", "fire", "defence-order.1",
+    assert _ids(second) == ["attacker", "base", "fire", "defence-order.1",
                             "defence.american-unit-1", "defence.american-unit-2"]
     said = {(render(q.text), a) for q, a in first if not q.id.startswith(PER_ATTACK)}
     assert [(render(q.text), a) for q, a in second
@@ -118,13 +118,13 @@ def test_a_later_attack_offers_the_kept_pieces_by_name_and_repeats_nothing(
 
 
 def test_a_typed_attack_of_new_pieces_numbers_on_from_the_kept_ones(played: Path) -> None:
-    asked, out = attack(played, {**FIRST, "kept": "typed", "unit.2": "-"})
+    asked, out = attack(played, {**FIRST, "unit.2": "-"})
     assert "American unit 3" in out  # unit 1 and 2 are the game's: a new one is the third
     assert "defence.unit-1" in _ids(asked)
 
 
 def test_what_changed_is_one_line_and_a_piece_out_of_reach_is_refused(played: Path) -> None:
-    asked, out = attack(played, {"kept": KEPT + "|changed",
+    asked, out = attack(played, {"attacker": KEPT + "|changed",
                                  "kept-situation": "4 h1 cover 0 moving American unit 2"})
     line = next(q for q, _ in asked if q.id == "kept-situation")
     assert line.default == "3 cover 1"
@@ -141,27 +141,27 @@ def test_what_changed_is_one_line_and_a_piece_out_of_reach_is_refused(played: Pa
 def test_a_broken_unit_keeps_its_state_and_its_broken_side_is_asked_once(
         played: Path) -> None:
     # the fire card 6 5 (total 17) against 7 + 1 cover + 3 breaks American unit 1
-    attack(played, {"kept": KEPT, "fire": "6 5", "defence-order.1":
+    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1":
                                "american-unit-1", "defence.american-unit-1": "1 2"})
-    second, _ = attack(played, {"kept": KEPT + "|changed", "kept-situation": "3 cover 1",
+    second, _ = attack(played, {"attacker": KEPT + "|changed", "kept-situation": "3 cover 1",
                                   "broken-morale.american-unit-1": "9",
                                   "broken-morale.american-unit-2": "8"})
-    kept = next(q for q, _ in second if q.id == "kept")
+    kept = next(q for q, _ in second if q.id == "attacker")
     assert "American unit 1 (broken)" in render(kept.choices[0].label)  # type: ignore
     assert "broken-morale.american-unit-1" in _ids(second)
-    third, _ = attack(played, {"kept": KEPT})
+    third, _ = attack(played, {"attacker": KEPT})
     assert not any(q.id.startswith("broken-morale") for q, _ in third)  # kept
 
 
 def test_an_eliminated_unit_is_never_offered(played: Path) -> None:
-    attack(played, {"kept": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
+    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
                     "defence.american-unit-1": "1 2", "defence.american-unit-2": "1 2"})
-    attack(played, {"kept": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
+    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
                     "defence.american-unit-1": "1 2", "defence.american-unit-2": "6 5",
                     "broken-morale.american-unit-1": "5",
                     "broken-morale.american-unit-2": "5", "vp.american-unit-1": "1"})
-    asked, _ = attack(played, {"kept": KEPT})
-    kept = next(q for q, _ in asked if q.id == "kept")
+    asked, _ = attack(played, {"attacker": KEPT})
+    kept = next(q for q, _ in asked if q.id == "attacker")
     labels = " / ".join(render(c.label) for c in kept.choices)  # type: ignore[attr-defined]
     assert "American unit 1" not in labels and "American unit 2" in labels
 
@@ -169,20 +169,20 @@ def test_an_eliminated_unit_is_never_offered(played: Path) -> None:
 def test_the_other_side_fires_back_and_only_the_unknown_morale_is_asked(played: Path) -> None:
     # the US units were never given FP: they cannot fire from the list; typed as new pieces
     # they are new pieces; the squad and team's Morale is asked when they are fired at
-    attack(played, {"kept": "typed", "attacker": "america", "defender": "germany",
+    attack(played, {"attacker": "america", "defender": "germany",
                                "piece.1": "5 6 2", "situation": "cover 0", "unit.1": "7",
                                "game.side": "Red"})
-    second, _ = attack(played, {"kept": "kept:america:*:germany:*",
+    second, _ = attack(played, {"attacker": "kept:america:*:germany:*",
                                 "morale.squad": "7/6", "morale.team": "6"})
-    assert _ids(second)[:3] == ["kept", "morale.squad", "morale.team"]
+    assert _ids(second)[:3] == ["attacker", "morale.squad", "morale.team"]
 
 
 def test_russian_names_and_choice(tmp_path: Path) -> None:
     game = tmp_path / "game.sqlite"
     new_game(game)
     attack(game, {**FIRST, "piece.1": "5 6 3", "game.side": "Grey"}, lang="ru")
-    asked, _ = attack(game, {"kept": KEPT}, lang="ru")
-    kept = next(q for q, _ in asked if q.id == "kept")
+    asked, _ = attack(game, {"attacker": KEPT}, lang="ru")
+    kept = next(q for q, _ in asked if q.id == "attacker")
     label = render(kept.choices[0].label, "ru")  # type: ignore[attr-defined]
     assert label.startswith("Подразделение 1 (Германия), team по Подразделение 1 (США)")
     assert "как их хранит партия" in label
