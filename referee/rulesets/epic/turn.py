@@ -86,19 +86,24 @@ class Turn:
         sides = self.turn["sides"]
         if name not in sides:
             f = self.roster.get(name)
-            sides[name] = f.side if f is not None and f.side else self.port.ask(ChoiceQuestion(
-                answered_by=EITHER,
-                id=f"side.{weapon_key(name)}", clause="E-T1", default_value="first",
-                text=Msg.of("epic.turn.q.side", formation=formation_label(name)),
-                choices=(Choice("first", Msg.of("epic.turn.side.first")),
-                         Choice("second", Msg.of("epic.turn.side.second")))))
+            # issue 27: a formation the game keeps (typed in an attack, or a roster brought
+            # in by `game roster --import`) keeps its side there: not asked again
+            kept = self.formations.get(name, {}).get("army", {}).get("side")
+            sides[name] = (f.side if f is not None and f.side else kept) or self.port.ask(
+                ChoiceQuestion(
+                    answered_by=EITHER,
+                    id=f"side.{weapon_key(name)}", clause="E-T1", default_value="first",
+                    text=Msg.of("epic.turn.q.side", formation=formation_label(name)),
+                    choices=(Choice("first", Msg.of("epic.turn.side.first")),
+                             Choice("second", Msg.of("epic.turn.side.second")))))
         return str(sides[name])
 
     def initiative_of(self, name: str) -> int:
         known = self.turn["initiative"]
         if name not in known:
             f = self.roster.get(name)
-            known[name] = f.initiative if f is not None and f.initiative else int(
+            kept = self.formations.get(name, {}).get("army", {}).get("initiative")
+            known[name] = (f.initiative if f is not None and f.initiative else kept) or int(
                 self.port.ask(NumberQuestion(
                     answered_by=EITHER,
                     id=f"initiative.{weapon_key(name)}", clause="E-T3", minimum=1, maximum=6,

@@ -222,3 +222,23 @@ def test_E_W9_a_regroup_may_put_void_shields_back_up_instead_of_taking_markers_o
     assert spend.maximum == 2  # no more than the shields down
     s = state(game)["formations"][WALKER]
     assert s.get("shields_down", {}) == {} and s["blast_markers"] == 4 - (5 - 2)
+
+
+@pytest.mark.clause("E-T1")
+def test_E_T1_a_formation_the_game_keeps_is_not_asked_its_side(tmp_path: Path) -> None:
+    """Issue 27: the roster brought into the game (``game roster --import``) keeps each
+    formation's side and initiative (and its units' assault values: the file stays
+    readable); a turn with no ``--roster`` reads them there instead of asking."""
+    from referee.game.armies import import_roster
+    from tests.support.game import invoke
+
+    game = tmp_path / "game.db"
+    assert invoke(["game", "new", str(game), "--side", "Blue", "--side", "Red"])[0] == 0
+    import_roster(game, Path(ROSTER), "epic-armageddon")
+    plan = api.plan_attack("epic", declaration={"turn": {}}, game=game)
+    port = Asked({"strategy.Blue": 3, "strategy.Red": 2, "strategy-roll.Blue": [4],
+                  "strategy-roll.Red": [2], "goes-first": "first"}, plan.dice)
+    api.play(plan, port, game=game)
+    assert not [q.id for q in port.questions if q.id.startswith(("side.", "initiative."))]
+    assert state(game)["turn"]["sides"][GREY] == "Blue"
+    assert state(game)["turn"]["first"] == "Blue"
