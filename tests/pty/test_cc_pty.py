@@ -126,7 +126,6 @@ def test_C6_C14_compact_lines_at_a_terminal_a_piece_refused_as_typed_and_typed_a
         ("Target hex: unit 3?", ENTER),
         (Q_BASE, ""), ("squad (FP 6)", ENTER),
         ("Fire roll: draw from the British Fate deck (FP 7)", "2 3" + ENTER),
-        ("Which unit makes its defence roll next?", ENTER),
         ("Defence roll for unit 1 (Morale 7)", "1 3" + ENTER),
         ("Defence roll for unit 2 (Morale 7)", "5 6" + ENTER),
         ("Outcome: Attack total 12.", "")])

@@ -414,7 +414,9 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
     while todo:
         n += 1
         unit = todo[0]
-        if len(todo) > 1:
+        # C-12: the order only changes a result through a leader's Command (a leader that
+        # breaks gives 0 to the units after it): without one among them it is not asked
+        if len(todo) > 1 and any(u.kind == "leader" for u in todo):
             key = a.port.ask(ChoiceQuestion(
                 id=f"defence-order.{n}", text=Msg.of("cc.q.order"), clause="C-12",
                 choices=tuple(Choice(u.key, u.label) for u in todo), default_value=todo[0].key,

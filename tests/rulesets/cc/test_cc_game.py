@@ -109,8 +109,9 @@ def test_a_later_attack_offers_the_kept_pieces_by_name_and_repeats_nothing(
     labels = [render(c.label) for c in kept.choices]  # type: ignore[attr-defined]
     assert labels[0] == ("squad, team at American unit 1, American unit 2 (3 hexes, "
                          "hindrance 0, cover 1, as the game keeps them)")
-    assert _ids(second) == ["attacker", "base", "fire", "defence-order.1",
-                            "defence.american-unit-1", "defence.american-unit-2"]
+    # no leader among the targets: the order of their defence rolls changes nothing (C-12)
+    assert _ids(second) == ["attacker", "base", "fire", "defence.american-unit-1",
+                            "defence.american-unit-2"]
     said = {(render(q.text), a) for q, a in first if not q.id.startswith(PER_ATTACK)}
     assert [(render(q.text), a) for q, a in second
             if not q.id.startswith(PER_ATTACK) and (render(q.text), a) in said] == []
@@ -141,8 +142,7 @@ def test_what_changed_is_one_line_and_a_piece_out_of_reach_is_refused(played: Pa
 def test_a_broken_unit_keeps_its_state_and_its_broken_side_is_asked_once(
         played: Path) -> None:
     # the fire card 6 5 (total 17) against 7 + 1 cover + 3 breaks American unit 1
-    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1":
-                               "american-unit-1", "defence.american-unit-1": "1 2"})
+    attack(played, {"attacker": KEPT, "fire": "6 5", "defence.american-unit-1": "1 2"})
     second, _ = attack(played, {"attacker": KEPT + "|changed", "kept-situation": "3 cover 1",
                                   "broken-morale.american-unit-1": "9",
                                   "broken-morale.american-unit-2": "8"})
@@ -154,9 +154,9 @@ def test_a_broken_unit_keeps_its_state_and_its_broken_side_is_asked_once(
 
 
 def test_an_eliminated_unit_is_never_offered(played: Path) -> None:
-    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
+    attack(played, {"attacker": KEPT, "fire": "6 5",
                     "defence.american-unit-1": "1 2", "defence.american-unit-2": "1 2"})
-    attack(played, {"attacker": KEPT, "fire": "6 5", "defence-order.1": "american-unit-1",
+    attack(played, {"attacker": KEPT, "fire": "6 5",
                     "defence.american-unit-1": "1 2", "defence.american-unit-2": "6 5",
                     "broken-morale.american-unit-1": "5",
                     "broken-morale.american-unit-2": "5", "vp.american-unit-1": "1"})
