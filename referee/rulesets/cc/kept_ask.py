@@ -15,7 +15,8 @@ Then only what the game cannot know or what may have changed: a target unit's Mo
 attack gave it (it only fired), a broken unit's broken-side Morale when not known (C-4), and
 one line for the situation, whose default is what the game keeps (the distance and hindrance
 the pieces last fired over, the cover of the hex they were last fired at in): ``[DISTANCE]
-[hN] [cover N] [bonuses] [moving [NAMES]]``. A piece that cannot reach that far is left out
+[hN] [cover N] [bonuses] [moving [NAMES]] [without NAMES]``: ``without`` leaves kept pieces
+out of the group (C-8: the owner forms it). A piece that cannot reach that far is left out
 with the clause (C-6), as the roster path does.
 """
 
@@ -166,6 +167,7 @@ class KeptSituation:
     cover: int = 0
     bonuses: tuple[tuple[str, int], ...] = ()
     moving: tuple[str, ...] = ()  # target names
+    without: tuple[str, ...] = ()  # firing pieces left out of the group
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,8 +183,16 @@ class KeptSituationQuestion(LineQuestion):
 
     def parse(self, text: str) -> KeptSituation:
         words = text.split()
-        cut = next((i for i, w in enumerate(words) if keyword(w) == "moving"), len(words))
-        head, tail = words[:cut], " ".join(words[cut + 1:])
+        cuts = [i for i, w in enumerate(words) if keyword(w) in ("moving", "without")]
+        cut = cuts[0] if cuts else len(words)
+        head = words[:cut]
+        named: dict[str, str] = {}  # the names after each keyword
+        for i, start in enumerate(cuts):
+            end = cuts[i + 1] if i + 1 < len(cuts) else len(words)
+            kind = str(keyword(words[start]))
+            if kind in named:
+                raise AnswerError(Msg.of("cc.kept.error.twice", word=words[start]))
+            named[kind] = " ".join(words[start + 1:end])
         distance = hindrance = None
         if head and INT.match(head[0]) and head[0][0] not in "+-":
             distance = _bounded(int(head[0]), "distance", 1, 40)
@@ -194,9 +204,13 @@ class KeptSituationQuestion(LineQuestion):
             assert match is not None
             hindrance, head = _bounded(int(match.group(1)), "hindrance", 0, 20), head[1:]
         situation = parse_situation(" ".join(head) or "cover 0", hex_allowed=False)
-        moving = self._moving(tail) if cut < len(words) else ()
-        value = KeptSituation(distance, hindrance, situation.cover, situation.bonuses, moving)
+        moving = self._moving(named["moving"]) if "moving" in named else ()
+        without = self._without(named["without"]) if "without" in named else ()
+        value = KeptSituation(distance, hindrance, situation.cover, situation.bonuses, moving,
+                              without)
         group = placed(self.group, value)
+        if not any(p.fires for p in group):
+            raise AnswerError(Msg.of("cc.kept.error.none_fire"))
         if self.rules is not None:
             reach = reaching(group, self.rules)
             if not reach:
@@ -225,6 +239,19 @@ class KeptSituationQuestion(LineQuestion):
             out.append(found)
         return tuple(dict.fromkeys(out))
 
+    def _without(self, text: str) -> tuple[str, ...]:
+        """The firing pieces named after ``without``, by commas: they do not fire (C-8: the
+        group is the owner's to form)."""
+        names = {fold(p.name): p.name for p in self.group if p.fires and p.name}
+        out = []
+        for part in text.split(","):
+            found = names.get(fold(part.strip()))
+            if found is None:
+                raise AnswerError(Msg.of("cc.kept.error.not_firing", given=part.strip(),
+                                         names=", ".join(names.values())))
+            out.append(found)
+        return tuple(dict.fromkeys(out))
+
     def format(self, value: Any) -> str:
         from referee.catalog import render
         from referee.rulesets.cc.line import Situation, format_situation
@@ -235,6 +262,8 @@ class KeptSituationQuestion(LineQuestion):
         out.append(format_situation(Situation(None, value.cover, value.bonuses)))
         if value.moving:
             out += [render(Msg.of("cc.entry.kw.moving")), ", ".join(value.moving)]
+        if value.without:
+            out += [render(Msg.of("cc.entry.kw.without")), ", ".join(value.without)]
         return " ".join(out)
 
 
@@ -253,7 +282,9 @@ def placed(group: Sequence[FiringPiece], value: KeptSituation) -> list[FiringPie
         update["distance"] = value.distance
     if value.hindrance is not None:
         update["hindrance"] = value.hindrance
-    return [p.model_copy(update=update) for p in group]
+    left_out = {fold(n) for n in value.without}
+    return [p.model_copy(update={**update, "fires": False} if p.name is not None
+                         and fold(p.name) in left_out else update) for p in group]
 
 
 def reaching(group: Sequence[FiringPiece], options: Options) -> list[FiringPiece]:

@@ -138,6 +138,25 @@ def test_what_changed_is_one_line_and_a_piece_out_of_reach_is_refused(played: Pa
     assert "not a unit of the target hex" in render(err.value.msg)
 
 
+@pytest.mark.clause("C-8")
+def test_the_owner_may_leave_kept_pieces_out_of_the_fire_group(played: Path) -> None:
+    """C-8: the group is the owner's to form: ``without NAMES`` leaves kept pieces out
+    (the squad fires alone: FP 5, not 5 + 1); a name that is not a firing piece, or leaving
+    every piece out, is refused with what is expected."""
+    asked, out = attack(played, {"attacker": KEPT + "|changed",
+                                 "kept-situation": "3 cover 1 without team"}, "--working")
+    assert "base" not in [q.id for q, _ in asked]  # one piece fires: no base to choose
+    assert "squad fires alone, FP 5" in out
+    line = next(q for q, _ in asked if q.id == "kept-situation")
+    for wrong, says in (("3 without nobody", "not a piece of this fire group: squad, team"),
+                        ("3 without squad, team", "every piece is left out"),
+                        ("3 without team without squad", "'without' is given twice")):
+        with pytest.raises(AnswerError) as err:
+            line.accept(wrong)
+        assert says in render(err.value.msg)
+    assert line.format(line.accept("3 cover 1 without team")) == "3 cover 1 without team"
+
+
 @pytest.mark.clause("C-4")
 def test_a_broken_unit_keeps_its_state_and_its_broken_side_is_asked_once(
         played: Path) -> None:
