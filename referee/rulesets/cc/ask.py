@@ -100,7 +100,7 @@ def ask_declaration(port: Port, options: Options,
         number = len(firing) + 1
         piece = port.ask(PieceQuestion(
             id=f"piece.{line}", clause="C-6", number=number, hex=current,
-            text=Msg.of("cc.q.piece", n=number),
+            text=Msg.of("cc.q.piece", n=line),  # lines, not pieces: a carried weapon is one
             group=tuple(FiringPiece.model_validate(p) for p in firing), rules=options,
             default_value=None if line == 1 else DONE,
             hint_msg=Msg.of("cc.hint.piece" if line == 1 else "cc.hint.piece_more")))
@@ -129,16 +129,17 @@ def ask_declaration(port: Port, options: Options,
         number = len(target) + 1
         unit = port.ask(UnitQuestion(
             id=f"unit.{line}", clause="C-4", number=number,
-            text=Msg.of("cc.q.unit", n=number),
+            text=Msg.of("cc.q.unit", n=line),
             default_value=None if line == 1 else DONE,
             hint_msg=Msg.of("cc.hint.unit" if line == 1 else "cc.hint.unit_more")))
         if not isinstance(unit, UnitLine):
             break
         target += line_units(unit, number)
-    if kept is not None:
-        from referee.rulesets.cc.army import named
+    # issue 27: a piece typed without a name gets its side's name for its kind, numbered
+    # without gaps (``German weapon 1`` beside ``German unit 1``), in a game or not
+    from referee.rulesets.cc.army import named
 
-        firing, target = named(firing, attacker, kept), named(target, defender, kept)
+    firing, target = named(firing, attacker, kept or ()), named(target, defender, kept or ())
     return Asked(FireDeclaration.model_validate({
         "attacker": attacker, "defender": defender, "target_hex": situation.target_hex,
         "cover": situation.cover, "firing": firing, "adjacent": adjacent, "target": target,
