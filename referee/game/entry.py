@@ -351,7 +351,25 @@ class History:
             id="game.side", text=Msg.of("game.q.side", name=shown),
             choices=tuple(Choice(s, s) for s in self.game_sides)))
         self.remembered[key] = str(answer)
+        self._keep_side(key, str(answer))
         return str(answer)
+
+    def _keep_side(self, name: str, side: str) -> None:
+        """Write a side the players just said at once (issue 27), a ``side`` event of the
+        chain: an attack abandoned after it (Ctrl-C, backed out at the end) does not ask it
+        again. The file's revision read then is this write's, so the entry's own write
+        still finds nobody else wrote meanwhile."""
+        play = self.play
+        if play is None or getattr(play, "file", None) is None:
+            return
+        from referee.game import open_game
+
+        with open_game(play.file, owner=self.owner) as tx:
+            if play.revision is not None and tx.revision != play.revision:
+                raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+            tx.remember_side(name, side)
+            play.revision = tx.revision
+        self.known[name] = side
 
     def _sides(self, attacker: Any, defender: Any) -> dict[str, str | None]:
         a = self._side_of(attacker, self.attacking() if self.attacking is not None else None)
@@ -373,7 +391,8 @@ class History:
               seed: int | None) -> int:
         """Write the entry (with the sides newly known); ``code`` is its check code then."""
         for name, side in self.remembered.items():
-            tx.remember_side(name, side)
+            if name != side:  # a side's own name is on that side: nothing to keep
+                tx.remember_side(name, side)
         play = self.play
         body: dict[str, Any] = {"scheme": 1}
         number = None
