@@ -60,7 +60,7 @@ def _with_status(u: Unit) -> Msg | str:
 
 
 def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = None,
-            data: UserData = EMPTY) -> HexLine:
+            data: UserData = EMPTY, kept: Sequence[str] = ()) -> HexLine:
     """The target hex (W-1, placement 8.0) and, for an HE mission whose terrain is not
     declared, the hex's infantry defence bonus or terrain when the player types it there
     (W-2: else it is asked once the attack has hits, as before)."""
@@ -71,7 +71,8 @@ def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = N
         hint_msg=Msg.of("waw.entry.hint.hex_he" if takes else "waw.entry.hint.hex"),
         defence_most=tables().max_defence if takes else None,
         terrains=tuple(x.id for x in data.terrain) if takes else (),
-        rule=Msg.of("waw.rule.placement")))
+        rule=Msg.of("waw.rule.placement"),
+        suggestions=tuple(kept)))  # the hexes the game keeps units of (issue 27)
     return line
 
 

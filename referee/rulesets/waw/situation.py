@@ -76,7 +76,8 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
         if roster is not None and mission in ("he", "chemical") and roster.units:
             decl = decl.model_copy(update={"hex": _roster_hex(ctx, roster, mission)})
         else:
-            decl = with_hex(decl, ask_hex(port, mission, decl, data))
+            decl = with_hex(decl, ask_hex(port, mission, decl, data,
+                                          [h for h, _ in _kept_hexes(state)]))
     hex_id = decl.hex or "?"
     if mission in ("he", "chemical"):
         if decl.units:
