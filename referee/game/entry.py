@@ -256,6 +256,7 @@ class History:
         self.remembered: dict[str, str] = {}
         self.roster_sides = dict(self.known)  # kept for the game: never forgotten (issue 27)
         self.parties: tuple[Any, Any] | None = None  # as the resolver declared them
+        self.told: dict[str, str | None] | None = None  # the sides told to the resolver
         # the side attacking, when the table said so before the end (the seat of a phone
         # asks it to give the phones their questions): not asked a second time
         self.attacking: Callable[[], str | None] | None = None
@@ -288,13 +289,15 @@ class History:
             if kept.get(name) != side and (self.game_sides is None or side in self.game_sides):
                 self.remembered[name] = side
 
-    def declared(self, attacker: Any, defender: Any) -> None:
+    def declared(self, attacker: Any, defender: Any) -> dict[str, str | None]:
         """The resolver says who attacks whom, before any die (issue 27): a formation's side
-        not known yet is asked now, once, never after the dice."""
-        if self.parties == (attacker, defender):
-            return
+        not known yet is asked now, once, never after the dice. The sides, told back to the
+        resolver (``told``: kept with the entry, so that its replay is told the same)."""
+        if self.parties == (attacker, defender) and self.told is not None:
+            return dict(self.told)
         self.parties = (attacker, defender)
-        self._sides(attacker, defender)
+        self.told = self._sides(attacker, defender)
+        return dict(self.told)
 
     @property
     def owner(self) -> int | None:
