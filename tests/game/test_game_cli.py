@@ -309,3 +309,27 @@ def test_follow_shows_state_tables(game: Path, tmp_path: Path) -> None:
     out = io.StringIO()
     follow(game, Environment(stdout=out, stdout_isatty=False), interval=0.01, rounds=1)
     assert "Red Hill" in out.getvalue() or "Blast" in out.getvalue()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Grey Company (invented) is on Red from now on"),
+    ("ru", "Grey Company (invented) теперь на стороне Red")])
+def test_a_side_said_wrongly_is_corrected_by_an_event_the_log_shows(
+        game: Path, lang: str, said: str) -> None:
+    """A side said wrongly at the table, then the attack abandoned: kept (issue 27), so it
+    is corrected openly, by ``game roster --side``: a side event with the side it was on;
+    the next attack is not asked and the entry names the corrected sides."""
+    args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
+    assert invoke(args, answers=["Grey", "^C"])[0] == 130
+    code, out, err = invoke(["game", "roster", str(game), "--side",
+                             "grey company (INVENTED)=red"], lang=lang)
+    assert code == 0, err
+    assert said in out
+    code, out, err = invoke(["game", "roster", str(game), "--side", "Grey Company=Blue"])
+    assert code == 2 and "one of the game's sides (Grey, Red)" in err
+    code, out, err = invoke(["game", "log", str(game)])
+    assert "Grey Company (invented) moves from Grey to Red" in out
+    code, out, err = invoke(args, answers=AT_THE_TABLE)
+    assert code == 0 and "Which side" not in out, err
+    assert [(e["attacker_side"], e["defender_side"])
+            for e in log_json(game)["entries"]] == [("Red", "Grey")]
