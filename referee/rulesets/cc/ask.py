@@ -9,6 +9,7 @@ is entered (``entry.PieceQuestion``). Then the attack's FP bonuses and the targe
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from referee.core.options import Options
@@ -47,10 +48,15 @@ def hex_label(hex_name: str) -> Msg | str:
     return Msg.of("cc.label.firing_hex") if hex_name == UNNAMED_HEX else hex_name
 
 
-def ask_sides(port: Port) -> tuple[str, str]:
+def ask_sides(port: Port, offered: Sequence[Choice] = ()) -> tuple[str, str]:
+    """The attacker and the defender; ``offered``: the kept attacks a game file offers
+    first (issue 27), whose value is returned as the attacker with an empty defender."""
     nations = tuple(Choice(n, Msg.of(f"cc.nation.{n}")) for n in NATIONS)
-    attacker: str = port.ask(NationQuestion(id="attacker", text=Msg.of("cc.q.attacker"),
-                                            choices=nations, default_value="germany"))
+    attacker: str = port.ask(NationQuestion(
+        id="attacker", text=Msg.of("cc.kept.q.which" if offered else "cc.q.attacker"),
+        choices=(*offered, *nations), default_value="germany"))
+    if attacker not in NATIONS:
+        return attacker, ""
     defenders = tuple(c for c in nations if c.value != attacker)
     defender: str = port.ask(NationQuestion(id="defender", text=Msg.of("cc.q.defender"),
                                             choices=defenders,
@@ -71,8 +77,18 @@ def ask_link(port: Port, qid: str, new: str, before: list[str],
     return None if answer == NOT_NEXT else answer
 
 
-def ask_declaration(port: Port, options: Options) -> Asked:
-    attacker, defender = ask_sides(port)
+def ask_declaration(port: Port, options: Options,
+                    kept: Sequence[Mapping[str, Any]] | None = None,
+                    offered: Sequence[Choice] = (),
+                    from_kept: Callable[[str], Asked] | None = None) -> Asked:
+    """The declaration typed at the table. ``kept``: in a game file, the pieces it keeps
+    (issue 27): a piece typed without a name gets a default name its side does not use yet
+    (``army.named``), so that the game keeps it and a later attack offers it by name;
+    ``offered``: the kept attacks offered before the nations, each declared by
+    ``from_kept``."""
+    attacker, defender = ask_sides(port, offered)
+    if not defender and from_kept is not None:
+        return from_kept(attacker)
     inferred: list[tuple[Msg, str]] = []
     firing: list[dict[str, Any]] = []
     adjacent: list[list[str]] = []
@@ -119,6 +135,10 @@ def ask_declaration(port: Port, options: Options) -> Asked:
         if not isinstance(unit, UnitLine):
             break
         target += line_units(unit, number)
+    if kept is not None:
+        from referee.rulesets.cc.army import named
+
+        firing, target = named(firing, attacker, kept), named(target, defender, kept)
     return Asked(FireDeclaration.model_validate({
         "attacker": attacker, "defender": defender, "target_hex": situation.target_hex,
         "cover": situation.cover, "firing": firing, "adjacent": adjacent, "target": target,
