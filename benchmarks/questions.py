@@ -48,12 +48,16 @@ BEFORE = {"epic-typed": 71, "epic-roster": 37, "cc-typed": 28, "fow-typed": 29,
           # issue 27: measured at f6f7422, where the next mission typed the hex and its
           # defence bonus again and took the kept units with Enter
           "waw-he-game": 7,
+          # issue 27: measured at e5a02d8, before the case (the chart answered already)
+          "lnlt-impulse-game": 4,
+          # measured at e5a02d8, where the strike typed the kept hex again (chemical, 0712)
+          "waw-chem-game": 8,
           # issue 27: measured at e5a02d8, where the next attack typed every piece again
           "cc-game": 14}
 GOALS = {"epic-typed": 24, "epic-roster": 14, "cc-typed": 14, "fow-typed": 14,
          "lnlt-fire": 5, "waw-he": 9, "fow-assault-typed": 12, "fow-assault-game": 6,
          "epic-assault-typed": 12, "epic-assault-roster": 12, "epic-assault-game": 6,
-         "waw-he-game": 5, "cc-game": 5}
+         "waw-he-game": 5, "cc-game": 5, "lnlt-impulse-game": 4, "waw-chem-game": 7}
 # the lines printed after the last answer before issue 27 ("outcome first"; the goal: at
 # most 20), measured with --working, which prints what the table printed then (the Epic
 # assault cases came after it: none)
@@ -177,6 +181,18 @@ def _lnlt_fire() -> Case:
                 lambda q: "5 1" if q.id.endswith(".opposed") else "5", game=True)
 
 
+def _lnlt_impulse_game() -> Case:
+    # the next impulse of a phase the game file keeps: its first impulse (a script, not
+    # counted) read a squad's damage check of 8 off the players' chart; Red's squad fires
+    # back and Grey's squad, alike, checks 8 too: the chart answers, as entered at #1
+    answers: dict[str, Any] = {"i2.do": "fire:D5"}
+    first = [["run", str(FIXTURES / "lnlt-first-impulse.toml"), "--seed", "1"]]
+    return Case("lnlt-impulse-game", "referee phase lnlt --game, the next impulse: a squad "
+                "fires back at a squad alike the first impulse's target, the same damage "
+                "check total", ["phase", "lnlt", "--seed", "1", "--impulses", "1"], answers,
+                lambda q: "5 2" if q.id.endswith(".opposed") else "3", game=True, setup=first)
+
+
 def _waw_he() -> Case:
     # the hex with its terrain's infantry defence bonus, the units in one line, the mission's
     # firepower and hit number in one line
@@ -196,6 +212,17 @@ def _waw_he_game() -> Case:
                 "game keeps (3 units, its defence bonus), typed dice",
                 ["attack", "waw", "--seed", "1"], answers, _faces(hit=5, save=6), game=True,
                 setup=first)
+
+
+def _waw_chem_game() -> Case:
+    # a chemical strike on the hex of `waw-he-game`, whose units the game keeps: the first
+    # question offers the hex by its units; the units line offers them (Enter: no unit in
+    # the six hexes around); each infantry unit on foot; a morale check each, one failed
+    answers: dict[str, Any] = {"mission": "kept-chemical:0712", "morale.unit-2": "no"}
+    first = [["run", str(FIXTURES / "waw-first-mission.toml"), "--seed", "1"]]
+    return Case("waw-chem-game", "referee attack waw --game, a chemical strike on a hex the "
+                "game keeps (3 units, one fails its morale check)",
+                ["attack", "waw", "--seed", "1"], answers, None, game=True, setup=first)
 
 
 def _cc_game() -> Case:
@@ -261,7 +288,7 @@ def _epic_assault_game() -> Case:
 
 CASES = [_epic_typed, _epic_roster, _cc_typed, _fow_typed, _lnlt_fire, _waw_he,
          _fow_assault_typed, _fow_assault_game, _epic_assault_typed, _epic_assault_roster,
-         _epic_assault_game, _waw_he_game, _cc_game]
+         _epic_assault_game, _waw_he_game, _cc_game, _lnlt_impulse_game, _waw_chem_game]
 
 
 # --- a game night typed, nothing prepared (issue 27) ----------------------------------------

@@ -155,6 +155,12 @@ def render(value: Any, lang: str | None = None) -> str:
     return template.format(**params)
 
 
+def has(msg_id: str, lang: str | None = None) -> bool:
+    """Whether the catalogue holds ``msg_id`` (a name kept as a message's id, or as text)."""
+    lang = lang or _lang
+    return _lazy(lang).get(msg_id) is not None or _lazy(DEFAULT_LANG).get(msg_id) is not None
+
+
 def t(msg_id: str, /, **params: Any) -> str:
     """Shorthand for edges: render ``Msg.of(msg_id, **params)``."""
     return render(Msg.of(msg_id, **params))

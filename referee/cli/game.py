@@ -363,11 +363,14 @@ def roster(ctx: typer.Context, file: FileArg,
                help=t("cli.game.roster.opt.import_"))] = None,
            ruleset: Annotated[str | None, typer.Option(
                "--ruleset", metavar="RULESET", help=t("cli.game.roster.opt.ruleset"))] = None,
+           side: Annotated[list[str] | None, typer.Option(
+               "--side", metavar="NAME=SIDE", help=t("cli.game.roster.opt.side"))] = None,
            json_: JsonFlag = False) -> None:
     with framed(ctx, json_) as out:
         from referee.core.text import Msg
         from referee.game import armies
 
+        moved = [armies.put_on_side(file, given) for given in side or ()]
         number = None
         if import_ is not None:
             which = armies.roster_ruleset(import_, ruleset)
@@ -390,6 +393,8 @@ def roster(ctx: typer.Context, file: FileArg,
         from referee.render.console import print_message, print_table
 
         console = out.console
+        for said in moved:
+            print_message(console, said)
         if number is not None and import_ is not None:
             print_message(console, Msg.of("kept.army.imported", roster=str(import_),
                                           number=number))

@@ -204,6 +204,9 @@ class TextQuestion(Question):
 
     max_length: int = 60
     default_value: str | None = None
+    # names the game keeps that the answer may name (issue 27): a front end offers them by
+    # completion as the player types (they are suggestions, never the only legal answers)
+    suggestions: tuple[str, ...] = field(default=(), compare=False)
     kind = "text"
 
     @property
@@ -234,6 +237,9 @@ class LineQuestion(Question):
     default_value: str | None = None  # the line Enter takes (``None``: an answer is needed)
     hint_msg: Msg | None = None  # how to type the line, shown beside the prompt
     max_length: int = 200
+    # names the game keeps that words of the line may name (issue 27): a front end offers
+    # them by completion of the word being typed (suggestions: ``parse`` still decides)
+    suggestions: tuple[str, ...] = field(default=(), compare=False)
     kind = "entry"
 
     @property

@@ -16,6 +16,7 @@ a refused answer, Enter alone does not take the default (the player answers it a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -32,8 +33,10 @@ from referee.core.questions import (
     ChoiceQuestion,
     ConfirmQuestion,
     DiceQuestion,
+    LineQuestion,
     MultiChoiceQuestion,
     Question,
+    TextQuestion,
 )
 from referee.core.text import Msg, visible
 from referee.render.display import dice_text, hint, labels, typed_text
@@ -117,6 +120,12 @@ class InteractivePort:
             return _confirm(f"{text} ({_with(how, back)})", bool(default)), True, ""
         how = _with(hint(question, default), back)
         prompt = f"{text} ({how})" if how else text
+        kept = (question.suggestions
+                if isinstance(question, (TextQuestion, LineQuestion)) else ())
+        if kept:  # the names the game keeps, completed with Tab as one types (issue 27)
+            return (questionary.text(prompt, completer=_completer(kept),
+                                     complete_while_typing=False),
+                    False, typed_text(question, default))
         return questionary.text(prompt), False, typed_text(question, default)
 
     def _ask_once(self, question: Question, *, take_default: bool = True) -> Any:
@@ -168,6 +177,29 @@ class InteractivePort:
                     self.say(f"  {dice_text(roll)}")
                 return roll
             return value
+
+
+def _completer(names: tuple[str, ...]) -> Any:
+    """Completes what is being typed with the names the game keeps (issue 27), in any case:
+    the whole line when it begins a name (``Grey C`` → ``Grey Company``, a name of several
+    words), else the word being typed (after a blank or a comma: ``a1 a2 vs d`` → ``d3``).
+    Names are data, shown as they are kept (``visible``: never a control character)."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    shown = list(dict.fromkeys(visible(n) for n in names if n.strip()))
+
+    class Names(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            before = document.text_before_cursor
+            word = re.split(r"[\s,]", before)[-1]
+            for typed in dict.fromkeys((before.lstrip(), word)):
+                if not typed:
+                    continue
+                for name in shown:
+                    if name.casefold().startswith(typed.casefold()) and name != typed:
+                        yield Completion(name, start_position=-len(typed))
+
+    return Names()
 
 
 def _with(text: str, back: str | None) -> str:

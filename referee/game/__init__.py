@@ -84,7 +84,7 @@ ALTER TABLE log ADD COLUMN writer TEXT;
 CREATE INDEX IF NOT EXISTS log_kind ON log (kind);
 """
 KINDS = ("game", "migrated", "pending", "resume", "contribution", "entry", "abandon", "undo",
-         "reveal")
+         "reveal", "side")
 
 
 _ROW_NAMES = ("id", "at", "ruleset", "command", "seed", "entry", *HISTORY_COLUMNS, "kind",
@@ -309,6 +309,18 @@ class GameTransaction:
 
             raise tampered(self._name, where_event(last), Msg.of("game.why.digest"))
         self._guard_meta()
+        self._guard_sides()
+
+    def _guard_sides(self) -> None:
+        """The ``sides`` table says what the chain's ``side`` events say (issue 27): a
+        formation moved to the other side in the file, not at the table, takes no write."""
+        from referee.game.faults import tampered
+
+        if self.schema < 3:
+            return
+        events = self.side_events()
+        if events and events != self.sides():
+            raise tampered(self._name, "sides", Msg.of("game.why.sides"))
 
     def _guard_meta(self) -> None:
         """What the commands read from ``meta`` besides the chain is what the chain says: the
@@ -500,8 +512,8 @@ class GameTransaction:
         its contributions can follow it: every other write meets it first (``guard``)."""
         if self.schema < 3:
             return None
-        row = self._conn.execute(
-            "SELECT id FROM log WHERE kind != 'contribution' ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._conn.execute("SELECT id FROM log WHERE kind NOT IN ('contribution', "
+                                 "'side') ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
         event = self.event(int(row[0]))
@@ -541,9 +553,35 @@ class GameTransaction:
         return {str(n): str(s) for n, s in rows}
 
     def remember_side(self, name: str, side: str) -> None:
+        """Keep ``name`` on ``side``: in a file of format 3, a ``side`` event of the chain
+        (issue 27: written as soon as the players say it, so an attack abandoned after it
+        does not ask it again; a change of side is an event the log shows, with the side it
+        was on), then the ``sides`` table, which is read quickly and must say what the
+        chain says (``side_events``). Nothing is written when the side is the one kept."""
+        if self.sides().get(name) == side:
+            return
+        if self.schema >= 3:
+            if not self.side_events():  # a file of before: the sides it kept join the chain
+                for old, was in self.sides().items():
+                    self.append_event("side", {"name": old, "side": was, "was": None})
+            self.append_event("side", {"name": name, "side": side,
+                                       "was": self.sides().get(name)})
         self._conn.execute("INSERT INTO sides VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET "
                            "side = excluded.side", (name, side))
         self._bump()
+
+    def side_events(self) -> dict[str, str]:
+        """The side of each name as the chain's ``side`` events leave it (empty: a file
+        written before them, whose ``sides`` table has no events behind it)."""
+        out: dict[str, str] = {}
+        for i, text in self._conn.execute("SELECT id, body FROM log WHERE kind = 'side' "
+                                          "ORDER BY id"):
+            body = self._json(f"log[{i}].body", text)
+            if not (isinstance(body, dict) and isinstance(body.get("name"), str)
+                    and isinstance(body.get("side"), str)):
+                raise self._damaged(f"log[{i}].body", "side")
+            out[body["name"]] = body["side"]
+        return out
 
     @property
     def revision(self) -> int:

@@ -172,6 +172,35 @@ def import_roster(path: Path, roster: Path, ruleset: str) -> int:
         return number
 
 
+def put_on_side(path: Path, given: str) -> Msg:
+    """``game roster --side NAME=SIDE``: put NAME on SIDE (issue 27), a ``side`` event of
+    the chain (the log shows it, with the side it was on); NAME as the game keeps it, or as
+    it is shown (a nation: ``German``), any case. What was done, as a message."""
+    from referee.catalog import has, render
+    from referee.game.history import changing
+    from referee.game.seed import game_info
+
+    name, _, side = (p.strip() for p in given.partition("="))
+    with changing(path) as (tx, _history):
+        info = game_info(tx)
+        if info is None:
+            raise UsageError(Msg.of("kept.army.side.no_sides", file=str(path)))
+        sides = {s.casefold(): s for s in info.sides}
+        if not name or side.casefold() not in sides:
+            raise UsageError(Msg.of("kept.army.side.error", sides=", ".join(info.sides),
+                                    given=given))
+        side = sides[side.casefold()]
+        kept = tx.sides()
+        key = next((k for k in kept if k.casefold() == name.casefold()
+                    or ("." in k and has(k) and render(Msg.of(k)).casefold()
+                        == name.casefold())), name)
+        shown = render(Msg.of(key)) if "." in key and has(key) else key
+        if kept.get(key) == side:
+            return Msg.of("kept.army.side.same", name=shown, side=side)
+        tx.remember_side(key, side)
+    return Msg.of("kept.army.side.set", name=shown, side=side)
+
+
 def group_json(group: Group) -> dict[str, Any]:
     from referee.catalog import render
 

@@ -256,6 +256,7 @@ class History:
         self.remembered: dict[str, str] = {}
         self.roster_sides = dict(self.known)  # kept for the game: never forgotten (issue 27)
         self.parties: tuple[Any, Any] | None = None  # as the resolver declared them
+        self.told: dict[str, str | None] | None = None  # the sides told to the resolver
         # the side attacking, when the table said so before the end (the seat of a phone
         # asks it to give the phones their questions): not asked a second time
         self.attacking: Callable[[], str | None] | None = None
@@ -288,13 +289,15 @@ class History:
             if kept.get(name) != side and (self.game_sides is None or side in self.game_sides):
                 self.remembered[name] = side
 
-    def declared(self, attacker: Any, defender: Any) -> None:
+    def declared(self, attacker: Any, defender: Any) -> dict[str, str | None]:
         """The resolver says who attacks whom, before any die (issue 27): a formation's side
-        not known yet is asked now, once, never after the dice."""
-        if self.parties == (attacker, defender):
-            return
+        not known yet is asked now, once, never after the dice. The sides, told back to the
+        resolver (``told``: kept with the entry, so that its replay is told the same)."""
+        if self.parties == (attacker, defender) and self.told is not None:
+            return dict(self.told)
         self.parties = (attacker, defender)
-        self._sides(attacker, defender)
+        self.told = self._sides(attacker, defender)
+        return dict(self.told)
 
     @property
     def owner(self) -> int | None:
@@ -357,7 +360,25 @@ class History:
             id="game.side", text=Msg.of("game.q.side", name=shown),
             choices=tuple(Choice(s, s) for s in self.game_sides)))
         self.remembered[key] = str(answer)
+        self._keep_side(key, str(answer))
         return str(answer)
+
+    def _keep_side(self, name: str, side: str) -> None:
+        """Write a side the players just said at once (issue 27), a ``side`` event of the
+        chain: an attack abandoned after it (Ctrl-C, backed out at the end) does not ask it
+        again. The file's revision read then is this write's, so the entry's own write
+        still finds nobody else wrote meanwhile."""
+        play = self.play
+        if play is None or getattr(play, "file", None) is None:
+            return
+        from referee.game import open_game
+
+        with open_game(play.file, owner=self.owner) as tx:
+            if play.revision is not None and tx.revision != play.revision:
+                raise GameFileError(Msg.of("error.game_changed", file=tx.name))
+            tx.remember_side(name, side)
+            play.revision = tx.revision
+        self.known[name] = side
 
     def _sides(self, attacker: Any, defender: Any) -> dict[str, str | None]:
         a = self._side_of(attacker, self.attacking() if self.attacking is not None else None)
@@ -379,7 +400,8 @@ class History:
               seed: int | None) -> int:
         """Write the entry (with the sides newly known); ``code`` is its check code then."""
         for name, side in self.remembered.items():
-            tx.remember_side(name, side)
+            if name != side:  # a side's own name is on that side: nothing to keep
+                tx.remember_side(name, side)
         play = self.play
         body: dict[str, Any] = {"scheme": 1}
         number = None

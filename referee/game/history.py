@@ -242,6 +242,7 @@ class _Walk:
         self.revealed: Event | None = None
         self.states: dict[int, dict[str, Any]] = {}
         self.chained = False  # a format-3 event met (no entry of format 2 after it)
+        self.sides: dict[str, str] = {}  # each name's side, as the side events leave it
         found = next((e for e in self.events if e.kind == "migrated"), None)
         kept = (found.body or {}).get("undone") if found is not None else None
         self.old_undone = {int(k): str(v) for k, v in (kept or {}).items()
@@ -278,7 +279,7 @@ class _Walk:
         for event in self.events[self.first:]:
             self._head(event)
             getattr(self, f"_{event.kind}")(event)
-            if event.kind != "contribution":
+            if event.kind not in ("contribution", "side"):  # these may come between any two
                 self.last = event
         self._end()
         entries = [e.entry for e in self.events if e.entry is not None]
@@ -418,6 +419,18 @@ class _Walk:
         self.state[top.ruleset] = top.before
         self.undone[top.id] = event.at
 
+    def _side(self, event: Event) -> None:
+        """A side said at the table (issue 27): a name, one of the game's sides, and the
+        side it was on before (``None``: none)."""
+        body = event.body or {}
+        name, side = body.get("name"), body.get("side")
+        sides = self.info.sides if self.info is not None else None
+        if (not isinstance(name, str) or not isinstance(side, str)
+                or (sides is not None and side not in sides)
+                or body.get("was") != self.sides.get(name)):
+            raise self.fail(event, "side")
+        self.sides[name] = side
+
     def _reveal(self, event: Event) -> None:
         self._open_after_reveal(event)
         if self.open is not None or self.info is None:
@@ -434,6 +447,8 @@ class _Walk:
             entry = event.entry
             if entry is not None and entry.undone != self.undone.get(entry.id):
                 raise self.fail(event, "undone_mark")
+        if any(e.kind == "side" for e in self.events) and tx.sides() != self.sides:
+            raise tampered(self.name, "sides", Msg.of("game.why.sides"))
         held = tx.all_state()
         for ruleset in sorted(set(held) | set(self.state)):
             if held.get(ruleset, {}) != (self.state.get(ruleset) or {}):

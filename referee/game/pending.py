@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from referee.game.contribution import Contribution, Source
 
 def last_event(tx: GameTransaction) -> Event | None:
-    """The last event but the contributions (which follow their pending entry)."""
-    row = tx._conn.execute(
-        "SELECT id FROM log WHERE kind != 'contribution' ORDER BY id DESC LIMIT 1").fetchone()
+    """The last event but the contributions (which follow their pending entry) and the
+    sides said at the table (which may come between any two events: issue 27)."""
+    row = tx._conn.execute("SELECT id FROM log WHERE kind NOT IN ('contribution', 'side') "
+                           "ORDER BY id DESC LIMIT 1").fetchone()
     return None if row is None else tx.event(int(row[0]))
 
 

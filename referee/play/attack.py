@@ -286,7 +286,10 @@ def _history(plan: AttackPlan, stack: PortStack, ask_sides: bool) -> History:
 
     def collect() -> tuple[Any, Any, Any]:
         given = [(g.question_id, g.value) for g in stack.rewind.given]
-        return given, stack.odds_so_far() or [], attack_replay(plan, stack.rewind.answers())
+        replay = attack_replay(plan, stack.rewind.answers())
+        if history.told and any(history.told.values()):  # the resolver named them (issue 27)
+            replay["sides"] = dict(history.told)
+        return given, stack.odds_so_far() or [], replay
 
     history.collect = collect
     from referee.play.phones import SeatPort

@@ -98,7 +98,9 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
         raw = block.get("declaration")
         declaration = (_declaration(info, raw, f"#{entry.number}")
                        if raw is not None else None)
-        result = Attack(info, options, declaration, before, entry.number)(port)
+        told = block.get("sides")  # the sides the game told the resolver (issue 27)
+        result = Attack(info, options, declaration, before, entry.number,
+                        (lambda _a, _d: dict(told)) if isinstance(told, dict) else None)(port)
         after = {**before, **_plain(dict(result.state_updates))}
     answerer.finish()
     outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}

@@ -34,7 +34,8 @@ class Attack:
     declaration: Any | None = None
     state: Mapping[str, Any] = field(default_factory=dict)
     entry: int | None = None
-    declare: Callable[[Any, Any], None] | None = field(default=None, compare=False)
+    declare: Callable[[Any, Any], Mapping[str, str | None] | None] | None = field(
+        default=None, compare=False)
 
     def __call__(self, port: Port) -> Result:
         from referee.rulesets.base import AttackContext

@@ -43,13 +43,17 @@ class AttackContext(NamedTuple):
     state: Mapping[str, Any] = MappingProxyType({})
     entry: int | None = None
     # issue 27: the resolver says who attacks whom as soon as it knows, before any die; a
-    # game file learns their sides then (asked once, never after the dice)
-    declare: Callable[[Any, Any], None] | None = None
+    # game file learns their sides then (asked once, never after the dice) and says them
+    declare: Callable[[Any, Any], Mapping[str, str | None] | None] | None = None
 
-    def parties(self, attacker: Any, defender: Any) -> None:
-        """Who attacks whom (names or labels), as soon as the resolver knows them."""
-        if self.declare is not None:
-            self.declare(attacker, defender)
+    def parties(self, attacker: Any, defender: Any) -> tuple[str | None, str | None]:
+        """Who attacks whom (names or labels), as soon as the resolver knows them; the
+        game's side of each, where the game knows it (``None``: not known, or no game), so
+        that the working and the outcome name the sides."""
+        sides = self.declare(attacker, defender) if self.declare is not None else None
+        if not sides:
+            return None, None
+        return sides.get("attacker"), sides.get("defender")
 
 
 class RulesetModule(Protocol):

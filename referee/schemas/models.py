@@ -437,14 +437,14 @@ class GameEvent(_Model):
 
     id: int = Field(description="its row in the file")
     kind: Literal["game", "migrated", "pending", "resume", "contribution", "abandon", "undo",
-                  "reveal"]
+                  "reveal", "side"]
     number: int | None = Field(description="the entry it is about")
     at: str = Field(description="when it was written (ISO 8601)")
     check_code: str | None = Field(pattern=CODE_PATTERN)
     body: dict[str, Any] | None = Field(description=(
         "what it says: a pending entry's options, declaration and answers; a contribution's "
         "kind, roll and value; an abandon's pending entry, reason and answers; an undo's "
-        "entry; the reveal's seed"))
+        "entry; the reveal's seed; a side's name, side and the side it was on (null: none)"))
 
 
 class GameLogDocument(_Document):

@@ -183,3 +183,39 @@ def test_ctrl_d_at_any_prompt_ends_like_ctrl_c(terminal) -> None:
         with pytest.raises(KeyboardInterrupt):
             port.ask(question)
 
+
+
+# --- names the game keeps, completed (issue 27) ---------------------------------------------
+
+def _completions(names: tuple[str, ...], typed: str) -> list[str]:
+    from prompt_toolkit.document import Document
+
+    from referee.frontends.interactive import _completer
+
+    return [c.text for c in _completer(names).get_completions(Document(typed), None)]
+
+
+def test_a_kept_name_completes_from_the_start_of_the_line_or_of_the_word() -> None:
+    names = ("Grey Company", "Grey Guard", "Red Company", "ag", "r1", "r2")
+    assert _completions(names, "grey c") == ["Grey Company"]  # a name of several words
+    assert _completions(names, "Gr") == ["Grey Company", "Grey Guard"]
+    assert _completions(names, "p1 p2 vs a") == ["ag"]  # the word being typed
+    assert _completions(names, "p1,r") == ["Red Company", "r1", "r2"]
+    assert _completions(names, "ag") == []  # typed whole: nothing to add
+    assert _completions(names, "") == []
+
+
+def test_the_epic_name_prompts_offer_the_formations_the_game_keeps() -> None:
+    from referee.rulesets.epic.typed import ask_names
+
+    class Seen:
+        def __init__(self) -> None:
+            self.asked: list[Any] = []
+
+        def ask(self, question: Any) -> Any:
+            self.asked.append(question)
+            return question.accept("")
+
+    seen = Seen()
+    ask_names(seen, ("Grey Company", "Red Company"))  # type: ignore[arg-type]
+    assert [q.suggestions for q in seen.asked] == [("Grey Company", "Red Company")] * 2

@@ -177,7 +177,8 @@ def test_an_attack_of_typed_dice_takes_no_word_and_writes_no_pending(game: Path,
     code, out, err = at_table(game, ["Grey", "sustained-fire", "no", "at", "6 5 1", "1 2 3 4 5 6"])
     assert code == 0, err
     assert WORD_Q not in out and "Check code after #1" in out
-    assert [k for k, _ in events(game)] == ["game", "entry"]
+    # the sides said at the table (Grey Company's, then Red Hill Battery's after it)
+    assert [k for k, _ in events(game)] == ["game", "side", "side", "entry"]
 
 
 def test_a_word_is_visible_text_of_at_most_40_characters(game: Path, tmp_path: Path) -> None:
@@ -241,9 +242,11 @@ def test_an_attack_interrupted_after_its_word_is_abandoned_and_its_number_burned
     # the side first, then the heavy cannon's program roll takes the word; ^C at the autogun
     code, _, _ = at_table(game, ["Grey", "sustained-fire", "no", "at", "", "owls", "^C"])
     assert code == 130
-    assert [k for k, _ in events(game)] == ["game", "pending", "contribution", "abandon"]
-    # the abandoned attack kept nothing: its side is asked again
-    code, out, err = at_table(game, ["Grey", "sustained-fire", "no", "at", "6 5 1", "", "larks"])
+    # the side is kept as soon as it is said (issue 27), before the pending entry
+    assert [k for k, _ in events(game)] == ["game", "side", "pending", "contribution",
+                                           "abandon"]
+    # the abandoned attack kept nothing but the side: it is not asked again
+    code, out, err = at_table(game, ["sustained-fire", "no", "at", "6 5 1", "", "larks"])
     assert code == 0, err
     assert "Game entry 2" in out  # number 1 is never taken again
     entries = log_json(game)["entries"]
@@ -353,7 +356,7 @@ def test_an_interrupted_attack_resumes_with_its_number_and_word(game: Path,
                           str(record))
     assert code == 130
     code, out, err = invoke(["attack", "epic", "--resume", str(record), "--no-odds"],
-                            answers=["Grey", "", ""])
+                            answers=["", ""])  # the side was kept when said (issue 27)
     assert code == 0, err
     assert WORD_Q not in out and "Check code after #1" in out
     code, _, err = at_table(fresh, ["Grey", "double", "yes", "at", "", "owls", "", ""])

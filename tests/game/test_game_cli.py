@@ -126,6 +126,64 @@ def test_the_side_is_asked_once_per_formation_and_remembered(game: Path) -> None
     assert sides == [("Grey", "Red"), ("Grey", "Red")]
 
 
+def test_a_side_said_before_an_abandoned_attack_is_kept_and_shown_in_the_log(
+        game: Path) -> None:
+    """Issue 27: the side is kept as soon as it is said, an event of the chain: an attack
+    abandoned after it (Ctrl-C) does not ask it again; the log shows it; verify holds."""
+    args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
+    code, out, _ = invoke(args, answers=["Grey", "^C"])
+    assert code == 130 and "Which side is Grey Company (invented) on?" in out
+    code, out, err = invoke(args, answers=AT_THE_TABLE)
+    assert code == 0, err
+    assert "Which side" not in out
+    code, out, err = invoke(["game", "log", str(game)])
+    assert code == 0, err
+    said = [line for line in out.splitlines() if line.startswith("Side at")]
+    assert [line.split(": ", 1)[1].split(". Check")[0] for line in said] == [
+        "Grey Company (invented) is on Grey", "Red Hill Battery (invented) is on Red"]
+    assert invoke(["game", "reveal", str(game)])[0] == 0
+    code, out, err = invoke(["game", "verify", str(game)])
+    assert code == 0 and "The log holds together" in out, err
+
+
+def test_a_formation_moved_to_the_other_side_in_the_file_is_refused(game: Path) -> None:
+    """The holder cannot move a formation to the other side silently: the sides the file
+    keeps must be those its side events say; the next attack and verify refuse the file."""
+    import sqlite3
+
+    args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
+    assert invoke(args, answers=["Grey", *AT_THE_TABLE])[0] == 0
+    with sqlite3.connect(game) as conn:
+        conn.execute("UPDATE sides SET side = 'Red' WHERE name = 'Grey Company (invented)'")
+    code, _out, err = invoke(args, answers=AT_THE_TABLE)
+    assert code != 0 and "sides" in err and "moved to the other side" in err
+    code, _out, err = invoke(["game", "verify", str(game)])
+    assert code != 0 and "moved to the other side" in err
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Side at {at}: Grey Company moves from Grey to Red. Check code: {code}"),
+    ("ru", "Сторона в {at}: Grey Company переходит со стороны Grey на сторону Red. "
+           "Код проверки: {code}")])
+def test_a_change_of_side_is_an_event_the_log_shows(game: Path, lang: str, line: str) -> None:
+    from referee.game import open_game
+
+    with open_game(game) as tx:
+        tx.remember_side("Grey Company", "Grey")
+        tx.remember_side("Grey Company", "Grey")  # the side kept: nothing written
+        tx.remember_side("Grey Company", "Red")
+        moved = tx.last
+    assert moved is not None and moved.kind == "side"
+    assert moved.body == {"name": "Grey Company", "side": "Red", "was": "Grey"}
+    code, out, err = invoke(["game", "log", str(game)], lang=lang)
+    assert code == 0, err
+    shown = [x for x in out.splitlines() if x.startswith(line.split("{at}")[0])]
+    assert len(shown) == 2
+    assert shown[1].endswith(line.split("{at}")[1].format(code=moved.code))
+    code, out, err = invoke(["game", "verify", str(game)])
+    assert code == 0, err
+
+
 def test_a_roster_says_which_side_a_formation_is_on(game: Path, tmp_path: Path) -> None:
     roster = (ROOT / "transcripts/scripts/epic-roster.toml").read_text(encoding="utf-8")
     roster = roster.replace('name = "Red Hill Battery (invented)"',
@@ -163,7 +221,7 @@ def test_a_record_in_a_game_names_the_game_not_the_seed(game: Path, tmp_path: Pa
     assert "game = \"night.sqlite\"" in text and "attack = 1" in text
     assert "seed" not in text and FIXED_SEED not in text
     code, _out, err = invoke(["attack", "epic", "--resume", str(record), "--no-odds"],
-                            answers=["Grey", "6 5 1", "", "owls"])
+                            answers=["6 5 1", "", "owls"])  # the side kept when said
     assert code == 0, err
     assert [e["number"] for e in log_json(game)["entries"]] == [1]
     # another entry written meanwhile: the record is no longer the game's next attack
@@ -251,3 +309,27 @@ def test_follow_shows_state_tables(game: Path, tmp_path: Path) -> None:
     out = io.StringIO()
     follow(game, Environment(stdout=out, stdout_isatty=False), interval=0.01, rounds=1)
     assert "Red Hill" in out.getvalue() or "Blast" in out.getvalue()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Grey Company (invented) is on Red from now on"),
+    ("ru", "Grey Company (invented) теперь на стороне Red")])
+def test_a_side_said_wrongly_is_corrected_by_an_event_the_log_shows(
+        game: Path, lang: str, said: str) -> None:
+    """A side said wrongly at the table, then the attack abandoned: kept (issue 27), so it
+    is corrected openly, by ``game roster --side``: a side event with the side it was on;
+    the next attack is not asked and the entry names the corrected sides."""
+    args = ["attack", "epic", "--declaration", DECLARATION, "--game", str(game), "--no-odds"]
+    assert invoke(args, answers=["Grey", "^C"])[0] == 130
+    code, out, err = invoke(["game", "roster", str(game), "--side",
+                             "grey company (INVENTED)=red"], lang=lang)
+    assert code == 0, err
+    assert said in out
+    code, out, err = invoke(["game", "roster", str(game), "--side", "Grey Company=Blue"])
+    assert code == 2 and "one of the game's sides (Grey, Red)" in err
+    code, out, err = invoke(["game", "log", str(game)])
+    assert "Grey Company (invented) moves from Grey to Red" in out
+    code, out, err = invoke(args, answers=AT_THE_TABLE)
+    assert code == 0 and "Which side" not in out, err
+    assert [(e["attacker_side"], e["defender_side"])
+            for e in log_json(game)["entries"]] == [("Red", "Grey")]

@@ -299,3 +299,26 @@ def test_a_script_whose_chart_answer_the_game_has_already_runs(tmp_path: Path) -
     code, out, err = invoke(["run", phase, "--game", str(game), "--no-odds"])
     assert code == 0, err
     assert "from your chart, entered at #1" in out
+
+
+@pytest.mark.parametrize(("lang", "source", "result"), [
+    ("en", "from your chart, entered at #1", "Shaken"),
+    ("ru", "по вашей таблице, введено в записи #1", "потрясён (Shaken)")])
+def test_lnlt_the_next_impulse_reads_a_damage_check_off_the_chart_entered_before(
+        tmp_path: Path, lang: str, source: str, result: str) -> None:
+    """The next impulse of a phase the game keeps (its first one a script: a squad of morale
+    6 checks 8, Shaken): Red's squad fires back at Grey's, alike, which checks 8 too. Four
+    questions: the activation, the modifiers, the opposed roll, the damage-check die; the
+    result is the chart's, as entered at #1 (benchmarks/questions.py, lnlt-impulse-game)."""
+    game = tmp_path / "g.sqlite"
+    first = ROOT / "benchmarks" / "questions" / "lnlt-first-impulse.toml"
+    assert invoke(["run", str(first), "--game", str(game), "--seed", "1"])[0] == 0
+    code, out, err = invoke(["phase", "lnlt", "--game", str(game), "--seed", "1",
+                             "--impulses", "1", "--no-odds", "--working"],
+                            answers=["fire:D5", "0 0", "5 2", "3"], lang=lang)
+    assert code == 0, err
+    assert len(_questions(out)) == 4
+    assert not [q for q in _questions(out) if "Damage Check Table" in q or "Результат" in q]
+    row = [c.strip() for c in next(line for line in out.splitlines()
+                                   if line.startswith("| Able squad | 3")).split("|")]
+    assert row[5:8] == ["8", result, source]

@@ -63,12 +63,20 @@ def script(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def invoke(args: list[str], *, answers: list[str] | None = None,
-           tty: bool = False) -> tuple[int, str, str]:
+           tty: bool = False, lang: str = "en") -> tuple[int, str, str]:
+    """The command line in-process; ``lang``: the language it speaks (English after)."""
+    from referee.start import load_app
+
     out, err = io.StringIO(), io.StringIO()
     factory = (lambda dice: SequencePort(answers, dice)) if answers is not None else None
     env = Environment(stdin=io.StringIO(), stdout=out, stderr=err, stdin_isatty=tty,
                       stdout_isatty=False, color=False, port_factory=factory)
-    result = CliRunner().invoke(app, args, obj=env, catch_exceptions=False)
+    try:
+        result = CliRunner().invoke(load_app(lang) if lang != "en" else app, args, obj=env,
+                                    catch_exceptions=False)
+    finally:
+        if lang != "en":
+            load_app("en")
     return result.exit_code, out.getvalue() + result.output, err.getvalue()
 
 

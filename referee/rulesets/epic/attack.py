@@ -102,7 +102,7 @@ def attack(ctx: AttackContext) -> Result:
             # the whole attack at the table: name the formations, then the rest is asked
             from referee.rulesets.epic.typed import ask_names
 
-            firing_name, target_name = ask_names(port)
+            firing_name, target_name = ask_names(port, tuple(ctx.state.get("formations", {})))
             decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
         elif kind == "assault":  # E-A1: the engage action, typed at the table
             from referee.rulesets.epic.assault_table import ask_assault

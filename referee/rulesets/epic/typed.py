@@ -48,14 +48,15 @@ class OtherNameQuestion(NameQuestion):
         return name
 
 
-def ask_names(port: Port) -> tuple[str, str]:
-    """E-1: the two formations, each named or left to its label (Enter)."""
+def ask_names(port: Port, kept: tuple[str, ...] = ()) -> tuple[str, str]:
+    """E-1: the two formations, each named or left to its label (Enter); ``kept``: the
+    names of the formations the game keeps, completed as they are typed (issue 27)."""
     firing = port.ask(NameQuestion(id="firing-name", clause="E-1", default_value="-",
-                                text=Msg.of("epic.q.firing_name"),
+                                text=Msg.of("epic.q.firing_name"), suggestions=kept,
                                 hint_msg=Msg.of("epic.hint.name",
                                                 label=formation_label(DEFAULT_FIRING))))
     target = port.ask(NameQuestion(id="target-name", clause="E-1", default_value="-",
-                                text=Msg.of("epic.q.target_name"),
+                                text=Msg.of("epic.q.target_name"), suggestions=kept,
                                 hint_msg=Msg.of("epic.hint.name",
                                                 label=formation_label(DEFAULT_TARGET))))
     return firing or DEFAULT_FIRING, target or DEFAULT_TARGET

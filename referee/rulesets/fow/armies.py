@@ -98,6 +98,8 @@ def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
     line: AssaultLine = port.ask(AssaultQuestion(
         id="assault", text=Msg.of("fow.q.assault_line"),
         teams=tuple((t.id, t.side, t.platoon, t.type, t.status, t.rof) for t in army.teams),
+        # the teams still in the fight, completed as they are typed (issue 27)
+        suggestions=tuple(t.id for t in army.teams if t.status != "destroyed"),
         hint_msg=Msg.of("fow.hint.assault_line",
                         teams=", ".join(f"{t.id} {t.name}" for t in army.teams
                                         if t.status != "destroyed")),

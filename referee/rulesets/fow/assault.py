@@ -30,6 +30,7 @@ from referee.rulesets.fow.fight import (
     Status,
     answerer,
     from_declaration,
+    named,
     other,
 )
 
@@ -48,8 +49,9 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
     _check_kept(ctx, fight)
     status = fight.status()
     log = StepLog()
+    # before any die: a game asks the sides now, and the fight is told them by name
+    fight = named(fight, *ctx.parties(fight.attacker, fight.defender))
     charging = fight.of_side("attacker")
-    ctx.parties(fight.attacker, fight.defender)  # before any die: a game asks the sides now
     log.input(Msg.of("fow.assault.declared", platoon=fight.charging.name,
                      attacker=fight.attacker, teams=len(charging),
                      defenders=len(fight.of_side("defender")), defender=fight.defender),

@@ -108,7 +108,9 @@ def _allocation(ctx: AttackContext, decl: AssaultDeclaration,
     attacker = decl.attacker or Msg.of("fow.default.attacker")
     defender = decl.defender or Msg.of("fow.default.defender")
     total = sum(h.hits for h in decl.hitting)
-    ctx.parties(attacker, defender)  # before any die: a game asks the sides now
+    # before any die: a game asks the sides now; named by them where the game knows them
+    attacker_side, defender_side = ctx.parties(attacker, defender)
+    attacker, defender = attacker_side or attacker, defender_side or defender
     log.input(Msg.of("fow.step.declared", attacker=attacker, defender=defender, hits=total,
                      hitters=len(decl.hitting), teams=len(decl.defending)), "F-1")
     for text, clause in inferred:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.core.questions import ATTACKER, DEFENDER, Answerer
 from referee.core.text import Msg
@@ -113,6 +113,15 @@ class Fight:
 
     def status(self) -> Status:
         return {t.id: self.start.get(t.id, ACTIVE) for t in self.teams}
+
+
+def named(fight: Fight, attacker: str | None, defender: str | None) -> Fight:
+    """The fight with its sides' real names where the game knows them (issue 27: "Grey
+    wins the assault", not "Attacker wins")."""
+    if attacker is None and defender is None:
+        return fight
+    return replace(fight, attacker=attacker or fight.attacker,
+                   defender=defender or fight.defender)
 
 
 def can_fight(team: Fighter, status: Mapping[str, str]) -> bool:

@@ -32,13 +32,22 @@ STATUSES = ("good", "disorganized", "weakened", "weakened-disorganized")
 def ask_mission(port: Port, kept: Sequence[tuple[str, Sequence[Unit]]] = ()) -> str:
     """The mission; ``kept``: the hexes whose units a game file keeps (issue 27), each
     offered first as an HE mission on it (``kept:HEX``), so that neither the hex nor its
-    units are asked again."""
-    offered = tuple(Choice(f"kept:{h}", Msg.of("waw.choice.kept_hex", hex=h, units=joined(
-        [_with_status(u) for u in units]))) for h, units in kept)
+    units are asked again, and after the missions as a chemical strike on it
+    (``kept-chemical:HEX``: the hex is not asked; the units line offers the kept ones, to
+    which the units of the six hexes around are added, W-8)."""
+    def offer(prefix: str, key: str) -> tuple[Choice, ...]:
+        return tuple(Choice(f"{prefix}:{h}", Msg.of(key, hex=h, units=joined(
+            [_with_status(u) for u in units]))) for h, units in kept)
+
     return str(port.ask(ChoiceQuestion(
         id="mission", text=Msg.of("waw.q.mission"),
-        choices=(*offered, *(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS)),
+        choices=(*offer("kept", "waw.choice.kept_hex"),
+                 *(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS),
+                 *offer(KEPT_CHEMICAL, "waw.choice.kept.chemical")),
         default_value="he", clause="W-1", rule=Msg.of("waw.rule.missions"))))
+
+
+KEPT_CHEMICAL = "kept-chemical"  # a chemical strike on a hex the game keeps (issue 27)
 
 
 def _with_status(u: Unit) -> Msg | str:
@@ -51,7 +60,7 @@ def _with_status(u: Unit) -> Msg | str:
 
 
 def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = None,
-            data: UserData = EMPTY) -> HexLine:
+            data: UserData = EMPTY, kept: Sequence[str] = ()) -> HexLine:
     """The target hex (W-1, placement 8.0) and, for an HE mission whose terrain is not
     declared, the hex's infantry defence bonus or terrain when the player types it there
     (W-2: else it is asked once the attack has hits, as before)."""
@@ -62,7 +71,8 @@ def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = N
         hint_msg=Msg.of("waw.entry.hint.hex_he" if takes else "waw.entry.hint.hex"),
         defence_most=tables().max_defence if takes else None,
         terrains=tuple(x.id for x in data.terrain) if takes else (),
-        rule=Msg.of("waw.rule.placement")))
+        rule=Msg.of("waw.rule.placement"),
+        suggestions=tuple(kept)))  # the hexes the game keeps units of (issue 27)
     return line
 
 

@@ -16,7 +16,13 @@ from referee.core.questions import EITHER, Choice, ChoiceQuestion, MultiChoiceQu
 from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import kept as kp
-from referee.rulesets.waw.ask import ask_hex, ask_mission, ask_units, with_hex
+from referee.rulesets.waw.ask import (
+    KEPT_CHEMICAL,
+    ask_hex,
+    ask_mission,
+    ask_units,
+    with_hex,
+)
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.roster import Roster, load_roster
 from referee.rulesets.waw.userdata import UserData
@@ -56,10 +62,12 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
         mission = ask_mission(port, _kept_hexes(state) if typed else ())
         if mission.startswith("kept:"):
             kept_hex, mission = mission.removeprefix("kept:"), "he"
+        elif mission.startswith(f"{KEPT_CHEMICAL}:"):
+            kept_hex, mission = mission.removeprefix(f"{KEPT_CHEMICAL}:"), "chemical"
     decl = decl.model_copy(update={"mission": mission})
     if kept_hex is not None:
         decl = decl.model_copy(update={"hex": kept_hex})
-        defence = state.get(kp.DEFENCE_KEY, {}).get(kept_hex)
+        defence = state.get(kp.DEFENCE_KEY, {}).get(kept_hex) if mission == "he" else None
         if defence is not None and decl.terrain is None and decl.terrain_defence is None:
             decl = decl.model_copy(update={"terrain_defence": defence})
             out.notes.append((Msg.of("waw.step.kept_defence", hex=kept_hex, dice=defence),
@@ -68,7 +76,8 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
         if roster is not None and mission in ("he", "chemical") and roster.units:
             decl = decl.model_copy(update={"hex": _roster_hex(ctx, roster, mission)})
         else:
-            decl = with_hex(decl, ask_hex(port, mission, decl, data))
+            decl = with_hex(decl, ask_hex(port, mission, decl, data,
+                                          [h for h, _ in _kept_hexes(state)]))
     hex_id = decl.hex or "?"
     if mission in ("he", "chemical"):
         if decl.units:
@@ -80,7 +89,10 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
                                                                   mission, out)})
         else:
             standing = kp.standing(state, hex_id)
-            units = standing if kept_hex is not None else ask_units(port, mission, standing)
+            # an HE mission on a kept hex hits its kept units; a chemical strike's units line
+            # offers them (Enter), the units of the six hexes around added to it (W-8)
+            units = (standing if kept_hex is not None and mission == "he"
+                     else ask_units(port, mission, standing))
             if standing and [_facts(u) for u in units] == [_facts(u) for u in standing]:
                 out.notes.append((Msg.of("waw.step.kept_units", hex=hex_id), "W-4"))
             decl = decl.model_copy(update={"units": units})

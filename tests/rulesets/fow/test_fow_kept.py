@@ -193,3 +193,33 @@ def test_a_destroyed_team_stays_destroyed_across_assaults(seeds: list[int]) -> N
             now = {t for t, s in teams(game).items() if s == "destroyed"}
             assert gone <= now
             gone = now
+
+
+TYPED_ASSAULT = ["", "3 inf rof 2, gun rof 1, tank top 1, trained confident", "",
+                 "4 inf, veteran fearless", "", "Grey", "1 4 6 2 3 1 2", "a4 destroyed",
+                 "5 3 1", "", "2", "owls"]
+"""The whole assault of benchmarks/questions.py's fow-assault-typed case, typed in a game
+made by ``game new`` (sides Grey and Red): the charging side is said to be Grey."""
+
+
+@pytest.mark.parametrize(("lang", "outcome"), [
+    ("en", "Outcome: Grey wins the assault after 1 round"),
+    ("ru", "Итог: Grey: победа в ближнем бою после 1 раунда")])
+def test_a_typed_assault_in_a_game_names_the_winning_side(tmp_path: Path, lang: str,
+                                                          outcome: str) -> None:
+    """Issue 27: with a game file the sides are known (asked once, before any die): the
+    outcome names the side that won, not "Attacker"; the entry keeps the sides it was told,
+    so that ``game verify`` resolves it again to the same outcome."""
+    from tests.support.game import invoke, new_game
+
+    game = tmp_path / "g.sqlite"
+    new_game(game)
+    code, out, err = invoke(["attack", "fow", "--game", str(game), "--no-odds"],
+                            answers=TYPED_ASSAULT, lang=lang)
+    assert code == 0, err
+    assert outcome in out
+    assert "Attacker" not in out.split("Outcome:")[-1] and "Атакующ" not in out.split("Итог")[-1]
+    assert invoke(["game", "reveal", str(game)])[0] == 0
+    # in the language it was typed in: a typed assault's default names are that language's
+    code, out, err = invoke(["game", "verify", str(game)], lang=lang)
+    assert code == 0 and out.startswith(("The log holds together (1 entry)", "Журнал цел")), err

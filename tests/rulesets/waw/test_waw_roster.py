@@ -211,6 +211,54 @@ def test_W4_a_later_mission_offers_the_kept_hex_and_asks_neither_hex_nor_units(
                                              "unit-2": "disorganized", "unit-3": "disorganized"}
 
 
+@pytest.mark.clause("W-8")
+def test_W8_a_later_chemical_strike_picks_the_kept_hex_by_name_and_checks_every_unit(
+        tmp_path: Path) -> None:
+    """Issue 27: the kept hex is offered as a chemical strike on it too: the hex is not
+    asked; the units line offers the kept units with their states (Enter keeps them), and a
+    unit of the six hexes around is added to it (W-8: every unit there checks morale). The
+    strike hex's units keep the states the strike leaves them."""
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game=game)
+    asked, second = play({"mission": "kept-chemical:0712",
+                          "units": '"Alpha" inf dis weak, inf dis, cv dis, "Bravo" inf adj',
+                          "unit.1.mounted": "no", "unit.2.mounted": "no",
+                          "unit.4.mounted": "no", "morale.alpha": True,
+                          "morale.unit-2": False, "morale.unit-3": True,
+                          "morale.bravo": False}, game=game)
+    assert "hex" not in asked and asked[:2] == ["mission", "units"]
+    assert second.outcome_data["mission"] == "chemical"
+    assert second.outcome_data["hex"] == "0712"
+    assert set(second.outcome_data["passed"]) == {"alpha", "unit-2", "unit-3", "bravo"}
+    assert not any("defence bonus" in t for t in texts(second))  # an HE fact, not W-8's
+    saved = {u["id"]: (u["disorganized"], u["weakened"]) for u in kept(game)["units"]["0712"]}
+    assert saved == {"alpha": (True, True), "unit-2": (True, True), "unit-3": (True, False)}
+    # Enter on the units line keeps the kept units and their states
+    plan = api.plan_attack("waw", seed=1)
+    port = ScriptingPort(AnswerPort({"mission": "kept-chemical:0712"}, plan.dice,
+                                    roll_missing_dice=True, use_defaults=True))
+    api.play(plan, port, game=game)
+    assert port.answers["units"] == '"Alpha" inf dis weak, inf dis weak, cv dis'
+
+
+@pytest.mark.clause("W-8")
+def test_W8_the_kept_hex_is_offered_as_a_chemical_strike_in_russian_at_the_table(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                     ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
+    assert code == 0
+    picked = ("Химическая атака по гексу 0712, как его хранит партия: подразделение 1, "
+              "подразделение 2")
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       [picked, "", "", "да", "нет"], lang="ru")
+    assert code == 0, out
+    assert f"? Какая артиллерийская задача?  {picked}" in out
+    asked = [line for line in out.splitlines() if line.startswith("? ")]
+    assert len(asked) == 5  # the mission, the units (Enter), on foot, two checks: no hex
+    assert "Итог: гекс 0712 — подразделение 2" in out
+
+
 @pytest.mark.clause("W-2")
 def test_W2_a_defence_bonus_asked_once_the_attack_has_hits_is_kept_for_the_hex(
         tmp_path: Path) -> None:
