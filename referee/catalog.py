@@ -9,10 +9,11 @@ set of files; nothing else changes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,22 @@ def set_language(lang: str) -> None:
 
 def current_language() -> str:
     return _lang
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Messages rendered in ``lang`` inside (``None``: as they are): a game entry is
+    resolved again in the language it was played in, since the names a player left to
+    the referee were made in it."""
+    if lang is None or lang not in available_languages():
+        yield
+        return
+    before = _lang
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
 
 
 OTHER = "other"  # CLDR's category every language has: the last form of a selector

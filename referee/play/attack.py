@@ -304,6 +304,7 @@ def attack_replay(plan: AttackPlan, answers: Sequence[tuple[str, Any]]) -> dict[
     """What resolves an attack again (``play.replay``): its options (files named
     absolutely), its declaration as written (a roster named absolutely), its answers in order
     (script form), and the digest of every file it names."""
+    from referee.catalog import current_language
     from referee.core.text import jsonable
     from referee.game.entry import digest_file
 
@@ -317,6 +318,7 @@ def attack_replay(plan: AttackPlan, answers: Sequence[tuple[str, Any]]) -> dict[
     if declaration is not None and isinstance(roster, str):
         declaration["roster"] = os.path.abspath(roster)
         files.append(declaration["roster"])
-    return {"kind": "attack", "options": jsonable(options), "declaration": jsonable(declaration),
+    return {"kind": "attack", "lang": current_language(),
+            "options": jsonable(options), "declaration": jsonable(declaration),
             "answers": [[q, jsonable(a)] for q, a in answers],
             "files": {f: digest_file(f) for f in files}}

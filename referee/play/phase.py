@@ -194,6 +194,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
 def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
               on_impulse: Callable[[Played], None] | None, phones: list[Any]) -> list[Played]:
     """The impulses of ``play_phase``, each a new attack for the phones' seat (``phones``)."""
+    from referee import catalog
     from referee.core.options import resolve_options
     from referee.game import open_game
     from referee.game.entry import History
@@ -237,6 +238,7 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
             history.complete(result, [(g.question_id, g.value) for g in rewind.given],
                              (odds or [])[seen:],
                              {"kind": "phase", "options": kept, "answers": rewind.answers(),
+                              "lang": catalog.current_language(),
                               "roster": roster.model_dump(mode="json")
                               if roster is not None else None,
                               **({"damage_table": later_table} if later_table else {}),

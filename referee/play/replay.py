@@ -79,12 +79,25 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
     answerer = AnswerPort(answers, dice if dice is not None else KeyedDice("", entry.number),
                           file=f"#{entry.number}")
     port = _Capture(answerer)
+    from referee.catalog import speaking
     from referee.core.options import resolve_options
-    from referee.play.resolve import Attack
     from referee.rulesets import find_ruleset
 
     info = find_ruleset(entry.ruleset)
     options = resolve_options(info.option_specs(), block.get("options") or {})
+
+    with speaking(block.get("lang")):  # the names it made, in the language it was played in
+        result, after = _resolved(entry, block, info, options, port, before)
+    answerer.finish()
+    outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}
+    return Replayed(port.rolls, _plain(outcome), _plain(after))
+
+
+def _resolved(entry: LogEntry, block: Mapping[str, Any], info: Any, options: Any, port: Port,
+              before: Mapping[str, Any]) -> tuple[Result, dict[str, Any]]:
+    """The entry's attack or impulse resolved again, and the state after it."""
+    from referee.play.resolve import Attack
+
     if block.get("kind") == "phase":
         from referee.play.phase import STATE_OPTIONS, Impulse, impulse_result, roster_of
 
@@ -102,9 +115,7 @@ def replay(entry: LogEntry, dice: KeyedDice | None) -> Replayed:
         result = Attack(info, options, declaration, before, entry.number,
                         (lambda _a, _d: dict(told)) if isinstance(told, dict) else None)(port)
         after = {**before, **_plain(dict(result.state_updates))}
-    answerer.finish()
-    outcome = {"text": jsonable(result.outcome), "data": jsonable(dict(result.outcome_data))}
-    return Replayed(port.rolls, _plain(outcome), _plain(after))
+    return result, after
 
 
 def entry_dice(info: Any, history: Any, number: int, scheme: int) -> KeyedDice:
