@@ -33,6 +33,7 @@ from referee.rulesets.epic.formations import (
     FormationState,
     ask_crossfire,
     ask_places,
+    ask_standing,
     defender,
     formation_label,
     formation_state,
@@ -57,9 +58,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
     firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
                              formation_label(firing_name))
-    crossfire = decl.crossfire
-    if crossfire is None and not decl.takes_overwatch and _units_left(ctx, decl):
-        crossfire = ask_crossfire(port, "crossfire", formation_label(target_name))
+    crossfire = decl.crossfire  # left out: asked with where the target's units stand
     target = formation_state(ctx.state, target_name, decl.target_blast_markers, False, log,
                              port, formation_label(target_name))
     # E-14 with E-W6: the units left, a war engine counting its starting DC
@@ -93,7 +92,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
     standing = [u for u in decl.target_units if not target.lost(u.name)]
     macro = any(w.macro for _, ws in fire_units for w in ws)
-    places = target_places(port, standing, target, macro=macro)
+    places, crossfire = target_places(port, standing, target, macro=macro,
+                                      crossfire=crossfire)
     units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
                       group=_run(target, places.get(u.key)))
              for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
@@ -196,26 +196,35 @@ def _run(formation: FormationState, place: tuple[int, Any] | None) -> str | None
 
 
 def target_places(port: Port, units: list[TargetUnit], formation: FormationState,
-                  barrage: bool = False, qid: str | None = None,
-                  macro: bool = False) -> dict[str, tuple[int, Place]]:
+                  barrage: bool = False, qid: str | None = None, macro: bool = False,
+                  crossfire: int | None = 0) -> tuple[dict[str, tuple[int, Place]], int]:
     """One line for the target units whose situation the declaration (or roster) leaves
     out: in range and line of fire or not (E-10), the distance to the nearest attacker
     (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15), beyond the
-    macro-weapons' reach (``nomw``, when they fire: E-12)."""
+    macro-weapons' reach (``nomw``, when they fire: E-12); and the formation's crossfire
+    when it is not known (``crossfire`` None: E-11, E-13), in the same line, else on its
+    own. Returns each unit's place and the crossfire."""
     asked = [u for u in units if target_needs(u, barrage)]
     if not asked:
-        return {}
+        if crossfire is None:
+            crossfire = ask_crossfire(port, "crossfire" if qid is None and not barrage
+                                      else f"crossfire.{weapon_key(formation.name)}",
+                                      formation.shown)
+        return {}, crossfire
     labels = [u.label for u in asked]
     needs = Needs(distance=any(u.distance is None for u in asked),
                   terrain=any(u.terrain is None for u in asked), barrage=barrage,
                   macro=macro and any(u.in_mw_range is None for u in asked))
-    places = ask_places(port, qid or f"situation.{weapon_key(formation.name)}",
-                        Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
-                               count=len(asked)),
-                        Msg.of("epic.hint.targets_barrage" if barrage else
-                               "epic.hint.targets_mw" if needs.macro else "epic.hint.targets"),
-                        labels, needs)
-    return {u.key: p for u, p in zip(asked, places, strict=True)}
+    qid = qid or f"situation.{weapon_key(formation.name)}"
+    text = Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
+                  count=len(asked))
+    hint = Msg.of("epic.hint.targets_barrage" if barrage else
+                  "epic.hint.targets_mw" if needs.macro else "epic.hint.targets")
+    if crossfire is None:
+        places, crossfire = ask_standing(port, qid, text, hint, labels, needs)
+    else:
+        places = ask_places(port, qid, text, hint, labels, needs)
+    return {u.key: p for u, p in zip(asked, places, strict=True)}, crossfire
 
 
 def beyond_reach(units: list[Defender], weapons: list[Weapon],
