@@ -168,15 +168,19 @@ class ShootLineQuestion(LineQuestion):
         try:
             return None, self._read(" ".join(raw), previous, suppression, ru)
         except AnswerError as first:
+            named: AnswerError | None = None  # the first named reading's reason
             for k in range(1, len(raw)):
                 if _COUNT_WORD.match(raw[k]) and len(raw) > k + 1 and \
                         any(ch.isalpha() for ch in " ".join(raw[:k])):
                     try:
                         return " ".join(raw[:k]), self._read(" ".join(raw[k:]), previous,
                                                              suppression, ru)
-                    except AnswerError:
-                        continue
-            raise first from None
+                    except AnswerError as err:
+                        named = named or err
+            # a first word not understood was a name: what is wrong is after it
+            unknown = first.msg.id == "epic.entry.unknown" and \
+                dict(first.msg.params).get("part") == fold(raw[0])
+            raise (named if named is not None and unknown else first) from None
 
     def _read(self, text: str, previous: Any, suppression: bool, ru: bool) -> Any:
         tokens = [t for g in split_groups(text, plus=self.side == "firing") for t in g]
