@@ -94,6 +94,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     macro = any(w.macro for _, ws in fire_units for w in ws)
     places, crossfire = target_places(port, standing, target, macro=macro,
                                       crossfire=crossfire)
+    if crossfire:  # E-11, E-13: as declared, typed in the target's line or asked
+        log.input(Msg.of("epic.step.crossfire", target=target.shown, count=crossfire), "E-13",
+                  crossfire=crossfire)
     units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
                       group=_run(target, places.get(u.key)))
              for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
