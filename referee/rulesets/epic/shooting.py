@@ -116,8 +116,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, crossfire or 0,
                         tuple(sorted(options.items())), name=target.shown)
+    # typed at the table: each roll step's dice in one prompt (issue 27)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
-                      ledger.added + ledger.as_hits)
+                      ledger.added + ledger.as_hits, step=decl.by_hand)
     log.table(Msg.of("epic.table.shots", firing=firing.shown, target=target.shown),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
@@ -128,7 +129,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     engines = engines_of(units)
     casualties, alloc_rows, save_rows, allocated = _damage(port, log, units, hits_list, options,
-                                                        crossfire or 0, ledger, facts, engines)
+                                                        crossfire or 0, ledger, facts, engines,
+                                                        step=decl.by_hand)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows), engines)
     keep_engines(target, units, engines)
@@ -313,12 +315,13 @@ def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             options: dict[str, Any], crossfire: int, ledger: MarkerLedger,
-            facts: Any = None, engines: dict[str, Engine] | None = None
-            ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
-                       list[tuple[str, str]]]:
+            facts: Any = None, engines: dict[str, Engine] | None = None,
+            step: bool = False) -> tuple[list[str], list[tuple[Any, ...]],
+                                         list[tuple[Any, ...]], list[tuple[str, str]]]:
     """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits; war
     engines' shields stop hits first and their unsaved hits are points of damage (E-W1,
-    E-W9; ``engines``: their damage and shields, kept up to date)."""
+    E-W9; ``engines``: their damage and shields, kept up to date). ``step``: the saves of
+    one allocation in one prompt (issue 27)."""
     engines = engines if engines is not None else engines_of(units)
     casualties: list[str] = []
     alloc_rows: list[tuple[Any, ...]] = []
@@ -353,7 +356,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
                              tuple(macro) if phase == "normal" else (),
                              tuple(taken_normal.items()))
         alloc = shielded(log, alive, alloc, engines, options)
-        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest)
+        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest, step=step)
         save_rows += report.rows
         lost_engines = wound_engines(port, log, alive, alloc, report.failed, ledger, engines,
                                      options, phase)
