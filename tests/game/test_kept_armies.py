@@ -22,7 +22,7 @@ from tests.support.game import invoke, new_game
 ROSTERS = ROOT / "transcripts" / "rosters"
 # the side of Grey Company is asked once the formations' lines are typed, before any die
 EPIC_TYPED = ["whole", "Grey Company: 4 ap4", "Red Company: 2 inf 6+ woods 15, 2 av 4+ 25",
-              "Grey", "no", "advance", "5 5 5 5", "1 1", "1 1"]
+              "Grey", "no", "advance", "5 5 5 5", "1 1, 1 1"]
 
 
 def _roster(game: Path, *extra: str) -> dict[str, Any]:

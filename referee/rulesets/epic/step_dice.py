@@ -33,6 +33,7 @@ from referee.core.errors import AnswerError
 from referee.core.oddsref import OddsRef
 from referee.core.port import Port
 from referee.core.questions import DiceQuestion, Question
+from referee.core.table import Table, as_need
 from referee.core.text import Msg
 from referee.core.words import whole_number
 
@@ -104,6 +105,16 @@ class StepDiceQuestion(DiceQuestion):
                         source)
 
 
+def _table(groups: Sequence[DiceGroup], kind: str, clause: str) -> Table:
+    """The step's groups in the order their dice are typed: how many dice, what succeeds,
+    the chance of a die."""
+    return Table(Msg.of(f"epic.step_dice.table.{kind}"),
+                 tuple(Msg.of(f"epic.step_dice.col.{c}") for c in ("n", "group", "dice", "need",
+                                                                   "chance")),
+                 tuple((i, g.label, g.spec.count, as_need(g.spec.target or 0), _percent(g.spec))
+                       for i, g in enumerate(groups, 1)), clause=clause)
+
+
 def listed(groups: Sequence[DiceGroup]) -> Msg:
     """The groups in order, each with its dice and what succeeds: ``AP4+: 4 dice, 5+``."""
     out = Msg.of("epic.step_dice.group", group=groups[0].label, count=groups[0].spec.count,
@@ -161,8 +172,8 @@ def ask_step(port: Port, qid: str, groups: Sequence[DiceGroup], *, clause: str,
     extra = {} if answered_by is None else {"answered_by": answered_by}
     got = port.ask(StepDiceQuestion(
         id=qid, clause=clause, groups=tuple(groups), spec=DiceSpec(count=total),
-        text=Msg.of(f"epic.step_dice.q.{kind}", count=total, groups=listed(groups)),
-        hint_msg=Msg.of("epic.step_dice.hint"),
+        text=Msg.of(f"epic.step_dice.q.{kind}", count=total, groups=len(groups)),
+        hint_msg=Msg.of("epic.step_dice.hint"), shows=(_table(groups, kind, clause),),
         odds=OddsRef.to("referee.rulesets.epic.odds:step", kind=kind,
                         groups=tuple((g.label, g.spec.count, _chance(g.spec)) for g in groups),
                         first=groups[0].odds, first_spec=groups[0].spec,

@@ -129,10 +129,7 @@ def test_the_hints_say_what_a_left_out_bm_and_xf_mean_in_both_languages() -> Non
 REFERENCE = {"attack-kind": "whole", "firing": "Grey Company: 4 ap4, Lascannon 2 at4",
              "target": "Red Company: Rifles 2 inf 6+ woods 15, 4 inf 6+ 20, 2 av 4+ 25",
              "broken.red-company": False, "action": "advance", "cover.ap": True,
-             "to-hit.ap4": [5] * 4, "to-hit.lascannon": [5, 5],
-             "save.normal.rifles-1..rifles-2": [1, 1],
-             "save.normal.infantry-1..infantry-2": [1, 1],
-             "save.normal.armoured-vehicle-1..armoured-vehicle-2": [1, 1]}
+             "to-hit": [5] * 6, "save.normal": [1] * 6}
 
 
 @pytest.mark.clause("E-10")
@@ -159,7 +156,7 @@ def test_E4_firing_units_of_a_named_group_take_its_name_others_are_numbered_gapl
     answers = {"attack-kind": "whole",
                "firing": "Grey: bm1, Heavy 2 ap5 30, 2 ap5 20, Heavy 1 ap5 40",
                "target": "Red: 3 inf 6+ 15", "broken.red": False, "action": "advance",
-               "to-hit.heavy": [1, 1], "to-hit.ap5": [1, 1]}
+               "to-hit": [1] * 4}
     result, _ = play(answers)
     who = next(t for t in result.tables if t.title.id == "epic.table.who_fires")
     assert [render(r[0]) for r in who.rows] == ["Heavy 1", "Heavy 2", "Shooter 1",
@@ -190,16 +187,13 @@ def test_E13_a_later_attack_says_the_crossfire_with_where_the_units_stand(
 
     game = tmp_path / "night.db"
     new_game(game)
-    first = {**REFERENCE, "save.normal.rifles-1..rifles-2": [6, 6],
-             "save.normal.infantry-1..infantry-2": [6, 6],
-             "save.normal.armoured-vehicle-1..armoured-vehicle-2": [6, 6]}
+    first = {**REFERENCE, "save.normal": [6] * 6}
     play(first, game)
     later = {"attack-kind": "kept:Grey Company:Red Company", "action": "advance",
-             "situation.red-company": "2 15, 4 20, 2 25, xf1", "to-hit.ap4": [6, 6, 1, 1],
-             "to-hit.lascannon": [1, 1]}
+             "situation.red-company": "2 15, 4 20, 2 25, xf1", "to-hit": [6, 6, 1, 1, 1, 1]}
     result, asked = play(later, game)
     assert [q.id for q in asked] == ["attack-kind", "action", "situation.red-company",
-                                     "to-hit.ap4", "to-hit.lascannon"]
+                                     "to-hit"]
     situation = asked[2]
     assert isinstance(situation, CrossfireSituationQuestion)
     assert "xf1" in render(situation.hint_msg or TEXT)

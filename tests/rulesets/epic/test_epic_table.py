@@ -21,6 +21,7 @@ from referee.core.questions import ChoiceQuestion, ConfirmQuestion, DiceQuestion
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.render.display import value_from_label
+from referee.rulesets.epic.step_dice import StepDiceQuestion
 from referee.rulesets.epic.view import state_view
 from tests.support import ROOT
 
@@ -83,18 +84,15 @@ def steps(result: Any) -> list[str]:
 
 # -- the typed attack ---------------------------------------------------------------------------
 
-def test_the_reference_attack_costs_at_most_24_questions_and_ends_as_before() -> None:
+def test_the_reference_attack_costs_at_most_8_questions_and_ends_as_before() -> None:
     """The issue's epic-typed attack: 4 AP4+ shots and 2 AT4+ shots at 6 infantry (6+, two
     in woods) and 2 armoured vehicles (4+), every die a 5 to hit and a 1 to save."""
     answers = typed(**{"firing.1": "4 ap4", "firing.2": "2 at4",
                        "target.1": "2 inf 6+ woods 15", "target.2": "4 same open 20",
                        "target.3": "2 av 4+ 25", "cover.ap": True,
-                       "to-hit.ap4": [5] * 4, "to-hit.at4": [5] * 2,
-                       "save.normal.infantry-1..infantry-2": [1, 1],
-                       "save.normal.infantry-3..infantry-4": [1, 1],
-                       "save.normal.armoured-vehicle-1..armoured-vehicle-2": [1, 1]})
+                       "to-hit": [5] * 6, "save.normal": [1] * 6})
     result, asked = run(answers)
-    assert len(asked) <= 24
+    assert len(asked) <= 8  # issue 27: a line a formation, a prompt a roll step
     assert result.outcome_data["casualties"] == ["infantry-1", "infantry-2", "infantry-3",
                                                  "infantry-4", "armoured-vehicle-1",
                                                  "armoured-vehicle-2"]
@@ -207,8 +205,11 @@ def test_E11_a_unit_with_two_hits_or_a_re_roll_rolls_on_its_own() -> None:
     answers = typed(**{"firing.1": "4 ap4", "target.1": "3 inf 5+ 20 ra",
                        "to-hit.ap4": [6, 6, 6, 6]})
     _, asked = run(answers)
-    saves = [q.id for q in asked if q.id.startswith("save.") and "reroll" not in q.id]
-    assert saves == ["save.normal.infantry-1", "save.normal.infantry-2", "save.normal.infantry-3"]
+    (saves,) = [q for q in asked if q.id.startswith("save.") and "reroll" not in q.id]
+    # one prompt for the step (issue 27), a group a unit: each rolls on its own
+    assert isinstance(saves, StepDiceQuestion) and saves.id == "save.normal"
+    assert [g.qid for g in saves.groups] == ["save.normal.infantry-1", "save.normal.infantry-2",
+                                             "save.normal.infantry-3"]
 
 
 # -- a compact line and the same units one a line end the same ---------------------------------
@@ -230,16 +231,18 @@ class _Faces:
                  dice: Any) -> None:
         self.answers, self.hit, self.save, self.dice = answers, hit, save, dice
 
+    def faces(self, qid: str, n: int) -> list[int]:
+        if qid.startswith("to-hit"):
+            return [self.hit[i % len(self.hit)] for i in range(n)]
+        units = _units(qid)
+        return [self.save[u] for u in units] if len(units) > 1 else [self.save[units[0]]] * n
+
     def ask(self, q: Question) -> Any:
-        if isinstance(q, DiceQuestion):
-            n = q.spec.count
-            if q.id.startswith("to-hit"):
-                faces = [self.hit[i % len(self.hit)] for i in range(n)]
-            else:
-                units = _units(q.id)
-                faces = ([self.save[u] for u in units] if len(units) > 1
-                         else [self.save[units[0]]] * n)
+        if isinstance(q, StepDiceQuestion):  # a step's groups in one prompt (issue 27)
+            faces = [f for g in q.groups for f in self.faces(g.qid, g.spec.count)]
             return settle_dice(q, q.accept(faces), self.dice)
+        if isinstance(q, DiceQuestion):
+            return settle_dice(q, q.accept(self.faces(q.id, q.spec.count)), self.dice)
         if q.id in self.answers:
             return q.accept(value_from_label(q, self.answers[q.id]))
         return q.accept(q.default if q.default is not None else "")
