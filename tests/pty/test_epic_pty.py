@@ -64,17 +64,18 @@ def _talk(s: Session, steps: list[tuple[str, str | None]]) -> None:
 
 def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, tmp_path):
     """The whole attack typed in one line per formation (issue 27): the firing formation
-    named before a colon, the target's left to its label, its units named (``Rifles``) and
-    its crossfire in the same line (``xf1``); a line missing its save is refused at once
-    with the part that is wrong and asked again, the action list filters as one types, and
-    the recording holds the lines."""
+    named before a colon, the target's left to its label, a weapon and the units named
+    (``Lascannon``, ``Rifles``) and the crossfire in the target's line (``xf1``); a line
+    missing its save is refused at once with the part that is wrong and asked again, the
+    action list filters as one types, both weapons' dice are one prompt (a wrong count
+    refused with its reason), and the recording holds the lines and replays."""
     record = tmp_path / "lines.toml"
     s = Session(spawn("attack", "epic", "--seed", "4", "--record", str(record)))
     _talk(s, [
         ("What is to be resolved?", ENTER),  # the whole attack
         ("Firing formation?", None),
         ("a name and : first (without one: 'Firing formation')", None),
-        ("E.g. 4 ap4", "Grey Company (invented): 3 ap4" + ENTER),
+        ("E.g. 4 ap4", "Grey Company (invented): 3 ap4, Lascannon 1 ap5" + ENTER),
         ("Target formation?", None),
         ("xf1 for the other friendly formations", "Rifles 3 inf woods 30" + ENTER),
         ("✗ the armour save is missing: 5+, or - for none", None),
@@ -82,7 +83,15 @@ def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, t
         ("Is Target formation broken already", ENTER),  # No (E-14)
         ("What action is Grey Company (invented) taking?", "sus"),  # the list filters
         ("Sustained Fire", ENTER),
-        ("Roll to hit for AP4+: 3 dice, 4+ hits", "6 6 6" + ENTER),  # +1 SF, -1 cover
+        # every weapon's roll in one prompt, the groups in the order of the table above it
+        # (+1 SF, -1 cover): a wrong count in all, then in a group, refused and asked again
+        ("Rolls to hit, in order", None),
+        ("Lascannon", None),
+        ("Roll to hit: 4 dice, the 2 groups in the order of the table", "6 6 6" + ENTER),
+        ("✗ 4 dice in all, 3 given", None),
+        ("Roll to hit: 4 dice", "6 6, 6" + ENTER),
+        ("✗ part 1 (AP4+): 3 dice, 2 given", None),
+        ("Roll to hit: 4 dice", "6 6 6, 1" + ENTER),
         # three alike units, a hit each: their saves are one roll, a die a unit; the
         # crossfire makes the woods' 5+ a 6+ (E-11)
         ("Save for Rifles 1 to Rifles 3, a die each: 3 dice, 6+ saves", "6 6 5" + ENTER),
@@ -91,7 +100,8 @@ def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, t
     assert s.finish() == 0
     assert "Traceback" not in s.text
     answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
-    assert answers["firing"] == "Grey Company (invented): 3 ap4"
+    assert answers["firing"] == "Grey Company (invented): 3 ap4, Lascannon 1 ap5"
+    assert answers["to-hit"] == [6, 6, 6, 1]
     assert answers["target"] == "xf1, Rifles 3 inf 6+ woods 30"
     assert answers["action"] == "sustained-fire"
     assert answers["save.normal.rifles-1..rifles-3"] == [6, 6, 5]
