@@ -274,8 +274,7 @@ def _weapons(groups: list[FiringGroup],
     """One weapon for each profile the lines name (for each name given to it: a group of
     one weapon named ``Lascannon 2 at4``), in the order they come; a weapon without a name
     is named by its profile (``AP4+``)."""
-    keys = list(dict.fromkeys((p, n if n and len(g.weapons) == 1 else profile_name(p))
-                              for g, n in zip(groups, names, strict=True)
+    keys = list(dict.fromkeys(_weapon_of(g, n, p) for g, n in zip(groups, names, strict=True)
                               for _, p in g.weapons))
     out: dict[tuple[Profile, str], Weapon] = {}
     used: set[str] = set()
@@ -290,6 +289,8 @@ def _weapons(groups: list[FiringGroup],
 
 
 def _weapon_of(g: FiringGroup, name: str | None, p: Profile) -> tuple[Profile, str]:
+    """A weapon of a group: its profile, and the group's name when it is the group's only
+    weapon (else the profile's)."""
     return (p, name if name and len(g.weapons) == 1 else profile_name(p))
 
 

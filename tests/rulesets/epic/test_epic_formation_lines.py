@@ -11,18 +11,17 @@ from typing import Any
 
 import pytest
 
-from referee import api
 from referee.catalog import render
 from referee.core.errors import AnswerError
 from referee.core.questions import Question
 from referee.core.text import Msg
-from referee.frontends.answers import AnswerPort
 from referee.rulesets.epic.line import Needs
 from referee.rulesets.epic.shoot_line import (
     CrossfireSituationQuestion,
     ShootLineQuestion,
     Standing,
 )
+from tests.support.epic import played
 
 TEXT = Msg.of("epic.shoot.q.target")
 
@@ -39,27 +38,6 @@ def refused(q: Question, line: str) -> Msg:
     with pytest.raises(AnswerError) as err:
         q.accept(line)
     return err.value.msg
-
-
-class _Asked:
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.asked: list[Question] = []
-
-    def ask(self, q: Question) -> Any:
-        self.asked.append(q)
-        return self.inner.ask(q)
-
-    def finish(self) -> None:
-        self.inner.finish()
-
-
-def play(answers: dict[str, Any], game: Path | None = None,
-         declaration: dict[str, Any] | None = None) -> tuple[Any, list[Question]]:
-    plan = api.plan_attack("epic", seed=None if game else 1, declaration=declaration,
-                           game=game)
-    port = _Asked(AnswerPort(answers, plan.dice, roll_missing_dice=True))
-    return api.play(plan, port, game=game), port.asked
 
 
 # -- the line -------------------------------------------------------------------------------
@@ -134,7 +112,7 @@ REFERENCE = {"attack-kind": "whole", "firing": "Grey Company: 4 ap4, Lascannon 2
 
 @pytest.mark.clause("E-10")
 def test_E10_units_are_named_by_their_group_or_type_and_weapons_by_name_or_profile() -> None:
-    result, asked = play(REFERENCE)
+    result, asked = played(REFERENCE)
     assert [q.id for q in asked][:4] == ["attack-kind", "firing", "target", "broken.red-company"]
     assert result.outcome_data["casualties"] == [
         "Rifles 1", "Rifles 2", "infantry-1", "infantry-2", "armoured-vehicle-1",
@@ -157,7 +135,7 @@ def test_E4_firing_units_of_a_named_group_take_its_name_others_are_numbered_gapl
                "firing": "Grey: bm1, Heavy 2 ap5 30, 2 ap5 20, Heavy 1 ap5 40",
                "target": "Red: 3 inf 6+ 15", "broken.red": False, "action": "advance",
                "to-hit": [1] * 4}
-    result, _ = play(answers)
+    result, _ = played(answers)
     who = next(t for t in result.tables if t.title.id == "epic.table.who_fires")
     assert [render(r[0]) for r in who.rows] == ["Heavy 1", "Heavy 2", "Shooter 1",
                                                 "Shooter 2", "Heavy 3"]
@@ -170,7 +148,7 @@ def test_E11_E13_crossfire_typed_in_the_target_line_worsens_saves_and_adds_a_mar
     answers = {"attack-kind": "whole", "firing": "Grey: 2 ap4", "target": "Red: xf1, 2 inf 5+ 15",
                "broken.red": False, "action": "advance", "to-hit.ap4": [6, 6],
                "save.normal.infantry-1..infantry-2": [5, 6]}
-    result, asked = play(answers)
+    result, asked = played(answers)
     assert not [q.id for q in asked if q.id.startswith(("crossfire", "markers."))]
     assert result.outcome_data["casualties"] == ["infantry-1"]  # 5+ is 6+ under crossfire
     assert result.outcome_data["markers_added"] == 1 + 1 + 1  # under fire, kill, crossfire
@@ -188,10 +166,10 @@ def test_E13_a_later_attack_says_the_crossfire_with_where_the_units_stand(
     game = tmp_path / "night.db"
     new_game(game)
     first = {**REFERENCE, "save.normal": [6] * 6}
-    play(first, game)
+    played(first, game=game)
     later = {"attack-kind": "kept:Grey Company:Red Company", "action": "advance",
              "situation.red-company": "2 15, 4 20, 2 25, xf1", "to-hit": [6, 6, 1, 1, 1, 1]}
-    result, asked = play(later, game)
+    result, asked = played(later, game=game)
     assert [q.id for q in asked] == ["attack-kind", "action", "situation.red-company",
                                      "to-hit"]
     situation = asked[2]

@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 
-from referee import api
 from referee.catalog import render
 from referee.core.dice import ROLL, DiceRoll, DiceSpec
 from referee.core.errors import AnswerError
-from referee.core.questions import Question
 from referee.core.text import Msg
-from referee.frontends.answers import AnswerPort
 from referee.rulesets.epic.step_dice import DiceGroup, StepDiceQuestion
+from tests.support.epic import played
 
 GROUPS = (DiceGroup("to-hit.ap4", "AP4+", DiceSpec(count=3, target=4, auto_fail=(1,))),
           DiceGroup("to-hit.at6", "AT6+", DiceSpec(count=2, target=6, auto_fail=(1,))))
@@ -60,26 +58,6 @@ def test_a_count_of_hits_alone_or_a_bad_face_is_refused(text: str) -> None:
         STEP.accept(text)
 
 
-class _Asked:
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.asked: list[Question] = []
-
-    def ask(self, q: Question) -> Any:
-        self.asked.append(q)
-        return self.inner.ask(q)
-
-    def finish(self) -> None:
-        self.inner.finish()
-
-
-def play(answers: dict[str, Any], declaration: dict[str, Any] | None = None
-         ) -> tuple[Any, list[Question]]:
-    plan = api.plan_attack("epic", seed=1, declaration=declaration)
-    port = _Asked(AnswerPort(answers, plan.dice))
-    return api.play(plan, port), port.asked
-
-
 def typed(firing: str, target: str, **answers: Any) -> dict[str, Any]:
     return {"attack-kind": "whole", "firing": f"Grey: {firing}", "target": f"Red: {target}",
             "broken.red": False, "action": "advance", **answers}
@@ -91,7 +69,7 @@ def test_E9_a_7_plus_group_rolls_its_first_die_in_the_step_and_its_second_after(
     answers = typed("2 ap6, 2 ap4", "3 inf 6+ woods 15", action="double",
                     **{"to-hit": "6 6, 6 2", "to-hit.ap6.then": [5, 4],
                        "save.normal.infantry-1..infantry-2": [1, 1]})
-    result, asked = play(answers)
+    result, asked = played(answers)
     ids = [q.id for q in asked]
     assert ids.index("to-hit") < ids.index("to-hit.ap6.then")
     step = next(q for q in asked if q.id == "to-hit")
@@ -108,7 +86,7 @@ def test_E11_a_reinforced_re_roll_is_asked_after_the_step() -> None:
                     **{"to-hit": None, "to-hit.ap4": [6, 6],
                        "save.normal": "2, 1", "save.normal.infantry-1.reroll": [6]})
     del answers["to-hit"]  # one weapon: its own prompt, as before
-    result, asked = play(answers)
+    result, asked = played(answers)
     ids = [q.id for q in asked]
     assert ids.index("save.normal") < ids.index("save.normal.infantry-1.reroll")
     assert result.outcome_data["casualties"] == ["infantry-2"]  # the re-roll saved the first
@@ -120,7 +98,7 @@ def test_E12_macro_weapon_hits_come_after_the_saves_step_of_the_other_hits() -> 
     allocated to the survivors only after it (E-12: no save against them here)."""
     answers = typed("2 ap4, 2 at4 mw", "inf 4+ 10, av 4+ 20, inf 5+ 30",
                     **{"to-hit": [6, 6, 6, 6], "save.normal": "6, 1"})
-    result, asked = play(answers)
+    result, asked = played(answers)
     step = next(q for q in asked if q.id == "save.normal")
     assert isinstance(step, StepDiceQuestion)
     assert [g.qid for g in step.groups] == ["save.normal.infantry-1", "save.normal.infantry-2"]
@@ -140,6 +118,6 @@ def test_an_attack_from_a_declaration_keeps_a_prompt_a_weapon() -> None:
                                      "distance": 10, "in_range": True, "terrain": "open"}],
                    "firing_blast_markers": 0, "target_blast_markers": 0, "crossfire": 0,
                    "target_broken": False}
-    _, asked = play({"action": "advance", "to-hit.rifle": [1, 1], "to-hit.cannon": [1]},
+    _, asked = played({"action": "advance", "to-hit.rifle": [1, 1], "to-hit.cannon": [1]},
                     declaration)
     assert not [q for q in asked if isinstance(q, StepDiceQuestion)]
