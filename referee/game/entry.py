@@ -321,6 +321,12 @@ class History:
 
         attacker, defender = parties(result)
         sides = self._sides(attacker, defender)
+        # sides the resolver asked itself (an Epic turn's formations): kept for the game,
+        # never changing a side it keeps already
+        for name, side in (result.outcome_data.get("sides_told") or {}).items():
+            if (self.game_sides is not None and side in self.game_sides
+                    and name not in self.known):
+                self.remembered.setdefault(name, side)
         shown = title(result)
         self._details = {
             "rolls": rolls_of(self.ruleset, answers, odds), "replay": replay,

@@ -87,6 +87,27 @@ def test_an_epic_roster_written_by_the_game_is_a_roster(game: Path, tmp_path: Pa
     assert [u.name for u in roster.formation[1].units][:2] == ["Rifleman 1", "Rifleman 2"]
 
 
+def test_an_epic_assault_roster_brought_in_and_written_back_is_the_same_roster(
+        game: Path, tmp_path: Path) -> None:
+    """Each unit's close combat and firefight values, its abilities and the formation's
+    initiative come back out (a roster with them once made the game file unreadable)."""
+    from referee.rulesets.epic.roster import load_roster
+
+    source = ROSTERS / "epic-assault.toml"
+    assert invoke(["game", "roster", str(game), "--import", str(source)])[0] == 0
+    out = tmp_path / "epic.toml"
+    code, _out, err = invoke(["game", "roster", str(game), "--export", str(out)])
+    assert code == 0, err
+    again, before = load_roster(str(out)), load_roster(str(source))
+    by_name = {g.name: g for g in before.formation}
+    assert sorted(by_name) == sorted(f.name for f in again.formation)
+    for f in again.formation:
+        g = by_name[f.name]
+        assert (f.side, f.initiative) == (g.side, g.initiative)
+        assert [u.model_dump(exclude={"weapons"}) for u in f.units] == \
+            [u.model_dump(exclude={"weapons"}) for u in g.units]
+
+
 def test_combat_commander_keeps_named_pieces_with_their_state(game: Path,
                                                               tmp_path: Path) -> None:
     from referee.rulesets.cc.roster import load_roster

@@ -123,16 +123,15 @@ def test_C6_C14_compact_lines_at_a_terminal_a_piece_refused_as_typed_and_typed_a
         ("Fire group: piece 4?", ""), ("Enter for -", ENTER),
         ("FP from actions and terrain, and the target hex's cover?", ENTER),  # cover 0
         ("Target hex: unit 1?", "2x 7" + ENTER),
-        ("Target hex: unit 3?", ENTER),
+        ("Target hex: unit 2?", ENTER),  # the questions count lines: no gap (issue 27)
         (Q_BASE, ""), ("squad (FP 6)", ENTER),
         ("Fire roll: draw from the British Fate deck (FP 7)", "2 3" + ENTER),
-        ("Which unit makes its defence roll next?", ENTER),
-        ("Defence roll for unit 1 (Morale 7)", "1 3" + ENTER),
-        ("Defence roll for unit 2 (Morale 7)", "5 6" + ENTER),
+        ("Defence roll for German unit 1 (Morale 7)", "1 3" + ENTER),
+        ("Defence roll for German unit 2 (Morale 7)", "5 6" + ENTER),
         ("Outcome: Attack total 12.", "")])
     assert s.finish() == 0
     assert "Traceback" not in s.text
-    assert "unit 1: broken; unit 2: no effect" in squash(s.text)
+    assert "German unit 1: broken; German unit 2: no effect" in squash(s.text)
     script = tomllib.loads(record.read_text(encoding="utf-8"))
     assert {k: v for k, v in script["answers"].items() if k.startswith(("piece", "unit"))} == {
         "piece.1": "squad 5 5 3", "piece.2": "Sgt leader 1", "piece.3": "team 4 2 3",
@@ -149,12 +148,12 @@ def test_C7_in_russian_lines_in_russian_words_a_white_band_weapon_refused_in_a_g
         ("Чьи подразделения в гексе цели?", "итал" + ENTER),
         ("Огневая Группа: фишка 1?", ""),
         ("например 'отделение 5 6 3'", "отделение 5 6 3 с пулемёт 2 8" + ENTER),
-        ("Огневая Группа: фишка 3?", "миномёт 6 12 3 белая" + ENTER),
+        ("Огневая Группа: фишка 2?", "миномёт 6 12 3 белая" + ENTER),
         ("миномёт — Вооружение с белой полосой: всегда стреляет в одиночку, никогда в "
          "группе (C-7): в группу не входит", ""),
         # "-": the group is the squad and its MG (after a refused line, Enter alone takes
         # no default: issue 27)
-        ("Огневая Группа: фишка 3?", "-" + ENTER),
+        ("Огневая Группа: фишка 2?", "-" + ENTER),
         ("ОМ от Действий и местности и Укрытие гекса цели?", "укрытие 1" + ENTER),
         ("Гекс цели: подразделение 1?", "отделение 7" + ENTER),
         ("Гекс цели: подразделение 2?", ENTER),
@@ -166,3 +165,51 @@ def test_C7_in_russian_lines_in_russian_words_a_white_band_weapon_refused_in_a_g
     assert "Traceback" not in s.text
     assert "отделение: сломлено" in squash(s.text)
     assert "отделение 5 6 3 с пулемёт 2 8" in squash(s.text)  # written back in Russian
+
+
+FIRST_AT = """ruleset = "cc"
+use_defaults = true
+
+[answers]
+attacker = "germany"
+defender = "america"
+"piece.1" = "squad 5 6 3"
+"piece.2" = "team 3 8 3"
+situation = "@{hex} cover 1"
+"unit.1" = "{unit} 7"
+fire = "4 5"
+"defence.unit-1" = "4 5"
+"""
+
+
+def test_a_later_attack_picks_the_kept_pieces_by_name_at_the_table(spawn, tmp_path):
+    """Issue 27: in a game file the pieces an attack typed are offered by name; typing a
+    name filters the list, Enter takes it; nothing else of the pieces is asked."""
+    game = tmp_path / "game.sqlite"
+    for hex_name, unit in (("H3", "Rifles"), ("H5", "Gunners")):
+        script = tmp_path / f"{hex_name}.toml"
+        script.write_text(FIRST_AT.replace("{hex}", hex_name).replace("{unit}", unit),
+                          encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "referee", "run", str(script), "--game",
+                               str(game), "--word", "oak"], cwd=ROOT, capture_output=True,
+                              text=True, encoding="utf-8", timeout=TIMEOUT, env=child_env())
+        assert done.returncode == 0, done.stderr
+    s = Session(spawn("attack", "cc", "--game", str(game), "--no-odds"))
+    s.expect("Which side fires? (or which kept pieces fire at which)")
+    s.expect("Italian")  # the whole list is drawn
+    s.child.send("Gunners")  # filters: the two lines of the Gunners' hex
+    s.expect("Gunners in H5")
+    s.child.send(ENTER)  # the first: as the game keeps them
+    s.expect(Q_BASE)
+    s.child.send(ENTER)
+    s.expect("Fire roll: draw from the German Fate deck (FP 6)")
+    s.child.sendline("4 5")
+    s.expect("Defence roll for Gunners (Morale 8)")
+    s.child.sendline("4 5")
+    s.expect("Outcome: Attack total 15. hex H5")
+    assert s.finish() == 0
+    text = squash(s.text)
+    assert "Traceback" not in text
+    assert "Fire group: piece" not in text and "Target hex: unit" not in text
+    assert "Rifles" not in text.split("Which side fires?")[-1].split(
+        "Gunners in H5")[-1]

@@ -14,6 +14,7 @@ from referee.core.text import Msg
 
 RULESET_ID = "combat-commander"
 STATE_KEY = "units"
+UNNAMED_HEX = "*"  # the firing hex typed without a name (``ask.UNNAMED_HEX``)
 
 
 def _key(piece: Mapping[str, Any]) -> tuple[str, str]:
@@ -32,10 +33,14 @@ def kept_after(state: Mapping[str, Any], decl: Any, results: Mapping[str, str],
         if p.name is None:
             continue
         old = kept.get((decl.attacker, p.name.casefold()), {})
+        # a kept piece fired from its unnamed hex keeps the place it had (issue 27)
+        where = old.get("hex") if p.hex == UNNAMED_HEX and old else p.hex
         kept[(decl.attacker, p.name.casefold())] = {
-            **old, "name": p.name, "side": decl.attacker, "hex": p.hex, "kind": p.kind,
+            **old, "name": p.name, "side": decl.attacker, "hex": where, "kind": p.kind,
             "fp": p.fp if p.fires else old.get("fp"), "range": p.range if p.fires
             else old.get("range"), "command": p.command, "white_band": p.white_band,
+            "distance": p.distance if p.fires else old.get("distance"),
+            "hindrance": p.hindrance if p.fires else old.get("hindrance"),
             "broken": p.broken or p.name in broken_weapons}
     for u in decl.target:
         if u.name is None:
@@ -49,12 +54,42 @@ def kept_after(state: Mapping[str, Any], decl: Any, results: Mapping[str, str],
             "hex": decl.target_hex or old.get("hex"), "kind": u.kind, "morale": u.morale,
             "broken_morale": u.broken_morale, "command": u.command,
             "vp": u.vp if u.vp is not None else old.get("vp"), "broken": broken,
+            "cover": decl.cover,
             "suppressed": (u.suppressed or result == "suppressed" or event == "suppressed")
             and not broken,
             "eliminated": result == "eliminated" or event == "eliminated"}
     from referee.rulesets.cc.saved import SavedPiece
 
     return {STATE_KEY: [SavedPiece.model_validate(p).model_dump() for p in kept.values()]}
+
+
+def named(pieces: list[dict[str, Any]], side: str,
+          kept: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The pieces typed in a game with a name each (issue 27): one typed without a name
+    gets its side's default name in the player's language, numbered by kind without gaps
+    (``German unit 1``, ``German weapon 1``), never one the game keeps for its side (a piece
+    typed anew is a new piece). Their ids (``piece-2``) stay: scripts answer as before."""
+    from referee.catalog import render
+
+    taken = {p["name"].casefold() for p in kept if p["side"] == side}
+    taken |= {p["name"].casefold() for p in pieces if p.get("name")}
+    counts: dict[str, int] = {}
+    out = []
+    for p in pieces:
+        if p.get("name") is None:
+            kind = p.get("kind", "unit")
+            n = counts.get(kind, 0)
+            while True:
+                n += 1
+                name = render(Msg.of(f"cc.kept.default.{kind}",
+                                     nation=Msg.of(f"cc.nation.{side}"), n=n))
+                if name.casefold() not in taken:
+                    break
+            counts[kind] = n
+            taken.add(name.casefold())
+            p = {**p, "name": name}
+        out.append(p)
+    return out
 
 
 def _profile(p: Mapping[str, Any]) -> Msg:

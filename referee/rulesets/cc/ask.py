@@ -9,6 +9,7 @@ is entered (``entry.PieceQuestion``). Then the attack's FP bonuses and the targe
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from referee.core.options import Options
@@ -47,10 +48,15 @@ def hex_label(hex_name: str) -> Msg | str:
     return Msg.of("cc.label.firing_hex") if hex_name == UNNAMED_HEX else hex_name
 
 
-def ask_sides(port: Port) -> tuple[str, str]:
+def ask_sides(port: Port, offered: Sequence[Choice] = ()) -> tuple[str, str]:
+    """The attacker and the defender; ``offered``: the kept attacks a game file offers
+    first (issue 27), whose value is returned as the attacker with an empty defender."""
     nations = tuple(Choice(n, Msg.of(f"cc.nation.{n}")) for n in NATIONS)
-    attacker: str = port.ask(NationQuestion(id="attacker", text=Msg.of("cc.q.attacker"),
-                                            choices=nations, default_value="germany"))
+    attacker: str = port.ask(NationQuestion(
+        id="attacker", text=Msg.of("cc.kept.q.which" if offered else "cc.q.attacker"),
+        choices=(*offered, *nations), default_value="germany"))
+    if attacker not in NATIONS:
+        return attacker, ""
     defenders = tuple(c for c in nations if c.value != attacker)
     defender: str = port.ask(NationQuestion(id="defender", text=Msg.of("cc.q.defender"),
                                             choices=defenders,
@@ -71,8 +77,18 @@ def ask_link(port: Port, qid: str, new: str, before: list[str],
     return None if answer == NOT_NEXT else answer
 
 
-def ask_declaration(port: Port, options: Options) -> Asked:
-    attacker, defender = ask_sides(port)
+def ask_declaration(port: Port, options: Options,
+                    kept: Sequence[Mapping[str, Any]] | None = None,
+                    offered: Sequence[Choice] = (),
+                    from_kept: Callable[[str], Asked] | None = None) -> Asked:
+    """The declaration typed at the table. ``kept``: in a game file, the pieces it keeps
+    (issue 27): a piece typed without a name gets a default name its side does not use yet
+    (``army.named``), so that the game keeps it and a later attack offers it by name;
+    ``offered``: the kept attacks offered before the nations, each declared by
+    ``from_kept``."""
+    attacker, defender = ask_sides(port, offered)
+    if not defender and from_kept is not None:
+        return from_kept(attacker)
     inferred: list[tuple[Msg, str]] = []
     firing: list[dict[str, Any]] = []
     adjacent: list[list[str]] = []
@@ -84,7 +100,7 @@ def ask_declaration(port: Port, options: Options) -> Asked:
         number = len(firing) + 1
         piece = port.ask(PieceQuestion(
             id=f"piece.{line}", clause="C-6", number=number, hex=current,
-            text=Msg.of("cc.q.piece", n=number),
+            text=Msg.of("cc.q.piece", n=line),  # lines, not pieces: a carried weapon is one
             group=tuple(FiringPiece.model_validate(p) for p in firing), rules=options,
             default_value=None if line == 1 else DONE,
             hint_msg=Msg.of("cc.hint.piece" if line == 1 else "cc.hint.piece_more")))
@@ -113,12 +129,17 @@ def ask_declaration(port: Port, options: Options) -> Asked:
         number = len(target) + 1
         unit = port.ask(UnitQuestion(
             id=f"unit.{line}", clause="C-4", number=number,
-            text=Msg.of("cc.q.unit", n=number),
+            text=Msg.of("cc.q.unit", n=line),
             default_value=None if line == 1 else DONE,
             hint_msg=Msg.of("cc.hint.unit" if line == 1 else "cc.hint.unit_more")))
         if not isinstance(unit, UnitLine):
             break
         target += line_units(unit, number)
+    # issue 27: a piece typed without a name gets its side's name for its kind, numbered
+    # without gaps (``German weapon 1`` beside ``German unit 1``), in a game or not
+    from referee.rulesets.cc.army import named
+
+    firing, target = named(firing, attacker, kept or ()), named(target, defender, kept or ())
     return Asked(FireDeclaration.model_validate({
         "attacker": attacker, "defender": defender, "target_hex": situation.target_hex,
         "cover": situation.cover, "firing": firing, "adjacent": adjacent, "target": target,

@@ -156,7 +156,15 @@ def _declaration(ctx: AttackContext) -> tuple[FireDeclaration, list[tuple[Msg, s
         return _declaration(ctx._replace(declaration=declared))
     from referee.rulesets.cc.ask import ask_declaration
 
-    return ask_declaration(ctx.port, ctx.options)
+    if ctx.entry is None:
+        return ask_declaration(ctx.port, ctx.options)
+    # a game file (issue 27): the pieces it keeps are offered by name; typed ones are named
+    from referee.rulesets.cc import kept_ask
+
+    return ask_declaration(ctx.port, ctx.options, list(ctx.state.get("units", ())),
+                           kept_ask.choices(ctx.state),
+                           lambda value: kept_ask.ask_kept(ctx.port, *kept_ask.chosen(
+                               ctx.state, value), options=ctx.options))
 
 
 def attack(ctx: AttackContext) -> Result:
@@ -406,7 +414,9 @@ def _defence(a: Attack, units: list[TargetUnit], total: int) -> tuple[list[tuple
     while todo:
         n += 1
         unit = todo[0]
-        if len(todo) > 1:
+        # C-12: the order only changes a result through a leader's Command (a leader that
+        # breaks gives 0 to the units after it): without one among them it is not asked
+        if len(todo) > 1 and any(u.kind == "leader" for u in todo):
             key = a.port.ask(ChoiceQuestion(
                 id=f"defence-order.{n}", text=Msg.of("cc.q.order"), clause="C-12",
                 choices=tuple(Choice(u.key, u.label) for u in todo), default_value=todo[0].key,

@@ -30,6 +30,11 @@ class SavedPiece(BaseModel):
     broken_morale: int | None = Field(default=None, ge=0, le=15)
     command: int = Field(default=0, ge=0, le=5)
     vp: int | None = Field(default=None, ge=0, le=20)
+    # where it last fired from (hexes to its target, hindrance) and the cover of the hex it
+    # was last fired at in: what a later attack offers as its default (issue 27)
+    distance: int | None = Field(default=None, ge=1, le=40)
+    hindrance: int | None = Field(default=None, ge=0, le=20)
+    cover: int | None = Field(default=None, ge=-5, le=10)
     white_band: bool = False
     broken: bool = False
     suppressed: bool = False

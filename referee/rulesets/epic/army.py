@@ -146,7 +146,8 @@ def roster(state: Mapping[str, Any], sides: Mapping[str, str]) -> list[RosterPar
             parts.append(Msg.of("kept.army.epic.left_out_formation", name=name))
             continue
         parts.append(("[[formation]]", {"name": name,
-                                        "side": army.get("side") or sides.get(name)}))
+                                        "side": army.get("side") or sides.get(name),
+                                        "initiative": army.get("initiative")}))
         parts.append(Msg.of("kept.army.epic.markers", markers=saved.get("blast_markers", 0),
                             broken=Msg.of("word.yes" if saved.get("broken") else "word.no")))
         names = {weapon_key(w["name"]): render(shown(w["name"], w.get("number"), "weapon"))
@@ -161,10 +162,16 @@ def roster(state: Mapping[str, Any], sides: Mapping[str, str]) -> list[RosterPar
                 "name": render(_unit_label(u)), "type": u["type"], "armour": u.get("armour"),
                 "weapons": carried or None, "reinforced": u.get("reinforced") or None,
                 "invulnerable": u.get("invulnerable") or None, "dc": u.get("dc"),
-                "void_shields": u.get("void_shields")}))
+                "void_shields": u.get("void_shields"),
+                **{k: u.get(k) or None for k in ASSAULT_FIELDS}}))
         parts += [Msg.of("kept.army.epic.left_out", name=_unit_label(u))
                   for u in army.get("units", []) if u not in units]
     return parts
+
+
+# what a unit fights with in an assault and does in the turn (a roster's, kept as given)
+ASSAULT_FIELDS = ("cc", "ff", "fearless", "inspiring", "expendable", "leader",
+                  "supreme_commander", "first_strike", "extra")
 
 
 def imported(path: str, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,8 +183,11 @@ def imported(path: str, state: Mapping[str, Any]) -> dict[str, Any]:
     for f in load_roster(path).formation:
         saved = formations.get(f.name, {"blast_markers": 0, "broken": False, "destroyed": []})
         units = [u.model_dump(mode="json", exclude_defaults=True) for u in f.units]
-        formations[f.name] = {**saved, ARMY: {
-            "side": f.side, "weapons": [_weapon(w) for w in f.weapons], "units": units}}
+        army: dict[str, Any] = {"side": f.side, "weapons": [_weapon(w) for w in f.weapons],
+                                "units": units}
+        if f.initiative is not None:
+            army["initiative"] = f.initiative
+        formations[f.name] = {**saved, ARMY: army}
     return {"formations": formations}
 
 

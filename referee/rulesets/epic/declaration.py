@@ -249,6 +249,10 @@ class TurnStep(BaseModel):
     roster: FilePath | None = None
     end_phase: bool = False
     regroup: Name | None = None
+    # issue 27: what the game file keeps of the sides (``referee epic-turn`` reads them):
+    # each formation's side, and the game's two sides, offered by name when one is asked
+    sides: dict[Name, Name] = Field(default_factory=dict, max_length=500)
+    side_names: list[Name] = Field(default_factory=list, max_length=2)
 
 
 class ShootingDeclaration(BaseModel):

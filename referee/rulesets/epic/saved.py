@@ -24,6 +24,17 @@ class SavedArmyUnit(BaseModel):
     weapons: list[str] = Field(default_factory=list, max_length=40)
     reinforced: bool | None = None
     invulnerable: bool | None = None
+    # what a roster brought in by `game roster --import` gives for assaults and the turn
+    # (E-A3, E-A15 to E-A18, E-T8): kept so that the roster written back is the same roster
+    cc: int | None = Field(default=None, ge=2, le=6)
+    ff: int | None = Field(default=None, ge=2, le=6)
+    fearless: bool | None = None
+    inspiring: bool | None = None
+    expendable: bool | None = None
+    leader: bool | None = None
+    supreme_commander: bool | None = None
+    first_strike: bool | None = None
+    extra: list[dict[str, Any]] = Field(default_factory=list, max_length=4)
 
 
 class SavedArmy(BaseModel):
@@ -32,6 +43,7 @@ class SavedArmy(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     side: str | None = None
+    initiative: int | None = Field(default=None, ge=1, le=6)  # a roster's (E-T3)
     weapons: list[dict[str, Any]] = Field(default_factory=list, max_length=40)
     units: list[SavedArmyUnit] = Field(default_factory=list, max_length=100)
 

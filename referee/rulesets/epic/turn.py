@@ -66,6 +66,7 @@ class Turn:
             "number": 1, "phase": "strategy", "acted": [], "strategy": {}, "sides": {},
             "initiative": {}}
         self.roster = self._roster()
+        self.told: dict[str, str] = {}  # the sides asked in this step (the game keeps them)
 
     # -- what the turn knows -------------------------------------------------------------
     def _roster(self) -> dict[str, RosterFormation]:
@@ -83,22 +84,34 @@ class Turn:
                                                  "destroyed": []})
 
     def side_of(self, name: str) -> str:
+        """E-T1: a formation's side: the roster's, else the game's (its army kept, or the
+        side an attack was told), else asked once (the game's sides by name, when it has
+        them) and told to the game (``outcome_data["sides_told"]``)."""
         sides = self.turn["sides"]
         if name not in sides:
             f = self.roster.get(name)
-            sides[name] = f.side if f is not None and f.side else self.port.ask(ChoiceQuestion(
-                answered_by=EITHER,
-                id=f"side.{weapon_key(name)}", clause="E-T1", default_value="first",
-                text=Msg.of("epic.turn.q.side", formation=formation_label(name)),
-                choices=(Choice("first", Msg.of("epic.turn.side.first")),
-                         Choice("second", Msg.of("epic.turn.side.second")))))
+            kept = self.formations.get(name, {}).get("army", {}).get("side")
+            known = (f.side if f is not None and f.side else kept) or self.step.sides.get(name)
+            if not known:
+                named = self.step.side_names if len(self.step.side_names) == 2 else None
+                choices = (tuple(Choice(s, s) for s in named) if named else
+                           (Choice("first", Msg.of("epic.turn.side.first")),
+                            Choice("second", Msg.of("epic.turn.side.second"))))
+                known = str(self.port.ask(ChoiceQuestion(
+                    answered_by=EITHER, id=f"side.{weapon_key(name)}", clause="E-T1",
+                    default_value=choices[0].value,
+                    text=Msg.of("epic.turn.q.side", formation=formation_label(name)),
+                    choices=choices)))
+                self.told[name] = known
+            sides[name] = known
         return str(sides[name])
 
     def initiative_of(self, name: str) -> int:
         known = self.turn["initiative"]
         if name not in known:
             f = self.roster.get(name)
-            known[name] = f.initiative if f is not None and f.initiative else int(
+            kept = self.formations.get(name, {}).get("army", {}).get("initiative")
+            known[name] = (f.initiative if f is not None and f.initiative else kept) or int(
                 self.port.ask(NumberQuestion(
                     answered_by=EITHER,
                     id=f"initiative.{weapon_key(name)}", clause="E-T3", minimum=1, maximum=6,
@@ -440,6 +453,7 @@ def play(ctx: AttackContext, step: TurnStep) -> Result:
     turn = Turn(ctx, step, log)
     outcome = turn.run()
     return Result(ruleset=RULESET_ID, steps=log.steps, tables=log.tables, outcome=outcome,
-                  outcome_data={"turn": turn.turn["number"], "phase": turn.turn["phase"]},
+                  outcome_data={"turn": turn.turn["number"], "phase": turn.turn["phase"],
+                                **({"sides_told": turn.told} if turn.told else {})},
                   options=dict(ctx.options.values), non_default_options=ctx.options.non_default,
                   state_updates={"formations": turn.formations, "turn": turn.turn})

@@ -402,6 +402,24 @@ def test_C12_default_order_rolls_leaders_last_and_offers_only_units_left() -> No
     assert port.answers["defence-order.1"] == "squad"
 
 
+@pytest.mark.clause("C-12")
+def test_C12_without_a_leader_the_order_is_not_asked_and_changes_nothing() -> None:
+    """The order of the defence rolls only matters through a leader's Command; with none
+    among the targets the defender is not asked it, and each unit's card is its own."""
+    from referee.frontends.answers import AnswerPort
+    from referee.frontends.wrappers import ScriptingPort
+
+    units = [target(name="First", morale=6), target(name="Second", morale=7)]
+    plan = api.plan_attack("cc", seed=1, declaration=decl([squad()], units))
+    port = ScriptingPort(AnswerPort({"fire": [3, 6], "defence.first": [1, 2],
+                                     "defence.second": [6, 5]}, plan.dice))
+    result = api.play(plan, port)
+    assert not [k for k in port.answers if k.startswith("defence-order")]
+    rolls = {s.data["unit"]: s.data for s in result.steps if s.clause == "C-5"}
+    assert rolls["first"]["result"] == "broken"  # 6 + 3 = 9 < 14
+    assert rolls["second"]["result"] == "no-effect"  # 7 + 11 = 18
+
+
 # --- C-X5, C-X6: triggers on other cards, whose deck -------------------------------------
 
 @pytest.mark.clause("C-X5")

@@ -521,12 +521,20 @@ def test_a_roster_names_its_sides_by_the_games_words() -> None:
 
 
 def test_pieces_typed_without_a_name_get_a_label_in_the_players_language() -> None:
+    """Issue 27: its side's name for its kind, numbered without gaps (a carried weapon is
+    the side's first weapon, not "weapon 2" between "piece 1" and "piece 3"), so that the
+    two sides' units are never confused; the questions count lines."""
     result, _ = typed(["5 6 3", "leader 1"], ["7"])
-    assert render(result.steps[0].text) == "German fire: piece 1 at the target hex (unit 1)"
-    assert render(result.steps[0].text, "ru") == \
-        "Огонь (Германия): фишка 1 по гексу цели (подразделение 1)"
-    assert render(Msg.of("cc.label.leader", n=2), "ru") == "командир 2"
-    assert set(result.outcome_data["results"]) == {"unit-1"}  # the data keep the id
+    assert render(result.steps[0].text) == \
+        "German fire: German unit 1 at the target hex (American unit 1)"
+    result, port = typed(["5 6 3 with 2 8", "3 8 3"], ["7"])
+    assert render(result.steps[0].text) == ("German fire: German unit 1, German weapon 1, "
+                                            "German unit 2 at the target hex (American unit 1)")
+    assert [render(q.text) for q in port.asked if q.id.startswith("piece.")] == [
+        "Fire group: piece 1?", "Fire group: piece 2?", "Fire group: piece 3?"]
+    assert render(Msg.of("cc.kept.default.unit", nation=Msg.of("cc.nation.germany"), n=1),
+                  "ru") == "Подразделение 1 (Германия)"
+    assert set(result.outcome_data["results"]) == {"American unit 1"}  # by its name
 
 
 def test_a_name_typed_keeps_the_question_id_of_its_place() -> None:

@@ -222,3 +222,71 @@ def test_E_W9_a_regroup_may_put_void_shields_back_up_instead_of_taking_markers_o
     assert spend.maximum == 2  # no more than the shields down
     s = state(game)["formations"][WALKER]
     assert s.get("shields_down", {}) == {} and s["blast_markers"] == 4 - (5 - 2)
+
+
+@pytest.mark.clause("E-T1")
+def test_E_T1_a_formation_the_game_keeps_is_not_asked_its_side(tmp_path: Path) -> None:
+    """Issue 27: the roster brought into the game (``game roster --import``) keeps each
+    formation's side and initiative (and its units' assault values: the file stays
+    readable); a turn with no ``--roster`` reads them there instead of asking."""
+    from referee.game.armies import import_roster
+    from tests.support.game import invoke
+
+    game = tmp_path / "game.db"
+    assert invoke(["game", "new", str(game), "--side", "Blue", "--side", "Red"])[0] == 0
+    import_roster(game, Path(ROSTER), "epic-armageddon")
+    plan = api.plan_attack("epic", declaration={"turn": {}}, game=game)
+    port = Asked({"strategy.Blue": 3, "strategy.Red": 2, "strategy-roll.Blue": [4],
+                  "strategy-roll.Red": [2], "goes-first": "first"}, plan.dice)
+    api.play(plan, port, game=game)
+    assert not [q.id for q in port.questions if q.id.startswith(("side.", "initiative."))]
+    assert state(game)["turn"]["sides"][GREY] == "Blue"
+    assert state(game)["turn"]["first"] == "Blue"
+
+
+@pytest.mark.clause("E-T1")
+def test_E_T1_the_turn_takes_the_sides_an_attack_told_the_game(tmp_path: Path) -> None:
+    """Issue 27, one store for the sides: formations typed in an attack had their side asked
+    once; ``referee epic-turn`` on the same game asks none of them again, and the strategy
+    roll is each side's by the game's names."""
+    from tests.game.test_kept_armies import EPIC_TYPED
+    from tests.support.game import invoke, new_game
+
+    game = tmp_path / "game.db"
+    new_game(game)
+    assert invoke(["attack", "epic", "--game", str(game), "--no-odds"],
+                  answers=EPIC_TYPED)[0] == 0
+    code, out, err = invoke(["epic-turn", "--game", str(game), "--no-odds"],
+                            answers=["3", "2", "4", "5", "first"])
+    assert code == 0, err
+    assert "Which side" not in out and "first player" not in out
+    turn = state(game)["turn"]
+    assert turn["sides"] == {"Grey Company": "Grey", "Red Company": "Red"}
+    assert turn["first"] == "Red"  # 5 + 4 against 2 + 3
+
+
+@pytest.mark.clause("E-T1")
+def test_E_T1_a_side_asked_by_the_turn_is_one_of_the_games_and_kept_for_it(
+        tmp_path: Path) -> None:
+    """A formation the game knows nothing of: its side is asked by the game's names and the
+    game keeps it, so that a later attack does not ask it again."""
+    from referee.game import read_game
+    from tests.support.game import new_game
+
+    game = tmp_path / "game.db"
+    new_game(game)
+    from referee.game import open_game
+
+    with open_game(game) as tx:
+        tx.update_state("epic-armageddon", {"formations": {
+            "Old Guard (invented)": {"blast_markers": 0, "broken": False, "destroyed": []}}})
+        tx.append_log("epic-armageddon", "run", {})  # the entry that left it
+    plan = api.plan_attack("epic", declaration={"turn": {
+        "sides": {}, "side_names": ["Grey", "Red"]}}, game=game)
+    port = Asked({"side.old-guard-invented": "Red", "strategy.Red": 2,
+                  "strategy-roll.Red": [3], "goes-first": "first"}, plan.dice)
+    api.play(plan, port, game=game)
+    side = next(q for q in port.questions if q.id == "side.old-guard-invented")
+    assert [c.value for c in side.choices] == ["Grey", "Red"]  # type: ignore[attr-defined]
+    with read_game(game) as tx:
+        assert tx.sides()["Old Guard (invented)"] == "Red"
