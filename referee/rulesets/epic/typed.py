@@ -27,7 +27,7 @@ from referee.rulesets.epic.declaration import (
     Weapon,
     weapon_key,
 )
-from referee.rulesets.epic.formations import formation_label, join
+from referee.rulesets.epic.formations import formation_label, listing
 from referee.rulesets.epic.line import (
     FiringGroup,
     GroupQuestion,
@@ -105,11 +105,12 @@ def _ask_line(ctx: AttackContext, side: str, name: str | None,
             barrage = any(w.get("barrage") is not None for w in weapons)
             macro = any(w.get("macro") for w in weapons)
         hint = "target_barrage" if barrage else "target_mw" if macro else "target"
-    kept = frozenset(fold(n) for n in kept_armies(state) if kept_of(state, n) is not None)
+    names = [n for n in kept_armies(state) if kept_of(state, n) is not None]
+    kept = frozenset(fold(n) for n in names)
     shown = Msg.of(f"epic.shoot.hint.{hint}")
     if name is None:
         label = formation_label(DEFAULT_FIRING if side == "firing" else DEFAULT_TARGET)
-        shown = _kept_hint(Msg.of("epic.shoot.hint.named", label=label, hint=shown), kept)
+        shown = _kept_hint(Msg.of("epic.shoot.hint.named", label=label, hint=shown), names)
         text = Msg.of(f"epic.shoot.q.{side}")
     else:
         text = Msg.of(f"epic.shoot.q.{side}_units", **{side: formation_label(name)})
@@ -126,10 +127,11 @@ def _ask_line(ctx: AttackContext, side: str, name: str | None,
     return asked
 
 
-def _kept_hint(hint: Msg, kept: frozenset[str]) -> Msg:
-    if not kept:
+def _kept_hint(hint: Msg, names: list[str]) -> Msg:
+    """The hint, with the formations the game keeps (each may be named alone)."""
+    if not names:
         return hint
-    return Msg.of("epic.shoot.hint.kept", hint=hint, names=join(sorted(kept)))
+    return Msg.of("epic.shoot.hint.kept", hint=hint, names=listing(names))
 
 
 def _kept_name(state: Mapping[str, Any], name: str | None) -> str | None:

@@ -189,3 +189,21 @@ def test_a_situation_line_reads_its_crossfire_as_a_part_and_shows_it_back() -> N
     assert q.format(q.accept("2 20, 25, xf1")) == "2 20, 25, xf1"
     assert q.accept("2 20, 25").crossfire == 0
     assert refused(q, "2 20, 25, xf1, xf1").id == "epic.shoot.entry.twice"
+
+
+def test_a_typed_line_may_name_a_formation_the_game_keeps_alone(tmp_path: Path) -> None:
+    """Issue 27: ``grey company:`` (the hint names the kept formations that can fire) fires with the
+    weapons the game keeps; the target typed anew."""
+    from tests.support.game import new_game
+
+    game = tmp_path / "night.db"
+    new_game(game)
+    played({**REFERENCE, "save.normal": [6] * 6}, game=game)
+    answers = {"attack-kind": "whole", "firing": "grey company:",
+               "target": "Blue Squad: 2 inf 5+ 15", "broken.blue-squad": False,
+               "action": "advance", "to-hit": [6, 6, 6, 6, 1, 1], "save.normal": "1 1, 1 1"}
+    result, asked = played(answers, game=game)
+    firing = next(q for q in asked if q.id == "firing")
+    assert render(firing.hint_msg or TEXT).endswith("its name and a colon alone (Grey Company)")
+    assert result.outcome_data["casualties"] == ["infantry-1", "infantry-2"]
+    assert set(result.state_updates["formations"]) >= {"Grey Company", "Blue Squad"}
