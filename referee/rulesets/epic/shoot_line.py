@@ -109,6 +109,7 @@ class ShootLineQuestion(LineQuestion):
     known_markers: tuple[tuple[str, int], ...] = ()
     taken: str | None = None
     named: bool = True
+    formation: str | None = None  # the formation's name when the line gives none (named)
     max_length: int = 4000
 
     def parse(self, text: str) -> ShootLine:
@@ -117,7 +118,7 @@ class ShootLineQuestion(LineQuestion):
         if self.named and ":" in text:
             name, _, body = text.partition(":")
             name = " ".join(name.split()) or None
-        key = fold(name) if name else None
+        key = fold(name) if name else (fold(self.formation) if self.formation else None)
         if key is not None and key == self.taken:
             raise AnswerError(Msg.of("epic.entry.name_taken", name=name))
         values: dict[str, int] = {}
@@ -141,8 +142,8 @@ class ShootLineQuestion(LineQuestion):
             values[thing] = number
         known = dict(self.known_markers).get(key) if key is not None else None
         if known is not None and values.get("markers", known) != known:
-            raise AnswerError(Msg.of("epic.shoot.entry.markers_kept", name=name,
-                                     markers=known))
+            raise AnswerError(Msg.of("epic.shoot.entry.markers_kept",
+                                     name=name or self.formation, markers=known))
         if not parts:
             if key is not None and key in self.kept:
                 return ShootLine(name, values.get("markers"), values.get("crossfire"), (), ())

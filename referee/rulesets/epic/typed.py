@@ -121,7 +121,7 @@ def _ask_line(ctx: AttackContext, side: str, name: str | None,
     asked: ShootLine = ctx.port.ask(ShootLineQuestion(
         id=side, clause="E-1" if side == "firing" else "E-10", side=side, barrage=barrage,
         macro=macro, kept=kept, known_markers=known_markers, taken=taken,
-        named=name is None, text=text, hint_msg=shown))
+        named=name is None, formation=name, text=text, hint_msg=shown))
     if name is not None:  # its markers are checked against the name it has
         return ShootLine(name, asked.markers, asked.crossfire, asked.groups, asked.names)
     return asked

@@ -207,3 +207,13 @@ def test_a_typed_line_may_name_a_formation_the_game_keeps_alone(tmp_path: Path) 
     assert render(firing.hint_msg or TEXT).endswith("its name and a colon alone (Grey Company)")
     assert result.outcome_data["casualties"] == ["infantry-1", "infantry-2"]
     assert set(result.state_updates["formations"]) >= {"Grey Company", "Blue Squad"}
+
+
+@pytest.mark.clause("E-4")
+def test_E4_the_game_files_markers_decide_a_line_typed_for_a_named_formation() -> None:
+    """``epic-shoot Grey Red``: the line gives no name; the Blast markers the game file keeps
+    on Grey (2) need each group's distance, and another count is refused."""
+    q = firing_q(named=False, formation="Grey", known_markers=(("grey", 2),))
+    assert refused(q, "4 ap4").id == "epic.entry.no_distance_firing"
+    assert refused(q, "bm1, 4 ap4 20").id == "epic.shoot.entry.markers_kept"
+    assert q.accept("4 ap4 20").groups[0].distance == 20
