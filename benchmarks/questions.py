@@ -91,9 +91,8 @@ def _epic_typed() -> Case:
     # one line a group of alike units: 4 AP4+ shots, 2 AT4+ shots; 2 infantry 6+ in woods,
     # 4 more in the open, 2 armoured vehicles 4+; all in range and line of fire
     answers: dict[str, Any] = {
-        "attack-kind": "whole", "firing-name": "Grey Company", "target-name": "Red Company",
-        "firing.1": "4 ap4", "firing.2": "2 at4",
-        "target.1": "2 inf 6+ woods 15", "target.2": "4 inf 6+ 20", "target.3": "2 av 4+ 25",
+        "attack-kind": "whole", "firing": "Grey Company: 4 ap4, 2 at4",
+        "target": "Red Company: 2 inf 6+ woods 15, 4 inf 6+ 20, 2 av 4+ 25",
         "action": "advance"}
     return Case("epic-typed", "referee attack epic, no roster: weapons 4 shots AP4+ and 2 shots "
                 "AT4+ at 8 units (6 infantry 6+, 2 armoured vehicles 4+), 2 in woods, Advance",

@@ -20,10 +20,9 @@ from tests.support import ROOT
 from tests.support.game import invoke, new_game
 
 ROSTERS = ROOT / "transcripts" / "rosters"
-# the side of Grey Company is asked once the formations are named, before any die
-EPIC_TYPED = ["whole", "Grey Company", "Red Company", "Grey", "0", "4 ap4", "-",
-              "2 inf 6+ woods 15", "2 av 4+ 25", "-", "0", "0", "no", "advance", "5 5 5 5",
-              "1 1", "1 1"]
+# the side of Grey Company is asked once the formations' lines are typed, before any die
+EPIC_TYPED = ["whole", "Grey Company: 4 ap4", "Red Company: 2 inf 6+ woods 15, 2 av 4+ 25",
+              "Grey", "no", "advance", "5 5 5 5", "1 1, 1 1"]
 
 
 def _roster(game: Path, *extra: str) -> dict[str, Any]:
@@ -43,10 +42,12 @@ def test_an_epic_attack_keeps_both_formations_with_their_sides(game: Path) -> No
                              answers=EPIC_TYPED)
     assert code == 0, err
     units = _units(_roster(game), "epic-armageddon")
-    assert units["Grey Company/weapon 1"] == ("Grey", "4 shots AP4+", None)
-    # the target's side follows from the firing formation's: never asked
-    assert units["Red Company/Unit 1"] == ("Red", "INF 6+", "destroyed")
-    assert units["Red Company/Unit 3"] == ("Red", "AV 4+", None)  # AP hits cannot reach it
+    assert units["Grey Company/AP4+"] == ("Grey", "4 shots AP4+", None)
+    # the target's side follows from the firing formation's: never asked; the units typed
+    # without a name are named by their type (issue 27)
+    assert units["Red Company/Infantry 1"] == ("Red", "INF 6+", "destroyed")
+    # AP hits cannot reach an armoured vehicle
+    assert units["Red Company/Armoured vehicle 1"] == ("Red", "AV 4+", None)
     group = next(g for g in _roster(game)["groups"] if g["name_text"] == "Red Company")
     assert [s["text"] for s in group["state"]] == ["3 Blast markers", "broken"]
 
@@ -57,18 +58,19 @@ def test_a_later_epic_attack_offers_the_kept_formations_by_name(game: Path) -> N
     assert invoke(["attack", "epic", "--game", str(game), "--no-odds"],
                   answers=EPIC_TYPED)[0] == 0
     code, out, err = invoke(["attack", "epic", "--game", str(game), "--no-odds"],
-                            answers=["kept:Grey Company:Red Company", "0", "advance", "20",
+                            answers=["kept:Grey Company:Red Company", "advance", "20",
                                      "5 5 5 5"])
     assert code == 0, err
     asked = [line[2:].split("?")[0] for line in out.splitlines() if line.startswith("? ")]
     assert asked == ["What is to be resolved",
-                     "How many other friendly formations have Red Company in crossfire",
                      "What action is Grey Company taking",
-                     "Red Company: where do its units stand (Unit 3, Unit 4, in this order)",
-                     "Roll to hit for weapon 1: 4 dice, 4+ hits  5 5 5 5"]
+                     "Red Company: where do its units stand (Armoured vehicle 1, Armoured "
+                     "vehicle 2, in this order)",
+                     "Roll to hit for AP4+: 4 dice, 4+ hits  5 5 5 5"]
     assert "Grey Company fires at Red Company (both as the game keeps them)" in out
     # the weapons, the units, the side, the Blast markers: the game's; the destroyed units
-    # (Unit 1, Unit 2) are not asked again, only where the survivors stand
+    # (Infantry 1, Infantry 2) are not asked again, only where the survivors stand (the
+    # crossfire said in the same line: none)
 
 
 def test_an_epic_roster_written_by_the_game_is_a_roster(game: Path, tmp_path: Path) -> None:

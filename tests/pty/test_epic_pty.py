@@ -63,39 +63,48 @@ def _talk(s: Session, steps: list[tuple[str, str | None]]) -> None:
 
 
 def test_compact_lines_at_a_terminal_a_bad_line_refused_and_asked_again(spawn, tmp_path):
-    """The whole attack typed in compact lines: Enter keeps a formation's label, a line
+    """The whole attack typed in one line per formation (issue 27): the firing formation
+    named before a colon, the target's left to its label, a weapon and the units named
+    (``Lascannon``, ``Rifles``) and the crossfire in the target's line (``xf1``); a line
     missing its save is refused at once with the part that is wrong and asked again, the
-    action list filters as one types, and the recording holds the lines."""
+    action list filters as one types, both weapons' dice are one prompt (a wrong count
+    refused with its reason), and the recording holds the lines and replays."""
     record = tmp_path / "lines.toml"
     s = Session(spawn("attack", "epic", "--seed", "4", "--record", str(record)))
     _talk(s, [
         ("What is to be resolved?", ENTER),  # the whole attack
-        ("Name of the firing formation?", "Grey Company (invented)" + ENTER),
-        ("Name of the target formation?", None),
-        ("a name, or - to keep the label 'Target formation'", ENTER),
-        ("How many Blast markers are on Grey Company (invented)?", ENTER),  # 0
-        ("Grey Company (invented): what fires?", None),
-        ("E.g. 4 ap4", "3 ap4" + ENTER),
-        ("Grey Company (invented): what else fires?", ENTER),  # - : no more
-        ("Target formation: which units?", "3 inf woods 30" + ENTER),
+        ("Firing formation?", None),
+        ("a name and : first (without one: 'Firing formation')", None),
+        ("E.g. 4 ap4", "Grey Company (invented): 3 ap4, Lascannon 1 ap5" + ENTER),
+        ("Target formation?", None),
+        ("xf1 for the other friendly formations", "Rifles 3 inf woods 30" + ENTER),
         ("✗ the armour save is missing: 5+, or - for none", None),
-        ("Target formation: which units?", "3 inf 6+ woods 30" + ENTER),
-        ("Target formation: more units?", ENTER),
-        ("in crossfire?", ENTER),
-        ("How many Blast markers are on Target formation?", ENTER),
+        ("Target formation?", "Rifles 3 inf 6+ woods 30, xf1" + ENTER),
         ("Is Target formation broken already", ENTER),  # No (E-14)
         ("What action is Grey Company (invented) taking?", "sus"),  # the list filters
         ("Sustained Fire", ENTER),
-        ("Roll to hit for weapon 1: 3 dice, 4+ hits", "6 6 6" + ENTER),  # +1 SF, -1 cover
-        # three alike units, a hit each: their saves are one roll, a die a unit
-        ("Save for Unit 1 to Unit 3, a die each: 3 dice, 5+ saves", "5 5 1" + ENTER),
-        ("Outcome: Target formation: 1 unit destroyed", None)])
+        # every weapon's roll in one prompt, the groups in the order of the table above it
+        # (+1 SF, -1 cover): a wrong count in all, then in a group, refused and asked again
+        ("Rolls to hit, in order", None),
+        ("Lascannon", None),
+        ("Roll to hit: 4 dice, the 2 groups in the order of the table", "6 6 6" + ENTER),
+        ("✗ 4 dice in all, 3 given", None),
+        ("Roll to hit: 4 dice", "6 6, 6" + ENTER),
+        ("✗ part 1 (AP4+): 3 dice, 2 given", None),
+        ("Roll to hit: 4 dice", "6 6 6, 1" + ENTER),
+        # three alike units, a hit each: their saves are one roll, a die a unit; the
+        # crossfire makes the woods' 5+ a 6+ (E-11)
+        ("Save for Rifles 1 to Rifles 3, a die each: 3 dice, 6+ saves", "6 6 5" + ENTER),
+        # under fire, the kill and one more for the crossfire (E-13): 3 on 2 units left
+        ("Outcome: Target formation: 1 unit destroyed, 3 Blast markers, broken", None)])
     assert s.finish() == 0
     assert "Traceback" not in s.text
     answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
-    assert answers["target-name"] == "-" and answers["firing.1"] == "3 ap4"
-    assert answers["target.1"] == "3 inf 6+ woods 30" and answers["action"] == "sustained-fire"
-    assert answers["save.normal.unit-1..unit-3"] == [5, 5, 1]
+    assert answers["firing"] == "Grey Company (invented): 3 ap4, Lascannon 1 ap5"
+    assert answers["to-hit"] == [6, 6, 6, 1]
+    assert answers["target"] == "xf1, Rifles 3 inf 6+ woods 30"
+    assert answers["action"] == "sustained-fire"
+    assert answers["save.normal.rifles-1..rifles-3"] == [6, 6, 5]
     _replays(record, "Target formation: 1 unit destroyed")
 
 
@@ -108,31 +117,25 @@ def test_compact_lines_in_russian_and_overwatch_fire_found_by_typing(spawn, tmp_
                       str(record)))
     _talk(s, [
         ("Что разбираем?", ENTER),
-        ("Название стреляющей формации?", None),
-        ("название или -, чтобы оставить «Стреляющая формация»", ENTER),
-        ("Название формации-цели?", ENTER),
-        ("Сколько «Бластов» на формации «Стреляющая формация»?", ENTER),
-        ("«Стреляющая формация»: что стреляет?", "2 АР5" + ENTER),
-        ("«Стреляющая формация»: что ещё стреляет?", ENTER),
-        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес" + ENTER),
+        ("Стреляющая формация?", None),
+        ("название и : в начале (без него — «Стреляющая формация»)", "2 АР5" + ENTER),
+        ("Формация-цель?", "2 пех 6+ лес" + ENTER),
         ("✗ нет расстояния до ближайшего атакующего", None),
-        ("«Формация-цель»: какие юниты?", "2 пех 6+ лес 25" + ENTER),
+        ("Формация-цель?", "2 пех 6+ лес 25" + ENTER),
         ("2 пех 6+ лес 25", None),  # shown back in Russian words
-        ("«Формация-цель»: ещё юниты?", ENTER),
-        ("под перекрёстным огнём?", ENTER),
-        ("Сколько «Бластов» на формации «Формация-цель»?", ENTER),
         ("уже разбита", ENTER),  # нет (E-14)
         ("Какое Действие выполняет «Стреляющая формация»?", "Огонь"),  # Russian letters filter
         ("Огонь из «Надзора»", ENTER),
         ("«Стреляющая формация» в «Надзоре»: что сделала формация «Формация-цель»?", ENTER),
         ("Какое Действие выполняет формация «Формация-цель»?", ENTER),  # Advance: one move
         ("2 кубика, попадание на 6+", "6 6" + ENTER),  # cover -1: both units in woods
-        ("Спас-броски, Юнит 1 — Юнит 2, по кубику на юнит", "1 6" + ENTER),
+        # units typed without a name are named by their type, in Russian (issue 27)
+        ("Спас-броски, Пехота 1 — Пехота 2, по кубику на юнит", "1 6" + ENTER),
         ("Итог: «Формация-цель»: уничтожен 1 юнит", None)])
     assert s.finish() == 0
     assert "Traceback" not in s.text
     answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
-    assert answers["firing-name"] == "-" and answers["firing.1"] == "2 ap5"
-    assert answers["target.1"] == "2 пех 6+ лес 25"
+    assert answers["firing"] == "2 ap5"
+    assert answers["target"] == "2 пех 6+ лес 25"
     assert answers["action"] == "overwatch-fire" and answers["overwatch.trigger"] == "move"
     _replays(record, "1 unit destroyed")

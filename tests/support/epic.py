@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import api
+from referee.core.questions import Question
 from referee.core.result import Result
 
 
@@ -79,3 +80,30 @@ def two_formations(**other: Any) -> dict[str, Any]:
                                   "units": [tunit("X", distance=12, armour=4,
                                                   under_template=True)]}]
     return d
+
+
+class AskedPort:
+    """A port that keeps every question asked, in order, and answers through ``inner``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.asked: list[Question] = []
+
+    def ask(self, q: Question) -> Any:
+        self.asked.append(q)
+        return self.inner.ask(q)
+
+    def finish(self) -> None:
+        self.inner.finish()
+
+
+def played(answers: dict[str, Any], declaration: dict[str, Any] | None = None,
+           game: Path | None = None) -> tuple[Result, list[Question]]:
+    """An attack answered by id (strict: every answer used, every question answered but
+    the dice, which a missing answer lets the program roll), and the questions asked."""
+    from referee.frontends.answers import AnswerPort
+
+    plan = api.plan_attack("epic", seed=None if game else 1, declaration=declaration,
+                           game=game)
+    port = AskedPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
+    return api.play(plan, port, game=game), port.asked

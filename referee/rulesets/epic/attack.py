@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from referee.core.port import Port
 from referee.core.questions import (
@@ -87,6 +88,7 @@ def _roll_to_hit(port: Port, shot: WeaponShots, plan: HitPlan,
 
 def attack(ctx: AttackContext) -> Result:
     port, log, t = ctx.port, StepLog(), tables()
+    typed_lines: Any = None  # the formations' lines typed at the table (``typed``)
     if isinstance(ctx.declaration, ShootingDeclaration):
         decl = ctx.declaration
     elif ctx.declaration is not None:
@@ -99,11 +101,10 @@ def attack(ctx: AttackContext) -> Result:
                      Choice("assault", Msg.of("epic.kind.assault"))),
             default_value="whole"))
         if kind == "whole":
-            # the whole attack at the table: name the formations, then the rest is asked
-            from referee.rulesets.epic.typed import ask_names
+            # the whole attack at the table: a line for each formation (issue 27)
+            from referee.rulesets.epic.typed import ask_lines
 
-            firing_name, target_name = ask_names(port, tuple(ctx.state.get("formations", {})))
-            decl = ShootingDeclaration(firing=firing_name, target=target_name, by_hand=True)
+            decl, typed_lines = ask_lines(ctx)
         elif kind == "assault":  # E-A1: the engage action, typed at the table
             from referee.rulesets.epic.assault_table import ask_assault
 
@@ -133,7 +134,7 @@ def attack(ctx: AttackContext) -> Result:
         if decl.by_hand and not decl.weapons:
             from referee.rulesets.epic.typed import ask_formations
 
-            decl = ask_formations(ctx, decl)
+            decl = ask_formations(ctx, decl, typed_lines)
         if any(w.barrage is not None for w in decl.weapons):
             from referee.rulesets.epic import barrage
             from referee.rulesets.epic.roster import others_under_templates

@@ -23,6 +23,7 @@ from referee.rulesets.epic.formations import (
     formation_state,
     names_cell,
     settle_broken,
+    target_needs,
 )
 from referee.rulesets.epic.shooting import (
     _run,
@@ -158,7 +159,10 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     state = formation_state(ctx.state, name, markers, False, log, port, formation_label(name))
     fkey = weapon_key(name)
     standing = [u for u in units if not state.lost(u.name)]
-    places = target_places(port, standing, state, barrage=True)
+    # the crossfire is said with where the units stand, when that is asked (issue 27)
+    folded = declared_crossfire is None and any(target_needs(u, True) for u in standing)
+    places, crossfire = target_places(port, standing, state, barrage=True,
+                                      crossfire=None if folded else 0)
     alive = [defender(u, i, places.get(u.key, (None, None))[1], barrage=True,
                       group=_run(state, places.get(u.key)))
              for i, u in enumerate(units) if not state.lost(u.name)]
@@ -166,9 +170,9 @@ def _one_formation(ctx: AttackContext, log: StepLog, name: str, markers: int | N
     if not under:
         log.note(Msg.of("epic.barrage.none_under", formation=state.shown), "E-15")
         return None
-    crossfire = declared_crossfire
-    if crossfire is None:  # E-13 with brief section 3: this formation's own crossfire
-        crossfire = ask_crossfire(port, f"crossfire.{fkey}", state.shown)
+    if not folded:
+        crossfire = declared_crossfire if declared_crossfire is not None else \
+            ask_crossfire(port, f"crossfire.{fkey}", state.shown)  # E-13: its own
     settle_broken(port, state, sum(d.worth for d in alive), broken, log)  # E-W6
     if crossfire:
         log.input(Msg.of("epic.step.crossfire", target=state.shown, count=crossfire), "E-13",

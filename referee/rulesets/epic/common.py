@@ -25,7 +25,19 @@ def weapon_key(name: str) -> str:
     return re.sub(r"[\W_]+", "-", name.casefold()).strip("-") or "weapon"  # any alphabet
 
 
+NAMED_BY_TYPE = {"INF": "infantry", "LV": "light-vehicle", "AV": "armoured-vehicle",
+                 "WE": "war-engine"}
+"""A unit typed at the table without a name is numbered by its type (issue 27): the key of
+its name (``infantry-2``) and of its label (``epic.named.infantry``: ``Infantry 2``)."""
+
+
 def shown(name: str, number: int | None, kind: str) -> Msg | str:
     """What a player reads for a unit or weapon: its name, or for one numbered at the table
-    ``Unit 3`` in the player's language (the name, ``unit-3``, keys the question ids)."""
-    return name if number is None else Msg.of(f"epic.default.{kind}", n=number)
+    ``Infantry 3`` (``Unit 3`` in older game files) in the player's language (the name,
+    ``infantry-3``, keys the question ids)."""
+    if number is None:
+        return name
+    m = re.fullmatch(r"([a-z-]+)-\d+", name)
+    if m is not None and m.group(1) in NAMED_BY_TYPE.values():
+        return Msg.of(f"epic.named.{m.group(1)}", n=number)
+    return Msg.of(f"epic.default.{kind}", n=number)

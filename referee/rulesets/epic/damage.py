@@ -229,10 +229,11 @@ def save_against(unit: Defender, h: Hit, crossfire: bool) -> Save:
 
 
 def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: Allocation,
-               phase: str, crossfire: bool, rest: Any = None) -> SaveReport:
+               phase: str, crossfire: bool, rest: Any = None, step: bool = False) -> SaveReport:
     """E-11 and E-12: one save per hit; any failed save destroys the unit. ``rest`` (a
     ``PhaseRest`` without its ``survive``) lets each save roll show the odds of how the
-    attack ends, given the saves already rolled."""
+    attack ends, given the saves already rolled. ``step``: the first save roll of every
+    unit in one prompt (issue 27; a re-roll or an invulnerable save is asked after it)."""
     report = SaveReport()
     t = tables()
     grouped: dict[str, list[tuple[Save, int]]] = {}
@@ -252,6 +253,8 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
                      unit=unit.key)
     odds = _SaveOdds(rest, units, allocation, grouped, t.invulnerable_save)
     batches = _batches(units, allocation, grouped)
+    if step:
+        port = _step(port, units, grouped, batches, phase, odds if rest is not None else None)
     for unit in units:
         if unit.key not in grouped or batches.get(unit.key) == ():
             continue
@@ -276,6 +279,45 @@ def roll_saves(port: Port, log: StepLog, units: Sequence[Defender], allocation: 
         if odds.failed:
             report.destroyed.append(unit.key)
     return report
+
+
+def _step(port: Port, units: Sequence[Defender], grouped: dict[str, list[tuple[Save, int]]],
+          batches: dict[str, tuple[Defender, ...]], phase: str,
+          odds: _SaveOdds | None) -> Port:
+    """The first save roll of each unit (or batch of alike units) that rolls one, in the
+    order ``roll_saves`` rolls them, asked in one prompt (``step_dice``); the odds of its
+    end states are those before the first roll."""
+    from referee.rulesets.epic.step_dice import DiceGroup, ask_step
+
+    groups: list[DiceGroup] = []
+    first: Defender | None = None  # the unit of the first group
+    for unit in units:
+        batch = batches.get(unit.key)
+        if unit.key not in grouped or batch == ():
+            continue
+        chain = grouped[unit.key]
+        if batch:
+            save = chain[0][0]
+            assert save.need is not None
+            label = Msg.of("epic.units.batch", first=batch[0].shown, last=batch[-1].shown,
+                           count=len(batch))
+            groups.append(DiceGroup(f"save.{phase}.{batch[0].key}..{batch[-1].key}", label,
+                                    DiceSpec(count=len(batch), target=save.need,
+                                             count_only=True)))
+            first = first or unit
+            continue
+        for i, (save, count) in enumerate(chain, 1):
+            if save.need is not None:
+                qid = f"save.{phase}.{unit.key}" + (f".{i}" if len(chain) > 1 else "")
+                groups.append(DiceGroup(qid, unit.shown, DiceSpec(count=count, target=save.need,
+                                                                  count_only=True)))
+                first = first or unit
+    if first is not None and odds is not None:  # before any save: its end states
+        odds.unit, odds.label, odds.failed, odds.index = first, None, 0, 0
+        g = groups[0]
+        groups[0] = DiceGroup(g.qid, g.label, g.spec, odds.ref("save", g.spec.count))
+    return ask_step(port, f"save.{phase}", groups, clause="E-11", answered_by=DEFENDER,
+                    kind="save")
 
 
 def _batches(units: Sequence[Defender], allocation: Allocation,

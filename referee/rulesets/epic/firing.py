@@ -236,9 +236,10 @@ class RolledHits:
 
 def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Action,
                 units: list[Defender], log: StepLog, attack: Any = None,
-                added: int = 0) -> RolledHits:
+                added: int = 0, step: bool = False) -> RolledHits:
     """E-8 and E-9 for every weapon profile: its modifiers, the need, the dice, the hits.
-    ``attack`` (``AttackFacts``) lets each roll's odds show how the attack may end."""
+    ``attack`` (``AttackFacts``) lets each roll's odds show how the attack may end;
+    ``step``: every weapon's dice (the first roll of a 7+ need) in one prompt (issue 27)."""
     from referee.rulesets.epic.hitting import modifiers_cell, need_cell, need_text, roll_hits
 
     t = tables()
@@ -264,6 +265,8 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
                   pool.weapon.titan_killer)
         planned.append((pool, mods, mod, hit_plan(required_roll(pool.to_hit, mod)), hit))
     out = RolledHits([], [])
+    if step:
+        port = _step(port, planned, attack, added)
     for i, (pool, mods, mod, plan, hit) in enumerate(planned):
         log.input(Msg.of("epic.step.need", weapon=pool.weapon.label,
                          fire=Msg.of(f"epic.fire.{pool.fire}"), to_hit=pool.to_hit,
@@ -284,3 +287,30 @@ def roll_pools(port: Port, pools: list[Pool], cover: dict[str, bool], action: Ac
         out.rows.append((pool.weapon.label, fire_label, pool.shots, as_need(pool.to_hit),
                          modifiers_cell(mods), need_cell(plan), shown, got))
     return out
+
+
+def _step(port: Port, planned: list[Any], attack: Any, added: int) -> Port:
+    """The first roll of every weapon that can hit, asked in one prompt (``step_dice``);
+    the odds of its end states are those before the first weapon's roll."""
+    from referee.core.dice import DiceSpec
+    from referee.core.oddsref import OddsRef
+    from referee.rulesets.epic.step_dice import DiceGroup, ask_step
+
+    rollable = [(pool, plan, hit) for pool, _, _, plan, hit in planned
+                if plan.mode != "impossible" and pool.shots]
+    groups = []
+    for i, (pool, plan, hit) in enumerate(rollable):
+        ref = None
+        if i == 0 and attack is not None:
+            from referee.rulesets.epic.oddsfacts import PoolFacts, ShotsRest
+
+            later = tuple(PoolFacts(p.shots, pl.chance, h) for p, pl, h in rollable[1:])
+            ref = OddsRef.to("referee.rulesets.epic.odds:to_hit", weapon=pool.weapon.label,
+                             need=plan.need, then=plan.then,
+                             stage="direct" if plan.mode == "direct" else "first",
+                             rest=ShotsRest(attack, (), hit, later, added))
+        groups.append(DiceGroup(f"to-hit.{pool.weapon.key}", pool.weapon.label,
+                                DiceSpec(count=pool.shots, target=plan.target,
+                                         auto_fail=(tables().natural_fail,), count_only=True),
+                                ref))
+    return ask_step(port, "to-hit", groups, clause="E-8")

@@ -250,6 +250,21 @@ def ask_places(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg 
     return each_unit(places)
 
 
+def ask_standing(port: Port, qid: str, text: Msg, hint: Msg, labels: Sequence[Msg | str],
+                 needs: Needs) -> tuple[list[tuple[int, Place]], int]:
+    """``ask_places`` for a target formation whose crossfire is not known: the same line
+    says it (``xf1``, E-11 and E-13; left out: none), so it is not a question of its own
+    at every attack (issue 27)."""
+    from referee.rulesets.epic.shoot_line import CrossfireSituationQuestion
+
+    optional = not (needs.distance or needs.bearing)
+    standing = port.ask(CrossfireSituationQuestion(
+        id=qid, text=text, hint_msg=Msg.of("epic.shoot.hint.crossfire", hint=hint),
+        count=len(labels), needs=needs, default_value="all" if optional else None,
+        clause="E-2", answered_by=EITHER))
+    return each_unit(standing.places), standing.crossfire
+
+
 def shooter(unit: FiringUnit, weapons: tuple[Weapon, ...], nearest_enemy: bool,
             place: Place | None) -> Shooter:
     """A firing unit with its situation: as declared, else as its formation's line gave it."""

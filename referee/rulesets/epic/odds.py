@@ -123,6 +123,30 @@ def save(question: DiceQuestion, *, unit: str, stage: str,
                       notes=tuple(notes))
 
 
+def step(question: DiceQuestion, *, kind: str,
+         groups: tuple[tuple[Msg | str, int, Fraction], ...], first: Any, first_spec: Any,
+         first_qid: str) -> OddsReport:
+    """The dice of a roll step typed in one line (``step_dice``): the hits (or the failed
+    saves) of all its groups together; the end states are those before the step's first
+    group, which count every group after it as still to roll."""
+    dist = Dist.point(0)
+    for _, n, chance in groups:
+        dist = dist + Dist.binomial(n, chance if kind == "to_hit" else 1 - chance)
+    total = sum(n for _, n, _ in groups)
+    states: Sequence[EndState] = ()
+    notes: tuple[Msg, ...] = ()
+    if first is not None:
+        report = first.compute(DiceQuestion(id=first_qid, spec=first_spec,
+                                             text=question.text))
+        states, notes = report.end_states, report.notes
+    title = Msg.of(f"epic.step_dice.odds.{kind}", count=total)
+    if kind == "to_hit":
+        return OddsReport(title, Msg.of("epic.odds.unit.hits"), dist, successes, states,
+                          notes=notes)
+    return OddsReport(title, Msg.of("epic.odds.unit.failed"), dist, _Failed(total), states,
+                      notes=notes)
+
+
 def _engine(attack: AttackFacts) -> bool:
     """A war engine among the targets: the end states' arithmetic (a unit lost on one
     failed save) does not fit it, so they are not shown (the roll's own odds are)."""

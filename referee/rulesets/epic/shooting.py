@@ -33,6 +33,7 @@ from referee.rulesets.epic.formations import (
     FormationState,
     ask_crossfire,
     ask_places,
+    ask_standing,
     defender,
     formation_label,
     formation_state,
@@ -57,9 +58,7 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     firing_markers = decl.firing_blast_markers if decl.firing_units else 0
     firing = formation_state(ctx.state, firing_name, firing_markers, False, log, port,
                              formation_label(firing_name))
-    crossfire = decl.crossfire
-    if crossfire is None and not decl.takes_overwatch and _units_left(ctx, decl):
-        crossfire = ask_crossfire(port, "crossfire", formation_label(target_name))
+    crossfire = decl.crossfire  # left out: asked with where the target's units stand
     target = formation_state(ctx.state, target_name, decl.target_blast_markers, False, log,
                              port, formation_label(target_name))
     # E-14 with E-W6: the units left, a war engine counting its starting DC
@@ -93,7 +92,11 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
     overwatch_cover = bool(options.get("overwatch-open-ground-cover")) and decl.target_on_overwatch
     standing = [u for u in decl.target_units if not target.lost(u.name)]
     macro = any(w.macro for _, ws in fire_units for w in ws)
-    places = target_places(port, standing, target, macro=macro)
+    places, crossfire = target_places(port, standing, target, macro=macro,
+                                      crossfire=crossfire)
+    if crossfire:  # E-11, E-13: as declared, typed in the target's line or asked
+        log.input(Msg.of("epic.step.crossfire", target=target.shown, count=crossfire), "E-13",
+                  crossfire=crossfire)
     units = [defender(u, i, places.get(u.key, (None, None))[1], overwatch_cover=overwatch_cover,
                       group=_run(target, places.get(u.key)))
              for i, u in enumerate(decl.target_units) if not target.lost(u.name)]
@@ -113,8 +116,9 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     facts = AttackFacts(tuple(units), ledger.before, ledger.broken_at_start, crossfire or 0,
                         tuple(sorted(options.items())), name=target.shown)
+    # typed at the table: each roll step's dice in one prompt (issue 27)
     hits = roll_pools(port, profiles, cover, action, units, log, facts,
-                      ledger.added + ledger.as_hits)
+                      ledger.added + ledger.as_hits, step=decl.by_hand)
     log.table(Msg.of("epic.table.shots", firing=firing.shown, target=target.shown),
               [Msg.of(f"epic.col.{c}") for c in
                ("weapon", "fire", "shots", "to_hit", "modifiers", "need", "dice", "hits")],
@@ -125,7 +129,8 @@ def attack(ctx: AttackContext, decl: ShootingDeclaration, log: StepLog) -> Resul
 
     engines = engines_of(units)
     casualties, alloc_rows, save_rows, allocated = _damage(port, log, units, hits_list, options,
-                                                        crossfire or 0, ledger, facts, engines)
+                                                        crossfire or 0, ledger, facts, engines,
+                                                        step=decl.by_hand)
     extra_rows = _broken_extra_hits(port, log, units, casualties, ledger, options,
                                     len(alloc_rows), engines)
     keep_engines(target, units, engines)
@@ -196,26 +201,35 @@ def _run(formation: FormationState, place: tuple[int, Any] | None) -> str | None
 
 
 def target_places(port: Port, units: list[TargetUnit], formation: FormationState,
-                  barrage: bool = False, qid: str | None = None,
-                  macro: bool = False) -> dict[str, tuple[int, Place]]:
+                  barrage: bool = False, qid: str | None = None, macro: bool = False,
+                  crossfire: int | None = 0) -> tuple[dict[str, tuple[int, Place]], int]:
     """One line for the target units whose situation the declaration (or roster) leaves
     out: in range and line of fire or not (E-10), the distance to the nearest attacker
     (E-10), the ground (E-8, E-11), under a template or not (a barrage, E-15), beyond the
-    macro-weapons' reach (``nomw``, when they fire: E-12)."""
+    macro-weapons' reach (``nomw``, when they fire: E-12); and the formation's crossfire
+    when it is not known (``crossfire`` None: E-11, E-13), in the same line, else on its
+    own. Returns each unit's place and the crossfire."""
     asked = [u for u in units if target_needs(u, barrage)]
     if not asked:
-        return {}
+        if crossfire is None:
+            crossfire = ask_crossfire(port, "crossfire" if qid is None and not barrage
+                                      else f"crossfire.{weapon_key(formation.name)}",
+                                      formation.shown)
+        return {}, crossfire
     labels = [u.label for u in asked]
     needs = Needs(distance=any(u.distance is None for u in asked),
                   terrain=any(u.terrain is None for u in asked), barrage=barrage,
                   macro=macro and any(u.in_mw_range is None for u in asked))
-    places = ask_places(port, qid or f"situation.{weapon_key(formation.name)}",
-                        Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
-                               count=len(asked)),
-                        Msg.of("epic.hint.targets_barrage" if barrage else
-                               "epic.hint.targets_mw" if needs.macro else "epic.hint.targets"),
-                        labels, needs)
-    return {u.key: p for u, p in zip(asked, places, strict=True)}
+    qid = qid or f"situation.{weapon_key(formation.name)}"
+    text = Msg.of("epic.q.targets", target=formation.shown, units=join(labels),
+                  count=len(asked))
+    hint = Msg.of("epic.hint.targets_barrage" if barrage else
+                  "epic.hint.targets_mw" if needs.macro else "epic.hint.targets")
+    if crossfire is None:
+        places, crossfire = ask_standing(port, qid, text, hint, labels, needs)
+    else:
+        places = ask_places(port, qid, text, hint, labels, needs)
+    return {u.key: p for u, p in zip(asked, places, strict=True)}, crossfire
 
 
 def beyond_reach(units: list[Defender], weapons: list[Weapon],
@@ -301,12 +315,13 @@ def choose_action(port: Port, decl: ShootingDeclaration, firing: FormationState,
 
 def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
             options: dict[str, Any], crossfire: int, ledger: MarkerLedger,
-            facts: Any = None, engines: dict[str, Engine] | None = None
-            ) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]],
-                       list[tuple[str, str]]]:
+            facts: Any = None, engines: dict[str, Engine] | None = None,
+            step: bool = False) -> tuple[list[str], list[tuple[Any, ...]],
+                                         list[tuple[Any, ...]], list[tuple[str, str]]]:
     """E-10 to E-13: normal hits first, casualties removed, then macro-weapon hits; war
     engines' shields stop hits first and their unsaved hits are points of damage (E-W1,
-    E-W9; ``engines``: their damage and shields, kept up to date)."""
+    E-W9; ``engines``: their damage and shields, kept up to date). ``step``: the saves of
+    one allocation in one prompt (issue 27)."""
     engines = engines if engines is not None else engines_of(units)
     casualties: list[str] = []
     alloc_rows: list[tuple[Any, ...]] = []
@@ -341,7 +356,7 @@ def _damage(port: Port, log: StepLog, units: list[Defender], hits: list[Hit],
                              tuple(macro) if phase == "normal" else (),
                              tuple(taken_normal.items()))
         alloc = shielded(log, alive, alloc, engines, options)
-        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest)
+        report = roll_saves(port, log, alive, alloc, phase, crossfire > 0, rest, step=step)
         save_rows += report.rows
         lost_engines = wound_engines(port, log, alive, alloc, report.failed, ledger, engines,
                                      options, phase)

@@ -10,6 +10,7 @@ from typing import Any
 
 from referee.core.table import Table
 from referee.core.text import Msg
+from referee.rulesets.epic.common import NAMED_BY_TYPE, shown
 from referee.rulesets.epic.formations import formation_label, listing
 
 
@@ -33,6 +34,9 @@ def state_view(state: Mapping[str, Any]) -> Sequence[Table]:
 
 def _unit(name: str) -> Msg | str:
     """A unit lost, as a player reads it: one numbered at the table (``unit-3``, the name
-    the typed lines give) as ``Unit 3`` in the player's language."""
-    m = re.fullmatch(r"unit-(\d+)", name)
-    return name if m is None else Msg.of("epic.default.unit", n=int(m.group(1)))
+    the typed lines gave before issue 27; ``infantry-3`` since) as ``Unit 3``, ``Infantry 3``
+    in the player's language."""
+    m = re.fullmatch(r"([a-z-]+)-(\d+)", name)
+    if m is None or m.group(1) not in ("unit", *NAMED_BY_TYPE.values()):
+        return name
+    return shown(name, int(m.group(2)), "unit")

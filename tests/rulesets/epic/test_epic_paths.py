@@ -168,14 +168,16 @@ def declaration(s: Situation) -> dict[str, Any]:
     return d
 
 
-def typed_answers(s: Situation) -> dict[str, Any]:
-    """The compact lines: a firing line a unit (its weapon), a target line a group."""
+def typed_answers(s: Situation, named: bool = False) -> dict[str, Any]:
+    """The compact lines (issue 27): the firing formation's line, a group a unit (its
+    weapon), and the target's, a group a group, with its Blast markers and crossfire;
+    ``named``: each line names its formation first (``referee attack epic``; ``epic-shoot``
+    names them on the command line)."""
     out = s.state_answers()
-    lines = [f"1 {times}x {_profile_text(p)}" for times, p in s.weapons]
-    out.update({f"firing.{i}": line for i, line in enumerate(lines, 1)})
-    out[f"firing.{len(lines) + 1}"] = "-"
-    out.update({f"target.{i}": _line(g, s.barrage) for i, g in enumerate(s.targets, 1)})
-    out[f"target.{len(s.targets) + 1}"] = "-"
+    firing = [f"1 {times}x {_profile_text(p)}" for times, p in s.weapons]
+    target = [f"bm{s.markers}", f"xf{s.crossfire}", *(_line(g, s.barrage) for g in s.targets)]
+    out["firing"] = (f"{FIRING}: " if named else "") + ", ".join(firing)
+    out["target"] = (f"{TARGET}: " if named else "") + ", ".join(target)
     if s.others:
         out["other.1.name"] = OTHER
         out.update({f"other.1.{i}": _line(g, True) for i, g in enumerate(s.others, 1)})
@@ -208,10 +210,13 @@ def roster_file(s: Situation, folder: Path) -> Path:
 def roster_answers(s: Situation) -> dict[str, Any]:
     out = s.state_answers()
     out[f"situation.{FKEY}"] = "all"
-    out[f"situation.{TKEY}"] = ", ".join(_place(g, s.barrage) for g in s.targets)
+    # the crossfire is said with where the units stand (issue 27)
+    out[f"situation.{TKEY}"] = ", ".join([*(_place(g, s.barrage) for g in s.targets),
+                                          f"xf{s.crossfire}"])
     if s.others:
         out["others-under-templates"] = [OKEY]
-        out[f"situation.{OKEY}"] = ", ".join(_place(g, True) for g in s.others)
+        out[f"situation.{OKEY}"] = ", ".join([*(_place(g, True) for g in s.others),
+                                              f"xf{s.other_crossfire}"])
     out.update({"firing-name": FIRING, "target-name": TARGET})
     return out
 
@@ -261,8 +266,7 @@ def by_path(s: Situation, folder: Path, faces: dict[str, int]) -> dict[str, Any]
     roster = str(roster_file(s, folder))
     plan, port = api.plan_script(script_file(s, folder))
     out = {
-        "typed": play(None, {"attack-kind": "whole", "firing-name": FIRING,
-                             "target-name": TARGET, **typed_answers(s)}),
+        "typed": play(None, {"attack-kind": "whole", **typed_answers(s, named=True)}),
         "epic-shoot": play({"firing": FIRING, "target": TARGET, "by_hand": True},
                            typed_answers(s)),
         "epic-shoot --roster": play({"firing": FIRING, "target": TARGET, "roster": roster},
@@ -411,7 +415,7 @@ def test_E19_another_formation_under_the_templates_is_entered_in_compact_lines(
     forms = result.outcome_data["formations"]
     assert set(forms) == {TARGET, OTHER}
     # 6 barrage points: one extra template and one extra marker (E-17, E-19)
-    assert forms[OTHER]["casualties"] == ["unit-1", "unit-2", "unit-3"]
+    assert forms[OTHER]["casualties"] == ["infantry-1", "infantry-2", "infantry-3"]
     assert forms[OTHER]["markers_added"] == 1 + 1 + 3
 
 
@@ -426,5 +430,5 @@ def test_E12_units_beyond_the_macro_weapons_reach_are_marked_in_the_lines(
     s = Situation([(2, {"at": 3, "macro": True})], [near, dict(near, distance=30, in_mw=True)],
                   0, False, 0)
     result = by_path(s, tmp_path, {"hit": 6, "then": 6, "save": 6})[path]
-    assert result.outcome_data["allocation"] == [("mw", "unit-2" if path == "epic-shoot"
+    assert result.outcome_data["allocation"] == [("mw", "infantry-2" if path == "epic-shoot"
                                                   else "t2")] * 2

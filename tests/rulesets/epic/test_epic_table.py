@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 
 from referee import api
 from referee.catalog import render
-from referee.core.errors import MissingAnswerError
+from referee.core.errors import AnswerError, MissingAnswerError
 from referee.core.port import settle_dice
 from referee.core.questions import ChoiceQuestion, ConfirmQuestion, DiceQuestion, Question
 from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.render.display import value_from_label
+from referee.rulesets.epic.step_dice import StepDiceQuestion
 from referee.rulesets.epic.view import state_view
 from tests.support import ROOT
 
@@ -29,15 +30,23 @@ FIRING, TARGET = "Grey Company (invented)", "Red Hill Battery (invented)"
 
 
 def typed(**answers: Any) -> dict[str, Any]:
-    """A typed whole attack: names, no Blast markers, every list ended with -."""
-    out: dict[str, Any] = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
-                           "markers.grey-company-invented": 0, "crossfire": 0,
-                           "markers.red-hill-battery-invented": 0,
+    """A typed whole attack: the two formations' lines (issue 27) from ``firing.N`` and
+    ``target.N`` groups, with ``markers.*`` and ``crossfire`` given as ``bmN``/``xfN``."""
+    out: dict[str, Any] = {"attack-kind": "whole",
                            "broken.red-hill-battery-invented": False, "action": "advance"}
+    lines: dict[str, list[str]] = {"firing": [], "target": []}
+    extra = {"firing": answers.pop("markers.grey-company-invented", 0),
+             "target": answers.pop("markers.red-hill-battery-invented", 0)}
+    crossfire = answers.pop("crossfire", 0)
+    for key in sorted(answers, key=lambda k: (k.split(".")[0], k.split(".")[-1].zfill(3))):
+        side, _, n = key.partition(".")
+        if side in lines and n.isdigit():
+            lines[side].append(answers.pop(key))
     out.update(answers)
-    for side in ("firing", "target"):
-        n = max(int(k.split(".")[1]) for k in out if k.startswith(f"{side}."))
-        out.setdefault(f"{side}.{n + 1}", "-")
+    for side, name in (("firing", FIRING), ("target", TARGET)):
+        parts = [f"bm{extra[side]}"] if extra[side] else []
+        parts += [f"xf{crossfire}"] if side == "target" and crossfire else []
+        out[side] = f"{name}: " + ", ".join(parts + lines[side])
     return out
 
 
@@ -75,20 +84,18 @@ def steps(result: Any) -> list[str]:
 
 # -- the typed attack ---------------------------------------------------------------------------
 
-def test_the_reference_attack_costs_at_most_24_questions_and_ends_as_before() -> None:
+def test_the_reference_attack_costs_at_most_8_questions_and_ends_as_before() -> None:
     """The issue's epic-typed attack: 4 AP4+ shots and 2 AT4+ shots at 6 infantry (6+, two
     in woods) and 2 armoured vehicles (4+), every die a 5 to hit and a 1 to save."""
     answers = typed(**{"firing.1": "4 ap4", "firing.2": "2 at4",
                        "target.1": "2 inf 6+ woods 15", "target.2": "4 same open 20",
                        "target.3": "2 av 4+ 25", "cover.ap": True,
-                       "to-hit.weapon-1": [5] * 4, "to-hit.weapon-2": [5] * 2,
-                       "save.normal.unit-1..unit-2": [1, 1],
-                       "save.normal.unit-3..unit-4": [1, 1],
-                       "save.normal.unit-7..unit-8": [1, 1]})
+                       "to-hit": [5] * 6, "save.normal": [1] * 6})
     result, asked = run(answers)
-    assert len(asked) <= 24
-    assert result.outcome_data["casualties"] == ["unit-1", "unit-2", "unit-3", "unit-4",
-                                                 "unit-7", "unit-8"]
+    assert len(asked) <= 8  # issue 27: a line a formation, a prompt a roll step
+    assert result.outcome_data["casualties"] == ["infantry-1", "infantry-2", "infantry-3",
+                                                 "infantry-4", "armoured-vehicle-1",
+                                                 "armoured-vehicle-2"]
     assert result.outcome_data["blast_markers"] == 7 and result.outcome_data["broken"]
 
 
@@ -98,15 +105,12 @@ def test_an_old_typed_script_is_refused_naming_the_new_question() -> None:
            "weapon.1.ap": "4", "weapon.1.at": "none", "weapon.1.rules": []}
     with pytest.raises(MissingAnswerError) as err:
         api.attack("epic", old)
-    assert "'firing.1'" in render(err.value.msg)
+    assert "'firing'" in render(err.value.msg)
 
 
 def test_names_left_out_take_labels_in_the_players_language_and_stable_ids() -> None:
-    answers = {"attack-kind": "whole", "firing-name": "-", "target-name": "-",
-               "markers.firing-formation": 0, "firing.1": "ap4", "firing.2": "-",
-               "target.1": "inf 6+ 15", "target.2": "-", "crossfire": 0,
-               "markers.target-formation": 0, "broken.target-formation": False,
-               "action": "advance", "to-hit.weapon-1": [1]}
+    answers = {"attack-kind": "whole", "firing": "ap4", "target": "inf 6+ 15",
+               "broken.target-formation": False, "action": "advance", "to-hit.ap4": [1]}
     result, _ = run(answers)
     assert render(result.outcome, "en").startswith("Target formation: 0 units destroyed")
     assert render(result.outcome, "ru").startswith("«Формация-цель»: уничтожено 0 юнитов")
@@ -114,21 +118,24 @@ def test_names_left_out_take_labels_in_the_players_language_and_stable_ids() -> 
     assert set(result.state_updates["formations"]) == {"target-formation"}
 
 
-def test_numbered_units_and_weapons_are_shown_in_the_players_language() -> None:
+def test_units_typed_without_a_name_are_named_by_their_type_in_the_players_language() -> None:
+    """Issue 27: ``Infantry 1``, not ``Unit 1``; a weapon by its profile (``AP4+``)."""
     result, asked = run(typed(**{"firing.1": "ap4", "target.1": "inf 6+ 15",
-                                 "to-hit.weapon-1": [5], "save.normal.unit-1": [1]}))
-    save = next(q for q in asked if q.id == "save.normal.unit-1")
-    assert render(save.text, "en").startswith("Save for Unit 1:")
-    assert render(save.text, "ru").startswith("Спас-бросок, Юнит 1:")
+                                 "to-hit.ap4": [5], "save.normal.infantry-1": [1]}))
+    save = next(q for q in asked if q.id == "save.normal.infantry-1")
+    assert render(save.text, "en").startswith("Save for Infantry 1:")
+    assert render(save.text, "ru").startswith("Спас-бросок, Пехота 1:")
     shots = next(t for t in result.tables if t.title.id == "epic.table.shots")
-    assert render(shots.rows[0][0], "ru") == "оружие 1"
+    assert render(shots.rows[0][0], "ru") == "AP4+"
 
 
 @pytest.mark.clause("E-4")
 def test_E4_without_blast_markers_no_distance_is_asked_and_the_working_says_why() -> None:
     result, asked = run(typed(**{"firing.1": "4 ap4", "target.1": "inf 6+ 15"}))
-    line = next(q for q in asked if q.id == "firing.1")
-    assert not line.need_distance  # type: ignore[attr-defined]
+    line = next(q for q in asked if q.id == "firing")
+    with pytest.raises(AnswerError) as err:  # with Blast markers, the distance is needed
+        line.accept("bm1, 4 ap4")
+    assert err.value.msg.id == "epic.entry.no_distance_firing"
     assert "epic.step.no_markers" in steps(result)
     assert "epic.step.no_firing_units" not in steps(result)
 
@@ -137,7 +144,7 @@ def test_E4_without_blast_markers_no_distance_is_asked_and_the_working_says_why(
 def test_E4_with_blast_markers_the_farthest_typed_units_are_suppressed() -> None:
     answers = typed(**{"markers.grey-company-invented": 2, "firing.1": "3 ap5 20",
                        "firing.2": "ap5/at6 35", "firing.3": "2 ap5 30",
-                       "target.1": "3 inf 6+ 15", "to-hit.weapon-1": [6] * 4})
+                       "target.1": "3 inf 6+ 15", "to-hit.ap5": [6] * 4})
     result, asked = run(answers)
     who = next(t for t in result.tables if t.title.id == "epic.table.who_fires")
     status = {render(r[0]): r[4].id for r in who.rows}
@@ -166,70 +173,76 @@ def test_E4_tied_roster_units_of_one_run_are_alike_but_of_two_runs_the_player_pi
 @pytest.mark.clause("E-10")
 def test_E10_hits_among_alike_units_of_a_line_are_not_asked_but_others_are() -> None:
     result, asked = run(typed(**{"firing.1": "2 ap4", "target.1": "3 inf 6+ 20",
-                                 "to-hit.weapon-1": [6, 6]}))
+                                 "to-hit.ap4": [6, 6]}))
     assert not [i for i in ids(asked) if i.startswith("allocate.")]
     alloc = next(t for t in result.tables if t.title.id == "epic.table.allocation")
     assert [r[4].id for r in alloc.rows] == ["epic.why.alike", "epic.why.alike"]
-    assert [render(r[3]) for r in alloc.rows] == ["Unit 1", "Unit 2"]
+    assert [render(r[3]) for r in alloc.rows] == ["Infantry 1", "Infantry 2"]
     # the same three units, one a line: not one group, so the defender chooses (E-X6)
     _, asked = run(typed(**{"firing.1": "2 ap4", "target.1": "inf 6+ 20",
                             "target.2": "inf 6+ 20", "target.3": "inf 6+ 20",
-                            "to-hit.weapon-1": [6, 6], "allocate.normal.1": "unit-1",
-                            "allocate.normal.2": "unit-2"}))
+                            "to-hit.ap4": [6, 6], "allocate.normal.1": "infantry-1",
+                            "allocate.normal.2": "infantry-2"}))
     assert {"allocate.normal.1", "allocate.normal.2"} <= set(ids(asked))
 
 
 @pytest.mark.clause("E-11")
 def test_E11_alike_units_with_one_hit_each_roll_their_saves_together_a_die_a_unit() -> None:
     answers = typed(**{"firing.1": "3 ap4", "target.1": "3 inf 5+ 20",
-                       "to-hit.weapon-1": [6, 6, 6], "save.normal.unit-1..unit-3": [5, 2, 6]})
+                       "to-hit.ap4": [6, 6, 6], "save.normal.infantry-1..infantry-3": [5, 2, 6]})
     result, asked = run(answers)
     (batch,) = [q for q in asked if q.id.startswith("save.")]
     assert isinstance(batch, DiceQuestion) and batch.spec.count == 3
-    assert result.outcome_data["casualties"] == ["unit-2"]  # the die read in unit order
+    assert result.outcome_data["casualties"] == ["infantry-2"]  # the die read in unit order
     # a count alone: the first listed fail, alike as they are
-    answers["save.normal.unit-1..unit-3"] = "=2"
+    answers["save.normal.infantry-1..infantry-3"] = "=2"
     result, _ = run(answers)
-    assert result.outcome_data["casualties"] == ["unit-1"]
+    assert result.outcome_data["casualties"] == ["infantry-1"]
 
 
 @pytest.mark.clause("E-11")
 def test_E11_a_unit_with_two_hits_or_a_re_roll_rolls_on_its_own() -> None:
     answers = typed(**{"firing.1": "4 ap4", "target.1": "3 inf 5+ 20 ra",
-                       "to-hit.weapon-1": [6, 6, 6, 6]})
+                       "to-hit.ap4": [6, 6, 6, 6]})
     _, asked = run(answers)
-    saves = [q.id for q in asked if q.id.startswith("save.") and "reroll" not in q.id]
-    assert saves == ["save.normal.unit-1", "save.normal.unit-2", "save.normal.unit-3"]
+    (saves,) = [q for q in asked if q.id.startswith("save.") and "reroll" not in q.id]
+    # one prompt for the step (issue 27), a group a unit: each rolls on its own
+    assert isinstance(saves, StepDiceQuestion) and saves.id == "save.normal"
+    assert [g.qid for g in saves.groups] == ["save.normal.infantry-1", "save.normal.infantry-2",
+                                             "save.normal.infantry-3"]
 
 
 # -- a compact line and the same units one a line end the same ---------------------------------
 
-def _units(line_id: str) -> list[int]:
-    """The unit numbers a save question of the typed flow is about."""
-    m = re.match(r"save\.\w+\.unit-(\d+)(?:\.\.unit-(\d+))?", line_id)
+def _units(line_id: str) -> list[str]:
+    """The units a save question of the typed flow is about, by name (``infantry-2``; a run
+    ``infantry-1..infantry-3`` is of one type)."""
+    m = re.match(r"save\.\w+\.([a-z-]+)-(\d+)(?:\.\.[a-z-]+-(\d+))?", line_id)
     assert m is not None, line_id
-    first = int(m.group(1))
-    return list(range(first, int(m.group(2) or first) + 1))
+    first = int(m.group(2))
+    return [f"{m.group(1)}-{n}" for n in range(first, int(m.group(3) or first) + 1)]
 
 
 class _Faces:
     """Answers by id, dice by a rule that gives each unit's save dice the same faces
     whether its saves are rolled alone or with alike units."""
 
-    def __init__(self, answers: dict[str, Any], hit: list[int], save: dict[int, int],
+    def __init__(self, answers: dict[str, Any], hit: list[int], save: dict[str, int],
                  dice: Any) -> None:
         self.answers, self.hit, self.save, self.dice = answers, hit, save, dice
 
+    def faces(self, qid: str, n: int) -> list[int]:
+        if qid.startswith("to-hit"):
+            return [self.hit[i % len(self.hit)] for i in range(n)]
+        units = _units(qid)
+        return [self.save[u] for u in units] if len(units) > 1 else [self.save[units[0]]] * n
+
     def ask(self, q: Question) -> Any:
-        if isinstance(q, DiceQuestion):
-            n = q.spec.count
-            if q.id.startswith("to-hit"):
-                faces = [self.hit[i % len(self.hit)] for i in range(n)]
-            else:
-                units = _units(q.id)
-                faces = ([self.save[u] for u in units] if len(units) > 1
-                         else [self.save[units[0]]] * n)
+        if isinstance(q, StepDiceQuestion):  # a step's groups in one prompt (issue 27)
+            faces = [f for g in q.groups for f in self.faces(g.qid, g.spec.count)]
             return settle_dice(q, q.accept(faces), self.dice)
+        if isinstance(q, DiceQuestion):
+            return settle_dice(q, q.accept(self.faces(q.id, q.spec.count)), self.dice)
         if q.id in self.answers:
             return q.accept(value_from_label(q, self.answers[q.id]))
         return q.accept(q.default if q.default is not None else "")
@@ -253,8 +266,16 @@ def test_E10_E11_a_group_in_one_line_ends_as_the_same_units_one_a_line(
         answers = typed(**{f"firing.{i}": w for i, w in enumerate(weapons, 1)},
                         **{f"target.{i}": line for i, line in enumerate(lines, 1)})
         plan = api.plan_attack("epic", seed=1)
-        faces = dict(enumerate(save, 1))
+        faces = dict(zip(names, save, strict=False))
         return api.play(plan, _Faces(answers, hit, faces, plan.dice))
+
+    kinds = {"inf": "infantry", "av": "armoured-vehicle", "lv": "light-vehicle"}
+    seen: dict[str, int] = {}
+    names = []  # each unit's name, in order: numbered by its type (issue 27)
+    for n, t, *_ in groups:
+        for _ in range(n):
+            seen[t] = seen.get(t, 0) + 1
+            names.append(f"{kinds[t]}-{seen[t]}")
 
     grouped = [f"{n} {t} {s} {g} {d} {f}" for n, t, s, g, d, f in groups]
     alone = [f"{t} {s} {g} {d} {f}" for n, t, s, g, d, f in groups for _ in range(n)]
@@ -267,7 +288,7 @@ def test_E10_E11_a_group_in_one_line_ends_as_the_same_units_one_a_line(
 
 def roster_answers(firing_line: str, target_line: str, **more: Any) -> dict[str, Any]:
     return {"markers.grey-company-invented": 0, "markers.red-hill-battery-invented": 0,
-            "crossfire": 0, "broken.red-hill-battery-invented": False,
+            "broken.red-hill-battery-invented": False,
             "action": "advance", "situation.grey-company-invented": firing_line,
             "situation.red-hill-battery-invented": target_line, **more}
 
@@ -339,7 +360,7 @@ name = "Post"
 type = "INF"
 armour = 5
 ''', encoding="utf-8")
-    answers = {"markers.guns": 0, "markers.line": 0, "crossfire": 0, "broken.line": False,
+    answers = {"markers.guns": 0, "markers.line": 0, "broken.line": False,
                "action": "advance", "situation.guns": "20", "situation.line": "40",
                "to-hit.lance": [6], "to-hit.cannon": [1]}
     result, _ = run(answers, {"firing": "Guns", "target": "Line", "roster": str(roster)})
@@ -352,7 +373,7 @@ def test_a_roster_asks_a_line_a_formation_and_old_per_unit_ids_are_refused() -> 
                                                     "to-hit.rifle": [1, 1],
                                                     "to-hit.missile-launcher": [1]})
     _, asked = run(answers, ROSTER_DECL)
-    assert ids(asked)[:7] == ["markers.grey-company-invented", "crossfire",
+    assert ids(asked)[:6] == ["markers.grey-company-invented",
                               "markers.red-hill-battery-invented",
                               "broken.red-hill-battery-invented", "action",
                               "situation.grey-company-invented",
@@ -368,7 +389,7 @@ def test_a_roster_asks_a_line_a_formation_and_old_per_unit_ids_are_refused() -> 
 def test_E1_attack_with_a_roster_alone_asks_who_fires_and_at_whom() -> None:
     answers = {"firing-name": "Blue Squadron (invented)", "target-name": TARGET,
                "markers.blue-squadron-invented": 0, "markers.red-hill-battery-invented": 0,
-               "crossfire": 0, "broken.red-hill-battery-invented": False,
+               "broken.red-hill-battery-invented": False,
                "action": "advance", "situation.blue-squadron-invented": "40",
                "situation.red-hill-battery-invented": "20, 25, 30",
                "fire-type.tank-gun": "ap", "to-hit.tank-gun": [1, 1]}
@@ -402,7 +423,7 @@ name = "Post"
 type = "INF"
 armour = 5
 ''', encoding="utf-8")
-    answers = {"markers.guns": 0, "markers.line": 0, "crossfire": 0, "broken.line": False,
+    answers = {"markers.guns": 0, "markers.line": 0, "broken.line": False,
                "action": "advance", "situation.guns": "all", "situation.line": "30",
                "to-hit.cannon": [1]}
     _, asked = run(answers, {"roster": str(roster)})
@@ -415,9 +436,7 @@ armour = 5
 def test_E16_a_typed_barrage_sums_the_points_of_every_unit_that_fires() -> None:
     answers = typed(**{"firing.1": "3 bp2", "target.1": "2 inf 5+ 15",
                        "target.2": "inf 5+ 25 clear", "action": "advance",
-                       "other.1.name": "-", "crossfire.red-hill-battery-invented": 0})
-    del answers["crossfire"]
-    answers["markers.red-hill-battery-invented"] = 0
+                       "other.1.name": "-"})
     result, asked = run(answers)
     assert result.outcome_data["barrage_points"] == 6
     # the unit no template covers is not rolled for (E-15)
@@ -430,7 +449,7 @@ def test_E20_overwatch_fire_at_the_table_asks_the_trigger_and_ends_the_overwatch
     answers = typed(**{"firing.1": "2 ap5", "target.1": "2 inf 6+ 25",
                        "action": "overwatch-fire", "overwatch.trigger": "move",
                        "overwatch.enemy-action": "double", "overwatch.after-move": 2,
-                       "to-hit.weapon-1": [1, 1]})
+                       "to-hit.ap5": [1, 1]})
     result, asked = run(answers)
     assert ids(asked)[-4:-1] == ["overwatch.trigger", "overwatch.enemy-action",
                                  "overwatch.after-move"]
@@ -447,7 +466,7 @@ def test_E20_overwatch_fire_at_the_table_asks_the_trigger_and_ends_the_overwatch
 def test_E20_an_action_with_one_move_asks_no_move_number() -> None:
     answers = typed(**{"firing.1": "ap5", "target.1": "inf 6+ 25",
                        "action": "overwatch-fire", "overwatch.trigger": "move",
-                       "overwatch.enemy-action": "advance", "to-hit.weapon-1": [1]})
+                       "overwatch.enemy-action": "advance", "to-hit.ap5": [1]})
     _, asked = run(answers)
     assert "overwatch.after-move" not in ids(asked)
 
@@ -485,15 +504,13 @@ def test_E14_the_game_files_markers_and_broken_formations_are_shown_first() -> N
 
 def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     """The whole attack at the table asks the special rules and crossfire."""
-    answers = {"attack-kind": "whole", "firing-name": FIRING, "target-name": TARGET,
-               "markers.grey-company-invented": 0, "firing.1": "ap4 mw", "firing.2": "-",
-               "target.1": "inf 4+ inv 10", "target.2": "-", "crossfire": 2,
-               "markers.red-hill-battery-invented": 0,
+    answers = {"attack-kind": "whole", "firing": f"{FIRING}: ap4 mw",
+               "target": f"{TARGET}: xf2, inf 4+ inv 10",
                "broken.red-hill-battery-invented": False, "action": "advance",
-               "to-hit.weapon-1": [6], "save.mw.unit-1.invulnerable": [1]}
+               "to-hit.ap4-mw": [6], "save.mw.infantry-1.invulnerable": [1]}
     r = api.attack("epic", answers)
     assert r.outcome_data["hits"] == {"mw": 1}
-    assert r.outcome_data["casualties"] == ["unit-1"]
+    assert r.outcome_data["casualties"] == ["infantry-1"]
     assert r.outcome_data["markers_added"] == 1 + 1 + 2  # under fire, kill, 2 crossfire
     plan = api.plan_attack("epic", seed=1)
     from referee.frontends.wrappers import ScriptingPort
@@ -501,4 +518,5 @@ def test_at_the_table_asks_special_rules_saves_and_crossfire() -> None:
     port = ScriptingPort(AnswerPort(answers, plan.dice, roll_missing_dice=True))
     api.play(plan, port)
     ids = list(port.answers)
-    assert ids.index("firing.1") < ids.index("target.1") < ids.index("crossfire")
+    assert ids.index("firing") < ids.index("target")
+    assert not [i for i in ids if i.startswith(("crossfire", "markers."))]  # in the lines
