@@ -7,7 +7,7 @@ language (ids ``unit-1``, ``unit-2``: the same in every language); a script name
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.core.fates import joined
@@ -29,34 +29,58 @@ MAX_UNITS = 12
 STATUSES = ("good", "disorganized", "weakened", "weakened-disorganized")
 
 
-def ask_mission(port: Port, kept: Sequence[tuple[str, Sequence[Unit]]] = ()) -> str:
+def ask_mission(port: Port, kept: Sequence[tuple[str, Sequence[Unit]]] = (),
+                rides: Mapping[str, Mapping[str, str | None]] | None = None) -> str:
     """The mission; ``kept``: the hexes whose units a game file keeps (issue 27), each
     offered first as an HE mission on it (``kept:HEX``), so that neither the hex nor its
-    units are asked again, and after the missions as a chemical strike on it
-    (``kept-chemical:HEX``: the hex is not asked; the units line offers the kept ones, to
-    which the units of the six hexes around are added, W-8)."""
-    def offer(prefix: str, key: str) -> tuple[Choice, ...]:
-        return tuple(Choice(f"{prefix}:{h}", Msg.of(key, hex=h, units=joined(
-            [_with_status(u) for u in units]))) for h, units in kept)
+    units are asked again, and after the missions twice as a chemical strike on it: as the
+    game keeps it (``kept-chemical-as-kept:HEX``: neither the hex nor its units are asked,
+    nor the rides ``rides`` knows, by hex and unit key, shown in the label), and with other
+    units (``kept-chemical:HEX``, as before: the units line offers the kept ones, to which
+    the units of the six hexes around are added, W-8)."""
+    rides = rides or {}
 
+    def units_of(h: str, units: Sequence[Unit], ride: bool) -> Msg | str:
+        by_key = {u.key: u for u in units}
+        return joined([_with_status(u, rides.get(h, {}), by_key, ride) for u in units])
+
+    def offer(prefix: str, key: str, ride: bool = False) -> tuple[Choice, ...]:
+        return tuple(Choice(f"{prefix}:{h}", Msg.of(key, hex=h, units=units_of(h, units, ride)))
+                     for h, units in kept)
+
+    chemical = tuple(c for pair in zip(
+        offer(KEPT_CHEMICAL_AS_KEPT, "waw.choice.kept.chemical", ride=True),
+        offer(KEPT_CHEMICAL, "waw.choice.kept.chemical_other"), strict=True) for c in pair)
     return str(port.ask(ChoiceQuestion(
         id="mission", text=Msg.of("waw.q.mission"),
         choices=(*offer("kept", "waw.choice.kept_hex"),
-                 *(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS),
-                 *offer(KEPT_CHEMICAL, "waw.choice.kept.chemical")),
+                 *(Choice(m, Msg.of(f"waw.mission.{m}")) for m in MISSIONS), *chemical),
         default_value="he", clause="W-1", rule=Msg.of("waw.rule.missions"))))
 
 
 KEPT_CHEMICAL = "kept-chemical"  # a chemical strike on a hex the game keeps (issue 27)
+# the same, its units as the game keeps them: no units line, no ride it knows asked again
+KEPT_CHEMICAL_AS_KEPT = "kept-chemical-as-kept"
 
 
-def _with_status(u: Unit) -> Msg | str:
-    """A kept unit's label, with its state unless it is in good order."""
+def _with_status(u: Unit, rides: Mapping[str, str | None] | None = None,
+                 units: Mapping[str, Unit] | None = None, ride: bool = False) -> Msg | str:
+    """A kept unit's label, with its state unless it is in good order, and with ``ride``
+    its ride where the game knows it (``rides``, by unit key: "on foot", "in unit 3")."""
     from referee.rulesets.waw.he_mission import status_of
 
     status = status_of(u).name
-    return u.label if status == "good" else Msg.of("waw.choice.kept_unit", unit=u.label,
-                                                     status=Msg.of(f"waw.status.{status}"))
+    shown: list[Msg] = [] if status == "good" else [Msg.of(f"waw.status.{status}")]
+    if ride and rides is not None and u.key in rides:
+        vehicle = rides[u.key]
+        shown.append(Msg.of("waw.choice.ride.foot") if vehicle is None else Msg.of(
+            "waw.choice.ride.in", vehicle=(units or {})[vehicle].label
+            if vehicle in (units or {}) else vehicle))
+    if not shown:
+        return u.label
+    if len(shown) == 1:
+        return Msg.of("waw.choice.kept_unit", unit=u.label, status=shown[0])
+    return Msg.of("waw.choice.kept.unit_ride", unit=u.label, status=shown[0], ride=shown[1])
 
 
 def ask_hex(port: Port, mission: str = "he", decl: MissionDeclaration | None = None,
@@ -86,11 +110,13 @@ def with_hex(decl: MissionDeclaration, line: HexLine) -> MissionDeclaration:
     return decl.model_copy(update=update)
 
 
-def ask_units(port: Port, mission: str, kept: Sequence[Unit] = ()) -> list[Unit]:
+def ask_units(port: Port, mission: str, kept: Sequence[Unit] = (),
+              rides: Mapping[str, str | None] | None = None) -> list[Unit]:
     """The units the mission affects: the target hex (HE), or the marker hex and its six
     neighbours (chemical): in one line (``2 inf, cv dis``), or a count and then each unit
     on its own (as before; scripts written then replay). ``kept``: the units a game file
-    keeps for the hex, with their states: Enter keeps them."""
+    keeps for the hex, with their states: Enter keeps them; ``rides``: their rides as the
+    game keeps them (W-8: each the default of its question)."""
     clause = "W-3" if mission == "he" else "W-8"
     entry = UnitsQuestion(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
                        positions=mission == "chemical", clause=clause,
@@ -103,17 +129,34 @@ def ask_units(port: Port, mission: str, kept: Sequence[Unit] = ()) -> list[Unit]
         units = [_one_unit(port, mission, i) for i in range(1, answer + 1)]
     if mission != "chemical":
         return units
+    return ask_rides(port, units, rides or {})
+
+
+def ask_rides(port: Port, units: Sequence[Unit], known: Mapping[str, str | None],
+              *, kept: bool = False) -> list[Unit]:
+    """W-8: which combat vehicle each infantry unit rides in (its rider shares its morale
+    check), one question a unit (``unit.N.mounted``, N its place in the line) when the
+    strike's hexes hold a combat vehicle. ``known``: the rides the game keeps (by unit key,
+    ``None`` on foot): with ``kept`` (the units as the game keeps them) not asked again,
+    else each the default of its question."""
     vehicles = [u for u in units if u.kind == "combat-vehicle"]
     if not vehicles:
-        return units
+        return list(units)
+    keys = {v.key for v in vehicles}
     out = []
     for i, u in enumerate(units, 1):
         if u.kind == "infantry":
-            ride = port.ask(ChoiceQuestion(
-                id=f"unit.{i}.mounted", text=Msg.of("waw.q.unit_mounted", unit=u.label),
-                choices=(Choice("no", Msg.of("waw.choice.dismounted")),
-                         *(Choice(v.key, v.label) for v in vehicles)),
-                default_value="no", clause="W-8"))
+            vehicle = known.get(u.key)
+            settled = u.key in known and (vehicle is None or vehicle in keys)
+            was = vehicle if settled and vehicle is not None else "no"
+            if kept and settled:
+                ride = was
+            else:
+                ride = port.ask(ChoiceQuestion(
+                    id=f"unit.{i}.mounted", text=Msg.of("waw.q.unit_mounted", unit=u.label),
+                    choices=(Choice("no", Msg.of("waw.choice.dismounted")),
+                             *(Choice(v.key, v.label) for v in vehicles)),
+                    default_value=was, clause="W-8"))
             if ride != "no":
                 vehicle = next(v for v in vehicles if v.key == ride)
                 u = u.model_copy(update={"mounted_in": vehicle.name or vehicle.key})

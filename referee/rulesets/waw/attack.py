@@ -62,7 +62,7 @@ def attack(ctx: AttackContext) -> Result:
 
             chem = resolve_chemical(ctx.port, decl, data, log,
                                     str(ctx.options.values.get("chemical-hq", "exempt")),
-                                    charts)
+                                    charts, one_line=found.as_kept)
             outcome_data.update(passed=chem.passed, status=chem.status_by_unit)
             updates = _chemical_units(ctx, found, chem.status_by_unit)
         marker, placed = _place(ctx, mission, hex_label, log)
@@ -124,7 +124,9 @@ def _chemical_units(ctx: AttackContext, found: Situation,
                     status: dict[str, str]) -> dict[str, Any]:
     """W-8: the states the strike leaves, kept by hex: the strike hex's units in place of
     what it held, the roster's units around it in their own hexes; units typed as standing
-    around it have no hex the referee knows, so their states are not kept."""
+    around it have no hex the referee knows, so their states are not kept. Each infantry
+    unit's ride (in a combat vehicle or on foot) is kept with it: a later strike on the hex
+    as the game keeps it does not ask it again."""
     decl = found.decl
     centre = [(u, status[u.key]) for u in decl.units if found.unit_hex.get(u.key) == decl.hex]
     around: dict[str, list[tuple[Unit, str]]] = {}
@@ -132,8 +134,9 @@ def _chemical_units(ctx: AttackContext, found: Situation,
         where = found.unit_hex.get(u.key)
         if where is not None and where != decl.hex:
             around.setdefault(where, []).append((u, status[u.key]))
-    updates = kp.updates(ctx.state, {decl.hex or "?": centre})
-    return kp.updates({**ctx.state, **updates}, around, replace=False)
+    rides = kp.ridden(decl.units)  # each infantry unit's ride, settled by the strike
+    updates = kp.updates(ctx.state, {decl.hex or "?": centre}, mounted=rides)
+    return kp.updates({**ctx.state, **updates}, around, replace=False, mounted=rides)
 
 
 def _place(ctx: AttackContext, mission: str, hex_label: str,

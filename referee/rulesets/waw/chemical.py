@@ -11,10 +11,12 @@ from referee.core.charts import ChartAnswer, ChartKey, Charts
 from referee.core.port import Port
 from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, ConfirmQuestion
 from referee.core.result import StepLog
+from referee.core.fates import joined
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.he import Status, apply_effect
 from referee.rulesets.waw.he_mission import effect_chart
+from referee.rulesets.waw.line import MoraleQuestion
 from referee.rulesets.waw.tables import ASK, EFFECTS, tables
 from referee.rulesets.waw.userdata import UserData
 
@@ -31,10 +33,12 @@ def _status(u: Unit) -> Status:
 
 def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
                      log: StepLog, hq_reading: str = "exempt",
-                     charts: Charts | None = None) -> ChemicalOutcome:
+                     charts: Charts | None = None, one_line: bool = False) -> ChemicalOutcome:
     """``hq_reading``: option chemical-hq. W-5 makes HQs no artillery target (exempt, the
     default); W-8 has the strike affect every unit of its hexes (checks). ``charts``: the
-    answers read off the players' charts so far (``referee.core.charts``)."""
+    answers read off the players' charts so far (``referee.core.charts``). ``one_line``: the
+    morale checks of two units or more asked in one line (``morale``, issue 27), each unit's
+    result then applied and shown as when asked on its own."""
     charts = charts if charts is not None else Charts()
     passed: dict[str, bool] = {}
     statuses: dict[str, str] = {}
@@ -62,6 +66,18 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
     # vehicles first: the infantry riding in them shares their result
     order = [u for u in decl.units if u.key not in riders] + \
             [u for u in decl.units if u.key in riders]
+    checking = [u for u in order if u.key not in riders
+                and not (u.kind == "hq" and hq_reading == "exempt")]
+    given: dict[str, bool] = {}
+    if one_line and len(checking) > 1:
+        labels = tuple(u.label for u in checking)
+        line = port.ask(MoraleQuestion(
+            id="morale", text=Msg.of("waw.q.morale_line", units=joined(list(labels))),
+            units=labels, default_value=" ".join(["y"] * len(checking)), clause="W-8",
+            rule=Msg.of("waw.rule.chemical"),
+            answered_by=DEFENDER,  # each unit's owner rolls its morale check
+            hint_msg=Msg.of("waw.entry.hint.morale"), help=Msg.of("waw.help.morale")))
+        given = {u.key: ok for u, ok in zip(checking, line, strict=True)}
     for u in order:
         before = _status(u)
         if u.kind == "hq" and hq_reading == "exempt":
@@ -80,6 +96,12 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             after = before if ok else replace(before, disorganized=True)
             why = Msg.of("waw.why.chem_rider_pass" if ok else "waw.why.chem_rider_fail",
                          vehicle=vehicle.label)
+        elif u.key in given:
+            ok = given[u.key]
+            log.input(Msg.of("waw.step.morale", unit=u.label,
+                             result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
+                      "W-8", unit=u.key, passed=ok)
+            after, why = _outcome(port, u, before, ok, weakened_again, charts, log)
         else:
             ok = bool(port.ask(ConfirmQuestion(
                 id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.label),

@@ -5,7 +5,9 @@ hex: a typed mission offers them as its units line (Enter keeps them), a roster'
 their kept states, a declared unit whose state the script leaves out takes its own.
 
 State keys (ruleset ``world-at-war``): ``units``, ``{hex: [{"id", "name", "kind",
-"disorganized", "weakened", "eliminated"}]}``; ``defence``, ``{hex: bonus}`` (the hex's
+"disorganized", "weakened", "eliminated"}]}`` and, once a chemical strike has settled it
+(W-8), an infantry unit's ride: ``"mounted_in"`` (the key of the combat vehicle it rides in)
+or ``"on_foot": true``; ``defence``, ``{hex: bonus}`` (the hex's
 infantry defence bonus as typed, W-2). A later mission is offered each hex with standing
 units as an HE mission on it (issue 27): the hex, its units and its bonus are not asked
 again. Pure functions over plain values."""
@@ -41,6 +43,32 @@ def standing(state: Mapping[str, Any], hex_id: str) -> list[Unit]:
     return [as_unit(u) for u in kept(state, hex_id) if not u.get("eliminated")]
 
 
+def rides(state: Mapping[str, Any], hex_id: str) -> dict[str, str | None]:
+    """W-8: how the kept infantry of ``hex_id`` stood at the last chemical strike that knew
+    it, by unit key: the key of the standing combat vehicle it rides in, or ``None`` on foot;
+    a unit whose ride the game does not know (or whose vehicle is gone) is left out."""
+    units = kept(state, hex_id)
+    vehicles = {str(u["id"]) for u in units
+                if u["kind"] == "combat-vehicle" and not u.get("eliminated")}
+    out: dict[str, str | None] = {}
+    for u in units:
+        if u["kind"] != "infantry" or u.get("eliminated"):
+            continue
+        if u.get("on_foot"):
+            out[str(u["id"])] = None
+        elif u.get("mounted_in") in vehicles:
+            out[str(u["id"])] = str(u["mounted_in"])
+    return out
+
+
+def ridden(units: Sequence[Unit]) -> dict[str, str | None]:
+    """W-8: each infantry unit's ride as a chemical strike settled it (its declaration or the
+    players' answer): the key of its combat vehicle, or ``None`` on foot."""
+    vehicles = [v for v in units if v.kind == "combat-vehicle"]
+    return {u.key: next((v.key for v in vehicles if u.rides_in(v)), None)
+            for u in units if u.kind == "infantry"}
+
+
 def saved_unit(unit: Unit, status: str) -> dict[str, Any]:
     return {"id": unit.key, "name": unit.name, "kind": unit.kind,
             "disorganized": status in ("disorganized", "weakened-disorganized"),
@@ -49,20 +77,42 @@ def saved_unit(unit: Unit, status: str) -> dict[str, Any]:
 
 
 def updates(state: Mapping[str, Any], by_hex: Mapping[str, Sequence[tuple[Unit, str]]],
-            replace: bool = True) -> dict[str, Any]:
+            replace: bool = True,
+            mounted: Mapping[str, str | None] | None = None) -> dict[str, Any]:
     """The state updates that keep each hex's units after a mission (``(unit, status)``
     pairs): the hex's list replaced (the mission's units are what it holds), or with
-    ``replace=False`` merged by id (a chemical strike's neighbour hexes)."""
+    ``replace=False`` merged by id (a chemical strike's neighbour hexes). ``mounted``: the
+    infantry rides the mission settled (``ridden``); a unit it does not name keeps the ride
+    the game knew (an HE mission does not ask it)."""
     units = {h: list(v) for h, v in state.get(STATE_KEY, {}).items()}
     sides = {u["id"]: u["side"] for v in units.values() for u in v if u.get("side")}
+    known = {h: {u["id"]: u for u in v} for h, v in units.items()}
     for hex_id, pairs in by_hex.items():
         new = [saved_unit(u, status) for u, status in pairs]
         for n in new:  # a unit keeps the side a roster gave it (issue 27: game roster)
             if n["id"] in sides:
                 n["side"] = sides[n["id"]]
+            if n["kind"] != "infantry":
+                continue
+            if mounted is not None and n["id"] in mounted:
+                ride = mounted[n["id"]] or ""  # None there: on foot
+            else:
+                ride = _ride(known.get(hex_id, {}).get(n["id"], {}))
+            if ride == "":
+                n["on_foot"] = True
+            elif ride is not None:
+                n["mounted_in"] = ride
         if replace:
             units[hex_id] = new
         else:
             ids = {n["id"] for n in new}
             units[hex_id] = [u for u in units.get(hex_id, []) if u["id"] not in ids] + new
     return {STATE_KEY: units}
+
+
+def _ride(saved: Mapping[str, Any]) -> str | None:
+    """A kept unit's ride as ``updates`` carries it on: ``""`` on foot, a vehicle key, or
+    ``None`` (not known)."""
+    if saved.get("on_foot"):
+        return ""
+    return str(saved["mounted_in"]) if saved.get("mounted_in") else None

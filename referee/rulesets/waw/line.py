@@ -7,6 +7,9 @@ several things in one answer, read by the question itself (typed lines and scrip
 * ``UnitsQuestion`` (id ``units``): the hex's units, identical ones counted once:
   ``2 inf, cv dis, "Alpha" inf weak``.
 * ``RatingQuestion`` (id ``firepower``): the mission's firepower and hit number, ``5 4+``.
+* ``MoraleQuestion`` (id ``morale``): a chemical strike's morale checks, one yes or no a unit
+  in the order the prompt lists them, ``y n y`` (issue 27: a strike on a hex as the game
+  keeps it, a path no earlier script took).
 
 Each keeps the id and the meaning of the question it replaces: a script written before holds
 ``hex = 712``, ``units = 3`` and ``firepower = 5`` and replays unchanged (a bare count asks each
@@ -133,6 +136,34 @@ class RatingQuestion(Line):
         if value.hit_number is None:
             return str(value.firepower)
         return f"{value.firepower} {value.hit_number}+"
+
+
+# --- a chemical strike's morale checks -----------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class MoraleQuestion(Line):
+    """W-8: whether each unit passed its morale check, in the order of ``units`` (their
+    labels): ``y n y`` (``д н д``); Enter: every unit passed (the default of each check's
+    own question)."""
+
+    units: tuple[Msg | str, ...] = ()
+
+    def parse(self, text: str) -> tuple[bool, ...]:
+        from referee.core.fates import joined
+        from referee.core.words import NO_WORDS, YES_WORDS
+
+        words = text.replace(",", " ").casefold().split()
+        for word in words:
+            if word not in YES_WORDS | NO_WORDS:
+                raise AnswerError(Msg.of("waw.entry.error.morale_word", word=word,
+                                         units=joined(list(self.units))))
+        if len(words) != len(self.units):
+            raise AnswerError(Msg.of("waw.entry.error.morale_count", got=len(words),
+                                     count=len(self.units), units=joined(list(self.units))))
+        return tuple(w in YES_WORDS for w in words)
+
+    def format(self, value: tuple[bool, ...]) -> str:
+        return " ".join("y" if ok else "n" for ok in value)
 
 
 # --- the units of the hex -------------------------------------------------------------------

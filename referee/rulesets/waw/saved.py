@@ -32,6 +32,9 @@ class SavedUnit(BaseModel):
     disorganized: bool = False
     weakened: bool = False
     eliminated: bool = False
+    # W-8: an infantry unit's ride as a chemical strike settled it (issue 27: not asked again)
+    mounted_in: str | None = None  # the key of the combat vehicle it rides in
+    on_foot: bool = False
 
 
 class SavedState(BaseModel):

@@ -18,8 +18,10 @@ from referee.rulesets.base import AttackContext
 from referee.rulesets.waw import kept as kp
 from referee.rulesets.waw.ask import (
     KEPT_CHEMICAL,
+    KEPT_CHEMICAL_AS_KEPT,
     ask_hex,
     ask_mission,
+    ask_rides,
     ask_units,
     with_hex,
 )
@@ -37,6 +39,9 @@ class Situation:
     roster: Roster | None = None
     notes: list[Note] = field(default_factory=list)
     unit_hex: dict[str, str] = field(default_factory=dict)  # unit key -> its hex, if known
+    # a chemical strike on a kept hex as the game keeps it (issue 27): its morale checks are
+    # asked in one line (a path no earlier record took: their answers replay as they were)
+    as_kept: bool = False
 
 
 def situation(ctx: AttackContext, data: UserData) -> Situation:
@@ -59,9 +64,13 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
         mission = decl.mission
     else:  # a hex the game keeps units of is offered as an HE mission on it (issue 27)
         typed = roster is None and decl.hex is None and not decl.units
-        mission = ask_mission(port, _kept_hexes(state) if typed else ())
+        hexes = _kept_hexes(state) if typed else []
+        mission = ask_mission(port, hexes, {h: kp.rides(state, h) for h, _ in hexes})
         if mission.startswith("kept:"):
             kept_hex, mission = mission.removeprefix("kept:"), "he"
+        elif mission.startswith(f"{KEPT_CHEMICAL_AS_KEPT}:"):
+            kept_hex, mission = mission.removeprefix(f"{KEPT_CHEMICAL_AS_KEPT}:"), "chemical"
+            out.as_kept = True
         elif mission.startswith(f"{KEPT_CHEMICAL}:"):
             kept_hex, mission = mission.removeprefix(f"{KEPT_CHEMICAL}:"), "chemical"
     decl = decl.model_copy(update={"mission": mission})
@@ -88,11 +97,17 @@ def situation(ctx: AttackContext, data: UserData) -> Situation:
             decl = decl.model_copy(update={"units": _roster_units(ctx, roster, hex_id,
                                                                   mission, out)})
         else:
-            standing = kp.standing(state, hex_id)
-            # an HE mission on a kept hex hits its kept units; a chemical strike's units line
-            # offers them (Enter), the units of the six hexes around added to it (W-8)
-            units = (standing if kept_hex is not None and mission == "he"
-                     else ask_units(port, mission, standing))
+            standing, rides = kp.standing(state, hex_id), kp.rides(state, hex_id)
+            # an HE mission on a kept hex hits its kept units, a chemical strike as the game
+            # keeps them too (the rides it knows not asked again); else the units line offers
+            # them (Enter), the units of the six hexes around added to it (W-8)
+            if kept_hex is not None and mission == "he":
+                units = standing
+            elif out.as_kept:
+                units = ask_rides(port, standing, rides, kept=True)
+                out.notes += _ride_notes(units, rides, hex_id)
+            else:
+                units = ask_units(port, mission, standing, rides)
             if standing and [_facts(u) for u in units] == [_facts(u) for u in standing]:
                 out.notes.append((Msg.of("waw.step.kept_units", hex=hex_id), "W-4"))
             decl = decl.model_copy(update={"units": units})
@@ -108,6 +123,22 @@ def _kept_hexes(state: Any) -> list[tuple[str, list[Unit]]]:
     """The hexes the game keeps units of that still stand, with those units."""
     out = [(h, kp.standing(state, h)) for h in state.get(kp.STATE_KEY, {})]
     return [(h, units) for h, units in out if units]
+
+
+def _ride_notes(units: list[Unit], rides: dict[str, str | None], hex_id: str) -> list[Note]:
+    """W-8: the working says which rides came from the game file (not asked)."""
+    labels = {u.key: u.label for u in units}
+    vehicles = any(u.kind == "combat-vehicle" for u in units)
+    out: list[Note] = []
+    for u in units:
+        if not vehicles or u.key not in rides:
+            continue
+        vehicle = rides[u.key]
+        out.append((Msg.of("waw.step.kept_ride_foot", unit=u.label, hex=hex_id)
+                    if vehicle is None else
+                    Msg.of("waw.step.kept_ride_in", unit=u.label, hex=hex_id,
+                           vehicle=labels.get(vehicle, vehicle)), "W-8"))
+    return out
 
 
 def _facts(u: Unit) -> tuple[Any, ...]:

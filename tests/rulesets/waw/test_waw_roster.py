@@ -248,15 +248,30 @@ def test_W8_the_kept_hex_is_offered_as_a_chemical_strike_in_russian_at_the_table
     code, _ = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
                      ["", "0712 1", "inf, cv", "4 6+", "1 1 1 1"])
     assert code == 0
-    picked = ("Химическая атака по гексу 0712, как его хранит партия: подразделение 1, "
-              "подразделение 2")
+    other = ("Химическая атака по гексу 0712, с другими подразделениями или подразделениями "
+             "соседних гексов (в партии: подразделение 1, подразделение 2)")
     code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
-                       [picked, "", "", "да", "нет"], lang="ru")
+                       [other, "", "", "да", "нет"], lang="ru")
     assert code == 0, out
-    assert f"? Какая артиллерийская задача?  {picked}" in out
+    assert f"? Какая артиллерийская задача? {other}" in " ".join(out.split())  # wrapped
     asked = [line for line in out.splitlines() if line.startswith("? ")]
     assert len(asked) == 5  # the mission, the units (Enter), on foot, two checks: no hex
     assert "Итог: гекс 0712 — подразделение 2" in out
+    # the strike settled unit 1's ride: as the game keeps it, it is shown and not asked; the
+    # two checks in one line, in Russian words
+    picked = ("Химическая атака по гексу 0712, как его хранит партия: подразделение 1 "
+              "(спешено), подразделение 2 (дезорганизовано)")
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       [picked, "д н"], lang="ru")
+    assert code == 0, out
+    asked = [line for line in out.splitlines() if line.startswith("? ")]
+    assert len(asked) == 2, out
+    shown = " ".join(out.split())  # long lines wrap
+    assert f"? Какая артиллерийская задача? {picked}" in shown
+    assert "? Проверки морали, по порядку: подразделение 1, подразделение 2. Прошло ли " \
+           "каждое? (д или н на каждое) д н" in shown
+    assert "подразделение 1: спешено — так его хранит файл партии после прежней химической " \
+           "атаки по гексу 0712 (не спрашивается)" in shown
 
 
 @pytest.mark.clause("W-2")
