@@ -146,9 +146,9 @@ def ask_rides(port: Port, units: Sequence[Unit], known: Mapping[str, str | None]
     out = []
     for i, u in enumerate(units, 1):
         if u.kind == "infantry":
-            vehicle = known.get(u.key)
-            settled = u.key in known and (vehicle is None or vehicle in keys)
-            was = vehicle if settled and vehicle is not None else "no"
+            kept_in = known.get(u.key)
+            settled = u.key in known and (kept_in is None or kept_in in keys)
+            was = kept_in if settled and kept_in is not None else "no"
             if kept and settled:
                 ride = was
             else:

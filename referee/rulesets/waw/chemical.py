@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from referee.core.charts import ChartAnswer, ChartKey, Charts
+from referee.core.fates import joined
 from referee.core.port import Port
 from referee.core.questions import DEFENDER, EITHER, Choice, ChoiceQuestion, ConfirmQuestion
 from referee.core.result import StepLog
-from referee.core.fates import joined
 from referee.core.text import Msg
 from referee.rulesets.waw.declaration import MissionDeclaration, Unit
 from referee.rulesets.waw.he import Status, apply_effect
@@ -77,7 +77,7 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             rule=Msg.of("waw.rule.chemical"),
             answered_by=DEFENDER,  # each unit's owner rolls its morale check
             hint_msg=Msg.of("waw.entry.hint.morale"), help=Msg.of("waw.help.morale")))
-        given = {u.key: ok for u, ok in zip(checking, line, strict=True)}
+        given = {u.key: ok for u, ok in zip(checking, line.passed, strict=True)}
     for u in order:
         before = _status(u)
         if u.kind == "hq" and hq_reading == "exempt":

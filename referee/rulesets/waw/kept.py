@@ -94,6 +94,7 @@ def updates(state: Mapping[str, Any], by_hex: Mapping[str, Sequence[tuple[Unit, 
                 n["side"] = sides[n["id"]]
             if n["kind"] != "infantry":
                 continue
+            ride: str | None
             if mounted is not None and n["id"] in mounted:
                 ride = mounted[n["id"]] or ""  # None there: on foot
             else:

@@ -140,6 +140,18 @@ class RatingQuestion(Line):
 
 # --- a chemical strike's morale checks -----------------------------------------------------
 
+@dataclass(frozen=True)
+class MoraleLine:
+    """Each unit's morale check, passed or not, in the prompt's order, and the language its
+    words were typed in (written back in it)."""
+
+    passed: tuple[bool, ...]
+    lang: str = "en"
+
+
+RUSSIAN_YES_NO = frozenset({"да", "д", "нет", "н"})
+
+
 @dataclass(frozen=True, kw_only=True)
 class MoraleQuestion(Line):
     """W-8: whether each unit passed its morale check, in the order of ``units`` (their
@@ -148,7 +160,7 @@ class MoraleQuestion(Line):
 
     units: tuple[Msg | str, ...] = ()
 
-    def parse(self, text: str) -> tuple[bool, ...]:
+    def parse(self, text: str) -> MoraleLine:
         from referee.core.fates import joined
         from referee.core.words import NO_WORDS, YES_WORDS
 
@@ -160,10 +172,12 @@ class MoraleQuestion(Line):
         if len(words) != len(self.units):
             raise AnswerError(Msg.of("waw.entry.error.morale_count", got=len(words),
                                      count=len(self.units), units=joined(list(self.units))))
-        return tuple(w in YES_WORDS for w in words)
+        lang = "ru" if set(words) <= RUSSIAN_YES_NO else "en"
+        return MoraleLine(tuple(w in YES_WORDS for w in words), lang)
 
-    def format(self, value: tuple[bool, ...]) -> str:
-        return " ".join("y" if ok else "n" for ok in value)
+    def format(self, value: MoraleLine) -> str:
+        yes, no = ("д", "н") if value.lang == "ru" else ("y", "n")
+        return " ".join(yes if ok else no for ok in value.passed)
 
 
 # --- the units of the hex -------------------------------------------------------------------

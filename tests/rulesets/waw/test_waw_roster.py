@@ -270,8 +270,108 @@ def test_W8_the_kept_hex_is_offered_as_a_chemical_strike_in_russian_at_the_table
     assert f"? Какая артиллерийская задача? {picked}" in shown
     assert "? Проверки морали, по порядку: подразделение 1, подразделение 2. Прошло ли " \
            "каждое? (д или н на каждое) д н" in shown
-    assert "подразделение 1: спешено — так его хранит файл партии после прежней химической " \
-           "атаки по гексу 0712 (не спрашивается)" in shown
+
+
+@pytest.mark.clause("W-8")
+def test_W8_a_strike_as_the_game_keeps_it_asks_no_units_line_and_keeps_each_ride(
+        tmp_path: Path) -> None:
+    """Issue 27: the kept hex is offered for a chemical strike as the game keeps it: no
+    units line; a ride the game does not know yet is asked (an HE mission does not settle
+    it), then kept with the unit, so that the next strike shows it in the choice and does
+    not ask it; the morale checks in one line, a rider sharing its vehicle's (W-8)."""
+    game = tmp_path / "g.sqlite"
+    play(FIRST, game=game)
+    asked, first = play({"mission": "kept-chemical-as-kept:0712", "unit.1.mounted": "no",
+                         "unit.2.mounted": "unit-3", "morale": "y n"}, game=game)
+    assert asked == ["mission", "unit.1.mounted", "unit.2.mounted", "morale"]
+    # the line lists those who check, vehicles first: Alpha passes, unit 3 fails, and unit 2
+    # riding in it fails with it
+    assert first.outcome_data["passed"] == {"alpha": True, "unit-3": False, "unit-2": False}
+    assert "[W-8] unit 2 rides in unit 3: no check of its own; the vehicle failed" \
+        in texts(first)
+    rides = {u["id"]: (u.get("on_foot"), u.get("mounted_in"))
+             for u in kept(game)["units"]["0712"]}
+    assert rides == {"alpha": (True, None), "unit-2": (None, "unit-3"),
+                     "unit-3": (None, None)}
+    # an HE mission on the hex between the strikes leaves the rides as they were
+    play({"mission": "kept:0712", "firepower": "1 6+", "attack": [1]}, game=game)
+    assert {u["id"]: u.get("mounted_in") for u in kept(game)["units"]["0712"]}["unit-2"] \
+        == "unit-3"
+    asked, second = play({"mission": "kept-chemical-as-kept:0712", "morale": "yes, yes"},
+                         game=game)
+    assert asked == ["mission", "morale"]  # the rides not asked again
+    shown = texts(second)
+    assert "[W-8] Alpha: on foot, as the game file keeps it from an earlier chemical strike " \
+           "on 0712 (not asked)" in shown
+    assert "[W-8] unit 2: rides in unit 3, as the game file keeps it from an earlier " \
+           "chemical strike on 0712 (not asked)" in shown
+    assert second.outcome_data["passed"] == {"alpha": True, "unit-3": True, "unit-2": True}
+    # at the table: the rides in the choice's label, two questions in all
+    code, out = invoke(["attack", "waw", "--game", str(game), "--seed", "1"],
+                       ["kept-chemical-as-kept:0712", "y y"])
+    assert code == 0, out
+    assert "? Which artillery mission? Chemical strike on hex 0712, as the game keeps it: " \
+           "Alpha (weakened and disorganized, on foot), unit 2 (disorganized, " \
+           "in unit 3), unit 3 (disorganized)" in " ".join(out.split())
+    assert len([line for line in out.splitlines() if line.startswith("? ")]) == 2
+    # the units-line path (as before) offers each kept ride as its question's default
+    plan = api.plan_attack("waw", seed=1)
+    port = ScriptingPort(AnswerPort({"mission": "kept-chemical:0712"}, plan.dice,
+                                    roll_missing_dice=True, use_defaults=True))
+    api.play(plan, port, game=game)
+    assert port.answers["unit.1.mounted"] == "no"
+    assert port.answers["unit.2.mounted"] == "unit-3"
+
+
+@pytest.mark.clause("W-5")
+@pytest.mark.clause("W-8")
+def test_W5_W8_an_hq_takes_no_place_in_the_morale_line_of_a_strike_as_kept(
+        tmp_path: Path) -> None:
+    game = tmp_path / "g.sqlite"
+    play({"mission": "he", "hex": "0805 0", "units": "inf, hq, inf", "firepower": "2 4+",
+          "attack": [1, 1]}, game=game)
+    asked, result = play({"mission": "kept-chemical-as-kept:0805", "morale": "y n"},
+                         game=game)
+    assert asked == ["mission", "morale"]  # no vehicle: no ride to ask
+    assert result.outcome_data["passed"] == {"unit-1": True, "unit-3": False}
+    assert "[W-5] unit 2 is an HQ: not an artillery target (W-5), so no morale check for " \
+           "the chemical strike (and no HQ roll: the strike scores no hits)" in texts(result)
+
+
+@pytest.mark.clause("W-8")
+def test_W8_the_morale_line_needs_one_yes_or_no_a_unit() -> None:
+    from referee.core.errors import AnswerError
+    from referee.core.text import Msg
+    from referee.rulesets.waw.line import MoraleLine, MoraleQuestion
+
+    q = MoraleQuestion(id="morale", text=Msg.of("waw.q.morale_line", units="-"), units=("Alpha", "Bravo"), default_value="y y")
+    assert q.accept("y, n") == MoraleLine((True, False), "en")
+    assert q.accept("Д Нет") == MoraleLine((True, False), "ru")
+    assert q.format(q.accept("д н")) == "д н"
+    assert q.accept("") == MoraleLine((True, True), "en")  # Enter: every unit passed
+    with pytest.raises(AnswerError) as err:
+        q.accept("y")
+    assert render(err.value.msg) == "1 answers for 2 morale checks: one each, in order " \
+                                    "(Alpha, Bravo)"
+    with pytest.raises(AnswerError) as err:
+        q.accept("y maybe")
+    assert render(err.value.msg) == "maybe: expected y or n for each morale check " \
+                                    "(Alpha, Bravo)"
+
+
+@pytest.mark.clause("W-8")
+def test_W8_a_kept_ride_whose_vehicle_is_gone_is_not_known() -> None:
+    from referee.rulesets.waw.kept import rides
+
+    def unit(uid: str, kind: str, **more: Any) -> dict[str, Any]:
+        return {"id": uid, "kind": kind, "disorganized": False, "weakened": False,
+                "eliminated": False, **more}
+
+    state = {"units": {"0712": [unit("a", "infantry", mounted_in="v"),
+                                unit("b", "infantry", on_foot=True),
+                                unit("c", "infantry"),
+                                unit("v", "combat-vehicle", eliminated=True)]}}
+    assert rides(state, "0712") == {"b": None}  # a: its vehicle eliminated; c: never asked
 
 
 @pytest.mark.clause("W-2")
