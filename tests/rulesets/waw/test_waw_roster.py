@@ -344,7 +344,8 @@ def test_W8_the_morale_line_needs_one_yes_or_no_a_unit() -> None:
     from referee.core.text import Msg
     from referee.rulesets.waw.line import MoraleLine, MoraleQuestion
 
-    q = MoraleQuestion(id="morale", text=Msg.of("waw.q.morale_line", units="-"), units=("Alpha", "Bravo"), default_value="y y")
+    q = MoraleQuestion(id="morale", text=Msg.of("waw.q.morale_line", units="-"),
+                       units=("Alpha", "Bravo"), default_value="y y")
     assert q.accept("y, n") == MoraleLine((True, False), "en")
     assert q.accept("Д Нет") == MoraleLine((True, False), "ru")
     assert q.format(q.accept("д н")) == "д н"
