@@ -159,3 +159,46 @@ def test_W3_compact_lines_in_russian_with_russian_labels(spawn):
     assert "Traceback" not in shown
     assert "2 пех, бм" in shown  # the answered line, in the words typed
     assert "unit 1" not in shown
+
+
+@pytest.mark.clause("W-8")
+def test_W8_a_strike_on_a_kept_hex_as_the_game_keeps_it_at_the_terminal(spawn, tmp_path):
+    """Issue 27: the hex an HE mission left in the game file is offered for a chemical
+    strike as the game keeps it (no units line), each ride asked once, then the morale
+    checks in one line, a wrong line refused with its reason and asked again."""
+    game, again = tmp_path / "game.sqlite", tmp_path / "again.sqlite"
+
+    def referee(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT,
+                              capture_output=True, text=True, encoding="utf-8",
+                              timeout=TIMEOUT, env=child_env())
+
+    for each in (game, again):  # the first mission, in two game files
+        first = referee("run", str(ROOT / "benchmarks" / "questions" / "waw-first-mission.toml"),
+                        "--game", str(each), "--seed", "1")
+        assert first.returncode == 0, first.stderr
+    record = tmp_path / "strike.toml"
+    s = Session(spawn("attack", "waw", "--seed", "1", "--game", str(game),
+                      "--record", str(record)))
+    s.expect("Which artillery mission?")
+    s.expect("Chemical strike on hex 0712, as the game keeps it")
+    # kept HE, HE (the default), smoke, FASCAM, chemical, then the kept strike as kept
+    s.child.send(DOWN * 4 + ENTER)
+    s.expect("Does unit 1 ride in a combat vehicle?")
+    s.child.send(ENTER)  # on foot, the default
+    s.expect("Does unit 2 ride in a combat vehicle?")
+    s.child.send(ENTER)
+    s.expect("Morale checks, in this order: unit 1, unit 2, unit 3")
+    s.child.sendline("y n")
+    s.expect("2 answers for 3 morale checks")
+    s.child.sendline("y n y")
+    s.expect("Outcome: hex 0712")
+    assert s.finish() == 0
+    assert "units in the target hex" not in s.text.casefold()  # no units line
+    answers = tomllib.loads(record.read_text(encoding="utf-8"))["answers"]
+    assert answers["mission"] == "kept-chemical-as-kept:0712"
+    assert answers["morale"] == "y n y"
+    replay = referee("run", str(record), "--game", str(again), "--json")  # the same strike
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["outcome"]["data"]["passed"] == {
+        "unit-1": True, "unit-2": False, "unit-3": True}
