@@ -121,35 +121,52 @@ def ask_units(port: Port, mission: str, kept: Sequence[Unit] = (),
     entry = UnitsQuestion(id="units", text=Msg.of(f"waw.q.units_{mission}"), max_units=MAX_UNITS,
                        positions=mission == "chemical", clause=clause,
                        hint_msg=Msg.of(f"waw.entry.hint.units_{mission}"))
-    default = entry.format(UnitsLine(tuple(kept))) if kept else "1"
+    rides = rides or {}
+    default = entry.format(_kept_line(kept, rides, mission)) if kept else "1"
     answer = port.ask(dataclasses.replace(entry, default_value=default))
+    settled: dict[str, str | None] = {}
     if isinstance(answer, UnitsLine):
-        units = list(answer.units)
+        units, settled = list(answer.units), answer.settled
     else:
         units = [_one_unit(port, mission, i) for i in range(1, answer + 1)]
     if mission != "chemical":
         return units
-    return ask_rides(port, units, rides or {})
+    # W-8: a ride the line says is not asked; one the game keeps is its question's default
+    return ask_rides(port, units, {**rides, **settled}, settled=frozenset(settled))
+
+
+def _kept_line(kept: Sequence[Unit], rides: Mapping[str, str | None],
+               mission: str) -> UnitsLine:
+    """The kept units as the units line offers them; for a chemical strike with the rides
+    the game keeps (``foot``, ``in #3``), so that Enter keeps those too."""
+    if mission != "chemical":
+        return UnitsLine(tuple(kept))
+    vehicles = {v.key for v in kept if v.kind == "combat-vehicle"}
+    known = {k: v for k, v in rides.items() if v is None or v in vehicles}
+    units = tuple(u.model_copy(update={"mounted_in": known[u.key]})
+                  if known.get(u.key) is not None else u for u in kept)
+    return UnitsLine(units, foot=frozenset(k for k, v in known.items() if v is None))
 
 
 def ask_rides(port: Port, units: Sequence[Unit], known: Mapping[str, str | None],
-              *, kept: bool = False) -> list[Unit]:
+              *, kept: bool = False, settled: frozenset[str] = frozenset()) -> list[Unit]:
     """W-8: which combat vehicle each infantry unit rides in (its rider shares its morale
     check), one question a unit (``unit.N.mounted``, N its place in the line) when the
     strike's hexes hold a combat vehicle. ``known``: the rides the game keeps (by unit key,
     ``None`` on foot): with ``kept`` (the units as the game keeps them) not asked again,
-    else each the default of its question."""
+    else each the default of its question; ``settled``: the units whose ride the units line
+    said (not asked)."""
     vehicles = [u for u in units if u.kind == "combat-vehicle"]
     if not vehicles:
         return list(units)
     keys = {v.key for v in vehicles}
     out = []
     for i, u in enumerate(units, 1):
-        if u.kind == "infantry":
+        if u.kind == "infantry" and u.key not in settled:
             kept_in = known.get(u.key)
-            settled = u.key in known and (kept_in is None or kept_in in keys)
-            was = kept_in if settled and kept_in is not None else "no"
-            if kept and settled:
+            holds = u.key in known and (kept_in is None or kept_in in keys)
+            was = kept_in if holds and kept_in is not None else "no"
+            if kept and holds:
                 ride = was
             else:
                 ride = port.ask(ChoiceQuestion(

@@ -188,6 +188,20 @@ class UnitsLine:
 
     units: tuple[Unit, ...]
     lang: str = "en"
+    # W-8: the infantry the line says is on foot (by key); those riding have ``mounted_in``
+    foot: frozenset[str] = frozenset()
+
+    @property
+    def settled(self) -> dict[str, str | None]:
+        """Each infantry unit whose ride the line says: the key of its vehicle, ``None`` on
+        foot."""
+        vehicles = [v for v in self.units if v.kind == "combat-vehicle"]
+        out: dict[str, str | None] = {k: None for k in self.foot}
+        for u in self.units:
+            ride = next((v.key for v in vehicles if u.rides_in(v)), None)
+            if ride is not None:
+                out[u.key] = ride
+        return out
 
 
 COUNT = re.compile(r"^[0-9]+$")  # a bare number counts too; 2x, x2: lines.count
@@ -224,6 +238,7 @@ class _Part:
     name: str | None = None
     counted: bool = False
     number: int | None = None  # "#3": the unit that was "unit 3"
+    ride: str | None = None  # W-8: "" on foot, else the key of the vehicle it rides in
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -251,6 +266,7 @@ class UnitsQuestion(Line):
             raise AnswerError(Msg.of("waw.entry.error.too_many", count=total,
                                      most=self.max_units))
         units: list[Unit] = []
+        foot: set[str] = set()
         seen: set[str] = set()
         claimed = {default_id(p.number) for p in parts if p.number is not None}
         for p in parts:
@@ -269,11 +285,14 @@ class UnitsQuestion(Line):
                     raise AnswerError(Msg.of("waw.entry.error.same_name", name=name or key))
                 seen.add(key)
                 states = p.states or set()
+                if p.ride == "":
+                    foot.add(key)
                 units.append(Unit(id=None if name is not None else key, name=name,
                                   kind=p.kind, position=p.position,  # type: ignore[arg-type]
                                   disorganized="disorganized" in states,
-                                  weakened="weakened" in states))
-        return UnitsLine(tuple(units), "ru" if langs == {"ru"} else "en")
+                                  weakened="weakened" in states, mounted_in=p.ride or None))
+        _check_rides(units, parts)
+        return UnitsLine(tuple(units), "ru" if langs == {"ru"} else "en", frozenset(foot))
 
     def _part(self, group: list[tuple[str, str]], vocab: lines.Words,
               langs: set[str]) -> _Part:
@@ -318,6 +337,15 @@ class UnitsQuestion(Line):
             langs.add(lang)
             self._take(part, kind_of, value, word)
             i += width
+            if kind_of == "ride" and value == "in":  # the vehicle follows: "#3" or a name
+                ref = group[i] if i < len(group) else None
+                number = NUMBER.match(ref[1]) if ref is not None and ref[0] == "word" else None
+                if ref is None or (ref[0] != "name" and number is None):
+                    raise AnswerError(Msg.of("waw.entry.error.ride_vehicle", word=word,
+                                             part=text))
+                part.ride = (unit_key(ref[1]) if ref[0] == "name"
+                             else default_id(int(number.group(1))) if number else "")
+                i += 1
         if part.kind is None:
             raise AnswerError(Msg.of("waw.entry.error.no_kind", part=text,
                                      kinds=Msg.of("waw.entry.kinds")))
@@ -355,6 +383,12 @@ class UnitsQuestion(Line):
             if not self.positions:
                 raise AnswerError(Msg.of("waw.entry.error.position", word=word))
             part.position = value
+        elif kind_of == "ride":
+            if not self.positions:  # W-8: only a chemical strike asks how infantry rides
+                raise AnswerError(Msg.of("waw.entry.error.ride_chemical", word=word))
+            if part.ride is not None:
+                raise AnswerError(Msg.of("waw.entry.error.two_rides", part=part.text))
+            part.ride = ""
 
     def format(self, value: int | UnitsLine) -> str:
         if isinstance(value, int):
@@ -374,6 +408,12 @@ class UnitsQuestion(Line):
                       (("disorganized", u.disorganized), ("weakened", u.weakened)) if on]
             if u.position != "centre":
                 words.append(vocab.shown("position", u.position, lang))
+            ride = value.settled.get(u.key, "-") if u.kind == "infantry" else "-"
+            if ride is None:
+                words.append(vocab.shown("ride", "foot", lang))
+            elif ride != "-":
+                vehicle = next(v for v in value.units if v.key == ride)
+                words += [vocab.shown("ride", "in", lang), _reference(vehicle)]
             number = DEFAULT_ID.match(u.key) if u.name is None else None
             first = (_quoted(u.name) if u.name is not None else
                      f"#{number.group(1)}" if number and int(number.group(1)) != position
@@ -389,6 +429,26 @@ class UnitsQuestion(Line):
                 count, run = 1, words
         flush()
         return ", ".join(parts)
+
+
+def _reference(vehicle: Unit) -> str:
+    """How a line names the vehicle a unit rides in: its name, else ``#N``."""
+    if vehicle.name is not None:
+        return _quoted(vehicle.name)
+    number = DEFAULT_ID.match(vehicle.key)
+    return f"#{number.group(1)}" if number else vehicle.key
+
+
+def _check_rides(units: list[Unit], parts: list[_Part]) -> None:
+    """W-8: only infantry rides, and in a combat vehicle of the line."""
+    vehicles = {u.key for u in units if u.kind == "combat-vehicle"}
+    for p in parts:
+        if p.ride is None:
+            continue
+        if p.kind != "infantry":
+            raise AnswerError(Msg.of("waw.entry.error.ride_not_infantry", part=p.text))
+        if p.ride and p.ride not in vehicles:
+            raise AnswerError(Msg.of("waw.entry.error.ride_unknown", part=p.text))
 
 
 def _quoted(name: str) -> str:

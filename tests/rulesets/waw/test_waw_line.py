@@ -139,6 +139,43 @@ def test_W8_a_chemical_line_places_units_in_the_six_hexes_around() -> None:
     assert CHEM_UNITS.format(line) == "inf, 2 inf adj, cv dis adj"
 
 
+@pytest.mark.clause("W-8")
+def test_W8_a_chemical_line_says_which_infantry_walks_and_which_rides_in_which_vehicle(
+        ) -> None:
+    """Issue 27: ``foot`` or ``in #2`` / ``in "Carrier"`` after an infantry part settles its
+    ride (not asked); a part that says neither is asked, as before."""
+    line = CHEM_UNITS.accept("inf foot, cv, 2 inf in #2, inf")
+    assert line.settled == {"unit-1": None, "unit-3": "unit-2", "unit-4": "unit-2"}
+    assert [u.mounted_in for u in line.units] == [None, None, "unit-2", "unit-2", None]
+    assert CHEM_UNITS.format(line) == "inf foot, cv, 2 inf in #2, inf"
+    ru = CHEM_UNITS.accept("пех пеш, бм, 2 пех в #2, пех")
+    assert ru.units == line.units and ru.settled == line.settled
+    assert CHEM_UNITS.format(ru) == "пех пеш, бм, 2 пех в #2, пех"
+    named = CHEM_UNITS.accept('"Alpha" inf in "Carrier", "Carrier" cv')
+    assert named.settled == {"alpha": "carrier"}
+    assert CHEM_UNITS.format(named) == '"Alpha" inf in "Carrier", "Carrier" cv'
+    assert CHEM_UNITS.accept("inf, cv").settled == {}  # the lines of before: asked
+
+
+@pytest.mark.clause("W-8")
+@pytest.mark.parametrize(("question", "line", "en", "ru"), [
+    (UNITS, "inf foot", "'foot': only a chemical strike asks how infantry rides",
+     "«foot»: как едет пехота, спрашивает только химическая атака"),
+    (CHEM_UNITS, "cv foot, inf", "'cv foot': only infantry rides in a vehicle or goes on foot",
+     "«cv foot»: едет в машине или идёт пешком только пехота"),
+    (CHEM_UNITS, "inf in #5, cv", "'inf in #5': it rides in a combat vehicle of this line",
+     "«inf in #5»: оно едет в боевой машине из этой строки"),
+    (CHEM_UNITS, "inf in, cv", "'in' in 'inf in': name the combat vehicle it rides in",
+     "«in» в «inf in»: после него назовите боевую машину"),
+    (CHEM_UNITS, "inf foot in #2, cv", "'inf foot in #2': on foot or in one vehicle",
+     "«inf foot in #2»: пешком или в одной машине"),
+])
+def test_W8_a_wrong_ride_is_refused_naming_the_part(question: Any, line: str, en: str,
+                                                    ru: str) -> None:
+    assert en in refusal(question, line, "en")
+    assert ru in refusal(question, line, "ru")
+
+
 # --- the hex and the ratings ------------------------------------------------------------------
 
 def test_the_hex_keeps_its_map_number_and_may_carry_its_defence_bonus() -> None:

@@ -238,7 +238,8 @@ def test_W8_a_later_chemical_strike_picks_the_kept_hex_by_name_and_checks_every_
     port = ScriptingPort(AnswerPort({"mission": "kept-chemical:0712"}, plan.dice,
                                     roll_missing_dice=True, use_defaults=True))
     api.play(plan, port, game=game)
-    assert port.answers["units"] == '"Alpha" inf dis weak, inf dis weak, cv dis'
+    # (the rides the strike settled with them: W-8, issue 27)
+    assert port.answers["units"] == '"Alpha" inf dis weak foot, inf dis weak foot, cv dis'
 
 
 @pytest.mark.clause("W-8")
@@ -314,12 +315,19 @@ def test_W8_a_strike_as_the_game_keeps_it_asks_no_units_line_and_keeps_each_ride
            "Alpha (weakened and disorganized, on foot), unit 2 (disorganized, " \
            "in unit 3), unit 3 (disorganized)" in " ".join(out.split())
     assert len([line for line in out.splitlines() if line.startswith("? ")]) == 2
-    # the units-line path (as before) offers each kept ride as its question's default
+    # the units-line path offers the kept rides in its line (Enter keeps them: not asked)
     plan = api.plan_attack("waw", seed=1)
     port = ScriptingPort(AnswerPort({"mission": "kept-chemical:0712"}, plan.dice,
                                     roll_missing_dice=True, use_defaults=True))
     api.play(plan, port, game=game)
-    assert port.answers["unit.1.mounted"] == "no"
+    assert port.answers["units"] == '"Alpha" inf dis weak foot, inf dis in #3, cv dis'
+    assert not any(q.endswith(".mounted") for q in port.answers)
+    # a line that leaves a ride out has it asked, the kept ride its default
+    port = ScriptingPort(AnswerPort({"mission": "kept-chemical:0712",
+                                     "units": '"Alpha" inf dis weak foot, inf dis, cv dis'},
+                                    plan.dice, roll_missing_dice=True, use_defaults=True))
+    api.play(plan, port, game=game)
+    assert [q for q in port.answers if q.endswith(".mounted")] == ["unit.2.mounted"]
     assert port.answers["unit.2.mounted"] == "unit-3"
 
 
