@@ -146,6 +146,7 @@ def test_flames_of_war_a_roster_brought_in_is_an_entry_undone_like_an_attack(
     assert _roster(game)["groups"] == []
 
 
+@pytest.mark.clause("W-8")
 def test_world_at_war_keeps_each_hexs_units(game: Path, tmp_path: Path) -> None:
     from referee.rulesets.waw.roster import load_roster
 
@@ -157,6 +158,16 @@ def test_world_at_war_keeps_each_hexs_units(game: Path, tmp_path: Path) -> None:
     assert invoke(["game", "roster", str(game), "--export", str(out)])[0] == 0
     assert {u.id for u in load_roster(str(out)).units} == {
         u.id for u in load_roster(str(ROSTERS / "waw-ridge.toml")).units}
+    # W-8: each infantry unit's ride comes in and goes out with it (issue 27): a chemical
+    # strike on the hex as the game keeps it does not ask it
+    from referee.game import open_game
+    from referee.rulesets.waw.kept import rides
+
+    with open_game(game) as tx:
+        state = tx.state("world-at-war")
+    assert rides(state, "0713") == {"riders": "carrier"}
+    assert rides(state, "0712") == {"alpha": None, "bravo": None}  # a roster's: on foot
+    assert {u.id: u.mounted_in for u in load_roster(str(out)).units}["riders"] == "carrier"
 
 
 def test_lock_n_load_a_roster_brought_in_starts_the_next_phase(game: Path,

@@ -44,13 +44,15 @@ def roster(state: Mapping[str, Any], sides: Mapping[str, str]) -> list[RosterPar
     return [("[[units]]", {"id": u["id"], "name": u.get("name"), "side": u.get("side"),
                            "hex": hex_id, "kind": u["kind"],
                            "disorganized": u.get("disorganized") or None,
-                           "weakened": u.get("weakened") or None})
+                           "weakened": u.get("weakened") or None,
+                           # W-8: the vehicle it rides in, as a strike settled it
+                           "mounted_in": u.get("mounted_in") or None})
             for hex_id, u in units]
 
 
 def imported(path: str, state: Mapping[str, Any]) -> dict[str, Any]:
     """The state keeping a roster file's units in their hexes (a hex the file names takes
-    its units in place of the kept ones)."""
+    its units in place of the kept ones), an infantry unit with its ride."""
     from referee.rulesets.waw.roster import load_roster
 
     found = load_roster(path)
@@ -58,5 +60,14 @@ def imported(path: str, state: Mapping[str, Any]) -> dict[str, Any]:
     for hex_id in found.hexes():
         units[hex_id] = [{"id": u.id, "name": u.name, "side": u.side, "kind": u.kind,
                           "disorganized": u.disorganized, "weakened": u.weakened,
-                          "eliminated": False} for u in found.in_hex(hex_id)]
+                          "eliminated": False, **_ride(u.kind, u.mounted_in)}
+                         for u in found.in_hex(hex_id)]
     return {kp.STATE_KEY: units}
+
+
+def _ride(kind: str, mounted_in: str | None) -> dict[str, Any]:
+    """W-8: a roster's infantry rides in the vehicle it names, else it is on foot (as the
+    roster's own missions read it)."""
+    if kind != "infantry":
+        return {}
+    return {"mounted_in": mounted_in} if mounted_in else {"on_foot": True}
