@@ -96,14 +96,8 @@ def resolve_chemical(port: Port, decl: MissionDeclaration, data: UserData,
             after = before if ok else replace(before, disorganized=True)
             why = Msg.of("waw.why.chem_rider_pass" if ok else "waw.why.chem_rider_fail",
                          vehicle=vehicle.label)
-        elif u.key in given:
-            ok = given[u.key]
-            log.input(Msg.of("waw.step.morale", unit=u.label,
-                             result=Msg.of("waw.morale.passed" if ok else "waw.morale.failed")),
-                      "W-8", unit=u.key, passed=ok)
-            after, why = _outcome(port, u, before, ok, weakened_again, charts, log)
         else:
-            ok = bool(port.ask(ConfirmQuestion(
+            ok = given[u.key] if u.key in given else bool(port.ask(ConfirmQuestion(
                 id=f"morale.{u.key}", text=Msg.of("waw.q.morale", unit=u.label),
                 default_value=True, clause="W-8", rule=Msg.of("waw.rule.chemical"),
                 answered_by=DEFENDER,  # the unit's owner rolls its morale check
