@@ -62,13 +62,15 @@ class _Screen:
     """The prompt console (``stack.Screen``): questions, hints, the odds before a roll and
     echoes go there."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, quiet: bool = False) -> None:
         self.console = console
+        self.quiet = quiet  # JSON on the same screen: the prompts only
 
     def say(self, msg: Msg | str) -> None:
         from referee.render.console import print_message
 
-        print_message(self.console, msg)
+        if not self.quiet:
+            print_message(self.console, msg)
 
     def tables(self, tables: Sequence[Table]) -> None:
         from referee.render.console import print_table
@@ -102,9 +104,9 @@ def _seat(out: Out, *, auto_dice: bool, odds: OddsMode = OddsMode.compact) -> Se
     from referee.play.stack import Seat
 
     env = out.env
-    screen = _Screen(out.prompts)
     # JSON on the screen the questions are asked on: nothing besides the prompts
     quiet = out.json and not env.prompts_apart
+    screen = _Screen(out.prompts, quiet)
     factory = env.port_factory
     answerer: Callable[[KeyedDice, Answered], Port]
     if factory is not None:

@@ -141,6 +141,10 @@ class EntryFlow:
             if kept and self.say is not None:
                 self.say(Msg.of("game.kept_word", number=play.number))
         else:
+            if self.say is not None and self.pending is not None and self.pending.code:
+                # the declaration so far is in the chain before the opponent's part: the
+                # code noted now proves later it was not changed after (``verify --check``)
+                self.say(Msg.of("game.sealed", number=play.number, code=self.pending.code))
             given = self.source.contribution(play.number, play.info.opponent_side)
             self._keep(given.stored())
             if isinstance(given, PerRoll) and given.keep is None:  # each roll as it comes

@@ -205,8 +205,13 @@ def test_a_kept_name_completes_from_the_start_of_the_line_or_of_the_word() -> No
     assert _completions(names, "") == []
 
 
-def test_the_epic_name_prompts_offer_the_formations_the_game_keeps() -> None:
-    from referee.rulesets.epic.typed import ask_names
+def test_the_epic_formation_lines_offer_the_formations_the_game_keeps() -> None:
+    """Issue 27: the firing and target lines complete the names of the formations the
+    game keeps (a kept formation may be named alone: ``Grey Company:``)."""
+    from referee.core.options import resolve_options
+    from referee.rulesets import find_ruleset
+    from referee.rulesets.base import AttackContext
+    from referee.rulesets.epic.typed import ask_lines
 
     class Seen:
         def __init__(self) -> None:
@@ -214,8 +219,16 @@ def test_the_epic_name_prompts_offer_the_formations_the_game_keeps() -> None:
 
         def ask(self, question: Any) -> Any:
             self.asked.append(question)
-            return question.accept("")
+            return question.accept({"firing": "Grey Company:",
+                                    "target": "Red Company:"}[question.id])
 
+    army = {"side": "Grey", "weapons": [{"name": "AP4+", "shots": 4, "ap": 4}],
+            "units": [{"name": "Shooter 1", "weapons": ["AP4+"]},
+                      {"name": "Infantry 1", "type": "INF", "armour": 6}]}
+    state = {"formations": {n: {"blast_markers": 0, "broken": False, "destroyed": [],
+                                "army": army} for n in ("Grey Company", "Red Company")}}
     seen = Seen()
-    ask_names(seen, ("Grey Company", "Red Company"))  # type: ignore[arg-type]
+    info = find_ruleset("epic")
+    ask_lines(AttackContext(seen, resolve_options(info.option_specs(), {}),  # type: ignore
+                            state=state))
     assert [q.suggestions for q in seen.asked] == [("Grey Company", "Red Company")] * 2

@@ -260,6 +260,31 @@ def test_rewritten_in_the_file_a_rechained_edit_fails_the_opponents_check_code(
     assert "matches no event" in err or "does not hold together" in err
 
 
+def test_sealed_before_the_word_the_code_shown_proves_the_attack_as_declared(
+        trusted: Path) -> None:
+    """Just before the opponent gives its part of the dice, the terminal shows the check code
+    of the attack as declared so far (its pending entry): noted, it proves later that
+    nothing declared or answered before the word was changed after it."""
+    code, out, err = invoke(["attack", "cc", "--declaration",
+                             str(ROOT / "transcripts/scripts/declarations/cc-moving-tie.toml"),
+                             "--game", str(trusted), "--odds", "none"],
+                            answers=["Red", "", "cold tea", "", ""])
+    assert code == 0, err
+    sealed = re.findall(r"Attack #1 sealed as declared so far, before the opponent's part "
+                        r"of the dice: (\S+)", out)
+    assert len(sealed) == 1 and sealed[0] not in CODE.findall(out)
+    assert out.index(sealed[0]) < out.index("Check code after #1")
+    code, out, err = invoke(["game", "verify", str(trusted), "--check", sealed[0]])
+    assert code == 0, err
+    assert f"Check code {sealed[0]}: the log up to pending entry #1" in out
+    with sqlite3.connect(trusted) as conn:  # the pending declaration changed afterwards
+        conn.execute("UPDATE log SET body = replace(body, 'Moving US', 'Still US') "
+                     "WHERE kind = 'pending'")
+    _rechain(trusted)
+    code, _, err = invoke(["game", "verify", str(trusted), "--check", sealed[0]])
+    assert code == 5 and "matches no event" in err, err
+
+
 # --- 6. Forged through a record ---------------------------------------------------------------
 
 def test_forged_through_a_record_edited_program_dice_are_refused_on_resume(

@@ -369,7 +369,9 @@ def ask_kept(port: Port, pair: Pair, changed: bool = True, *, options: Options) 
         id="kept-situation", clause="C-9", text=Msg.of("cc.kept.q.situation"),
         group=tuple(group), targets=tuple(u["name"] for u in targets), rules=options,
         default_value=pair.situation, hint_msg=Msg.of("cc.kept.hint.situation"),
-        answered_by=EITHER)
+        answered_by=EITHER,  # the names after "moving" and "without" complete with Tab
+        suggestions=tuple(dict.fromkeys([*(u["name"] for u in targets),
+                                         *(p.name for p in group if p.fires and p.name)])))
     situation: KeptSituation | None = None
     if not changed and question.default_value is not None:
         try:

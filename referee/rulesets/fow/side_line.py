@@ -70,6 +70,7 @@ class Side:
     motivation: str
     reroll: bool = False
     concealed: bool = False
+    name: str | None = None  # the platoon's, typed before a colon (``Grey Rifles: 4 inf, ...``)
 
     @property
     def teams(self) -> int:
@@ -108,11 +109,22 @@ class SideQuestion(LineQuestion):
     buildings: bool = False
     transport_priority: bool = False
     max_length: int = 600
+    taken: str | None = None  # the other platoon's name: not this one's too
 
     def parse(self, text: str) -> Side:
         ratings: dict[str, str] = {}
         flags: set[str] = set()
         groups: list[Group] = []
+        name, colon, rest = text.partition(":")
+        name = " ".join(name.split())
+        if colon and "," not in name and name:  # the platoon's name (issue 27)
+            if len(name) > 80:
+                raise _refuse("long_name", most=80)
+            if self.taken is not None and name.casefold() == self.taken.casefold():
+                raise _refuse("same_name", name=self.taken)
+            text = rest
+        else:
+            name = ""
         for segment in re.split(r"[,;]", text):
             parts = tokens(segment)
             if parts:
@@ -123,7 +135,7 @@ class SideQuestion(LineQuestion):
             raise _refuse("no_team")
         _rated(ratings)
         side = Side(tuple(groups), ratings["skill"], ratings["motivation"],
-                    "reroll" in flags, "concealed" in flags)
+                    "reroll" in flags, "concealed" in flags, name or None)
         if side.teams > MAX_TEAMS:
             raise _refuse("too_many", count=side.teams, most=MAX_TEAMS)
         return side
@@ -271,8 +283,9 @@ class SideQuestion(LineQuestion):
                      said.get("anti-tank"), said.get("firepower"), said.get("hits_on"))
 
     def format(self, value: Side) -> str:
-        return ", ".join([*(self._format_group(g) for g in value.groups),
+        line = ", ".join([*(self._format_group(g) for g in value.groups),
                           self._format_ratings(value)])
+        return f"{value.name}: {line}" if value.name else line
 
     def _format_ratings(self, value: Side) -> str:
         words = [_word("skill", value.skill), _word("motivation", value.motivation)]

@@ -60,10 +60,17 @@ def _charger(team_id: str, g: Group, defenders: list[dict[str, Any]]) -> dict[st
     return team
 
 
+def _platoon(side: str, line: Side) -> str:
+    """A platoon's name: the one typed before the colon, else its role's (issue 27)."""
+    return line.name or render(Msg.of(f"fow.default.{side}_platoon"))
+
+
 def _ratings(side: str, line: Side) -> dict[str, Any]:
-    return {"name": render(Msg.of(f"fow.default.{side}_platoon")), "side": side,
+    from referee.rulesets.lines import fold
+
+    return {"name": _platoon(side, line), "side": side,
             "skill": line.skill, "motivation": line.motivation, "reroll": line.reroll,
-            "key": PLATOON_KEYS[side]}
+            "key": ("-".join(fold(line.name).split()) if line.name else PLATOON_KEYS[side])}
 
 
 def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
@@ -79,15 +86,17 @@ def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
                       for d in defenders)
     charging: Side = port.ask(SideQuestion(
         id="assault.assaulting", text=Msg.of("fow.q.side_assaulting"), charging=True,
-        team_ids=ids, buildings=buildings,
+        team_ids=ids, buildings=buildings, taken=defending.name,
         transport_priority=bool(options["transport-priority"]),
         hint_msg=Msg.of("fow.hint.side_assaulting", teams=shown), clause="F-A1"))
     chargers = [_charger(f"a{n}", g, defenders) for n, g in enumerate(
         (g for g in charging.groups for _ in range(g.count)), 1)]
     ask_names(port, "assault.assaulting.names", Msg.of("fow.q.assaulting_names"), chargers)
     decl = AssaultDeclaration.model_validate({
-        "attacker": render(Msg.of("fow.side.attacker")),
-        "defender": render(Msg.of("fow.side.defender")), "defending": defenders,
+        # the sides as the game asks them and the outcome names them: a platoon named in
+        # its line by its name (``Which side is Grey Rifles on?``), else by its role
+        "attacker": charging.name or render(Msg.of("fow.side.attacker")),
+        "defender": defending.name or render(Msg.of("fow.side.defender")), "defending": defenders,
         "assaulting": chargers, "concealed": charging.concealed,
         "platoons": [_ratings("attacker", charging), _ratings("defender", defending)]})
     notes: list[tuple[Msg, str]] = []

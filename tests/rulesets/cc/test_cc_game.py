@@ -148,6 +148,8 @@ def test_the_owner_may_leave_kept_pieces_out_of_the_fire_group(played: Path) -> 
     assert "base" not in [q.id for q, _ in asked]  # one piece fires: no base to choose
     assert "squad fires alone, FP 5" in out
     line = next(q for q, _ in asked if q.id == "kept-situation")
+    # the names typed after "moving" and "without" complete with Tab (issue 27)
+    assert line.suggestions == ("American unit 1", "American unit 2", "squad", "team")
     for wrong, says in (("3 without nobody", "not a piece of this fire group: squad, team"),
                         ("3 without squad, team", "every piece is left out"),
                         ("3 without team without squad", "'without' is given twice")):

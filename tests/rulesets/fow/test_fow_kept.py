@@ -5,6 +5,7 @@ only after it has rallied, and the next assault of the game needs no roster."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from referee import api
 from referee.catalog import render
 from referee.core.errors import GameFileError, UsageError
+from referee.core.text import Msg
 from referee.frontends.answers import AnswerPort
 from referee.game import open_game
 from referee.rulesets.fow.view import state_view
@@ -226,3 +228,47 @@ def test_a_typed_assault_in_a_game_names_the_winning_side(tmp_path: Path, lang: 
         code, out, err = invoke(["game", "verify", str(game)], lang=verifying)
         assert code == 0 and out.startswith(("The log holds together (1 entry)",
                                              "Журнал цел")), err
+
+
+NAMED_ASSAULT = ["", "Red Rifles: 3 inf rof 2, gun rof 1, tank top 1, trained confident", "",
+                 "Grey Rifles: 4 inf, veteran fearless", "", "Grey", "1 4 6 2 3 1 2",
+                 "a4 destroyed", "5 3 1", "", "2", "owls"]
+
+
+def test_platoons_named_in_their_lines_are_named_everywhere(tmp_path: Path) -> None:
+    """Issue 27, real names: a platoon's name before a colon in its side's line names it in
+    the side question, the dice prompts, the outcome and the armies the game keeps, so that
+    two typed assaults keep two platoons, not one "assaulting platoon"."""
+    from tests.support.game import invoke, new_game
+
+    game = tmp_path / "g.sqlite"
+    new_game(game)
+    code, out, err = invoke(["attack", "fow", "--game", str(game), "--no-odds"],
+                            answers=NAMED_ASSAULT)
+    assert code == 0, err
+    assert "Which side is Grey Rifles on?" in out
+    assert "the counterattack test: one die (Red Rifles 4+)" in out
+    assert "Pinned Down: Red Rifles" in out
+    code, out, err = invoke(["game", "roster", str(game), "--json"])
+    assert [(g["name_text"], g["side"]) for g in json.loads(out)["groups"]] == [
+        ("Grey Rifles", "Grey"), ("Red Rifles", "Red")]
+    # without a game the platoons' names are the sides'
+    code, out, err = invoke(["attack", "fow", "--no-odds"],
+                            answers=NAMED_ASSAULT[:5] + NAMED_ASSAULT[6:-1])
+    assert code == 0, err
+    assert "Outcome: Grey Rifles wins the assault after 1 round" in out
+
+
+def test_a_platoon_name_is_read_before_the_colon_and_refused_when_taken() -> None:
+    from referee.core.errors import AnswerError
+    from referee.rulesets.fow.side_line import SideQuestion
+
+    question = SideQuestion(id="x", text=Msg.of("fow.q.side_assaulting"), charging=True,
+                            taken="Red Rifles")
+    side = question.accept("Grey Rifles: 4 inf, veteran fearless")
+    assert side.name == "Grey Rifles" and side.teams == 4
+    assert question.format(side).startswith("Grey Rifles: 4 ")
+    assert question.accept("4 inf, veteran fearless").name is None
+    with pytest.raises(AnswerError) as err:
+        question.accept("red rifles: 4 inf, veteran fearless")
+    assert "Red Rifles is the defending platoon" in render(err.value.msg)
