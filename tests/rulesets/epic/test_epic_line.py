@@ -189,12 +189,13 @@ def test_E3_weapons_with_arcs_need_the_bearing_in_the_line() -> None:
     assert refused(q, "20")[0].startswith("'20': the bearing of the target is missing")
 
 
-def test_a_name_or_the_label_and_the_hint_says_so() -> None:
-    q = NameQuestion(id="firing-name", text=Msg.of("epic.q.firing_name"), default_value="-",
-                  hint_msg=Msg.of("epic.hint.name", label=Msg.of("epic.default.firing_name")))
+def test_a_name_or_none_and_the_hint_says_so() -> None:
+    """A formation's name (another one under a barrage's templates): Enter or ``-``, none."""
+    q = NameQuestion(id="other.1.name", text=Msg.of("epic.q.other_name"), default_value="-",
+                     hint_msg=Msg.of("epic.hint.other_name"))
     assert q.accept("") is None and q.accept("Grey Company") == "Grey Company"
     assert q.format(None) == "-"
-    assert "Firing formation" in hint(q)
+    assert "- when there is none" in hint(q)
 
 
 # -- a line and its echo are one value ---------------------------------------------------------
