@@ -92,9 +92,9 @@ def _ratings(port: Port, platoon: ArmyPlatoon) -> ArmyPlatoon:
 
 
 def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
-                defender: str | None = None) -> Asked:
+                defender: str | None = None) -> Asked | None:
     """The whole assault of ``army`` (a roster's, with what the game keeps of it, or the
-    game's own)."""
+    game's own); ``None``: the line said ``allocation`` (only hits already rolled)."""
     line: AssaultLine = port.ask(AssaultQuestion(
         id="assault", text=Msg.of("fow.q.assault_line"),
         teams=tuple((t.id, t.side, t.platoon, t.type, t.status, t.rof) for t in army.teams),
@@ -104,6 +104,8 @@ def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
                         teams=", ".join(f"{t.id} {t.name}" for t in army.teams
                                         if t.status != "destroyed")),
         clause="F-A1"))
+    if line.allocation:
+        return None
     charging = army.team(line.charge[0])
     states = {team_id: status for team_id, status, _ in line.states}
     in_building = {team_id for team_id, _, building in line.states if building}

@@ -63,9 +63,15 @@ def _declaration(ctx: AttackContext) -> Asked:
 
     if decl is None and kept.has_armies(ctx.state):
         army = kept.army(ctx.state)
-        asked = ask_assault(ctx.port, army)
-        return (asked.declaration, ((Msg.of("fow.inferred.game_armies"), "F-A1"),
-                                    *asked.notes), army)
+        found = ask_assault(ctx.port, army)
+        if found is not None:
+            return (found.declaration, ((Msg.of("fow.inferred.game_armies"), "F-A1"),
+                                        *found.notes), army)
+        from referee.rulesets.fow.ask import ask_declaration
+
+        # only the allocation of hits already rolled: its teams are typed, not kept (F-1)
+        alone = ask_declaration(ctx.port, transport_priority)
+        return alone.declaration, alone.notes, None
     step = ask_step(ctx.port)
     if decl is not None:
         assert decl.roster is not None
@@ -73,7 +79,8 @@ def _declaration(ctx: AttackContext) -> Asked:
             army = kept.with_kept(from_roster(decl.roster), ctx.state)
             asked = ask_assault(ctx.port, army, attacker=decl.attacker,
                                 defender=decl.defender)
-            return asked.declaration, asked.notes, army
+            if asked is not None:
+                return asked.declaration, asked.notes, army
         from referee.rulesets.fow.roster import ask_from_roster
 
         asked = ask_from_roster(ctx.port, decl, transport_priority)

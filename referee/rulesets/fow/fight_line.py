@@ -120,6 +120,8 @@ class AssaultLine:
     vs: tuple[str, ...]
     fire: tuple[str, ...]
     states: tuple[tuple[str, str, bool], ...] = ()
+    # ``allocation`` alone: not an assault of these teams, only hits already rolled (F-1)
+    allocation: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,6 +143,9 @@ class AssaultQuestion(LineQuestion):
         states: dict[str, list[Any]] = {}
         last: tuple[str, ...] = ()
         parts = tokens(text)
+        alone = vocabulary().lookup(parts, 0) if parts else None
+        if alone is not None and alone[:2] == ("word", "allocation") and alone[2] == len(parts):
+            return AssaultLine((), (), (), allocation=True)
         i = 0
         while i < len(parts):
             part = parts[i]
@@ -241,6 +246,8 @@ class AssaultQuestion(LineQuestion):
                            tuple(t for t in order if t in fire), said)
 
     def format(self, value: AssaultLine) -> str:
+        if value.allocation:
+            return _word("word", "allocation")
         parts = [" ".join([*value.charge, _word("word", "vs"), *value.vs])]
         for team, state, building in value.states:  # before "fire": a team named after it fires
             said = [team, _word("status", state)]

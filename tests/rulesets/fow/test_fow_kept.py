@@ -150,6 +150,23 @@ def test_a_typed_assault_keeps_its_teams_for_the_next_one(tmp_path: Path) -> Non
     assert "assault.defending" not in again and "assault.assaulting" not in again
 
 
+@pytest.mark.clause("F-1")
+def test_in_a_game_that_keeps_teams_allocation_alone_resolves_hits_already_rolled(
+        tmp_path: Path) -> None:
+    """The assault line of a game that keeps armies takes ``allocation`` alone: only the
+    allocation of hits already rolled, its teams typed (not kept, not changing the kept
+    ones), as the first question of a game with no armies offers."""
+    game = tmp_path / "g.sqlite"
+    play({"assault.defending": "3 inf, trained confident",
+          "assault.assaulting": "2 inf, trained confident", "round.1.to-hit": [1, 1]}, game)
+    before = teams(game)
+    result, asked = play({"assault": "allocation", "defending.1": "2 inf",
+                          "hitting.1": "2 hits"}, game)
+    assert asked[:2] == ["assault", "defending.1"] and "step" not in asked
+    assert "allocated" in render(result.outcome)
+    assert teams(game) == before
+
+
 def test_the_state_view_shows_platoons_and_teams(tmp_path: Path) -> None:
     game = tmp_path / "g.sqlite"
     play(FIRST, game, {"roster": str(ROSTER)})
