@@ -9,6 +9,7 @@ the roster does not rate.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -92,9 +93,10 @@ def _ratings(port: Port, platoon: ArmyPlatoon) -> ArmyPlatoon:
 
 
 def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
-                defender: str | None = None) -> Asked | None:
+                defender: str | None = None) -> Asked | str:
     """The whole assault of ``army`` (a roster's, with what the game keeps of it, or the
-    game's own); ``None``: the line said ``allocation`` (only hits already rolled)."""
+    game's own); else what the line said alone: ``"allocation"`` (only hits already
+    rolled) or ``"new"`` (a new assault typed)."""
     line: AssaultLine = port.ask(AssaultQuestion(
         id="assault", text=Msg.of("fow.q.assault_line"),
         teams=tuple((t.id, t.side, t.platoon, t.type, t.status, t.rof) for t in army.teams),
@@ -104,8 +106,8 @@ def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
                         teams=", ".join(f"{t.id} {t.name}" for t in army.teams
                                         if t.status != "destroyed")),
         clause="F-A1"))
-    if line.allocation:
-        return None
+    if line.allocation or line.new:
+        return "allocation" if line.allocation else "new"
     charging = army.team(line.charge[0])
     states = {team_id: status for team_id, status, _ in line.states}
     in_building = {team_id for team_id, _, building in line.states if building}
@@ -150,6 +152,14 @@ def ask_assault(port: Port, army: Army, *, attacker: str | None = None,
 def _card(t: ArmyTeam) -> dict[str, Any]:
     card = {"anti_tank": t.anti_tank, "firepower": t.firepower, "hits_on": t.hits_on}
     return {k: v for k, v in card.items() if v is not None}
+
+
+def on_sides(army: Army, sides: Mapping[str, str]) -> Army:
+    """``army`` with its sides renamed (a typed assault's "Attacker": the game's "Grey"), so
+    that the game keeps every platoon on the side it is on, whoever charged."""
+    return Army(tuple(replace(t, side=sides.get(t.side, t.side)) for t in army.teams),
+                tuple(replace(p, side=sides.get(p.side, p.side)) for p in army.platoons),
+                army.source)
 
 
 def from_declaration(decl: AssaultDeclaration) -> Army:

@@ -22,7 +22,7 @@ from referee.core.text import Msg
 from referee.rulesets.base import AttackContext
 from referee.rulesets.fow import defensive, kept, melee, morale, outcomes
 from referee.rulesets.fow.allocate import allocate, check_priorities, readings
-from referee.rulesets.fow.armies import Army
+from referee.rulesets.fow.armies import Army, on_sides
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.fight import (
     DESTROYED,
@@ -50,7 +50,11 @@ def resolve(ctx: AttackContext, decl: AssaultDeclaration,
     status = fight.status()
     log = StepLog()
     # before any die: a game asks the sides now, and the fight is told them by name
+    roles = (fight.attacker, fight.defender)
     fight = named(fight, *ctx.parties(fight.attacker, fight.defender))
+    if army is not None and army.source == "declaration":  # typed: kept by the game's sides
+        army = on_sides(army, {str(k): str(v) for k, v in zip(
+            roles, (fight.attacker, fight.defender), strict=True)})
     charging = fight.of_side("attacker")
     log.input(Msg.of("fow.assault.declared", platoon=fight.charging.name,
                      attacker=fight.attacker, teams=len(charging),

@@ -64,9 +64,15 @@ def _declaration(ctx: AttackContext) -> Asked:
     if decl is None and kept.has_armies(ctx.state):
         army = kept.army(ctx.state)
         found = ask_assault(ctx.port, army)
-        if found is not None:
+        if not isinstance(found, str):
             return (found.declaration, ((Msg.of("fow.inferred.game_armies"), "F-A1"),
                                         *found.notes), army)
+        if found == "new":  # new platoons typed, kept beside the game's (issue 27)
+            from referee.rulesets.fow.armies import from_declaration
+            from referee.rulesets.fow.typed import ask_whole
+
+            typed = ask_whole(ctx.port, ctx.options.values, beside=army)
+            return typed.declaration, typed.notes, from_declaration(typed.declaration)
         from referee.rulesets.fow.ask import ask_declaration
 
         # only the allocation of hits already rolled: its teams are typed, not kept (F-1)
@@ -79,8 +85,14 @@ def _declaration(ctx: AttackContext) -> Asked:
             army = kept.with_kept(from_roster(decl.roster), ctx.state)
             asked = ask_assault(ctx.port, army, attacker=decl.attacker,
                                 defender=decl.defender)
-            if asked is not None:
+            if not isinstance(asked, str):
                 return asked.declaration, asked.notes, army
+            if asked == "new":
+                from referee.rulesets.fow.armies import from_declaration
+                from referee.rulesets.fow.typed import ask_whole
+
+                typed = ask_whole(ctx.port, ctx.options.values, beside=army)
+                return typed.declaration, typed.notes, from_declaration(typed.declaration)
         from referee.rulesets.fow.roster import ask_from_roster
 
         asked = ask_from_roster(ctx.port, decl, transport_priority)

@@ -122,6 +122,7 @@ class AssaultLine:
     states: tuple[tuple[str, str, bool], ...] = ()
     # ``allocation`` alone: not an assault of these teams, only hits already rolled (F-1)
     allocation: bool = False
+    new: bool = False  # ``new`` alone: a new assault of new platoons, typed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,8 +145,11 @@ class AssaultQuestion(LineQuestion):
         last: tuple[str, ...] = ()
         parts = tokens(text)
         alone = vocabulary().lookup(parts, 0) if parts else None
-        if alone is not None and alone[:2] == ("word", "allocation") and alone[2] == len(parts):
-            return AssaultLine((), (), (), allocation=True)
+        if alone is not None and alone[0] == "word" and alone[2] == len(parts):
+            if alone[1] == "allocation":
+                return AssaultLine((), (), (), allocation=True)
+            if alone[1] == "new":
+                return AssaultLine((), (), (), new=True)
         i = 0
         while i < len(parts):
             part = parts[i]
@@ -246,8 +250,8 @@ class AssaultQuestion(LineQuestion):
                            tuple(t for t in order if t in fire), said)
 
     def format(self, value: AssaultLine) -> str:
-        if value.allocation:
-            return _word("word", "allocation")
+        if value.allocation or value.new:
+            return _word("word", "allocation" if value.allocation else "new")
         parts = [" ".join([*value.charge, _word("word", "vs"), *value.vs])]
         for team, state, building in value.states:  # before "fire": a team named after it fires
             said = [team, _word("status", state)]

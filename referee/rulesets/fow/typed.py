@@ -8,7 +8,7 @@ its line says where it fights at the building (F-10); the working says so.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.catalog import render
 from referee.core.port import Port
@@ -16,6 +16,9 @@ from referee.core.text import Msg
 from referee.rulesets.fow.ask import BUILDING, Asked, ask_names, default_label
 from referee.rulesets.fow.declaration import AssaultDeclaration
 from referee.rulesets.fow.side_line import Group, Side, SideQuestion
+
+if TYPE_CHECKING:
+    from referee.rulesets.fow.armies import Army
 
 PLATOON_KEYS = {"attacker": "assaulting-platoon", "defender": "defending-platoon"}
 
@@ -60,25 +63,45 @@ def _charger(team_id: str, g: Group, defenders: list[dict[str, Any]]) -> dict[st
     return team
 
 
-def _platoon(side: str, line: Side) -> str:
-    """A platoon's name: the one typed before the colon, else its role's (issue 27)."""
-    return line.name or render(Msg.of(f"fow.default.{side}_platoon"))
+def _platoon(side: str, line: Side, taken: frozenset[str] = frozenset()) -> str:
+    """A platoon's name: the one typed before the colon, else its role's (issue 27), with a
+    number when the game keeps a platoon of that name already (``the assaulting platoon
+    2``)."""
+    if line.name:
+        return line.name
+    name = render(Msg.of(f"fow.default.{side}_platoon"))
+    n = 1
+    while (f"{name} {n}" if n > 1 else name).casefold() in taken:
+        n += 1
+    return f"{name} {n}" if n > 1 else name
 
 
-def _ratings(side: str, line: Side) -> dict[str, Any]:
+def _ratings(side: str, line: Side, taken: frozenset[str] = frozenset()) -> dict[str, Any]:
     from referee.rulesets.lines import fold
 
-    return {"name": _platoon(side, line), "side": side,
+    name = _platoon(side, line, taken)
+    return {"name": name, "side": side,
             "skill": line.skill, "motivation": line.motivation, "reroll": line.reroll,
-            "key": ("-".join(fold(line.name).split()) if line.name else PLATOON_KEYS[side])}
+            "key": ("-".join(fold(name).split()) if line.name or taken else PLATOON_KEYS[side])}
 
 
-def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
+def _first_free(prefix: str, beside: Army | None) -> int:
+    """The first number of ``prefix`` (``d``, ``a``) no team the game keeps has."""
+    used = [int(t.id[1:]) for t in (beside.teams if beside else ())
+            if t.id[:1] == prefix and t.id[1:].isdigit()]
+    return max(used, default=0) + 1
+
+
+def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None) -> Asked:
+    """The whole assault typed; ``beside``: the armies the game keeps (a new assault of new
+    platoons: their teams numbered on after the kept ones', their platoons named apart, and
+    each platoon its own name for its side, asked once)."""
+    taken = frozenset(p.name.casefold() for p in beside.platoons) if beside else frozenset()
     defending: Side = port.ask(SideQuestion(
         id="assault.defending", text=Msg.of("fow.q.side_defending"), charging=False,
         hint_msg=Msg.of("fow.hint.side_defending"), clause="F-A3"))
     defenders = [_defender(f"d{n}", g) for n, g in enumerate(
-        (g for g in defending.groups for _ in range(g.count)), 1)]
+        (g for g in defending.groups for _ in range(g.count)), _first_free("d", beside))]
     ask_names(port, "assault.defending.names", Msg.of("fow.q.defender_names"), defenders)
     ids = tuple(d["id"] for d in defenders)
     buildings = any("building" in d for d in defenders)
@@ -90,15 +113,19 @@ def ask_whole(port: Port, options: Mapping[str, Any]) -> Asked:
         transport_priority=bool(options["transport-priority"]),
         hint_msg=Msg.of("fow.hint.side_assaulting", teams=shown), clause="F-A1"))
     chargers = [_charger(f"a{n}", g, defenders) for n, g in enumerate(
-        (g for g in charging.groups for _ in range(g.count)), 1)]
+        (g for g in charging.groups for _ in range(g.count)), _first_free("a", beside))]
     ask_names(port, "assault.assaulting.names", Msg.of("fow.q.assaulting_names"), chargers)
+    platoons = [_ratings("attacker", charging, taken), _ratings("defender", defending, taken)]
     decl = AssaultDeclaration.model_validate({
         # the sides as the game asks them and the outcome names them: a platoon named in
-        # its line by its name (``Which side is Grey Rifles on?``), else by its role
-        "attacker": charging.name or render(Msg.of("fow.side.attacker")),
-        "defender": defending.name or render(Msg.of("fow.side.defender")), "defending": defenders,
-        "assaulting": chargers, "concealed": charging.concealed,
-        "platoons": [_ratings("attacker", charging), _ratings("defender", defending)]})
+        # its line by its name (``Which side is Grey Rifles on?``), else by its role (beside
+        # the game's armies: by its platoon's name, a side asked for each new platoon)
+        "attacker": charging.name or (platoons[0]["name"] if beside is not None
+                                      else render(Msg.of("fow.side.attacker"))),
+        "defender": defending.name or (platoons[1]["name"] if beside is not None
+                                       else render(Msg.of("fow.side.defender"))),
+        "defending": defenders, "assaulting": chargers, "concealed": charging.concealed,
+        "platoons": platoons})
     notes: list[tuple[Msg, str]] = []
     everywhere = [c["name"] for c in chargers if c["situation"] == "open"
                   and "reaches" not in c]

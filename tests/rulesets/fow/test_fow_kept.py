@@ -167,6 +167,37 @@ def test_in_a_game_that_keeps_teams_allocation_alone_resolves_hits_already_rolle
     assert teams(game) == before
 
 
+def test_new_platoons_typed_in_a_game_are_kept_beside_the_others_on_their_sides(
+        tmp_path: Path) -> None:
+    """Issue 27: ``new`` alone in the assault line types a new assault of new platoons: their
+    teams numbered on after the kept ones (no id taken twice), each new platoon named apart
+    and its side asked once; every team is kept on the game's side it is on, whoever
+    charged, so that a later line may set any kept teams against each other; verify agrees."""
+    from tests.support.game import invoke, new_game
+
+    game = tmp_path / "g.sqlite"
+    new_game(game)
+    assert invoke(["attack", "fow", "--game", str(game), "--no-odds"],
+                  answers=TYPED_ASSAULT)[0] == 0  # Grey charged
+    code, out, err = invoke(["attack", "fow", "--game", str(game), "--no-odds"], answers=[
+        "new", "2 inf, trained confident", "", "3 inf, veteran fearless", "", "Red",
+        "5 5 5", "", "2", "larks"])
+    assert code == 0, err
+    assert "Which side is the assaulting platoon 2 on?  Red" in out
+    assert "Outcome: Red wins the assault after 1 round" in out
+    code, out, err = invoke(["game", "roster", str(game), "--json"])
+    sides = {u["name_text"]: g["side"] for g in json.loads(out)["groups"] for u in g["units"]}
+    assert sides["Infantry A1"] == sides["Infantry D6"] == "Grey"  # the new defenders: Grey
+    assert sides["Infantry A5"] == sides["Infantry D1"] == "Red"
+    code, out, err = invoke(["attack", "fow", "--game", str(game), "--no-odds"],
+                            answers=["a1 a2 vs a5 a6 a7, fire none", "5 5", "", "2", "wrens"])
+    assert code == 0, err
+    assert "Outcome: Grey wins the assault after 1 round" in out
+    assert invoke(["game", "reveal", str(game)])[0] == 0
+    code, out, err = invoke(["game", "verify", str(game)])
+    assert code == 0 and "(3 entries)" in out, err
+
+
 def test_the_state_view_shows_platoons_and_teams(tmp_path: Path) -> None:
     game = tmp_path / "g.sqlite"
     play(FIRST, game, {"roster": str(ROSTER)})
