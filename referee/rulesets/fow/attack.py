@@ -102,7 +102,7 @@ def _declaration(ctx: AttackContext) -> Asked:
         from referee.rulesets.fow.typed import ask_whole
 
         # the teams typed at the table are kept too (issue 27): the next assault names them
-        asked = ask_whole(ctx.port, ctx.options.values)
+        asked = ask_whole(ctx.port, ctx.options.values, in_game=ctx.entry is not None)
         return asked.declaration, asked.notes, from_declaration(asked.declaration)
     from referee.rulesets.fow.ask import ask_declaration
 

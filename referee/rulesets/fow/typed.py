@@ -92,10 +92,13 @@ def _first_free(prefix: str, beside: Army | None) -> int:
     return max(used, default=0) + 1
 
 
-def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None) -> Asked:
+def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None, *,
+              in_game: bool = False) -> Asked:
     """The whole assault typed; ``beside``: the armies the game keeps (a new assault of new
-    platoons: their teams numbered on after the kept ones', their platoons named apart, and
-    each platoon its own name for its side, asked once)."""
+    platoons: their teams numbered on after the kept ones', their platoons named apart);
+    in a game (``in_game``, or ``beside``) each side is its platoon's name, whose side the
+    game asks once ("Which side is the assaulting platoon on?")."""
+    in_game = in_game or beside is not None
     taken = frozenset(p.name.casefold() for p in beside.platoons) if beside else frozenset()
     defending: Side = port.ask(SideQuestion(
         id="assault.defending", text=Msg.of("fow.q.side_defending"), charging=False,
@@ -120,9 +123,9 @@ def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None
         # the sides as the game asks them and the outcome names them: a platoon named in
         # its line by its name (``Which side is Grey Rifles on?``), else by its role (beside
         # the game's armies: by its platoon's name, a side asked for each new platoon)
-        "attacker": charging.name or (platoons[0]["name"] if beside is not None
+        "attacker": charging.name or (platoons[0]["name"] if in_game
                                       else render(Msg.of("fow.side.attacker"))),
-        "defender": defending.name or (platoons[1]["name"] if beside is not None
+        "defender": defending.name or (platoons[1]["name"] if in_game
                                        else render(Msg.of("fow.side.defender"))),
         "defending": defenders, "assaulting": chargers, "concealed": charging.concealed,
         "platoons": platoons})
