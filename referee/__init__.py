@@ -16,4 +16,4 @@ The package is layered so that the rules never depend on the edges; imports poin
 * ``referee.core``       values every ruleset shares: questions, dice, step logs, options, errors.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -318,7 +318,9 @@ def attack_replay(plan: AttackPlan, answers: Sequence[tuple[str, Any]]) -> dict[
     if declaration is not None and isinstance(roster, str):
         declaration["roster"] = os.path.abspath(roster)
         files.append(declaration["roster"])
-    return {"kind": "attack", "lang": current_language(),
+    from referee import __version__
+
+    return {"kind": "attack", "lang": current_language(), "version": __version__,
             "options": jsonable(options), "declaration": jsonable(declaration),
             "answers": [[q, jsonable(a)] for q, a in answers],
             "files": {f: digest_file(f) for f in files}}

@@ -194,6 +194,7 @@ def play_phase(phase: PhasePlan, seat: Seat, *, impulses: int | None = None,
 def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
               on_impulse: Callable[[Played], None] | None, phones: list[Any]) -> list[Played]:
     """The impulses of ``play_phase``, each a new attack for the phones' seat (``phones``)."""
+    import referee
     from referee import catalog
     from referee.core.options import resolve_options
     from referee.game import open_game
@@ -239,6 +240,7 @@ def _impulses(phase: PhasePlan, seat: Seat, stack: Any, impulses: int | None,
                              (odds or [])[seen:],
                              {"kind": "phase", "options": kept, "answers": rewind.answers(),
                               "lang": catalog.current_language(),
+                              "version": referee.__version__,
                               "roster": roster.model_dump(mode="json")
                               if roster is not None else None,
                               **({"damage_table": later_table} if later_table else {}),

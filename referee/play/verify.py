@@ -141,16 +141,45 @@ def verify(path: Path, codes: Sequence[str] = ()) -> Verified:
             continue
         _files_unchanged(name, entry)
         try:
-            again = replay(entry, entry_dice(info, history, entry.number or 0,
-                                             entry.scheme))
+            program += _replayed(name, entry, replay(entry, entry_dice(
+                info, history, entry.number or 0, entry.scheme)))
         except RefereeError as err:
-            raise GameFileError(Msg.of("game.error.replay_failed", file=name,
-                                       number=entry.number, reason=err.msg)) from None
-        program += _compare(name, entry, again.rolls)
-        if again.outcome is not None and again.outcome != entry.result.get("outcome"):
-            raise GameFileError(Msg.of("game.error.outcome_differs", file=name,
-                                       number=entry.number))
-        if again.after != entry.after:
-            raise GameFileError(Msg.of("game.error.state_differs", file=name,
-                                       number=entry.number))
+            raise _in_version(name, entry, err if isinstance(err, GameFileError) else
+                              GameFileError(Msg.of("game.error.replay_failed", file=name,
+                                                   number=entry.number, reason=err.msg))
+                              ) from None
     return replace(found, program_rolls=program)
+
+
+def _replayed(name: str, entry: LogEntry, again: Any) -> int:
+    """The entry's program rolls, checked against its replay ``again`` with its outcome and
+    the state after it (else a ``GameFileError``)."""
+    program = _compare(name, entry, again.rolls)
+    if again.outcome is not None and again.outcome != entry.result.get("outcome"):
+        raise GameFileError(Msg.of("game.error.outcome_differs", file=name,
+                                   number=entry.number))
+    if again.after != entry.after:
+        raise GameFileError(Msg.of("game.error.state_differs", file=name, number=entry.number))
+    return program
+
+
+def _in_version(name: str, entry: LogEntry, err: GameFileError) -> GameFileError:
+    """``err``, said with the version that played the entry when it is not this one: its
+    questions or rules may differ, so it is verified with that version (the log's chain and
+    check codes hold whatever the version)."""
+    from referee import __version__
+
+    played = _version_of(entry)
+    if played == __version__:
+        return err
+    if played is None:  # played before the entries kept their version (0.2.0)
+        return GameFileError(Msg.of("game.error.older_version", file=name,
+                                    number=entry.number, this=__version__, reason=err.msg))
+    return GameFileError(Msg.of("game.error.other_version", file=name, number=entry.number,
+                                played=played, this=__version__, reason=err.msg))
+
+
+def _version_of(entry: LogEntry) -> str | None:
+    """The version of the referee that played ``entry`` (``None``: before entries kept it)."""
+    found = (entry.replay or {}).get("version")
+    return str(found) if found is not None else None

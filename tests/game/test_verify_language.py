@@ -28,3 +28,40 @@ def test_a_game_typed_in_russian_verifies_in_any_language(tmp_path: Path,
     code, out, err = invoke(["game", "verify", str(game)], lang=verifying)
     assert code == 0, err
     assert "(1 entry)" in out or "(1 запись)" in out
+
+
+@pytest.mark.parametrize("played", ["0.1.9", None, "this"])
+def test_an_entry_another_version_played_is_said_to_need_that_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, played: str | None) -> None:
+    """Each entry keeps the version that played it; when an entry does not replay under
+    another version (its questions or rules changed), verify says which version to use,
+    instead of only that the outcome differs. The same version: the plain reason."""
+    from referee import __version__
+    from referee.core.errors import GameFileError
+    from referee.core.text import Msg
+    from referee.play import replay, verify
+
+    game = tmp_path / "g.sqlite"
+    new_game(game)
+    assert invoke(["attack", "cc", "--game", str(game), "--no-odds"], answers=CC_RU,
+                  lang="ru")[0] == 0
+    assert invoke(["game", "reveal", str(game)])[0] == 0
+    from referee.game.history import read_history
+
+    entry = read_history(game)[0].entries[0]
+    assert entry.replay is not None and entry.replay["version"] == __version__
+
+    def changed(entry: object, dice: object) -> object:  # the questions of another version
+        raise GameFileError(Msg.of("game.error.outcome_differs", file="x", number=1))
+
+    monkeypatch.setattr(replay, "replay", changed)
+    monkeypatch.setattr(verify, "_version_of",
+                        lambda e: __version__ if played == "this" else played)
+    code, _out, err = invoke(["game", "verify", str(game)])
+    assert code == 5
+    if played is None:
+        assert "was played with a referee older than" in err
+    elif played == "this":
+        assert "outcome is not what its answers" in err and "played with" not in err
+    else:
+        assert f"was played with referee {played} and this is {__version__}" in err
