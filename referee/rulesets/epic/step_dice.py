@@ -26,7 +26,7 @@ from referee.core.dice import (
     DiceSpec,
     DieStream,
     check_faces,
-    program_source,
+    parse_dice_value,
     roll,
 )
 from referee.core.errors import AnswerError
@@ -65,16 +65,11 @@ class StepDiceQuestion(DiceQuestion):
     def accept(self, raw: Any) -> DiceRoll | str:
         if isinstance(raw, DiceRoll):
             raw = raw.to_script()
+        if not isinstance(raw, str):  # a script's list or {rolled = [...]}: as any roll's
+            given = parse_dice_value(self.spec, raw)
+            assert isinstance(given, DiceRoll) and given.faces is not None
+            return self._counted(given.faces, given.source)
         source = DiceSource.TYPED
-        if isinstance(raw, dict):
-            source = program_source(raw)
-            raw = raw["rolled"]
-        if isinstance(raw, list):
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
-                raise AnswerError(Msg.of("dice.error.syntax", text=str(raw)))
-            return self._counted(self._checked(tuple(raw)), source)
-        if not isinstance(raw, str):
-            raise AnswerError(Msg.of("dice.error.script_value"))
         text = raw.strip()
         if text == "" or text.lower() == ROLL:
             return ROLL

@@ -5,19 +5,15 @@ back at the next mission on the same hex and shown before the first question."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from typer.testing import CliRunner
 
 from referee import api
 from referee.catalog import render
-from referee.cli import app
-from referee.context import Environment
 from referee.core.errors import ScriptError
-from referee.frontends.answers import AnswerPort, SequencePort
+from referee.frontends.answers import AnswerPort
 from referee.frontends.wrappers import ScriptingPort
 from referee.game import open_game
 from referee.rulesets.waw.view import state_view
@@ -136,19 +132,11 @@ def test_a_broken_roster_names_its_file_and_field(tmp_path: Path) -> None:
 
 
 def invoke(args: list[str], answers: list[str], lang: str = "en") -> tuple[int, str]:
-    from referee.start import load_app
+    """The command in process (``tests.support.game.invoke``), its output and errors as one."""
+    from tests.support.game import invoke as run
 
-    out = io.StringIO()
-    env = Environment(stdin=io.StringIO(), stdout=out, stderr=out, stdin_isatty=False,
-                      stdout_isatty=False, color=False,
-                      port_factory=lambda rng: SequencePort(answers, rng))
-    try:
-        result = CliRunner().invoke(load_app(lang) if lang != "en" else app, args, obj=env,
-                                    catch_exceptions=False)
-    finally:
-        if lang != "en":
-            load_app("en")
-    return result.exit_code, out.getvalue() + result.output
+    code, out, err = run(args, answers=answers, lang=lang)
+    return code, out + err
 
 
 def test_attack_roster_file_hands_the_roster_to_world_at_war(tmp_path: Path) -> None:
