@@ -91,26 +91,11 @@ def epic_turn(ctx: typer.Context,
             step["roster"] = str(roster)
         if regroup is not None:
             step["regroup"] = regroup
-        step.update(_game_sides(game))
+        from referee.game.armies import kept_sides
+
+        step.update(kept_sides(game))
         planned = plan("epic", seed=seed, options=option or [], declaration={"turn": step},
                        game=game)
         seat = _seat(out, auto_dice=dice is DiceMode.auto, odds=_odds_mode(odds, no_odds))
         _announce(out, planned.seed, planned.game)
         _play(out, planned, seat, game=game, record=None, command="epic-turn")
-
-
-def _game_sides(game: Path) -> dict[str, object]:
-    """Issue 27: the sides the game file keeps (each formation's, and the game's two), so
-    that the turn asks none it was told: one store, the game's; recorded with the step's
-    declaration, so that its replay asks the same questions."""
-    if not game.is_file():
-        return {}
-    from referee.game import read_game
-    from referee.game.seed import game_info
-
-    with read_game(game) as tx:
-        info = game_info(tx)
-        out: dict[str, object] = {"sides": tx.sides()}
-        if info is not None and info.sides:
-            out["side_names"] = list(info.sides)
-    return out

@@ -209,3 +209,21 @@ def group_json(group: Group) -> dict[str, Any]:
             "units": [{"name_text": render(u.name), "profile_text": render(u.profile),
                        "state_text": None if u.state is None else render(u.state)}
                       for u in group.units]}
+
+
+def kept_sides(path: Path) -> dict[str, Any]:
+    """What the game file keeps of the sides, as an Epic turn's step takes them: each
+    formation's side (``sides``) and the game's two (``side_names``), so that the turn asks
+    none it was told (one store, the game's); given in the step's declaration, which its
+    replay is given again. Nothing when there is no file yet."""
+    if not path.is_file():
+        return {}
+    from referee.game import read_game
+    from referee.game.seed import game_info
+
+    with read_game(path) as tx:
+        info = game_info(tx)
+        out: dict[str, Any] = {"sides": tx.sides()}
+        if info is not None and info.sides:
+            out["side_names"] = list(info.sides)
+    return out
