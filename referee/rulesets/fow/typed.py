@@ -77,12 +77,12 @@ def _platoon(side: str, line: Side, taken: frozenset[str] = frozenset()) -> str:
 
 
 def _ratings(side: str, line: Side, taken: frozenset[str] = frozenset()) -> dict[str, Any]:
-    from referee.rulesets.lines import fold
+    from referee.rulesets.fow.fight import slug
 
     name = _platoon(side, line, taken)
     return {"name": name, "side": side,
             "skill": line.skill, "motivation": line.motivation, "reroll": line.reroll,
-            "key": ("-".join(fold(name).split()) if line.name or taken else PLATOON_KEYS[side])}
+            "key": slug(name) if line.name or taken else PLATOON_KEYS[side]}
 
 
 def _first_free(prefix: str, beside: Army | None) -> int:
