@@ -14,7 +14,7 @@ from referee.core.text import Msg
 
 RULESET_ID = "combat-commander"
 STATE_KEY = "units"
-UNNAMED_HEX = "*"  # the firing hex typed without a name (``ask.UNNAMED_HEX``)
+UNNAMED_HEX = "*"  # the firing hex of the lines typed before the first ``@HEX``
 
 
 def _key(piece: Mapping[str, Any]) -> tuple[str, str]:

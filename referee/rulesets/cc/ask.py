@@ -16,6 +16,7 @@ from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import EITHER, Choice, ChoiceQuestion
 from referee.core.text import Msg
+from referee.rulesets.cc.army import UNNAMED_HEX  # the firing hex before the first ``@HEX``
 from referee.rulesets.cc.deck import NATIONS
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
 from referee.rulesets.cc.line import (
@@ -32,7 +33,6 @@ from referee.rulesets.cc.line import (
     line_units,
 )
 
-UNNAMED_HEX = "*"  # the firing hex of the lines before the first ``@HEX``
 NOT_NEXT = "-"  # the answer: the new hex touches none of the hexes before it
 
 

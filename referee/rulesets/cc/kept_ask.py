@@ -31,7 +31,8 @@ from referee.core.options import Options
 from referee.core.port import Port
 from referee.core.questions import EITHER, Choice, LineQuestion, NumberQuestion
 from referee.core.text import Msg
-from referee.rulesets.cc.ask import UNNAMED_HEX, Asked
+from referee.rulesets.cc.army import UNNAMED_HEX
+from referee.rulesets.cc.ask import Asked
 from referee.rulesets.cc.declaration import FireDeclaration, FiringPiece
 from referee.rulesets.cc.labels import joined
 from referee.rulesets.cc.legality import best_fp, group_refusal, hex_command
