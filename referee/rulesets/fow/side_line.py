@@ -110,6 +110,9 @@ class SideQuestion(LineQuestion):
     transport_priority: bool = False
     max_length: int = 600
     taken: str | None = None  # the other platoon's name: not this one's too
+    # the platoons the game keeps (case-folded): a new platoon is never given one's name,
+    # which would put its teams on that platoon's side without asking
+    kept: frozenset[str] = frozenset()
 
     def parse(self, text: str) -> Side:
         ratings: dict[str, str] = {}
@@ -122,6 +125,8 @@ class SideQuestion(LineQuestion):
                 raise _refuse("long_name", most=80)
             if self.taken is not None and name.casefold() == self.taken.casefold():
                 raise _refuse("same_name", name=self.taken)
+            if name.casefold() in self.kept:
+                raise _refuse("kept_name", name=name)
             text = rest
         else:
             name = ""

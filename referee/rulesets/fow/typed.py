@@ -102,7 +102,7 @@ def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None
     taken = frozenset(p.name.casefold() for p in beside.platoons) if beside else frozenset()
     defending: Side = port.ask(SideQuestion(
         id="assault.defending", text=Msg.of("fow.q.side_defending"), charging=False,
-        hint_msg=Msg.of("fow.hint.side_defending"), clause="F-A3"))
+        kept=taken, hint_msg=Msg.of("fow.hint.side_defending"), clause="F-A3"))
     defenders = [_defender(f"d{n}", g) for n, g in enumerate(
         (g for g in defending.groups for _ in range(g.count)), _first_free("d", beside))]
     ask_names(port, "assault.defending.names", Msg.of("fow.q.defender_names"), defenders)
@@ -112,7 +112,7 @@ def ask_whole(port: Port, options: Mapping[str, Any], beside: Army | None = None
                       for d in defenders)
     charging: Side = port.ask(SideQuestion(
         id="assault.assaulting", text=Msg.of("fow.q.side_assaulting"), charging=True,
-        team_ids=ids, buildings=buildings, taken=defending.name,
+        team_ids=ids, buildings=buildings, taken=defending.name, kept=taken,
         transport_priority=bool(options["transport-priority"]),
         hint_msg=Msg.of("fow.hint.side_assaulting", teams=shown), clause="F-A1"))
     chargers = [_charger(f"a{n}", g, defenders) for n, g in enumerate(

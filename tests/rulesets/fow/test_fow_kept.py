@@ -320,3 +320,10 @@ def test_a_platoon_name_is_read_before_the_colon_and_refused_when_taken() -> Non
     with pytest.raises(AnswerError) as err:
         question.accept("red rifles: 4 inf, veteran fearless")
     assert "Red Rifles is the defending platoon" in render(err.value.msg)
+    # a new platoon typed beside the game's armies never takes a kept platoon's name (its
+    # teams would go on that platoon's side unasked)
+    beside = SideQuestion(id="x", text=Msg.of("fow.q.side_assaulting"), charging=True,
+                          kept=frozenset({"grey rifles"}))
+    with pytest.raises(AnswerError) as err:
+        beside.accept("Grey Rifles: 4 inf, veteran fearless")
+    assert "Grey Rifles is a platoon the game keeps" in render(err.value.msg)
