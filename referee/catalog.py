@@ -172,10 +172,12 @@ def render(value: Any, lang: str | None = None) -> str:
     return template.format(**params)
 
 
-def has(msg_id: str, lang: str | None = None) -> bool:
-    """Whether the catalogue holds ``msg_id`` (a name kept as a message's id, or as text)."""
-    lang = lang or _lang
-    return _lazy(lang).get(msg_id) is not None or _lazy(DEFAULT_LANG).get(msg_id) is not None
+def as_label(key: str) -> Msg | str:
+    """A name the game keeps as it is shown: the id of a label message (a formation or a
+    nation the referee named, ``cc.nation.germany``) as that message, anything else (a name
+    a player typed, even one that looks like a message id) as itself."""
+    template = _lazy(DEFAULT_LANG).get(key) if "." in key else None
+    return Msg.of(key) if template is not None and "{" not in template else key
 
 
 def t(msg_id: str, /, **params: Any) -> str:

@@ -176,7 +176,7 @@ def put_on_side(path: Path, given: str) -> Msg:
     """``game roster --side NAME=SIDE``: put NAME on SIDE (issue 27), a ``side`` event of
     the chain (the log shows it, with the side it was on); NAME as the game keeps it, or as
     it is shown (a nation: ``German``), any case. What was done, as a message."""
-    from referee.catalog import has, render
+    from referee.catalog import as_label, render
     from referee.game.history import changing
     from referee.game.seed import game_info
 
@@ -192,9 +192,8 @@ def put_on_side(path: Path, given: str) -> Msg:
         side = sides[side.casefold()]
         kept = tx.sides()
         key = next((k for k in kept if k.casefold() == name.casefold()
-                    or ("." in k and has(k) and render(Msg.of(k)).casefold()
-                        == name.casefold())), name)
-        shown = render(Msg.of(key)) if "." in key and has(key) else key
+                    or render(as_label(k)).casefold() == name.casefold()), name)
+        shown = render(as_label(key))
         if kept.get(key) == side:
             return Msg.of("kept.army.side.same", name=shown, side=side)
         tx.remember_side(key, side)

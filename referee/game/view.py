@@ -225,11 +225,10 @@ def event_lines(event: Event, context: Context, revealed: Any = None) -> list[st
     if event.kind == "reveal":
         return [render(Msg.of("game.log.reveal", at=at, code=event.code))]
     if event.kind == "side":  # issue 27: said at the table, a change shown with its side before
-        from referee.catalog import has
+        from referee.catalog import as_label
 
         body = event.body or {}
-        was, name = body.get("was"), str(body.get("name"))
-        shown = Msg.of(name) if "." in name and has(name) else name  # a nation: a message
+        was, shown = body.get("was"), as_label(str(body.get("name")))
         return [render(Msg.of("game.log.side_changed" if was else "game.log.side", at=at,
                               name=shown, side=body.get("side"), was=was,
                               code=event.code))]

@@ -230,3 +230,15 @@ def test_game_roster_in_russian(game: Path, lang: str) -> None:
                           env={**os.environ, "NO_COLOR": "1"}, check=False)
     assert done.returncode == 0, done.stderr
     assert "Армии, которые хранит партия" in done.stdout and "верх 1" in done.stdout
+
+
+def test_a_name_that_looks_like_a_message_id_is_shown_as_typed(game: Path) -> None:
+    """A side said for a name the players typed is shown as typed, even one spelled like a
+    message of the referee's (it used to be rendered as that message, and one with
+    placeholders broke `game log`); a nation the referee named is shown in words."""
+    for said in ("game.log.reveal=Grey", "cc.nation.germany=Red"):
+        code, _out, err = invoke(["game", "roster", str(game), "--side", said])
+        assert code == 0, err
+    code, out, err = invoke(["game", "log", str(game)])
+    assert code == 0, err
+    assert "game.log.reveal is on Grey" in out and "German is on Red" in out
