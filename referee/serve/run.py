@@ -130,10 +130,13 @@ def serve(path: Path, env: Environment, *, lan: bool = False, port: int = DEFAUL
             make_app(config), log_level="warning", access_log=False, lifespan="on",
             timeout_graceful_shutdown=3, server_header=False, date_header=False))
         config.stopping = lambda: server.should_exit
-        if ready is not None:
-            ready({"watch": f"{address}/t/{watch}", **seats})
-        _stop_on_term()
-        server.run(sockets=[sock])
+        restore = _stop_on_signals(server)
+        try:
+            if ready is not None:
+                ready({"watch": f"{address}/t/{watch}", **seats})
+            server.run(sockets=[sock])
+        finally:
+            restore()
     finally:
         sock.close()
         try:
@@ -142,17 +145,28 @@ def serve(path: Path, env: Environment, *, lan: bool = False, port: int = DEFAUL
             pass  # the next serve sees a dead process and takes the file over
 
 
-def _stop_on_term() -> None:
-    """SIGTERM ends the server as Ctrl-C does (uvicorn hands the signal on once it has shut
-    down: without this, the process would end before the file says nobody serves it)."""
+def _stop_on_signals(server: Any) -> Any:
+    """Ctrl-C and SIGTERM end the server by asking it to stop, from before it runs to after
+    it has shut down: uvicorn handles them while it serves and hands them on once it has
+    stopped, and a signal raised as an exception then (or before it listened) left its
+    event loop unclosed, with a traceback on the way out, and could end the process before
+    the file says nobody serves it. Returns what puts the handlers back."""
     import signal
     import threading
 
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
 
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
+    def stop(signum: int, frame: Any) -> None:
+        server.should_exit = True
+
+    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+    return restore
 
 
 def _qr_codes(out: Any, seats: dict[str, str], watch: str) -> None:
